@@ -1,0 +1,35 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { CartProvider } from '../cart/cart.js';
+import { ConnectivityProvider } from '../connectivity/connectivity.js';
+import { I18nProvider, type Language } from '../i18n/i18n.js';
+import { LiveUpdates } from '../live/live-updates.js';
+import { SessionProvider, sessionQuery } from '../session/session.js';
+import { ModalProvider } from '../ui/modal/modal-context.js';
+import { AuthDialogs } from './auth-dialogs.js';
+import { AppRoutes } from './router.js';
+
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { retry: 2, refetchOnWindowFocus: false } },
+});
+// Asked at once, in parallel with the texts, rather than after them.
+void queryClient.prefetchQuery(sessionQuery);
+
+export function App({ language }: { language: Language }) {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <ConnectivityProvider>
+        <I18nProvider initialLanguage={language}>
+          <SessionProvider>
+            <ModalProvider>
+              <CartProvider>
+                <AppRoutes />
+                <AuthDialogs />
+                <LiveUpdates />
+              </CartProvider>
+            </ModalProvider>
+          </SessionProvider>
+        </I18nProvider>
+      </ConnectivityProvider>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,64 @@
+import type { ReactNode } from 'react';
+import { Link } from 'wouter';
+import { useTranslation } from '../../i18n/i18n.js';
+import { useSession } from '../../session/session.js';
+import { LanguageSwitcher } from './language-switcher.js';
+
+interface HeaderProps {
+  cartCount: number;
+  onLogin(): void;
+  onLogout(): void;
+}
+
+function NavLink({ href, label, children }: { href: string; label?: string; children: ReactNode }) {
+  return (
+    <Link href={href} aria-label={label} className={(active) => (active ? 'site-nav__link active' : 'site-nav__link')}>
+      {children}
+    </Link>
+  );
+}
+
+export function Header({ cartCount, onLogin, onLogout }: HeaderProps) {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  return (
+    <header className="site-header">
+      <div className="site-header__inner">
+        <Link href="/" className="logo" aria-label={t('nav.homeLogo')}>
+          <svg className="logo__mark" viewBox="0 0 32 32" width="32" height="32" aria-hidden="true">
+            <path d="M16 3c5 0 8 5 8 12v10a4 4 0 0 1-4 4h-8a4 4 0 0 1-4-4V15C8 8 11 3 16 3z" fill="currentColor" />
+            <path d="M12 9c1.5-2 6.5-2 8 0" stroke="#fff" strokeWidth="1.6" fill="none" strokeLinecap="round" />
+          </svg>
+          <span className="logo__text">{t('app.name')}</span>
+        </Link>
+        <nav className="site-nav" aria-label={t('nav.label')}>
+          <NavLink href="/">{t('nav.home')}</NavLink>
+          {user && (
+            <>
+              <NavLink href="/profile">{t('nav.profile')}</NavLink>
+              <NavLink href="/cart" label={t('nav.cartWithCount', { count: cartCount })}>
+                {t('nav.cart')}
+                <span className="badge" aria-hidden="true">
+                  {cartCount}
+                </span>
+              </NavLink>
+            </>
+          )}
+          {user?.isAdmin && <NavLink href="/admin">{t('nav.admin')}</NavLink>}
+        </nav>
+        <div className="site-header__tools">
+          <LanguageSwitcher />
+          {user ? (
+            <button type="button" className="button button--ghost" onClick={onLogout}>
+              {t('nav.logout')}
+            </button>
+          ) : (
+            <button type="button" className="button button--primary" onClick={onLogin}>
+              {t('nav.login')}
+            </button>
+          )}
+        </div>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,22 @@
+import { LANGUAGES, useTranslation } from '../../i18n/i18n.js';
+
+export function LanguageSwitcher() {
+  const { t, language: active, setLanguage } = useTranslation();
+  return (
+    <div className="language-switcher" role="group" aria-label={t('language.label')}>
+      {LANGUAGES.map((language) => (
+        <button
+          key={language}
+          type="button"
+          lang={language}
+          className="language-switcher__option"
+          aria-pressed={language === active}
+          aria-label={t(`language.${language}`)}
+          onClick={() => setLanguage(language)}
+        >
+          {language.toUpperCase()}
+        </button>
+      ))}
+    </div>
+  );
+}

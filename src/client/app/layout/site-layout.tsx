@@ -1,0 +1,37 @@
+import type { ReactNode } from 'react';
+import { useCart } from '../../cart/cart.js';
+import { useTranslation } from '../../i18n/i18n.js';
+import { useSession } from '../../session/session.js';
+import { useModal } from '../../ui/modal/modal-context.js';
+import { ConnectionBar } from './connection-bar.js';
+import { Footer } from './footer.js';
+import { Header } from './header.js';
+
+/** Header, development banner, connection bar and footer around every page but the mock payment page. */
+export function SiteLayout({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const { openLogin, signOut } = useSession();
+  const { items } = useCart();
+  const showModal = useModal();
+  const logout = async () => {
+    try {
+      await signOut();
+    } catch {
+      showModal({ type: 'error', message: t('auth.errors.signOutFailed') });
+    }
+  };
+  return (
+    <div className="site">
+      <a className="skip-link" href="#main">
+        {t('app.skipToContent')}
+      </a>
+      <p className="dev-banner">{t('banner.devNotice')}</p>
+      <Header cartCount={items.length} onLogin={() => openLogin()} onLogout={() => void logout()} />
+      <ConnectionBar />
+      <main id="main" className="site-main" tabIndex={-1}>
+        {children}
+      </main>
+      <Footer />
+    </div>
+  );
+}

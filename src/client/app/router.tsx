@@ -1,0 +1,54 @@
+import { lazy, type ReactNode } from 'react';
+import { Route, Switch } from 'wouter';
+import { PAGE_ROUTES } from '../../shared/routes.js';
+import { HomePage } from '../features/catalog/home-page.js';
+import { PageTexts, useTranslation } from '../i18n/i18n.js';
+import { ChunkBoundary } from '../ui/chunk-boundary.js';
+import { SiteLayout } from './layout/site-layout.js';
+
+// Everything but the home page loads on demand, so the first visit downloads only what it shows.
+const ProfilePage = lazy(() => import('../features/profile/profile-page.js'));
+const CartPage = lazy(() => import('../features/cart/cart-page.js'));
+const CheckoutPage = lazy(() => import('../features/checkout/checkout-page.js'));
+const PaymentPage = lazy(() => import('../features/payment/payment-page.js'));
+const MockPaymentPage = lazy(() => import('../features/payment/mock-payment-page.js'));
+const AdminPage = lazy(() => import('../features/admin/admin-page.js'));
+const NotFoundPage = lazy(() => import('../features/not-found/not-found-page.js'));
+
+function PageLoading() {
+  const { t } = useTranslation();
+  return (
+    <p className="state-message" role="status">
+      {t('app.loading')}
+    </p>
+  );
+}
+
+const lazyPage = (element: ReactNode) => (
+  <PageTexts fallback={<PageLoading />}>
+    <ChunkBoundary fallback={<PageLoading />}>{element}</ChunkBoundary>
+  </PageTexts>
+);
+
+export function AppRoutes() {
+  return (
+    <Switch>
+      <Route path={PAGE_ROUTES.mockPayment}>{lazyPage(<MockPaymentPage />)}</Route>
+      <Route>
+        <SiteLayout>
+          <Switch>
+            <Route path={PAGE_ROUTES.home}>
+              <HomePage />
+            </Route>
+            <Route path={PAGE_ROUTES.profile}>{lazyPage(<ProfilePage />)}</Route>
+            <Route path={PAGE_ROUTES.cart}>{lazyPage(<CartPage />)}</Route>
+            <Route path={PAGE_ROUTES.checkout}>{lazyPage(<CheckoutPage />)}</Route>
+            <Route path={PAGE_ROUTES.payment}>{lazyPage(<PaymentPage />)}</Route>
+            <Route path={PAGE_ROUTES.admin}>{lazyPage(<AdminPage />)}</Route>
+            <Route>{lazyPage(<NotFoundPage />)}</Route>
+          </Switch>
+        </SiteLayout>
+      </Route>
+    </Switch>
+  );
+}

@@ -1,0 +1,188 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CartOperation, CartOperationsResponse, CartResponse } from '../../shared/cart.js';
+import type { Product } from '../../shared/catalog.js';
+import { ApiError, requestJson } from '../api/http.js';
+import { useConnectivity } from '../connectivity/connectivity.js';
+import { useTranslation } from '../i18n/i18n.js';
+import { useSession } from '../session/session.js';
+import { useModal } from '../ui/modal/modal-context.js';
+import {
+  newOperationId,
+  queueRemoval,
+  readMirror,
+  readQueue,
+  toOperations,
+  withQueue,
+  writeMirror,
+  writeQueue,
+  type QueuedOperation,
+  type ShownCartItem,
+} from './cart-storage.js';
+
+export const CART_QUERY_KEY = ['cart'] as const;
+
+/** A failure whose text is meant for the customer, already translated. */
+export class CartError extends Error {}
+
+interface Cart {
+  items: ShownCartItem[];
+  isPending: boolean;
+  isError: boolean;
+  refetch(): void;
+  /** Resolves with offline true when the addition waits in the offline queue. */
+  add(product: Pick<Product, 'id' | 'name' | 'priceMinor'>): Promise<{ offline: boolean }>;
+  remove(item: ShownCartItem): Promise<void>;
+}
+
+const CartContext = createContext<Cart | null>(null);
+
+const sendOperations = (operations: CartOperation[]) =>
+  requestJson<CartOperationsResponse>('/api/cart/operations', { method: 'POST', body: JSON.stringify({ operations }) });
+
+/**
+ * The signed-in customer's cart: the server's copy with the offline queue on top, mirrored in
+ * local storage. Changes made offline wait in the queue and are sent, once each, on reconnect.
+ */
+export function CartProvider({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const email = user?.email ?? null;
+  const { online, reportNetworkFailure, setSyncing } = useConnectivity();
+  const queryClient = useQueryClient();
+  const showModal = useModal();
+  const [queueVersion, setQueueVersion] = useState(0);
+
+  const cart = useQuery({
+    queryKey: [...CART_QUERY_KEY, email],
+    enabled: email !== null,
+    queryFn: async () => withQueue((await requestJson<CartResponse>('/api/cart')).items, readQueue(localStorage, email!)),
+    // Until the server answers (or while it cannot), the copy kept in this browser is shown.
+    placeholderData: () => (email ? readMirror(localStorage, email) : undefined),
+  });
+  const items = useMemo(() => cart.data ?? [], [cart.data]);
+
+  useEffect(() => {
+    if (!email || !cart.data) return;
+    try {
+      writeMirror(localStorage, email, cart.data);
+    } catch {
+      // The mirror is a convenience; the queue, written separately, is what must not be lost.
+    }
+  }, [email, cart.data]);
+
+  const show = useCallback((shown: ShownCartItem[]) => queryClient.setQueryData([...CART_QUERY_KEY, email], shown), [queryClient, email]);
+
+  /** Changes the local queue and the shown cart together, or neither when storage refuses. */
+  const changeOffline = useCallback(
+    (change: (queue: QueuedOperation[]) => QueuedOperation[], shown: (items: ShownCartItem[]) => ShownCartItem[]) => {
+      try {
+        writeQueue(localStorage, email!, change(readQueue(localStorage, email!)));
+      } catch {
+        throw new CartError(t('cart.errors.offlineWriteFailed'));
+      }
+      show(shown(queryClient.getQueryData<ShownCartItem[]>([...CART_QUERY_KEY, email]) ?? items));
+      setQueueVersion((version) => version + 1);
+    },
+    [email, items, queryClient, show, t],
+  );
+
+  const add = useCallback<Cart['add']>(
+    async (product) => {
+      if (!product.id) throw new CartError(t('cart.errors.invalidProduct'));
+      if (!email) throw new CartError(t('cart.errors.userRequired'));
+      const operation: CartOperation = { id: newOperationId(), type: 'add', productId: product.id };
+      const queueIt = () => {
+        const queued: QueuedOperation = { ...operation, name: product.name, priceMinor: product.priceMinor, addedAt: new Date().toISOString(), pendingSync: true };
+        changeOffline((queue) => [...queue, queued], (shown) => withQueue(shown, [queued]));
+        return { offline: true };
+      };
+      if (!online) return queueIt();
+      try {
+        const response = await sendOperations([operation]);
+        show(withQueue(response.items, readQueue(localStorage, email)));
+        if (response.outcomes[0]?.outcome === 'product_missing') throw new CartError(t('cart.errors.productMissing'));
+        return { offline: false };
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'network') {
+          reportNetworkFailure();
+          return queueIt();
+        }
+        throw error;
+      }
+    },
+    [changeOffline, email, online, reportNetworkFailure, show, t],
+  );
+
+  const remove = useCallback<Cart['remove']>(
+    async (item) => {
+      if (!email) throw new CartError(t('cart.errors.userRequired'));
+      const operationId = newOperationId();
+      const queueIt = () =>
+        changeOffline(
+          (queue) => queueRemoval(queue, item, operationId),
+          (shown) => shown.filter((line) => line.id !== item.id),
+        );
+      if (!online || item.pendingSync) return queueIt();
+      try {
+        const response = await sendOperations([{ id: operationId, type: 'remove', itemId: item.id }]);
+        show(withQueue(response.items, readQueue(localStorage, email)));
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'network') {
+          reportNetworkFailure();
+          return queueIt();
+        }
+        throw error;
+      }
+    },
+    [changeOffline, email, online, reportNetworkFailure, show, t],
+  );
+
+  // Back online with work queued: send it, once, then reload what the customer sees.
+  const syncing = useRef(false);
+  useEffect(() => {
+    if (!email || !online || syncing.current) return;
+    const queue = readQueue(localStorage, email);
+    if (queue.length === 0) return;
+    syncing.current = true;
+    setSyncing(true);
+    void (async () => {
+      try {
+        const response = await sendOperations(toOperations(queue));
+        const sent = new Set(queue.map((operation) => operation.id));
+        writeQueue(localStorage, email, readQueue(localStorage, email).filter((operation) => !sent.has(operation.id)));
+        const gone = queue.filter(
+          (operation): operation is Extract<QueuedOperation, { type: 'add' }> =>
+            operation.type === 'add' && response.outcomes.some((outcome) => outcome.id === operation.id && outcome.outcome === 'product_missing'),
+        );
+        if (gone.length > 0) {
+          showModal({ type: 'warning', message: t('cart.errors.droppedOffline', { names: gone.map((operation) => operation.name).join(', ') }) });
+        }
+        await queryClient.invalidateQueries();
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'network') reportNetworkFailure();
+        else if (error instanceof ApiError && error.status >= 400 && error.status < 500) {
+          // The server will never take this queue; keeping it would only fail again at every reconnect.
+          writeQueue(localStorage, email, []);
+          showModal({ type: 'error', message: t('cart.errors.syncFailed') });
+          await queryClient.invalidateQueries({ queryKey: CART_QUERY_KEY });
+        }
+      } finally {
+        syncing.current = false;
+        setSyncing(false);
+      }
+    })();
+  }, [email, online, queueVersion, queryClient, reportNetworkFailure, setSyncing, showModal, t]);
+
+  const value = useMemo<Cart>(
+    () => ({ items, isPending: cart.isPending && !cart.data, isError: cart.isError && !cart.data, refetch: () => void cart.refetch(), add, remove }),
+    [items, cart, add, remove],
+  );
+  return <CartContext.Provider value={value}>{children}</CartContext.Provider>;
+}
+
+export function useCart(): Cart {
+  const cart = useContext(CartContext);
+  if (!cart) throw new Error('useCart needs a CartProvider');
+  return cart;
+}

@@ -1,0 +1,62 @@
+import { useQuery } from '@tanstack/react-query';
+import type { AdminOrderPage } from '../../../shared/admin.js';
+import type { Product } from '../../../shared/catalog.js';
+import type { OrderStatus } from '../../../shared/order-status.js';
+import type { Order } from '../../../shared/orders.js';
+import { ApiError, requestJson } from '../../api/http.js';
+
+export const useAdminAccess = () =>
+  useQuery({ queryKey: ['admin', 'access'], queryFn: () => requestJson<{ admin: true }>('/api/admin/access'), retry: false, staleTime: 0 });
+
+export const useAdminProducts = () =>
+  useQuery({ queryKey: ['admin', 'products'], queryFn: async () => (await requestJson<{ products: Product[] }>('/api/admin/products')).products });
+
+export interface OrderFilter {
+  status: OrderStatus | '';
+  search: string;
+  page: number;
+}
+
+export function useAdminOrders(filter: OrderFilter) {
+  const params = new URLSearchParams({ page: String(filter.page) });
+  if (filter.status) params.set('status', filter.status);
+  if (filter.search) params.set('q', filter.search);
+  return useQuery({
+    queryKey: ['orders', 'admin', filter],
+    queryFn: () => requestJson<AdminOrderPage>(`/api/admin/orders?${params}`),
+    placeholderData: (previous) => previous,
+  });
+}
+
+export const useAdminOrder = (orderId: string) =>
+  useQuery({
+    queryKey: ['orders', 'admin', 'one', orderId],
+    queryFn: async () => (await requestJson<{ order: Order }>(`/api/admin/orders/${encodeURIComponent(orderId)}`)).order,
+  });
+
+export async function changeStatus(orderId: string, status: OrderStatus): Promise<Order> {
+  return (await requestJson<{ order: Order }>(`/api/admin/orders/${encodeURIComponent(orderId)}/status`, { method: 'PATCH', body: JSON.stringify({ status }) })).order;
+}
+
+export async function deleteProduct(id: string): Promise<void> {
+  await requestJson<null>(`/api/admin/products/${encodeURIComponent(id)}`, { method: 'DELETE' });
+}
+
+/** Sends the product form with its image, reporting upload progress (fetch cannot). */
+export function saveProduct(form: FormData, id: string | null, onProgress: (percent: number) => void): Promise<Product> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open(id ? 'PUT' : 'POST', id ? `/api/admin/products/${encodeURIComponent(id)}` : '/api/admin/products');
+    request.responseType = 'json';
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(Math.round((event.loaded / event.total) * 100));
+    };
+    request.onload = () => {
+      const body = request.response as { product?: Product; error?: { code: ApiError['code']; message: string } } | null;
+      if (request.status >= 200 && request.status < 300 && body?.product) resolve(body.product);
+      else reject(new ApiError(request.status, body?.error?.code ?? 'internal', body?.error?.message ?? request.statusText));
+    };
+    request.onerror = () => reject(new ApiError(0, 'network', 'Network error'));
+    request.send(form);
+  });
+}

@@ -1,0 +1,55 @@
+import { useState } from 'react';
+import { Redirect } from 'wouter';
+import { useTranslation } from '../../i18n/i18n.js';
+import { usePageMeta } from '../../seo/page-meta.js';
+import { useSession } from '../../session/session.js';
+import { useAdminAccess } from './admin-api.js';
+import { OrdersPanel } from './orders-panel.js';
+import { ProductsPanel } from './products-panel.js';
+
+const TABS = ['products', 'orders'] as const;
+
+export default function AdminPage() {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const access = useAdminAccess();
+  const [tab, setTab] = useState<(typeof TABS)[number]>('products');
+  usePageMeta({ titleKey: 'meta.adminTitle', noIndex: true });
+
+  // The server decides: the header's admin flag only hides the link.
+  if (!user || access.isError) return <Redirect to="/" replace />;
+  if (access.isPending) {
+    return (
+      <p className="state-message" role="status">
+        {t('admin.verifying')}
+      </p>
+    );
+  }
+
+  return (
+    <section className="admin" aria-labelledby="admin-title">
+      <h1 id="admin-title" className="page-title">
+        {t('admin.title')}
+      </h1>
+      <div className="tabs" role="tablist" aria-label={t('admin.title')}>
+        {TABS.map((name) => (
+          <button
+            key={name}
+            type="button"
+            role="tab"
+            id={`admin-tab-${name}`}
+            aria-selected={tab === name}
+            aria-controls={`admin-panel-${name}`}
+            className="tabs__tab"
+            onClick={() => setTab(name)}
+          >
+            {t(`admin.tabs.${name}`)}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id={`admin-panel-${tab}`} aria-labelledby={`admin-tab-${tab}`}>
+        {tab === 'products' ? <ProductsPanel /> : <OrdersPanel />}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,141 @@
+import { useCallback, useId, useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { ORDER_STATUSES, type OrderStatus } from '../../../shared/order-status.js';
+import { useTranslation } from '../../i18n/i18n.js';
+import { OrderStatusBadge } from '../../orders/order-details.js';
+import { formatDateTime } from '../../ui/format-date.js';
+import { Price } from '../../ui/price.js';
+import { Toast } from '../../ui/toast.js';
+import { useAdminOrders, type OrderFilter } from './admin-api.js';
+import { OrderDetail } from './order-detail.js';
+
+export function OrdersPanel() {
+  const { t, language } = useTranslation();
+  const queryClient = useQueryClient();
+  const id = useId();
+  const [filter, setFilter] = useState<OrderFilter>({ status: '', search: '', page: 1 });
+  const [searchText, setSearchText] = useState('');
+  const [openOrderId, setOpenOrderId] = useState<string | null>(null);
+  const [toast, setToast] = useState<{ message: string; kind: 'success' | 'error' } | null>(null);
+  const orders = useAdminOrders(filter);
+  const hideToast = useCallback(() => setToast(null), []);
+
+  const search = (event: FormEvent) => {
+    event.preventDefault();
+    setFilter((current) => ({ ...current, search: searchText.trim(), page: 1 }));
+  };
+
+  const pages = orders.data ? Math.max(1, Math.ceil(orders.data.total / orders.data.pageSize)) : 1;
+  return (
+    <>
+      {openOrderId ? (
+        <OrderDetail orderId={openOrderId} onBack={() => setOpenOrderId(null)} onToast={setToast} />
+      ) : (
+        <>
+          <form className="toolbar" onSubmit={search} role="search">
+            <div className="field field--inline">
+              <label className="field__label" htmlFor={`${id}-status`}>
+                {t('admin.orders.statusFilter')}
+              </label>
+              <select
+                id={`${id}-status`}
+                className="field__input"
+                value={filter.status}
+                onChange={(event) => setFilter((current) => ({ ...current, status: event.target.value as OrderStatus | '', page: 1 }))}
+              >
+                <option value="">{t('admin.orders.allStatuses')}</option>
+                {ORDER_STATUSES.map((status) => (
+                  <option key={status} value={status}>
+                    {t(`orders.status.${status}`)}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="field field--inline field--grow">
+              <label className="field__label" htmlFor={`${id}-search`}>
+                {t('admin.orders.search')}
+              </label>
+              <input
+                id={`${id}-search`}
+                className="field__input"
+                type="search"
+                value={searchText}
+                placeholder={t('admin.orders.searchPlaceholder')}
+                onChange={(event) => setSearchText(event.target.value)}
+              />
+            </div>
+            <button type="submit" className="button">
+              {t('admin.orders.searchButton')}
+            </button>
+            <button type="button" className="button" onClick={() => void queryClient.invalidateQueries({ queryKey: ['orders', 'admin'] })}>
+              {t('admin.orders.refresh')}
+            </button>
+          </form>
+          {orders.isPending ? (
+            <p className="state-message" role="status">
+              {t('admin.orders.loading')}
+            </p>
+          ) : orders.isError ? (
+            <p className="state-message state-message--error" role="alert">
+              {t('admin.orders.loadError')}
+            </p>
+          ) : orders.data.orders.length === 0 ? (
+            <p className="state-message">{t('admin.orders.empty')}</p>
+          ) : (
+            <>
+              <p className="muted" aria-live="polite">
+                {t('admin.orders.count', { count: orders.data.total })}
+              </p>
+              <div className="table-wrap">
+                <table className="table">
+                  <thead>
+                    <tr>
+                      <th scope="col">{t('admin.orders.columns.order')}</th>
+                      <th scope="col">{t('admin.orders.columns.customer')}</th>
+                      <th scope="col">{t('admin.orders.columns.date')}</th>
+                      <th scope="col">{t('admin.orders.columns.status')}</th>
+                      <th scope="col">{t('admin.orders.columns.total')}</th>
+                      <th scope="col">
+                        <span className="visually-hidden">{t('admin.orders.details')}</span>
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {orders.data.orders.map((order) => (
+                      <tr key={order.orderId}>
+                        <th scope="row">{order.orderId}</th>
+                        <td>{order.customerEmail}</td>
+                        <td>{formatDateTime(order.createdAt, language, t('orders.notAvailable'))}</td>
+                        <td>
+                          <OrderStatusBadge status={order.status} />
+                        </td>
+                        <td>
+                          <Price minor={order.totalMinor} />
+                        </td>
+                        <td>
+                          <button type="button" className="button button--small" onClick={() => setOpenOrderId(order.orderId)} aria-label={`${t('admin.orders.details')}: ${order.orderId}`}>
+                            {t('admin.orders.details')}
+                          </button>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <nav className="pager" aria-label={t('admin.orders.page', { page: filter.page, pages })}>
+                <button type="button" className="button button--small" disabled={filter.page <= 1} onClick={() => setFilter((current) => ({ ...current, page: current.page - 1 }))}>
+                  {t('admin.orders.previous')}
+                </button>
+                <span>{t('admin.orders.page', { page: filter.page, pages })}</span>
+                <button type="button" className="button button--small" disabled={filter.page >= pages} onClick={() => setFilter((current) => ({ ...current, page: current.page + 1 }))}>
+                  {t('admin.orders.next')}
+                </button>
+              </nav>
+            </>
+          )}
+        </>
+      )}
+      {toast && <Toast message={toast.message} kind={toast.kind} onDone={hideToast} />}
+    </>
+  );
+}

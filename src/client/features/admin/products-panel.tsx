@@ -1,0 +1,112 @@
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import type { Product } from '../../../shared/catalog.js';
+import { useTranslation } from '../../i18n/i18n.js';
+import { ConfirmDialog } from '../../ui/confirm-dialog.js';
+import { useModal } from '../../ui/modal/modal-context.js';
+import { Price } from '../../ui/price.js';
+import { deleteProduct, useAdminProducts } from './admin-api.js';
+import { ProductForm } from './product-form.js';
+
+type Editing = { product?: Product } | null;
+
+export function ProductsPanel() {
+  const { t } = useTranslation();
+  const products = useAdminProducts();
+  const queryClient = useQueryClient();
+  const showModal = useModal();
+  const [editing, setEditing] = useState<Editing>(null);
+  const [deleting, setDeleting] = useState<Product | null>(null);
+
+  // The storefront's list is the same catalogue: both are fetched again after a change.
+  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: ['admin', 'products'] }), queryClient.invalidateQueries({ queryKey: ['products'] })]);
+
+  const remove = async (product: Product) => {
+    setDeleting(null);
+    if (!product.id) return showModal({ type: 'error', message: t('admin.products.messages.idRequired') });
+    try {
+      await deleteProduct(product.id);
+      await refresh();
+      showModal({ type: 'success', message: t('admin.products.messages.deleted') });
+    } catch {
+      showModal({ type: 'error', message: t('admin.products.messages.deleteError') });
+    }
+  };
+
+  if (editing) {
+    return (
+      <ProductForm
+        product={editing.product}
+        onCancel={() => setEditing(null)}
+        onSaved={() => {
+          setEditing(null);
+          void refresh();
+          showModal({ type: 'success', message: t('admin.products.messages.saved') });
+        }}
+      />
+    );
+  }
+
+  return (
+    <>
+      <div className="toolbar">
+        <button type="button" className="button button--primary" onClick={() => setEditing({})}>
+          {t('admin.products.add')}
+        </button>
+      </div>
+      {products.isPending ? (
+        <p className="state-message" role="status">
+          {t('admin.products.loading')}
+        </p>
+      ) : products.isError ? (
+        <p className="state-message state-message--error" role="alert">
+          {t('products.loadError')}
+        </p>
+      ) : products.data.length === 0 ? (
+        <p className="state-message">{t('admin.products.empty')}</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">{t('admin.products.columns.image')}</th>
+                <th scope="col">{t('admin.products.columns.name')}</th>
+                <th scope="col">{t('admin.products.columns.category')}</th>
+                <th scope="col">{t('admin.products.columns.price')}</th>
+                <th scope="col">{t('admin.products.columns.actions')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {products.data.map((product) => (
+                <tr key={product.id}>
+                  <td>{product.imageUrl && <img src={`${product.imageUrl}?w=320`} alt="" width={48} height={48} loading="lazy" className="table__thumb" />}</td>
+                  <th scope="row">{product.name}</th>
+                  <td>{product.category ? t(`products.categories.${product.category}`) : '—'}</td>
+                  <td>
+                    <Price minor={product.priceMinor} />
+                  </td>
+                  <td className="table__actions">
+                    <button type="button" className="button button--small" onClick={() => setEditing({ product })} aria-label={`${t('admin.products.edit')}: ${product.name}`}>
+                      {t('admin.products.edit')}
+                    </button>
+                    <button type="button" className="button button--small button--ghost" onClick={() => setDeleting(product)} aria-label={`${t('admin.products.delete')}: ${product.name}`}>
+                      {t('admin.products.delete')}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {deleting && (
+        <ConfirmDialog
+          title={t('admin.products.confirmDeleteTitle')}
+          message={t('admin.products.confirmDelete', { name: deleting.name })}
+          onConfirm={() => void remove(deleting)}
+          onCancel={() => setDeleting(null)}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,95 @@
+import { useId, useState, type FormEvent } from 'react';
+import { signInLinkRequestSchema } from '../../../shared/auth-schemas.js';
+import { useConnectivity } from '../../connectivity/connectivity.js';
+import { useTranslation } from '../../i18n/i18n.js';
+import { settings } from '../../settings.js';
+import { useSession } from '../../session/session.js';
+import { Dialog } from '../../ui/dialog.js';
+import { requestSignInLink, signInErrorKey, storeEmail } from './auth-api.js';
+import { EmailField } from './email-field.js';
+
+type State = { step: 'form'; errorKey: string | null } | { step: 'sending' } | { step: 'sent'; email: string };
+
+/** Asks for an e-mail address and sends a sign-in link to it. */
+export default function LoginDialog() {
+  const { t, language } = useTranslation();
+  const { online } = useConnectivity();
+  const { loginRequest, closeLogin } = useSession();
+  const [email, setEmail] = useState(loginRequest?.email ?? '');
+  const [state, setState] = useState<State>({ step: 'form', errorKey: null });
+  const titleId = useId();
+  const fieldId = useId();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!online) {
+      setState({ step: 'form', errorKey: 'auth.errors.offline' });
+      return;
+    }
+    const parsed = signInLinkRequestSchema.safeParse({ email, language });
+    if (!parsed.success) {
+      setState({ step: 'form', errorKey: parsed.error.issues[0]?.message ?? 'auth.errors.invalidEmail' });
+      return;
+    }
+    setState({ step: 'sending' });
+    try {
+      storeEmail(parsed.data.email);
+      await requestSignInLink(parsed.data);
+      setState({ step: 'sent', email: parsed.data.email });
+    } catch (error) {
+      setState({ step: 'form', errorKey: signInErrorKey(error) });
+    }
+  };
+
+  if (state.step === 'sent') {
+    return (
+      <Dialog titleId={titleId} onClose={closeLogin}>
+        <h2 id={titleId} className="dialog__title">
+          {t('auth.login.sentTitle')}
+        </h2>
+        <p role="status">{t('auth.login.sent', { email: state.email })}</p>
+        {settings.devMailbox && (
+          <p className="muted">
+            {t('auth.login.devMailboxHint')} <a href="/dev/mailbox">/dev/mailbox</a>
+          </p>
+        )}
+        <div className="dialog__actions">
+          <button type="button" className="button button--primary" onClick={closeLogin} autoFocus>
+            {t('auth.login.close')}
+          </button>
+          <button type="button" className="button" onClick={() => setState({ step: 'form', errorKey: null })}>
+            {t('auth.login.useAnother')}
+          </button>
+        </div>
+      </Dialog>
+    );
+  }
+
+  const sending = state.step === 'sending';
+  const formError = state.step === 'form' ? state.errorKey : null;
+  const fieldError = formError === 'auth.errors.invalidEmail' ? formError : null;
+  return (
+    <Dialog titleId={titleId} onClose={closeLogin}>
+      <h2 id={titleId} className="dialog__title">
+        {t('auth.login.title')}
+      </h2>
+      <p className="muted">{t('auth.login.intro')}</p>
+      <form onSubmit={submit} noValidate>
+        <EmailField id={fieldId} value={email} errorKey={fieldError} onChange={setEmail} />
+        {formError && !fieldError && (
+          <p className="form-error" role="alert">
+            {t(formError)}
+          </p>
+        )}
+        <div className="dialog__actions">
+          <button type="submit" className="button button--primary" disabled={sending}>
+            {sending ? t('auth.login.sending') : t('auth.login.submit')}
+          </button>
+          <button type="button" className="button" onClick={closeLogin}>
+            {t('auth.login.cancel')}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

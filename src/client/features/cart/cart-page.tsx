@@ -1,0 +1,108 @@
+import { useState } from 'react';
+import { Link, Redirect, useLocation } from 'wouter';
+import { priceLines } from '../../../shared/money.js';
+import { useCart } from '../../cart/cart.js';
+import type { ShownCartItem } from '../../cart/cart-storage.js';
+import { useTranslation } from '../../i18n/i18n.js';
+import { usePageMeta } from '../../seo/page-meta.js';
+import { useSession } from '../../session/session.js';
+import { Price } from '../../ui/price.js';
+import { useModal } from '../../ui/modal/modal-context.js';
+import { SignInRequired } from '../../ui/sign-in-required.js';
+
+/** Set by checkout when an order was just placed (spec section 7, session flags). */
+const ORDER_JUST_PLACED = 'orderJustPlaced';
+
+export default function CartPage() {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const cart = useCart();
+  const showModal = useModal();
+  const [, navigate] = useLocation();
+  const [removing, setRemoving] = useState<string | null>(null);
+  usePageMeta({ titleKey: 'meta.cartTitle', noIndex: true });
+
+  if (!user) return <SignInRequired messageKey="cart.signInPrompt" />;
+  if (sessionStorage.getItem(ORDER_JUST_PLACED)) return <Redirect to="/profile?tab=orders" replace />;
+
+  const remove = async (item: ShownCartItem) => {
+    setRemoving(item.id);
+    try {
+      await cart.remove(item);
+    } catch {
+      showModal({ type: 'error', message: t('cart.removeError') });
+    } finally {
+      setRemoving(null);
+    }
+  };
+
+  if (cart.isPending) {
+    return (
+      <p className="state-message" role="status">
+        {t('cart.loading')}
+      </p>
+    );
+  }
+  if (cart.isError) {
+    return (
+      <div className="state-message state-message--error" role="alert">
+        <p>{t('cart.loadError')}</p>
+        <button type="button" className="button" onClick={cart.refetch}>
+          {t('common.tryAgain')}
+        </button>
+      </div>
+    );
+  }
+
+  const { subtotal } = priceLines(cart.items.map((item) => item.priceMinor));
+  return (
+    <section className="cart" aria-labelledby="cart-title">
+      <h1 id="cart-title" className="page-title">
+        {t('cart.title')}
+      </h1>
+      {cart.items.length === 0 ? (
+        <div className="panel panel--narrow">
+          <p className="state-message">{t('cart.empty')}</p>
+          <Link href="/" className="button button--primary">
+            {t('cart.browse')}
+          </Link>
+        </div>
+      ) : (
+        <div className="panel">
+          <ul className="cart__items">
+            {cart.items.map((item) => (
+              <li key={item.id} className="cart__item">
+                <div className="cart__item-text">
+                  <span className="cart__item-name">{item.name}</span>
+                  {item.pendingSync && <span className="tag">{t('cart.pendingSync')}</span>}
+                </div>
+                <Price minor={item.priceMinor} />
+                <button
+                  type="button"
+                  className="button button--small button--ghost"
+                  onClick={() => void remove(item)}
+                  disabled={removing === item.id}
+                  aria-label={t('cart.removeLabel', { productName: item.name })}
+                >
+                  {t('cart.remove')}
+                </button>
+              </li>
+            ))}
+          </ul>
+          <p className="cart__total">
+            <span>{t('cart.total')}</span>
+            <Price minor={subtotal} />
+          </p>
+          <div className="cart__actions">
+            <Link href="/" className="button">
+              {t('cart.continueShopping')}
+            </Link>
+            <button type="button" className="button button--primary" onClick={() => navigate('/checkout')}>
+              {t('cart.checkout')}
+            </button>
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}

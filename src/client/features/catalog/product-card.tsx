@@ -1,0 +1,55 @@
+import { useTranslation } from '../../i18n/i18n.js';
+import { PRODUCT_IMAGE_WIDTHS, type Product } from '../../../shared/catalog.js';
+import { Price } from '../../ui/price.js';
+
+interface ProductCardProps {
+  product: Product;
+  adding: boolean;
+  /** The first cards are above the fold on most screens and load at once. */
+  eager: boolean;
+  onAddToCart(product: Product): void;
+}
+
+const srcSet = (imageUrl: string) => PRODUCT_IMAGE_WIDTHS.map((width) => `${imageUrl}?w=${width} ${width}w`).join(', ');
+
+export function ProductCard({ product, adding, eager, onAddToCart }: ProductCardProps) {
+  const { t } = useTranslation();
+  return (
+    <article className="product-card" aria-labelledby={`product-${product.id}`}>
+      <div className="product-card__image">
+        {product.imageUrl && (
+          <img
+            src={`${product.imageUrl}?w=640`}
+            srcSet={srcSet(product.imageUrl)}
+            sizes="(min-width: 1200px) 280px, (min-width: 900px) 30vw, (min-width: 600px) 45vw, 100vw"
+            width={640}
+            height={640}
+            alt={product.name}
+            loading={eager ? 'eager' : 'lazy'}
+            decoding="async"
+            fetchPriority={eager ? 'high' : 'auto'}
+          />
+        )}
+      </div>
+      <div className="product-card__body">
+        {product.category && <p className="product-card__category">{t(`products.categories.${product.category}`)}</p>}
+        <h3 id={`product-${product.id}`} className="product-card__name">
+          {product.name}
+        </h3>
+        <p className="product-card__description">{product.description}</p>
+        <div className="product-card__footer">
+          <Price minor={product.priceMinor} />
+          <button
+            type="button"
+            className="button button--primary"
+            onClick={() => onAddToCart(product)}
+            disabled={adding}
+            aria-label={adding ? undefined : t('products.addToCartLabel', { productName: product.name })}
+          >
+            {adding ? t('products.adding') : t('products.addToCart')}
+          </button>
+        </div>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,168 @@
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link, Redirect, useLocation } from 'wouter';
+import type { AddressInput } from '../../../shared/addresses.js';
+import { priceLines } from '../../../shared/money.js';
+import { DEFAULT_PAYMENT_METHOD, PAYMENT_METHODS, type PaymentMethod } from '../../../shared/orders.js';
+import { AddressForm } from '../../addresses/address-form.js';
+import { AddressText } from '../../addresses/address-text.js';
+import { useAddresses, useCreateAddress } from '../../addresses/addresses-api.js';
+import { useCart } from '../../cart/cart.js';
+import { newOperationId } from '../../cart/cart-storage.js';
+import { useTranslation } from '../../i18n/i18n.js';
+import { PricingTable } from '../../orders/order-details.js';
+import { markOrderJustPlaced, rememberPaymentInfo } from '../../orders/order-storage.js';
+import { ORDERS_QUERY_KEY, placeOrder } from '../../orders/orders-api.js';
+import { usePageMeta } from '../../seo/page-meta.js';
+import { useSession } from '../../session/session.js';
+import { useModal } from '../../ui/modal/modal-context.js';
+import { Price } from '../../ui/price.js';
+
+export default function CheckoutPage() {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const cart = useCart();
+  const addresses = useAddresses(Boolean(user));
+  const createAddress = useCreateAddress();
+  const queryClient = useQueryClient();
+  const showModal = useModal();
+  const [, navigate] = useLocation();
+  const [chosenAddressId, setChosenAddressId] = useState<string | null>(null);
+  const [addingAddress, setAddingAddress] = useState(false);
+  const [paymentMethod, setPaymentMethod] = useState<PaymentMethod>(DEFAULT_PAYMENT_METHOD);
+  // One key per visit to checkout: a double click or a retry after a lost answer places one order.
+  const [idempotencyKey] = useState(newOperationId);
+  const [placing, setPlacing] = useState(false);
+  const [placed, setPlaced] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  usePageMeta({ titleKey: 'meta.checkoutTitle', noIndex: true });
+
+  if (!user) return <Redirect to="/" replace />;
+  if (cart.isPending || addresses.isPending) {
+    return (
+      <p className="state-message" role="status">
+        {t('checkout.loading')}
+      </p>
+    );
+  }
+  if (cart.items.length === 0 && !placed) return <Redirect to="/cart" replace />;
+
+  const saved = addresses.data ?? [];
+  const selected = saved.find((address) => address.id === chosenAddressId) ?? saved.find((address) => address.isDefault) ?? saved[0];
+  const showForm = addingAddress || (addresses.isSuccess && saved.length === 0);
+  const pricing = priceLines(cart.items.map((item) => item.priceMinor));
+
+  const saveAddress = (input: AddressInput) =>
+    createAddress.mutate(input, {
+      onSuccess: ({ addresses: list }) => {
+        setChosenAddressId(list.find((address) => address.isDefault)?.id ?? null);
+        setAddingAddress(false);
+        setProblem(null);
+      },
+    });
+
+  const submit = async () => {
+    if (!selected) {
+      setProblem(t('checkout.noAddressError'));
+      return;
+    }
+    setPlacing(true);
+    setProblem(null);
+    try {
+      const order = await placeOrder({ idempotencyKey, addressId: selected.id, paymentMethod });
+      setPlaced(true);
+      markOrderJustPlaced(order.orderId);
+      rememberPaymentInfo(order.orderId, { checkoutUrl: order.checkoutUrl, paymentMethod: order.paymentMethod });
+      navigate('/profile?tab=orders');
+      showModal({ type: 'success', message: t('checkout.orderCreated', { orderId: order.orderId }) });
+      void queryClient.invalidateQueries({ queryKey: ['cart'] });
+      void queryClient.invalidateQueries({ queryKey: ORDERS_QUERY_KEY });
+    } catch {
+      setProblem(t('checkout.orderProcessingError'));
+      setPlacing(false);
+    }
+  };
+
+  return (
+    <section className="checkout" aria-labelledby="checkout-title">
+      <h1 id="checkout-title" className="page-title">
+        {t('checkout.title')}
+      </h1>
+      <div className="checkout__grid">
+        <div className="panel">
+          <h2 className="panel__title">{t('checkout.shippingAddress')}</h2>
+          {addresses.isError ? (
+            <div role="alert" className="form-error">
+              <p>{t('checkout.addressLoadError')}</p>
+              <button type="button" className="button" onClick={() => void addresses.refetch()}>
+                {t('common.tryAgain')}
+              </button>
+            </div>
+          ) : showForm ? (
+            <AddressForm
+              saving={createAddress.isPending}
+              saveError={createAddress.isError ? t('checkout.addressSaveError') : null}
+              onSave={saveAddress}
+              onCancel={saved.length > 0 ? () => setAddingAddress(false) : undefined}
+            />
+          ) : (
+            <fieldset className="choice-list">
+              <legend className="visually-hidden">{t('checkout.shippingAddress')}</legend>
+              {saved.map((address) => (
+                <label key={address.id} className="choice">
+                  <input type="radio" name="address" checked={address.id === selected?.id} onChange={() => setChosenAddressId(address.id)} />
+                  <AddressText address={address} />
+                  {address.isDefault && <span className="tag">{t('checkout.defaultBadge')}</span>}
+                </label>
+              ))}
+              <button type="button" className="button" onClick={() => setAddingAddress(true)}>
+                {t('checkout.addNewAddress')}
+              </button>
+            </fieldset>
+          )}
+        </div>
+
+        <div className="panel">
+          <h2 className="panel__title">{t('checkout.orderSummary')}</h2>
+          <ul className="summary-items">
+            {cart.items.map((item) => (
+              <li key={item.id}>
+                <span>{item.name}</span> <Price minor={item.priceMinor} />
+              </li>
+            ))}
+          </ul>
+          <PricingTable pricing={pricing} />
+
+          <fieldset className="choice-list">
+            <legend className="panel__title">{t('checkout.paymentMethod')}</legend>
+            {PAYMENT_METHODS.map((method) => (
+              <label key={method} className="choice">
+                <input type="radio" name="payment-method" value={method} checked={paymentMethod === method} onChange={() => setPaymentMethod(method)} />
+                <span>
+                  <strong>{t(method === 'card' ? 'checkout.card' : 'checkout.payByLink')}</strong>
+                  <br />
+                  <span className="muted">{t(method === 'card' ? 'checkout.cardHint' : 'checkout.payByLinkHint')}</span>
+                </span>
+              </label>
+            ))}
+          </fieldset>
+
+          {(problem || (!selected && !showForm)) && (
+            <p className="form-error" role="alert">
+              {problem ?? t('checkout.noAddressError')}
+            </p>
+          )}
+          {!selected && showForm && !problem && <p className="muted">{t('checkout.noAddressError')}</p>}
+          <div className="form-actions">
+            <button type="button" className="button button--primary" onClick={() => void submit()} disabled={placing || showForm}>
+              {placing ? t('checkout.placing') : t('checkout.placeOrder')}
+            </button>
+            <Link href="/cart" className="button">
+              {t('checkout.backToCart')}
+            </Link>
+          </div>
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,17 @@
+import { useTranslation } from '../../i18n/i18n.js';
+import { Link } from 'wouter';
+import { usePageMeta } from '../../seo/page-meta.js';
+
+export default function NotFoundPage() {
+  const { t } = useTranslation();
+  usePageMeta({ titleKey: 'meta.notFoundTitle', noIndex: true });
+  return (
+    <section className="panel panel--narrow">
+      <h1>{t('notFound.title')}</h1>
+      <p>{t('notFound.text')}</p>
+      <Link href="/" className="button button--primary">
+        {t('common.backHome')}
+      </Link>
+    </section>
+  );
+}

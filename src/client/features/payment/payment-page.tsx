@@ -1,0 +1,138 @@
+import { useEffect, useState } from 'react';
+import { Link, useLocation, useParams, useSearchParams } from 'wouter';
+import { mockPaymentPath, REDIRECT_AFTER_PAYMENT_MS, type Order } from '../../../shared/orders.js';
+import { ApiError } from '../../api/http.js';
+import { useTranslation } from '../../i18n/i18n.js';
+import { OrderDetails } from '../../orders/order-details.js';
+import { recallPaymentInfo, type PaymentInfo } from '../../orders/order-storage.js';
+import { useOrder } from '../../orders/orders-api.js';
+import { usePageMeta } from '../../seo/page-meta.js';
+import { useSession } from '../../session/session.js';
+import { SignInRequired } from '../../ui/sign-in-required.js';
+
+/** The message the payment window sends its opener when a payment went through (spec section 7). */
+interface PaymentCompleted {
+  type: 'PAYMENT_COMPLETED';
+  orderId: string;
+}
+
+const isPaymentCompleted = (data: unknown, orderId: string): data is PaymentCompleted =>
+  typeof data === 'object' && data !== null && (data as PaymentCompleted).type === 'PAYMENT_COMPLETED' && (data as PaymentCompleted).orderId === orderId;
+
+/** Where the payment link points and how the order is paid: router state, then local storage, then the order. */
+function paymentInfo(orderId: string, order: Order | undefined): PaymentInfo {
+  const state = (window.history.state ?? {}) as Partial<PaymentInfo>;
+  const stored = recallPaymentInfo(orderId);
+  return {
+    checkoutUrl: state.checkoutUrl ?? stored.checkoutUrl ?? order?.checkoutUrl ?? null,
+    paymentMethod: state.paymentMethod ?? stored.paymentMethod ?? order?.paymentMethod ?? null,
+  };
+}
+
+export default function PaymentPage() {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const { orderId = '' } = useParams<{ orderId: string }>();
+  const [searchParams] = useSearchParams();
+  const [, navigate] = useLocation();
+  const returnedCompleted = searchParams.get('completed') === 'true';
+  const [messageReceived, setMessageReceived] = useState(false);
+  const [popupBlocked, setPopupBlocked] = useState(false);
+  const order = useOrder(orderId, { poll: !returnedCompleted, enabled: Boolean(user) });
+  usePageMeta({ titleKey: 'meta.paymentTitle', noIndex: true });
+
+  useEffect(() => {
+    const onMessage = (event: MessageEvent) => {
+      if (event.origin !== window.location.origin || !isPaymentCompleted(event.data, orderId)) return;
+      setMessageReceived(true);
+      void order.refetch();
+    };
+    window.addEventListener('message', onMessage);
+    return () => window.removeEventListener('message', onMessage);
+  }, [orderId, order]);
+
+  useEffect(() => {
+    if (!returnedCompleted) return;
+    const timer = setTimeout(() => navigate('/profile?tab=orders'), REDIRECT_AFTER_PAYMENT_MS);
+    return () => clearTimeout(timer);
+  }, [returnedCompleted, navigate]);
+
+  if (!user) return <SignInRequired messageKey="payment.signInRequired" />;
+
+  if (order.isPending) {
+    return (
+      <p className="state-message" role="status">
+        {t('payment.loading')}
+      </p>
+    );
+  }
+  if (order.isError) {
+    const status = order.error instanceof ApiError ? order.error.status : 0;
+    const messageKey = status === 403 ? 'payment.unauthorizedAccess' : status === 404 ? 'payment.orderNotFound' : 'payment.orderLoadError';
+    return (
+      <section className="panel panel--narrow" role="alert">
+        <p className="state-message state-message--error">{t(messageKey)}</p>
+        <Link href="/" className="button">
+          {t('common.backHome')}
+        </Link>
+      </section>
+    );
+  }
+
+  const current = order.data;
+  const completed = returnedCompleted || messageReceived || current.payment !== null || current.status === 'paid';
+  const info = paymentInfo(orderId, current);
+  const method = info.paymentMethod ?? current.paymentMethod;
+
+  const openPaymentWindow = () => {
+    const url = info.checkoutUrl ?? `${mockPaymentPath(orderId)}${method === 'card' ? '?method=card' : ''}`;
+    const opened = window.open(url, `payment-${orderId}`, 'popup,width=520,height=760');
+    setPopupBlocked(!opened);
+  };
+
+  return (
+    <section className="payment" aria-labelledby="payment-title">
+      {completed ? (
+        <div className="panel panel--narrow payment__success" role="status">
+          <h1 id="payment-title" className="page-title">
+            {t('payment.successTitle')}
+          </h1>
+          <p>{t('payment.successText', { orderId })}</p>
+          {returnedCompleted && <p className="muted">{t('payment.redirecting')}</p>}
+          <div className="panel__actions">
+            <Link href="/" className="button">
+              {t('payment.continueShopping')}
+            </Link>
+            <Link href="/profile?tab=orders" className="button button--primary">
+              {t('payment.viewOrder')}
+            </Link>
+          </div>
+        </div>
+      ) : (
+        <>
+          <h1 id="payment-title" className="page-title">
+            {t('orders.number', { orderId })}
+          </h1>
+          <div className="panel">
+            <p className="notice" role="status">
+              {t('payment.waiting')}
+            </p>
+            <div className="form-actions">
+              <button type="button" className="button button--primary" onClick={openPaymentWindow}>
+                {method === 'card' ? t('payment.payWithCard') : t('payment.openPaymentLink')}
+              </button>
+            </div>
+            {popupBlocked && (
+              <p className="form-error" role="alert">
+                {t('payment.popupBlocked')}
+              </p>
+            )}
+          </div>
+        </>
+      )}
+      <div className="panel">
+        <OrderDetails order={current} />
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,70 @@
+import { useLocation } from 'wouter';
+import { useTranslation } from '../../i18n/i18n.js';
+import { OrderStatusBadge } from '../../orders/order-details.js';
+import { useOrders } from '../../orders/orders-api.js';
+import { formatDateTime } from '../../ui/format-date.js';
+import { Price } from '../../ui/price.js';
+
+export function OrdersTab() {
+  const { t, language } = useTranslation();
+  const orders = useOrders();
+  const [, navigate] = useLocation();
+
+  if (orders.isPending) {
+    return (
+      <p className="state-message" role="status">
+        {t('profileView.ordersLoading')}
+      </p>
+    );
+  }
+  if (orders.isError) {
+    return (
+      <div className="state-message state-message--error" role="alert">
+        <p>{t('profileView.loadError')}</p>
+        <button type="button" className="button" onClick={() => void orders.refetch()}>
+          {t('common.tryAgain')}
+        </button>
+      </div>
+    );
+  }
+  if (orders.data.length === 0) return <p className="state-message">{t('profileView.noOrders')}</p>;
+
+  return (
+    <ul className="order-list">
+      {orders.data.map((order) => (
+        <li key={order.orderId} className="order-card" aria-label={t('orders.number', { orderId: order.orderId })}>
+          <div className="order-card__head">
+            <h3 className="order-card__title">{t('orders.number', { orderId: order.orderId })}</h3>
+            <OrderStatusBadge status={order.status} />
+          </div>
+          <p className="muted">{t('orders.placedOn', { date: formatDateTime(order.createdAt, language, t('orders.notAvailable')) })}</p>
+          <ul className="order-card__items">
+            {order.items.map((item, index) => (
+              <li key={index}>
+                {item.name} <Price minor={item.priceMinor} />
+              </li>
+            ))}
+          </ul>
+          <div className="order-card__foot">
+            <span>
+              {t('orders.total')}: <Price minor={order.pricing.total} />
+            </span>
+            {order.status === 'pending' && (
+              <button
+                type="button"
+                className="button button--primary"
+                onClick={() =>
+                  navigate(`/checkout/payment/${encodeURIComponent(order.orderId)}`, {
+                    state: { checkoutUrl: order.checkoutUrl, paymentMethod: order.paymentMethod },
+                  })
+                }
+              >
+                {t('profileView.payNow')}
+              </button>
+            )}
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,82 @@
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'wouter';
+import { useConnectivity } from '../../connectivity/connectivity.js';
+import { useTranslation } from '../../i18n/i18n.js';
+import { LAST_ORDER_ID, ORDER_JUST_PLACED, takeOrderJustPlaced } from '../../orders/order-storage.js';
+import { usePageMeta } from '../../seo/page-meta.js';
+import { useSession } from '../../session/session.js';
+import { formatDateTime } from '../../ui/format-date.js';
+import { SignInRequired } from '../../ui/sign-in-required.js';
+import { AddressesTab } from './addresses-tab.js';
+import { OrdersTab } from './orders-tab.js';
+
+const TABS = ['orders', 'addresses'] as const;
+type Tab = (typeof TABS)[number];
+
+/** The order placed just before coming here, read once; the flags are cleared after the first render. */
+function useJustPlacedOrder(): string | null {
+  const [orderId] = useState(() => (sessionStorage.getItem(ORDER_JUST_PLACED) ? sessionStorage.getItem(LAST_ORDER_ID) : null));
+  useEffect(() => {
+    if (orderId) takeOrderJustPlaced();
+  }, [orderId]);
+  return orderId;
+}
+
+export default function ProfilePage() {
+  const { t, language } = useTranslation();
+  const { user } = useSession();
+  const { online } = useConnectivity();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const placedOrderId = useJustPlacedOrder();
+  usePageMeta({ titleKey: 'meta.profileTitle', noIndex: true });
+
+  if (!user) return <SignInRequired messageKey="profile.signInRequired" />;
+  const tab: Tab = searchParams.get('tab') === 'addresses' ? 'addresses' : 'orders';
+
+  return (
+    <section className="profile" aria-labelledby="profile-title">
+      <h1 id="profile-title" className="page-title">
+        {t('profileView.title')}
+      </h1>
+      {!online && (
+        <p className="notice notice--warning" role="status">
+          {t('profileView.offline')}
+        </p>
+      )}
+      {placedOrderId && (
+        <p className="notice notice--success" role="status">
+          {t('profileView.orderPlaced', { orderId: placedOrderId })}
+        </p>
+      )}
+      <dl className="profile__facts">
+        <div>
+          <dt>{t('profileView.email')}</dt>
+          <dd>{user.email}</dd>
+        </div>
+        <div>
+          <dt>{t('profileView.lastLogin')}</dt>
+          <dd>{formatDateTime(user.lastLoginTime, language, t('orders.notAvailable'))}</dd>
+        </div>
+      </dl>
+      <div className="tabs" role="tablist" aria-label={t('profileView.title')}>
+        {TABS.map((name) => (
+          <button
+            key={name}
+            type="button"
+            role="tab"
+            id={`tab-${name}`}
+            aria-selected={tab === name}
+            aria-controls={`panel-${name}`}
+            className="tabs__tab"
+            onClick={() => setSearchParams({ tab: name })}
+          >
+            {t(`profileView.tabs.${name}`)}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="tabs__panel">
+        {tab === 'orders' ? <OrdersTab /> : <AddressesTab />}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { createTranslator, detectLanguage } from './i18n.js';
+
+describe('detectLanguage', () => {
+  it.each([
+    ['bg', ['en-US'], 'bg'],
+    ['en', ['bg-BG'], 'en'],
+    [null, ['bg-BG', 'en-US'], 'bg'],
+    [null, ['BG'], 'bg'],
+    [null, ['de-DE', 'bg'], 'bg'],
+    [null, ['de-DE', 'fr'], 'en'],
+    ['xx', ['fr-FR'], 'en'],
+    [null, [], 'en'],
+  ])('stored %j with browser %j gives %s', (stored, browser, language) => {
+    expect(detectLanguage(stored, browser)).toBe(language);
+  });
+});
+
+describe('createTranslator', () => {
+  const en = createTranslator('en', {
+    greeting: 'Hello {{name}}',
+    nested: { deep: 'Deep text' },
+    items_one: '{{count}} item',
+    items_other: '{{count}} items',
+  });
+  const bg = createTranslator('bg', { items_one: '{{count}} продукт', items_other: '{{count}} продукта' });
+
+  it('finds nested keys and fills placeholders', () => {
+    expect(en('nested.deep')).toBe('Deep text');
+    expect(en('greeting', { name: 'Ana' })).toBe('Hello Ana');
+  });
+
+  it('chooses the plural form of the language', () => {
+    expect(en('items', { count: 1 })).toBe('1 item');
+    expect(en('items', { count: 0 })).toBe('0 items');
+    expect(bg('items', { count: 1 })).toBe('1 продукт');
+    expect(bg('items', { count: 5 })).toBe('5 продукта');
+  });
+
+  it('shows the key of a missing text so that it is noticed', () => {
+    expect(en('missing.key')).toBe('missing.key');
+  });
+});

@@ -1,0 +1,66 @@
+import { TAX_PERCENT } from '../../shared/money.js';
+import type { Order } from '../../shared/orders.js';
+import { AddressText } from '../addresses/address-text.js';
+import { useTranslation } from '../i18n/i18n.js';
+import { formatDateTime } from '../ui/format-date.js';
+import { Price } from '../ui/price.js';
+
+export function OrderStatusBadge({ status }: { status: Order['status'] }) {
+  const { t } = useTranslation();
+  return <span className={`status status--${status}`}>{t(`orders.status.${status}`)}</span>;
+}
+
+/** Subtotal, tax, shipping and total, as checkout and orders show them. */
+export function PricingTable({ pricing }: { pricing: Order['pricing'] }) {
+  const { t } = useTranslation();
+  const rows: Array<[string, number]> = [
+    [t('checkout.subtotal'), pricing.subtotal],
+    [t('checkout.tax', { percent: TAX_PERCENT }), pricing.tax],
+    [t('checkout.shipping'), pricing.shipping],
+  ];
+  return (
+    <dl className="pricing">
+      {rows.map(([label, minor]) => (
+        <div key={label} className="pricing__row">
+          <dt>{label}</dt>
+          <dd>
+            <Price minor={minor} />
+          </dd>
+        </div>
+      ))}
+      <div className="pricing__row pricing__row--total">
+        <dt>{t('checkout.total')}</dt>
+        <dd>
+          <Price minor={pricing.total} />
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+/** Everything about one order that its customer may see. */
+export function OrderDetails({ order }: { order: Order }) {
+  const { t, language } = useTranslation();
+  return (
+    <div className="order-details">
+      <p className="order-details__meta">
+        <OrderStatusBadge status={order.status} />{' '}
+        <span>{t('orders.placedOn', { date: formatDateTime(order.createdAt, language, t('orders.notAvailable')) })}</span>
+      </p>
+      <h3 className="order-details__heading">{t('orders.items')}</h3>
+      <ul className="order-details__items">
+        {order.items.map((item, index) => (
+          <li key={index}>
+            <span>{item.name}</span> <Price minor={item.priceMinor} />
+          </li>
+        ))}
+      </ul>
+      <PricingTable pricing={order.pricing} />
+      <p>
+        {t('orders.paymentMethod')}: {t(`orders.method.${order.paymentMethod}`)}
+      </p>
+      <h3 className="order-details__heading">{t('orders.shipTo')}</h3>
+      <AddressText address={order.shippingAddress} />
+    </div>
+  );
+}

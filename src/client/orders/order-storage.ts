@@ -1,0 +1,47 @@
+import type { PaymentMethod } from '../../shared/orders.js';
+
+/** Session flags set when an order is placed and read by the cart and profile (spec section 7). */
+export const ORDER_JUST_PLACED = 'orderJustPlaced';
+export const LAST_ORDER_ID = 'lastOrderId';
+
+export function markOrderJustPlaced(orderId: string): void {
+  sessionStorage.setItem(ORDER_JUST_PLACED, 'true');
+  sessionStorage.setItem(LAST_ORDER_ID, orderId);
+}
+
+/** The order just placed, if any; reading clears the flags so that the notice shows once. */
+export function takeOrderJustPlaced(): string | null {
+  const placed = sessionStorage.getItem(ORDER_JUST_PLACED);
+  const orderId = sessionStorage.getItem(LAST_ORDER_ID);
+  sessionStorage.removeItem(ORDER_JUST_PLACED);
+  sessionStorage.removeItem(LAST_ORDER_ID);
+  return placed ? orderId : null;
+}
+
+export interface PaymentInfo {
+  checkoutUrl: string | null;
+  paymentMethod: PaymentMethod | null;
+}
+
+/** Kept for the payment page, which may be opened without router state (spec section 7). */
+export function rememberPaymentInfo(orderId: string, info: PaymentInfo): void {
+  try {
+    localStorage.setItem(`order_payment_info_${orderId}`, JSON.stringify(info));
+    if (info.checkoutUrl) localStorage.setItem(`checkout_url_${orderId}`, info.checkoutUrl);
+    if (info.paymentMethod) localStorage.setItem(`payment_method_${orderId}`, info.paymentMethod);
+  } catch {
+    // The payment page then takes the same facts from the order itself.
+  }
+}
+
+export function recallPaymentInfo(orderId: string): PaymentInfo {
+  try {
+    const stored = JSON.parse(localStorage.getItem(`order_payment_info_${orderId}`) ?? 'null') as PaymentInfo | null;
+    return {
+      checkoutUrl: stored?.checkoutUrl ?? localStorage.getItem(`checkout_url_${orderId}`),
+      paymentMethod: stored?.paymentMethod ?? (localStorage.getItem(`payment_method_${orderId}`) as PaymentMethod | null),
+    };
+  } catch {
+    return { checkoutUrl: null, paymentMethod: null };
+  }
+}

@@ -1,0 +1,36 @@
+import { useQuery } from '@tanstack/react-query';
+import type { Order, PaymentMethod, PlaceOrderRequest, RecordPaymentRequest } from '../../shared/orders.js';
+import { PAYMENT_POLL_MS } from '../../shared/orders.js';
+import { requestJson } from '../api/http.js';
+
+/** Live updates name this topic when an order changes; every order query sits under it. */
+export const ORDERS_QUERY_KEY = ['orders'] as const;
+
+export function useOrders(enabled = true) {
+  return useQuery({
+    queryKey: [...ORDERS_QUERY_KEY, 'mine'],
+    queryFn: async () => (await requestJson<{ orders: Order[] }>('/api/orders')).orders,
+    enabled,
+  });
+}
+
+/** One order, asked again every 5 seconds while it waits for payment (spec section 4). */
+export function useOrder(orderId: string, { poll, enabled }: { poll: boolean; enabled: boolean }) {
+  return useQuery({
+    enabled,
+    queryKey: [...ORDERS_QUERY_KEY, 'one', orderId],
+    queryFn: async () => (await requestJson<{ order: Order }>(`/api/orders/${encodeURIComponent(orderId)}`)).order,
+    refetchInterval: (query) => (poll && query.state.data?.status === 'pending' ? PAYMENT_POLL_MS : false),
+    retry: (failures, error) => failures < 2 && !('status' in error && [401, 403, 404].includes(error.status as number)),
+  });
+}
+
+export async function placeOrder(request: PlaceOrderRequest): Promise<Order> {
+  return (await requestJson<{ order: Order }>('/api/orders', { method: 'POST', body: JSON.stringify(request) })).order;
+}
+
+export async function recordPayment(orderId: string, payment: RecordPaymentRequest): Promise<Order> {
+  return (await requestJson<{ order: Order }>(`/api/orders/${encodeURIComponent(orderId)}/payment`, { method: 'POST', body: JSON.stringify(payment) })).order;
+}
+
+export type { PaymentMethod };

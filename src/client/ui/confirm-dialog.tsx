@@ -1,0 +1,35 @@
+import { useId } from 'react';
+import { useTranslation } from '../i18n/i18n.js';
+import { Dialog } from './dialog.js';
+
+interface ConfirmDialogProps {
+  title: string;
+  message: string;
+  onConfirm(): void;
+  onCancel(): void;
+}
+
+/** Asks before something that cannot be undone; Cancel has the focus. */
+export function ConfirmDialog({ title, message, onConfirm, onCancel }: ConfirmDialogProps) {
+  const { t } = useTranslation();
+  const titleId = useId();
+  const messageId = useId();
+  return (
+    <Dialog titleId={titleId} describedBy={messageId} className="modal modal--warning" onClose={onCancel}>
+      <h2 id={titleId} className="dialog__title">
+        {title}
+      </h2>
+      <p id={messageId} className="modal__message">
+        {message}
+      </p>
+      <div className="dialog__actions">
+        <button type="button" className="button button--danger" onClick={onConfirm}>
+          {t('confirm.confirm')}
+        </button>
+        <button type="button" className="button" onClick={onCancel} autoFocus>
+          {t('confirm.cancel')}
+        </button>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,6 @@
+/** A date and time in the reader's language, or the "not available" text for a missing or invalid one. */
+export function formatDateTime(iso: string | null | undefined, language: string, notAvailable: string): string {
+  const time = iso ? Date.parse(iso) : Number.NaN;
+  if (Number.isNaN(time)) return notAvailable;
+  return new Intl.DateTimeFormat(language === 'bg' ? 'bg-BG' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' }).format(time);
+}

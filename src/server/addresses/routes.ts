@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import { addressInputSchema, type Address } from '../../shared/addresses.js';
+import { requireUser } from '../auth/session.js';
+import type { Database } from '../db/client.js';
+import { parseInput } from '../http/validation.js';
+import { createAddress, deleteAddress, listAddresses, setDefaultAddress, updateAddress } from './service.js';
+
+type AddressesResponse = { addresses: Address[] };
+type WithId = { Params: { id: string } };
+
+export function registerAddressRoutes(app: FastifyInstance, db: Database): void {
+  app.get('/api/addresses', async (request, reply): Promise<AddressesResponse> => {
+    const user = await requireUser(db, request);
+    reply.header('cache-control', 'no-store');
+    return { addresses: await listAddresses(db, user.id) };
+  });
+
+  app.post('/api/addresses', async (request, reply) => {
+    const user = await requireUser(db, request);
+    const input = parseInput(addressInputSchema, request.body);
+    return reply.status(201).send({ addresses: await createAddress(db, user.id, input) } satisfies AddressesResponse);
+  });
+
+  app.put<WithId>('/api/addresses/:id', async (request): Promise<AddressesResponse> => {
+    const user = await requireUser(db, request);
+    const input = parseInput(addressInputSchema, request.body);
+    return { addresses: await updateAddress(db, user.id, request.params.id, input) };
+  });
+
+  app.delete<WithId>('/api/addresses/:id', async (request): Promise<AddressesResponse> => {
+    const user = await requireUser(db, request);
+    return { addresses: await deleteAddress(db, user.id, request.params.id) };
+  });
+
+  app.post<WithId>('/api/addresses/:id/default', async (request): Promise<AddressesResponse> => {
+    const user = await requireUser(db, request);
+    return { addresses: await setDefaultAddress(db, user.id, request.params.id) };
+  });
+}

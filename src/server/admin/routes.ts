@@ -1,0 +1,102 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { ADMIN_ORDERS_PAGE_SIZE, type AdminOrderPage } from '../../shared/admin.js';
+import { PRODUCT_CATEGORIES, type Product } from '../../shared/catalog.js';
+import { parsePriceToMinor } from '../../shared/money.js';
+import { ORDER_STATUSES, type OrderStatus } from '../../shared/order-status.js';
+import type { Order } from '../../shared/orders.js';
+import { requireAdmin } from '../auth/session.js';
+import { listProducts } from '../catalog/service.js';
+import type { Database } from '../db/client.js';
+import { HttpError } from '../http/errors.js';
+import { parseInput } from '../http/validation.js';
+import type { ProductImages } from '../images/product-images.js';
+import { changeOrderStatus, createProduct, deleteProduct, getOrder, listOrders, updateProduct, type ProductFields } from './service.js';
+
+interface ProductForm {
+  fields: ProductFields;
+  image: Buffer | undefined;
+}
+
+/** Reads the product form (multipart: text fields and at most one image file). */
+async function readProductForm(request: FastifyRequest): Promise<ProductForm> {
+  if (!request.isMultipart()) throw new HttpError(415, 'unsupported_media_type', 'Send the product as multipart/form-data.');
+  const values: Record<string, string> = {};
+  let image: Buffer | undefined;
+  for await (const part of request.parts()) {
+    if (part.type === 'file') {
+      if (part.fieldname !== 'image') throw new HttpError(400, 'bad_request', `Unexpected file ${part.fieldname}`);
+      const content = await part.toBuffer();
+      if (content.length > 0) image = content;
+    } else {
+      values[part.fieldname] = String(part.value ?? '');
+    }
+  }
+  const name = values.name?.trim() ?? '';
+  const description = values.description?.trim() ?? '';
+  const priceMinor = parsePriceToMinor(values.price);
+  if (!name || !description || priceMinor < 1) throw new HttpError(400, 'bad_request', 'Please fill in all required fields');
+  const category = values.category ?? '';
+  if (category !== '' && !(PRODUCT_CATEGORIES as readonly string[]).includes(category)) {
+    throw new HttpError(400, 'bad_request', 'Unknown category');
+  }
+  return { fields: { name: name.slice(0, 200), description: description.slice(0, 2000), priceMinor, category: category as ProductFields['category'] }, image };
+}
+
+const idParam = z.object({ id: z.uuid({ error: 'Product ID is required' }) });
+const orderQuerySchema = z.object({
+  status: z.enum(ORDER_STATUSES).optional().catch(undefined),
+  q: z.string().max(254).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(ADMIN_ORDERS_PAGE_SIZE),
+});
+
+export function registerAdminRoutes(app: FastifyInstance, db: Database, images: ProductImages): void {
+  app.get('/api/admin/access', async (request) => {
+    await requireAdmin(db, request);
+    return { admin: true };
+  });
+
+  app.get('/api/admin/products', async (request): Promise<{ products: Product[] }> => {
+    await requireAdmin(db, request);
+    return { products: await listProducts(db) };
+  });
+
+  app.post('/api/admin/products', async (request, reply) => {
+    await requireAdmin(db, request);
+    const { fields, image } = await readProductForm(request);
+    if (!image) throw new HttpError(400, 'bad_request', 'Please select an image for the product');
+    return reply.status(201).send({ product: await createProduct(db, images, fields, image) });
+  });
+
+  app.put('/api/admin/products/:id', async (request): Promise<{ product: Product }> => {
+    await requireAdmin(db, request);
+    const { id } = parseInput(idParam, request.params);
+    const { fields, image } = await readProductForm(request);
+    return { product: await updateProduct(db, images, id, fields, image) };
+  });
+
+  app.delete('/api/admin/products/:id', async (request, reply) => {
+    await requireAdmin(db, request);
+    const { id } = parseInput(idParam, request.params);
+    await deleteProduct(db, images, id);
+    return reply.status(204).send();
+  });
+
+  app.get('/api/admin/orders', async (request, reply): Promise<AdminOrderPage> => {
+    await requireAdmin(db, request);
+    const query = parseInput(orderQuerySchema, request.query);
+    reply.header('cache-control', 'no-store');
+    return listOrders(db, { status: query.status as OrderStatus | undefined, search: query.q, page: query.page, pageSize: query.pageSize });
+  });
+
+  app.get<{ Params: { orderId: string } }>('/api/admin/orders/:orderId', async (request): Promise<{ order: Order }> => {
+    await requireAdmin(db, request);
+    return { order: await getOrder(db, request.params.orderId) };
+  });
+
+  app.patch<{ Params: { orderId: string }; Body: { status?: unknown } }>('/api/admin/orders/:orderId/status', async (request) => {
+    await requireAdmin(db, request);
+    return { order: await changeOrderStatus(db, request.params.orderId, request.body?.status) };
+  });
+}

@@ -1,0 +1,90 @@
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyMultipart from '@fastify/multipart';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { sql } from 'drizzle-orm';
+import type { PublicSettings } from '../shared/settings.js';
+import { registerAddressRoutes } from './addresses/routes.js';
+import { registerAdminRoutes } from './admin/routes.js';
+import { registerAuthRoutes } from './auth/routes.js';
+import { registerCartRoutes } from './cart/routes.js';
+import { registerCatalogRoutes } from './catalog/routes.js';
+import type { Config } from './config.js';
+import type { DatabaseHandle } from './db/client.js';
+import { registerCsrfProtection } from './http/csrf.js';
+import { registerErrorHandler } from './http/errors.js';
+import { MAX_UPLOAD_BYTES, registerImageRoutes, type ProductImages } from './images/product-images.js';
+import { LiveHub } from './live/live-hub.js';
+import { registerLiveRoutes } from './live/routes.js';
+import { registerDevMailbox } from './mail/dev-mailbox.js';
+import { createMailer, outboxDir } from './mail/mailer.js';
+import { registerOrderRoutes } from './orders/routes.js';
+import { registerPageFallback, type PageSource } from './pages.js';
+import { registerSeoRoutes } from './seo/routes.js';
+
+export interface AppParts {
+  config: Config;
+  database: DatabaseHandle;
+  images: ProductImages;
+  pages: PageSource;
+  /** Pino logger options, or false for silence in tests. */
+  logger?: boolean | { level: string };
+}
+
+/** Builds the whole server without listening; main.ts listens, tests use inject or listen on a free port. */
+export async function buildApp({ config, database, images, pages, logger = false }: AppParts): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger === true ? { level: config.logLevel } : logger,
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  });
+  const { db } = database;
+  const mailer = createMailer(config, app.log);
+
+  registerErrorHandler(app);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: pages.needsInlineScripts
+      ? false
+      : {
+          directives: {
+            'default-src': ["'self'"],
+            'img-src': ["'self'", 'data:'],
+            'style-src': ["'self'", "'unsafe-inline'"],
+            'script-src': ["'self'"],
+            'connect-src': ["'self'"],
+            'upgrade-insecure-requests': config.publicUrl.startsWith('https:') ? [] : null,
+          },
+        },
+    hsts: config.publicUrl.startsWith('https:'),
+  });
+  await app.register(fastifyCookie);
+  registerCsrfProtection(app, config.publicUrl);
+  await app.register(fastifyMultipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, parts: 11 }, throwFileSizeLimit: true });
+  await pages.register(app);
+
+  app.get('/api/health', async () => {
+    await db.execute(sql`select 1`);
+    return { ok: true };
+  });
+  registerAuthRoutes(app, db, mailer, config);
+  registerCatalogRoutes(app, db);
+  registerCartRoutes(app, db);
+  registerAddressRoutes(app, db);
+  registerOrderRoutes(app, db, config);
+  registerAdminRoutes(app, db, images);
+
+  const hub = new LiveHub(app.log);
+  await hub.start(database);
+  app.addHook('onClose', () => hub.stop());
+  registerLiveRoutes(app, db, hub);
+
+  registerImageRoutes(app, images);
+  registerSeoRoutes(app, db, config);
+
+  const devMailbox = mailer.kind === 'outbox' && config.nodeEnv !== 'production';
+  if (devMailbox) registerDevMailbox(app, outboxDir(config));
+
+  const settings: PublicSettings = { supportEmail: config.supportEmail, publicUrl: config.publicUrl, devMailbox };
+  registerPageFallback(app, pages, settings);
+  return app;
+}

@@ -1,0 +1,157 @@
+import { randomBytes } from 'node:crypto';
+import { and, count, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  SESSION_DAYS,
+  SIGN_IN_LINK_MINUTES,
+  SIGN_IN_RATE_LIMIT,
+  SIGN_IN_TOKEN_PARAM,
+  type MAIL_LANGUAGES,
+} from '../../shared/auth.js';
+import type { Database } from '../db/client.js';
+import { admins, sessions, signInTokens, users } from '../db/schema.js';
+import { HttpError } from '../http/errors.js';
+import type { Mailer } from '../mail/mailer.js';
+import { hashSecret, isAdminEmail, type CurrentUser } from './session.js';
+import { signInEmail } from './sign-in-email.js';
+
+const MINUTE = 60_000;
+
+/** 256 random bits, URL-safe. */
+const newSecret = () => randomBytes(32).toString('base64url');
+
+export interface SignInLinkRequest {
+  email: string;
+  language: (typeof MAIL_LANGUAGES)[number];
+  clientAddress: string;
+}
+
+/**
+ * Stores a new single-use token (only its hash) and mails the link. The answer is the same whether
+ * or not an account exists; only rate limits and mail failures are reported.
+ */
+export async function requestSignInLink(
+  db: Database,
+  mailer: Mailer,
+  publicUrl: string,
+  { email, language, clientAddress }: SignInLinkRequest,
+): Promise<void> {
+  const now = Date.now();
+  const windowStart = new Date(now - SIGN_IN_RATE_LIMIT.windowMinutes * MINUTE);
+  const [byEmail] = await db
+    .select({ total: count() })
+    .from(signInTokens)
+    .where(and(eq(signInTokens.email, email), gt(signInTokens.createdAt, windowStart)));
+  const [byClient] = await db
+    .select({ total: count() })
+    .from(signInTokens)
+    .where(and(eq(signInTokens.requestedFrom, clientAddress), gt(signInTokens.createdAt, windowStart)));
+  if ((byEmail?.total ?? 0) >= SIGN_IN_RATE_LIMIT.perEmail || (byClient?.total ?? 0) >= SIGN_IN_RATE_LIMIT.perClient) {
+    throw new HttpError(429, 'rate_limited', 'Too many sign-in links requested; try again later.');
+  }
+
+  const token = newSecret();
+  await db.insert(signInTokens).values({
+    tokenHash: hashSecret(token),
+    email,
+    requestedFrom: clientAddress,
+    expiresAt: new Date(now + SIGN_IN_LINK_MINUTES * MINUTE),
+  });
+  // Old tokens are useless after a day, even for rate limiting.
+  await db.delete(signInTokens).where(lt(signInTokens.createdAt, new Date(now - 24 * 60 * MINUTE)));
+
+  const link = `${publicUrl}/?${SIGN_IN_TOKEN_PARAM}=${token}`;
+  try {
+    await mailer.send(signInEmail(email, link, language));
+  } catch (error) {
+    throw Object.assign(new HttpError(502, 'mail_failed', 'The sign-in e-mail could not be sent.'), { cause: error });
+  }
+}
+
+export interface CompletedSignIn {
+  sessionId: string;
+  user: CurrentUser;
+}
+
+/** Uses a sign-in token once: checks it, creates the user if new, and opens a session. */
+export async function completeSignIn(
+  db: Database,
+  log: FastifyBaseLogger,
+  { token, email }: { token: string; email: string },
+): Promise<CompletedSignIn> {
+  const tokenHash = hashSecret(token);
+  const [stored] = await db.select().from(signInTokens).where(eq(signInTokens.tokenHash, tokenHash));
+  if (!stored) throw new HttpError(400, 'invalid_link', 'This sign-in link is not valid.');
+  if (stored.usedAt) throw new HttpError(400, 'link_used', 'This sign-in link has already been used.');
+  if (stored.expiresAt.getTime() <= Date.now()) throw new HttpError(400, 'link_expired', 'This sign-in link has expired.');
+  if (stored.email !== email) throw new HttpError(400, 'email_mismatch', 'This sign-in link was sent to another e-mail address.');
+
+  // The update is the real check: of two requests racing with one token, only one gets a row back.
+  const [claimed] = await db
+    .update(signInTokens)
+    .set({ usedAt: new Date() })
+    .where(and(eq(signInTokens.tokenHash, tokenHash), isNull(signInTokens.usedAt), gt(signInTokens.expiresAt, new Date())))
+    .returning({ email: signInTokens.email });
+  if (!claimed) throw new HttpError(400, 'link_used', 'This sign-in link has already been used.');
+
+  await db.insert(users).values({ email }).onConflictDoNothing({ target: users.email });
+  const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  if (!user) throw new Error(`User ${email} missing right after it was ensured`);
+
+  let lastLoginAt: Date | null = null;
+  try {
+    const [updated] = await db
+      .update(users)
+      .set({ lastLoginAt: sql`now()`, updatedAt: sql`now()` })
+      .where(eq(users.id, user.id))
+      .returning({ lastLoginAt: users.lastLoginAt });
+    lastLoginAt = updated?.lastLoginAt ?? null;
+  } catch (error) {
+    log.warn({ err: error, email }, 'Could not record the sign-in time; signing in anyway');
+  }
+
+  const sessionId = newSecret();
+  await db.delete(sessions).where(lt(sessions.expiresAt, new Date()));
+  await db.insert(sessions).values({
+    idHash: hashSecret(sessionId),
+    userId: user.id,
+    expiresAt: new Date(Date.now() + SESSION_DAYS * 24 * 60 * MINUTE),
+  });
+  return {
+    sessionId,
+    user: { id: user.id, email, lastLoginTime: lastLoginAt?.toISOString() ?? null, isAdmin: await isAdminEmail(db, email) },
+  };
+}
+
+/** Ends the session and records the time; the session ends even when the time cannot be recorded. */
+export async function signOut(db: Database, log: FastifyBaseLogger, sessionId: string): Promise<void> {
+  const [ended] = await db.delete(sessions).where(eq(sessions.idHash, hashSecret(sessionId))).returning({ userId: sessions.userId });
+  if (!ended) return;
+  try {
+    await db.update(users).set({ lastLogoutAt: sql`now()`, updatedAt: sql`now()` }).where(eq(users.id, ended.userId));
+  } catch (error) {
+    log.warn({ err: error }, 'Could not record the sign-out time');
+  }
+}
+
+export async function addAdmin(db: Database, email: string): Promise<boolean> {
+  const normalized = email.trim().toLowerCase();
+  if (await isAdminEmail(db, normalized)) return false;
+  await db.insert(admins).values({ id: normalized, email: normalized }).onConflictDoNothing();
+  return true;
+}
+
+/** Removes every admins record that names the e-mail, by id or by email field. */
+export async function removeAdmin(db: Database, email: string): Promise<boolean> {
+  const normalized = email.trim().toLowerCase();
+  const removed = await db
+    .delete(admins)
+    .where(or(eq(admins.id, normalized), eq(admins.email, normalized)))
+    .returning({ id: admins.id });
+  return removed.length > 0;
+}
+
+export async function listAdmins(db: Database): Promise<string[]> {
+  const rows = await db.select().from(admins).orderBy(admins.id);
+  return rows.map((row) => row.email ?? row.id);
+}

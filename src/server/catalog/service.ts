@@ -1,0 +1,80 @@
+import { asc, count, eq, max, sql } from 'drizzle-orm';
+import sharp from 'sharp';
+import type { Product } from '../../shared/catalog.js';
+import type { Database, Executor } from '../db/client.js';
+import { products, shopState } from '../db/schema.js';
+import { imageUrlForKey, type ProductImages } from '../images/product-images.js';
+import { demoProducts } from './demo-catalogue.js';
+
+type ProductRow = typeof products.$inferSelect;
+
+export function toProduct(row: ProductRow): Product {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    priceMinor: row.priceMinor,
+    category: row.category as Product['category'],
+    imageUrl: imageUrlForKey(row.imageKey),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** The catalogue is a handmade shop's: small, so one page of it is the whole of it in practice. */
+export const CATALOGUE_PAGE_SIZE = 200;
+
+export async function listProducts(db: Database): Promise<Product[]> {
+  const rows = await db.select().from(products).orderBy(asc(products.name), asc(products.id)).limit(CATALOGUE_PAGE_SIZE);
+  return rows.map(toProduct);
+}
+
+export async function findProduct(db: Executor, id: string): Promise<ProductRow | undefined> {
+  const [row] = await db.select().from(products).where(eq(products.id, id));
+  return row;
+}
+
+/** When the catalogue last changed, for the sitemap. */
+export async function catalogueUpdatedAt(db: Database): Promise<Date | null> {
+  const [row] = await db.select({ latest: max(products.updatedAt) }).from(products);
+  return row?.latest ?? null;
+}
+
+const DEMO_SEEDED = 'demo_catalogue_seeded_at';
+/** An advisory lock key, arbitrary but fixed, held while one process seeds. */
+const SEED_LOCK = 7_260_002;
+
+/**
+ * Fills an empty catalogue with the demo products once, on the first start of a new database.
+ * A shop that has ever had products (or emptied its catalogue on purpose) is never seeded again.
+ * Processes starting together on one database take turns, so only one of them seeds.
+ */
+export async function seedDemoCatalogue(db: Database, images: ProductImages): Promise<number> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK})`);
+    const [seeded] = await tx.select().from(shopState).where(eq(shopState.key, DEMO_SEEDED));
+    if (seeded) return 0;
+    const [existing] = await tx.select({ total: count() }).from(products);
+    if ((existing?.total ?? 0) > 0) {
+      await markSeeded(tx);
+      return 0;
+    }
+    const rows: (typeof products.$inferInsert)[] = [];
+    for (const demo of demoProducts) {
+      const id = crypto.randomUUID();
+      // 90 dpi renders the 800-unit drawing at 1000 px, just above the largest stored width.
+      const imageKey = await images.store(id, sharp(Buffer.from(demo.svg), { density: 90 }));
+      rows.push({ id, name: demo.name, description: demo.description, priceMinor: demo.priceMinor, category: demo.category, imageKey });
+    }
+    await tx.insert(products).values(rows);
+    await markSeeded(tx);
+    return rows.length;
+  });
+}
+
+async function markSeeded(db: Executor): Promise<void> {
+  await db
+    .insert(shopState)
+    .values({ key: DEMO_SEEDED, value: new Date().toISOString() })
+    .onConflictDoNothing();
+}

@@ -1,0 +1,197 @@
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
+import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import { projectPath } from '../project-path.js';
+import * as schema from './schema.js';
+
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+/** Where a query can run: the database itself, or a transaction in progress. */
+export type Executor = Database | Transaction;
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: 'pglite' | 'postgres';
+  /**
+   * Receives NOTIFY messages on a channel until the returned function is called. After a lost
+   * connection is restored, onReconnect runs, since messages sent meanwhile are gone.
+   */
+  listen(channel: string, onMessage: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+export type DatabaseLocation = { databaseUrl: string } | { dataDir: string } | { inMemory: true };
+
+const migrationsFolder = projectPath('src/server/db/migrations');
+/** An advisory lock key, arbitrary but fixed, that serialises migrations across server processes. */
+const MIGRATION_LOCK = 7_260_001;
+
+/** Opens the database and brings its schema up to date. */
+export async function openDatabase(location: DatabaseLocation): Promise<DatabaseHandle> {
+  if ('databaseUrl' in location) return openPostgres(location.databaseUrl);
+  if ('dataDir' in location) return openPglite(location.dataDir);
+  return openPglite(undefined);
+}
+
+async function openPostgres(databaseUrl: string): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  let closing = false;
+  // An idle connection can drop (database restart, network fault); the pool replaces it on next use.
+  // Without a handler, the error would end the process.
+  pool.on('error', (error) => {
+    if (!closing) console.warn(`A PostgreSQL connection was lost: ${error.message}`);
+  });
+  try {
+    const db = drizzlePostgres({ client: pool, schema });
+    // Several processes may start at once on a new database; one migrates while the others wait.
+    const lock = await pool.connect();
+    try {
+      await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      await migratePostgres(db, { migrationsFolder });
+    } finally {
+      await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+      lock.release();
+    }
+    const listeners = new Set<() => Promise<void>>();
+    return {
+      db: db as unknown as Database,
+      kind: 'postgres',
+      async listen(channel, onMessage, onReconnect) {
+        const stop = await listenOnPostgres(databaseUrl, channel, onMessage, onReconnect);
+        listeners.add(stop);
+        return async () => {
+          listeners.delete(stop);
+          await stop();
+        };
+      },
+      async close() {
+        closing = true;
+        await Promise.all([...listeners].map((stop) => stop()));
+        await pool.end();
+      },
+    };
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+}
+
+async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> {
+  const releaseLock = dataDir ? lockDataDir(dataDir) : () => {};
+  try {
+    const client = dataDir ? new PGlite(path.join(dataDir, 'db')) : new PGlite();
+    const db = drizzlePglite({ client, schema });
+    await migratePglite(db, { migrationsFolder });
+    return {
+      db: db as unknown as Database,
+      kind: 'pglite',
+      listen: (channel, onMessage) => client.listen(channel, onMessage),
+      close: async () => {
+        await client.close();
+        releaseLock();
+      },
+    };
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+}
+
+const CHANNEL_NAME = /^[a-z_][a-z0-9_]*$/;
+
+/**
+ * LISTEN needs a connection of its own, outside the pool. When it drops (a restart of the
+ * database, a network fault) it is opened again, with growing pauses, for as long as it is wanted.
+ */
+async function listenOnPostgres(
+  databaseUrl: string,
+  channel: string,
+  onMessage: (payload: string) => void,
+  onReconnect?: () => void,
+): Promise<() => Promise<void>> {
+  if (!CHANNEL_NAME.test(channel)) throw new Error(`Invalid channel name ${channel}`);
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retryTimer: NodeJS.Timeout | undefined;
+
+  const connect = async (attempt: number): Promise<void> => {
+    const next = new pg.Client({ connectionString: databaseUrl });
+    next.on('notification', (message) => {
+      if (message.channel === channel) onMessage(message.payload ?? '');
+    });
+    const reconnect = () => {
+      if (stopped || client !== next) return;
+      client = undefined;
+      next.end().catch(() => {});
+      retryTimer = setTimeout(() => void connect(1).then(() => onReconnect?.()).catch(() => {}), 1000);
+    };
+    next.on('error', reconnect);
+    next.on('end', reconnect);
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${channel}`);
+      client = next;
+      if (stopped) await next.end();
+    } catch (error) {
+      await next.end().catch(() => {});
+      if (stopped) return;
+      if (attempt === 0) throw error;
+      await new Promise((resolve) => (retryTimer = setTimeout(resolve, Math.min(30_000, 1000 * 2 ** attempt))));
+      return connect(attempt + 1);
+    }
+  };
+
+  await connect(0);
+  return async () => {
+    stopped = true;
+    clearTimeout(retryTimer);
+    const current = client;
+    client = undefined;
+    await current?.end().catch(() => {});
+  };
+}
+
+export class DataDirInUseError extends Error {}
+
+/**
+ * PGlite serves one process. A second server on the same DATA_DIR would corrupt the files,
+ * so it stops with a clear message instead.
+ */
+function lockDataDir(dataDir: string): () => void {
+  mkdirSync(dataDir, { recursive: true });
+  const lockPath = path.join(dataDir, 'pglite.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(lockPath, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(lockPath, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = Number(readFileSync(lockPath, 'utf8'));
+      if (holder && holder !== process.pid && isProcessAlive(holder)) {
+        throw new DataDirInUseError(
+          `The embedded database in ${path.resolve(dataDir)} is in use by process ${holder}. ` +
+            'Stop that server, or give this one another DATA_DIR, or use PostgreSQL through DATABASE_URL to run several servers.',
+        );
+      }
+      rmSync(lockPath, { force: true }); // left behind by a process that is gone
+    }
+  }
+  throw new DataDirInUseError(`Could not lock ${lockPath}.`);
+}
+
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

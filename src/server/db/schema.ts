@@ -1,0 +1,231 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+const moment = (name: string) => timestamp(name, { withTimezone: true });
+
+/** A customer or admin; e-mails are stored lower-cased. */
+export const users = pgTable('users', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  email: text('email').notNull().unique(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+  lastLoginAt: moment('last_login_at'),
+  lastLogoutAt: moment('last_logout_at'),
+});
+
+/** Admins are found by id (an e-mail) or by their email field (spec section 6). */
+export const admins = pgTable(
+  'admins',
+  {
+    id: text('id').primaryKey(),
+    email: text('email'),
+    createdAt: createdAt(),
+  },
+  (table) => [index('admins_email_idx').on(table.email)],
+);
+
+export const signInTokens = pgTable(
+  'sign_in_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    email: text('email').notNull(),
+    requestedFrom: text('requested_from').notNull(),
+    createdAt: createdAt(),
+    expiresAt: moment('expires_at').notNull(),
+    usedAt: moment('used_at'),
+  },
+  (table) => [
+    index('sign_in_tokens_email_created_idx').on(table.email, table.createdAt),
+    index('sign_in_tokens_requested_from_created_idx').on(table.requestedFrom, table.createdAt),
+  ],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    idHash: text('id_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: moment('expires_at').notNull(),
+  },
+  (table) => [index('sessions_user_idx').on(table.userId)],
+);
+
+export const addresses = pgTable(
+  'addresses',
+  {
+    id: text('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    fullName: text('full_name').notNull(),
+    streetAddress: text('street_address').notNull(),
+    apartment: text('apartment'),
+    city: text('city').notNull(),
+    state: text('state').notNull().default(''),
+    postalCode: text('postal_code').notNull(),
+    country: text('country').notNull(),
+    phone: text('phone').notNull(),
+    isDefault: boolean('is_default').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    index('addresses_user_idx').on(table.userId, table.createdAt),
+    // At most one default address per user; the service keeps exactly one when any exist.
+    uniqueIndex('addresses_one_default_per_user').on(table.userId).where(sql`${table.isDefault}`),
+  ],
+);
+
+export const products = pgTable(
+  'products',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    description: text('description').notNull(),
+    priceMinor: integer('price_minor').notNull(),
+    category: text('category').notNull().default(''),
+    imageKey: text('image_key'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    index('products_name_idx').on(table.name),
+    check('products_price_not_negative', sql`${table.priceMinor} >= 0`),
+    check('products_category_known', sql`${table.category} in ('', 'nails', 'nail-art', 'accessories', 'kits')`),
+  ],
+);
+
+export const cartItems = pgTable(
+  'cart_items',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    priceMinor: integer('price_minor').notNull(),
+    // clock_timestamp(), unlike now(), advances within a transaction, so lines added together keep their order.
+    addedAt: moment('added_at')
+      .notNull()
+      .default(sql`clock_timestamp()`),
+  },
+  (table) => [index('cart_items_user_idx').on(table.userId, table.addedAt)],
+);
+
+/** Ids of cart operations already applied, so that a replayed offline operation changes nothing. */
+export const appliedCartOperations = pgTable(
+  'applied_cart_operations',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    operationId: text('operation_id').notNull(),
+    appliedAt: moment('applied_at').notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.operationId] })],
+);
+
+export const orders = pgTable(
+  'orders',
+  {
+    id: text('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    customerEmail: text('customer_email').notNull(),
+    /** Kept as text so that legacy values survive; read through normalizeOrderStatus. */
+    status: text('status').notNull().default('pending'),
+    idempotencyKey: text('idempotency_key'),
+    subtotalMinor: integer('subtotal_minor').notNull(),
+    taxMinor: integer('tax_minor').notNull(),
+    shippingMinor: integer('shipping_minor').notNull(),
+    totalMinor: integer('total_minor').notNull(),
+    itemCount: integer('item_count').notNull(),
+    itemDescription: text('item_description').notNull(),
+    paymentMethod: text('payment_method').notNull(),
+    checkoutUrl: text('checkout_url'),
+    paymentReference: text('payment_reference'),
+    shippingFullName: text('shipping_full_name').notNull(),
+    shippingStreetAddress: text('shipping_street_address').notNull(),
+    shippingApartment: text('shipping_apartment'),
+    shippingCity: text('shipping_city').notNull(),
+    shippingState: text('shipping_state').notNull().default(''),
+    shippingPostalCode: text('shipping_postal_code').notNull(),
+    shippingCountry: text('shipping_country').notNull(),
+    shippingPhone: text('shipping_phone').notNull(),
+    createdAt: createdAt(),
+    orderedAt: moment('ordered_at').notNull().defaultNow(),
+    updatedAt: updatedAt(),
+    pendingAt: moment('pending_at'),
+    paidAt: moment('paid_at'),
+    preparingAt: moment('preparing_at'),
+    readyAt: moment('ready_at'),
+    sentAt: moment('sent_at'),
+    deliveredAt: moment('delivered_at'),
+    cancelledAt: moment('cancelled_at'),
+  },
+  (table) => [
+    index('orders_customer_email_created_idx').on(table.customerEmail, table.createdAt),
+    // Prefix searches (e-mail or order id starting with what the admin typed) under any collation.
+    index('orders_customer_email_prefix_idx').on(table.customerEmail.op('text_pattern_ops')),
+    index('orders_id_prefix_idx').on(table.id.op('text_pattern_ops')),
+    index('orders_status_created_idx').on(table.status, table.createdAt),
+    index('orders_created_idx').on(table.createdAt),
+    uniqueIndex('orders_user_idempotency_key_idx').on(table.userId, table.idempotencyKey),
+    check('orders_payment_method_known', sql`${table.paymentMethod} in ('pay_by_link', 'card')`),
+  ],
+);
+
+export const orderItems = pgTable(
+  'order_items',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    productId: uuid('product_id').references(() => products.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    priceMinor: integer('price_minor').notNull(),
+    addedAt: moment('added_at'),
+  },
+  (table) => [uniqueIndex('order_items_order_position_idx').on(table.orderId, table.position)],
+);
+
+export const payments = pgTable('payments', {
+  paymentId: text('payment_id').primaryKey(),
+  orderId: text('order_id')
+    .notNull()
+    .unique()
+    .references(() => orders.id, { onDelete: 'cascade' }),
+  method: text('method').notNull(),
+  amountMinor: integer('amount_minor').notNull(),
+  processedAt: moment('processed_at').notNull(),
+  cardLast4: text('card_last4'),
+});
+
+/** Small facts about the shop's own state, such as whether the demo catalogue was ever seeded. */
+export const shopState = pgTable('shop_state', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  updatedAt: updatedAt(),
+});

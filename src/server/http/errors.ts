@@ -1,0 +1,45 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import type { ApiErrorBody, ApiErrorCode } from '../../shared/api-errors.js';
+
+/** An error whose status, code and message are meant for the client. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: ApiErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function errorBody(code: ApiErrorCode, message: string): ApiErrorBody {
+  return { error: { code, message } };
+}
+
+const codeForStatus: Readonly<Record<number, ApiErrorCode>> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  503: 'unavailable',
+};
+
+/** Every error leaves the API as `{ error: { code, message } }`; bad input is a 4xx, never a 500. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply.status(error.statusCode).send(errorBody(error.code, error.message));
+    }
+    const status = error.validation ? 400 : (error.statusCode ?? 500);
+    const code = codeForStatus[status];
+    if (status < 500 && code) {
+      return reply.status(status).send(errorBody(code, error.message));
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(status >= 500 ? status : 500).send(errorBody('internal', 'Something went wrong on our side.'));
+  });
+}

@@ -1,0 +1,70 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import nodemailer from 'nodemailer';
+import type { Config } from '../config.js';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** The message's one link, printed to the log by the development outbox. */
+  link?: string;
+}
+
+/** What the development outbox keeps beside each .eml file, for the /dev/mailbox page. */
+export interface OutboxEntry {
+  id: string;
+  to: string;
+  subject: string;
+  text: string;
+  link: string | null;
+  sentAt: string;
+}
+
+export interface Mailer {
+  kind: 'smtp' | 'outbox';
+  /** Resolves once the message is accepted; rejects when it could not be sent. */
+  send(message: MailMessage): Promise<void>;
+}
+
+export function outboxDir(config: Config): string {
+  return path.resolve(config.dataDir, 'outbox');
+}
+
+/** SMTP when SMTP_URL is set; otherwise every message is written to DATA_DIR/outbox and its link logged. */
+export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
+  if (config.smtpUrl) {
+    const smtpUrl = new URL(config.smtpUrl);
+    // Fail within seconds rather than leave a visitor waiting on a mail server that does not answer.
+    for (const [name, value] of [['connectionTimeout', '10000'], ['greetingTimeout', '10000'], ['socketTimeout', '20000']]) {
+      if (!smtpUrl.searchParams.has(name!)) smtpUrl.searchParams.set(name!, value!);
+    }
+    const transport = nodemailer.createTransport(smtpUrl.toString());
+    return {
+      kind: 'smtp',
+      async send(message) {
+        await transport.sendMail({ from: config.mailFrom, to: message.to, subject: message.subject, text: message.text, html: message.html });
+      },
+    };
+  }
+
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const folder = outboxDir(config);
+  return {
+    kind: 'outbox',
+    async send(message) {
+      const info = await transport.sendMail({ from: config.mailFrom, to: message.to, subject: message.subject, text: message.text, html: message.html });
+      const sentAt = new Date();
+      const id = `${sentAt.toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}`;
+      const entry: OutboxEntry = { id, to: message.to, subject: message.subject, text: message.text, link: message.link ?? null, sentAt: sentAt.toISOString() };
+      await mkdir(folder, { recursive: true });
+      await writeFile(path.join(folder, `${id}.eml`), info.message as Buffer);
+      await writeFile(path.join(folder, `${id}.json`), JSON.stringify(entry, null, 2));
+      log.info({ to: message.to, file: path.join(folder, `${id}.eml`) }, `E-mail written to the outbox: ${message.subject}`);
+      if (message.link) log.info(`Link in that e-mail: ${message.link}`);
+    },
+  };
+}

@@ -1,0 +1,223 @@
+import { randomBytes } from 'node:crypto';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Country } from '../../shared/addresses.js';
+import { priceLines } from '../../shared/money.js';
+import { normalizeOrderStatus, orderStatusRank, ORDER_STATUSES, type OrderStatus } from '../../shared/order-status.js';
+import { mockPaymentPath, type Order, type PaymentMethod } from '../../shared/orders.js';
+import { findAddress, listAddresses } from '../addresses/service.js';
+import { clearCart } from '../cart/service.js';
+import type { Database, Executor } from '../db/client.js';
+import { cartItems, orderItems, orders, payments, products } from '../db/schema.js';
+import { HttpError } from '../http/errors.js';
+import { announceChange } from '../live/live-hub.js';
+
+type OrderRow = typeof orders.$inferSelect;
+type OrderItemRow = typeof orderItems.$inferSelect;
+type PaymentRow = typeof payments.$inferSelect;
+
+const ID_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+/** Short enough to read out on the phone, random enough (40 bits) that nobody guesses another's. */
+export function newOrderId(): string {
+  return 'NA-' + Array.from(randomBytes(8), (byte) => ID_ALPHABET[byte % ID_ALPHABET.length]).join('');
+}
+
+/** The column holding the time an order entered each status. */
+export const STATUS_TIME_COLUMNS = {
+  pending: 'pendingAt',
+  paid: 'paidAt',
+  preparing: 'preparingAt',
+  ready: 'readyAt',
+  sent: 'sentAt',
+  delivered: 'deliveredAt',
+  cancelled: 'cancelledAt',
+} as const satisfies Record<OrderStatus, keyof OrderRow>;
+
+export function toOrder(row: OrderRow, items: OrderItemRow[], payment: PaymentRow | undefined): Order {
+  const statusTimes: Order['statusTimes'] = { pending: row.createdAt.toISOString() };
+  for (const status of ORDER_STATUSES) {
+    const time = row[STATUS_TIME_COLUMNS[status]];
+    if (time) statusTimes[status] = time.toISOString();
+  }
+  return {
+    orderId: row.id,
+    customerEmail: row.customerEmail,
+    status: normalizeOrderStatus(row.status),
+    createdAt: row.createdAt.toISOString(),
+    orderedAt: row.orderedAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    statusTimes,
+    items: items
+      .sort((a, b) => a.position - b.position)
+      .map((item) => ({ productId: item.productId, name: item.name, priceMinor: item.priceMinor, addedAt: item.addedAt?.toISOString() ?? null })),
+    pricing: { subtotal: row.subtotalMinor, tax: row.taxMinor, shipping: row.shippingMinor, total: row.totalMinor },
+    itemSummary: { count: row.itemCount, description: row.itemDescription },
+    shippingAddress: {
+      fullName: row.shippingFullName,
+      streetAddress: row.shippingStreetAddress,
+      apartment: row.shippingApartment ?? '',
+      city: row.shippingCity,
+      state: row.shippingState,
+      postalCode: row.shippingPostalCode,
+      country: row.shippingCountry as Country,
+      phone: row.shippingPhone,
+    },
+    paymentMethod: row.paymentMethod as PaymentMethod,
+    checkoutUrl: row.checkoutUrl,
+    paymentReference: row.paymentReference,
+    payment: payment
+      ? {
+          paymentId: payment.paymentId,
+          method: payment.method as PaymentMethod,
+          amountMinor: payment.amountMinor,
+          processedAt: payment.processedAt.toISOString(),
+          ...(payment.cardLast4 ? { cardLast4: payment.cardLast4 } : {}),
+        }
+      : null,
+  };
+}
+
+/** Full orders for the given rows, with their items and payments fetched in two queries. */
+export async function withDetails(db: Executor, rows: OrderRow[]): Promise<Order[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.id);
+  const [items, paid] = await Promise.all([
+    db.select().from(orderItems).where(inArray(orderItems.orderId, ids)),
+    db.select().from(payments).where(inArray(payments.orderId, ids)),
+  ]);
+  return rows.map((row) =>
+    toOrder(
+      row,
+      items.filter((item) => item.orderId === row.id),
+      paid.find((payment) => payment.orderId === row.id),
+    ),
+  );
+}
+
+export async function findOrderRow(db: Executor, orderId: string): Promise<OrderRow | undefined> {
+  const [row] = await db.select().from(orders).where(eq(orders.id, orderId));
+  return row;
+}
+
+/** A customer's order; someone else's order is refused without showing any of it. */
+export async function getCustomerOrder(db: Executor, userId: string, orderId: string): Promise<Order> {
+  const row = await findOrderRow(db, orderId);
+  if (!row) throw new HttpError(404, 'not_found', `Order ${orderId} not found`);
+  if (row.userId !== userId) throw new HttpError(403, 'forbidden', "You don't have permission to view this order.");
+  const [order] = await withDetails(db, [row]);
+  return order!;
+}
+
+/** The customer's newest orders, open ones first in the order statuses progress, then newest first. */
+export async function listCustomerOrders(db: Executor, email: string, limit = 100): Promise<Order[]> {
+  const rows = await db.select().from(orders).where(eq(orders.customerEmail, email)).orderBy(desc(orders.createdAt)).limit(limit);
+  const list = await withDetails(db, rows);
+  return list.sort((a, b) => orderStatusRank(a.status) - orderStatusRank(b.status) || b.createdAt.localeCompare(a.createdAt));
+}
+
+export interface PlaceOrderInput {
+  idempotencyKey: string;
+  addressId?: string;
+  paymentMethod: PaymentMethod;
+}
+
+const UNIQUE_VIOLATION = '23505';
+const isUniqueViolation = (error: unknown): boolean => {
+  const cause = (error as { cause?: { code?: string } }).cause;
+  return (error as { code?: string }).code === UNIQUE_VIOLATION || cause?.code === UNIQUE_VIOLATION;
+};
+
+async function findByIdempotencyKey(db: Executor, userId: string, key: string): Promise<Order | undefined> {
+  const [row] = await db.select().from(orders).where(and(eq(orders.userId, userId), eq(orders.idempotencyKey, key)));
+  return row ? (await withDetails(db, [row]))[0] : undefined;
+}
+
+/**
+ * Places an order from the customer's cart on the server, at the products' current prices, in one
+ * transaction that also empties the cart: it all happens or none of it does. A request repeated
+ * with the same idempotency key returns the order the first one placed.
+ */
+export async function placeOrder(
+  db: Database,
+  user: { id: string; email: string },
+  input: PlaceOrderInput,
+  publicUrl: string,
+): Promise<{ order: Order; created: boolean }> {
+  try {
+    return await db.transaction(async (tx) => {
+      // One checkout at a time per customer: a twin request waits here, then finds the first one's order.
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${user.id}))`);
+      const earlier = await findByIdempotencyKey(tx, user.id, input.idempotencyKey);
+      if (earlier) return { order: earlier, created: false };
+
+      const lines = await tx
+        .select({ productId: cartItems.productId, addedAt: cartItems.addedAt, name: products.name, priceMinor: products.priceMinor })
+        .from(cartItems)
+        .innerJoin(products, eq(products.id, cartItems.productId))
+        .where(eq(cartItems.userId, user.id))
+        .orderBy(asc(cartItems.addedAt), asc(cartItems.id))
+        .for('update');
+      if (lines.length === 0) throw new HttpError(400, 'cart_empty', 'User email and cart items are required');
+
+      const address = input.addressId
+        ? await findAddress(tx, user.id, input.addressId)
+        : await listAddresses(tx, user.id).then((all) => all.find((candidate) => candidate.isDefault) ?? all[0] ?? null);
+      if (!address) throw new HttpError(400, 'address_required', 'Shipping address is required');
+
+      const pricing = priceLines(lines.map((line) => line.priceMinor));
+      const orderId = newOrderId();
+      const [row] = await tx
+        .insert(orders)
+        .values({
+          id: orderId,
+          userId: user.id,
+          customerEmail: user.email,
+          status: 'pending',
+          idempotencyKey: input.idempotencyKey,
+          subtotalMinor: pricing.subtotal,
+          taxMinor: pricing.tax,
+          shippingMinor: pricing.shipping,
+          totalMinor: pricing.total,
+          itemCount: lines.length,
+          itemDescription: lines.map((line) => line.name).join(', ').slice(0, 500),
+          paymentMethod: input.paymentMethod,
+          checkoutUrl: `${publicUrl}${mockPaymentPath(orderId)}${input.paymentMethod === 'card' ? '?method=card' : ''}`,
+          paymentReference: `ref_${randomBytes(8).toString('hex')}`,
+          shippingFullName: address.fullName,
+          shippingStreetAddress: address.streetAddress,
+          shippingApartment: address.apartment || null,
+          shippingCity: address.city,
+          shippingState: address.state,
+          shippingPostalCode: address.postalCode,
+          shippingCountry: address.country,
+          shippingPhone: address.phone,
+        })
+        .returning();
+      const items = await tx
+        .insert(orderItems)
+        .values(lines.map((line, position) => ({ orderId, position, productId: line.productId, name: line.name, priceMinor: line.priceMinor, addedAt: line.addedAt })))
+        .returning();
+      await clearCart(tx, user.id);
+      await announceChange(tx, user.id, 'orders');
+      return { order: toOrder(row!, items, undefined), created: true };
+    });
+  } catch (error) {
+    // Should a twin request still slip past the lock and commit first, answer with its order.
+    if (isUniqueViolation(error)) {
+      const twin = await findByIdempotencyKey(db, user.id, input.idempotencyKey);
+      if (twin) return { order: twin, created: false };
+    }
+    throw error;
+  }
+}
+
+/** Sets a status and the time named after it (spec section 4), inside the caller's transaction. */
+export async function setOrderStatus(tx: Executor, orderId: string, status: OrderStatus): Promise<OrderRow | undefined> {
+  const now = new Date();
+  const [row] = await tx
+    .update(orders)
+    .set({ status, updatedAt: now, [STATUS_TIME_COLUMNS[status]]: now })
+    .where(eq(orders.id, orderId))
+    .returning();
+  if (row) await announceChange(tx, row.userId, 'orders');
+  return row;
+}

@@ -1,0 +1,67 @@
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
+import { z } from 'zod';
+
+/** The countries the shop ships to (spec section 5); Bulgaria first and by default. */
+export const COUNTRIES = ['BG', 'US', 'GB', 'DE', 'FR', 'IT', 'ES', 'RO', 'GR'] as const;
+export type Country = (typeof COUNTRIES)[number];
+export const DEFAULT_COUNTRY: Country = 'BG';
+
+/** The phone library's own limit on input length (spec section 5). */
+export const PHONE_MAX_LENGTH = 250;
+
+export interface Address {
+  id: string;
+  fullName: string;
+  streetAddress: string;
+  apartment: string;
+  city: string;
+  state: string;
+  postalCode: string;
+  country: Country;
+  phone: string;
+  isDefault: boolean;
+  createdAt: string;
+}
+
+/** The phone number in international format when it is valid for the country, else null. */
+export function internationalPhone(phone: string, country: string): string | null {
+  if (phone.length > PHONE_MAX_LENGTH) return null;
+  const parsed = parsePhoneNumberFromString(phone, country as CountryCode);
+  return parsed?.isValid() ? parsed.formatInternational() : null;
+}
+
+const required = (message: string) => z.string({ error: message }).trim().min(1, { error: message });
+
+/**
+ * An address as typed. Rules are checked in the specification's order and the first failure is
+ * what the customer sees; state is asked for in the form but not checked.
+ */
+export const addressInputSchema = z
+  .object({
+    fullName: required('checkout.validation.nameRequired').max(200),
+    streetAddress: required('checkout.validation.addressRequired').max(300),
+    city: required('checkout.validation.cityRequired').max(120),
+    postalCode: required('checkout.validation.postalCodeRequired').max(20),
+    country: z.enum(COUNTRIES, { error: 'checkout.validation.countryRequired' }),
+    phone: required('checkout.validation.phoneRequired').max(PHONE_MAX_LENGTH, { error: 'checkout.validation.invalidPhone' }),
+    apartment: z.string().trim().max(120).optional().default(''),
+    state: z.string().trim().max(120).optional().default(''),
+  })
+  .transform((address, context) => {
+    const phone = internationalPhone(address.phone, address.country);
+    if (!phone) {
+      context.addIssue({ code: 'custom', path: ['phone'], message: 'checkout.validation.invalidPhone' });
+      return z.NEVER;
+    }
+    return { ...address, phone };
+  });
+
+export type AddressInput = z.input<typeof addressInputSchema>;
+
+/** The message key of the first rule the input breaks, or null when it is a valid address. */
+export function firstAddressError(input: unknown): { field: string; messageKey: string } | null {
+  const result = addressInputSchema.safeParse(input);
+  if (result.success) return null;
+  const issue = result.error.issues[0]!;
+  return { field: String(issue.path[0] ?? ''), messageKey: issue.message };
+}

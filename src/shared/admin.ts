@@ -1,0 +1,23 @@
+import type { OrderStatus } from './order-status.js';
+import type { PaymentMethod } from './orders.js';
+
+/** A line of the admin's order list: enough to find an order, without its items. */
+export interface AdminOrderSummary {
+  orderId: string;
+  customerEmail: string;
+  status: OrderStatus;
+  createdAt: string;
+  totalMinor: number;
+  itemCount: number;
+  paymentMethod: PaymentMethod;
+}
+
+export interface AdminOrderPage {
+  orders: AdminOrderSummary[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+export const ADMIN_ORDERS_PAGE_SIZE = 25;
+export const MAX_ADMIN_PAGE_SIZE = 100;

@@ -1,0 +1,28 @@
+/**
+ * Stable error codes of the JSON API. The client maps each code to a translated text;
+ * the English message in a response is only for logs and developers.
+ */
+export const API_ERROR_CODES = [
+  'bad_request',
+  'not_found',
+  'unauthorized',
+  'forbidden',
+  'rate_limited',
+  'conflict',
+  'payload_too_large',
+  'unsupported_media_type',
+  'internal',
+  'unavailable',
+  'mail_failed',
+  'invalid_link',
+  'link_used',
+  'link_expired',
+  'email_mismatch',
+  'cart_empty',
+  'address_required',
+] as const;
+export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
+
+export interface ApiErrorBody {
+  error: { code: ApiErrorCode; message: string };
+}

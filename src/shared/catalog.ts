@@ -1,0 +1,19 @@
+export const PRODUCT_CATEGORIES = ['nails', 'nail-art', 'accessories', 'kits'] as const;
+export type ProductCategory = (typeof PRODUCT_CATEGORIES)[number];
+
+/** A product as the API sends it. Prices are in minor units (stotinki). */
+export interface Product {
+  id: string;
+  name: string;
+  description: string;
+  priceMinor: number;
+  category: ProductCategory | '';
+  imageUrl: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Widths, in pixels, in which every product image is stored as WebP. */
+export const PRODUCT_IMAGE_WIDTHS = [320, 640, 960] as const;
+/** Product images are square. */
+export const PRODUCT_IMAGE_ASPECT_RATIO = 1;

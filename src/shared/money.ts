@@ -1,0 +1,47 @@
+/**
+ * Money is held in integer minor units (stotinki, 1 BGN = 100 stotinki) everywhere;
+ * only formatting turns it into a decimal string.
+ */
+
+export const CURRENCY_CODE = 'BGN';
+export const TAX_PERCENT = 5;
+export const SHIPPING_MINOR = 599;
+
+export interface Pricing {
+  subtotal: number;
+  tax: number;
+  shipping: number;
+  total: number;
+}
+
+/** 5% of the subtotal, rounded half-up to the stotinka. */
+export function taxFor(subtotalMinor: number): number {
+  return Math.floor((subtotalMinor * TAX_PERCENT + 50) / 100);
+}
+
+/** Pricing of an order or cart from the prices of its lines; shipping only applies to a non-empty cart. */
+export function priceLines(linePricesMinor: readonly number[]): Pricing {
+  const subtotal = linePricesMinor.reduce((sum, price) => sum + price, 0);
+  const tax = taxFor(subtotal);
+  const shipping = linePricesMinor.length > 0 ? SHIPPING_MINOR : 0;
+  return { subtotal, tax, shipping, total: subtotal + tax + shipping };
+}
+
+/** "12.50" in English, "12,50" in Bulgarian: always two decimals. */
+export function formatMinor(minor: number, locale: string): string {
+  return new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(minor / 100);
+}
+
+/**
+ * A price typed by a person or sent as a string ("12.5", "12,50", 12.5) in minor units.
+ * Anything that is not a finite, non-negative amount becomes 0, as the specification asks.
+ */
+export function parsePriceToMinor(input: unknown): number {
+  const text = typeof input === 'number' ? String(input) : typeof input === 'string' ? input.trim().replace(',', '.') : '';
+  if (!/^\d+(\.\d+)?$/.test(text)) return 0;
+  const [whole = '0', fraction = ''] = text.split('.');
+  const cents = Number((fraction + '00').slice(0, 2));
+  const roundUp = Number(fraction[2] ?? '0') >= 5 ? 1 : 0;
+  const minor = Number(whole) * 100 + cents + roundUp;
+  return Number.isSafeInteger(minor) ? minor : 0;
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { isOrderStatus, normalizeOrderStatus, orderStatusRank, ORDER_STATUSES, storedValuesOf } from './order-status.js';
+
+describe('normalizeOrderStatus', () => {
+  it.each([
+    ['ordered', 'pending'],
+    ['shipped', 'sent'],
+    ['completed', 'delivered'],
+    [null, 'pending'],
+    [undefined, 'pending'],
+    ['', 'pending'],
+    ['paid', 'paid'],
+    ['ready', 'ready'],
+    ['cancelled', 'cancelled'],
+  ])('reads %j as %s', (stored, status) => {
+    expect(normalizeOrderStatus(stored)).toBe(status);
+  });
+});
+
+describe('storedValuesOf', () => {
+  it('includes the legacy values that read as the status', () => {
+    expect(storedValuesOf('pending')).toEqual(['pending', 'ordered']);
+    expect(storedValuesOf('sent')).toEqual(['sent', 'shipped']);
+    expect(storedValuesOf('delivered')).toEqual(['delivered', 'completed']);
+    expect(storedValuesOf('paid')).toEqual(['paid']);
+  });
+});
+
+describe('order statuses', () => {
+  it('has the seven statuses of the specification, in display order', () => {
+    expect(ORDER_STATUSES).toEqual(['pending', 'paid', 'preparing', 'ready', 'sent', 'delivered', 'cancelled']);
+    expect(orderStatusRank('pending')).toBeLessThan(orderStatusRank('paid'));
+    expect(orderStatusRank('delivered')).toBeLessThan(orderStatusRank('cancelled'));
+  });
+
+  it('accepts only current statuses as input', () => {
+    expect(isOrderStatus('sent')).toBe(true);
+    expect(isOrderStatus('shipped')).toBe(false);
+    expect(isOrderStatus(3)).toBe(false);
+  });
+});

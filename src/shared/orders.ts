@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import type { Address } from './addresses.js';
+import type { Pricing } from './money.js';
+import type { OrderStatus } from './order-status.js';
+
+export const PAYMENT_METHODS = ['pay_by_link', 'card'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+export const DEFAULT_PAYMENT_METHOD: PaymentMethod = 'pay_by_link';
+
+/** Payment timing of the simulated provider (spec section 9). */
+export const PAYMENT_POLL_MS = 5_000;
+export const SIMULATED_COMPLETION_MS = 30_000;
+export const REDIRECT_AFTER_PAYMENT_MS = 5_000;
+export const MOCK_PROCESSING_MS = 2_000;
+export const MOCK_SUCCESS_MS = 3_000;
+
+export const mockPaymentPath = (orderId: string) => `/mock-payment/${encodeURIComponent(orderId)}`;
+
+export interface OrderItem {
+  productId: string | null;
+  name: string;
+  priceMinor: number;
+  addedAt: string | null;
+}
+
+export interface Payment {
+  paymentId: string;
+  method: PaymentMethod;
+  amountMinor: number;
+  processedAt: string;
+  cardLast4?: string;
+}
+
+export type ShippingAddress = Omit<Address, 'id' | 'isDefault' | 'createdAt'>;
+
+/** An order as the API sends it. Amounts are in minor units (stotinki). */
+export interface Order {
+  orderId: string;
+  customerEmail: string;
+  status: OrderStatus;
+  createdAt: string;
+  orderedAt: string;
+  updatedAt: string;
+  /** When the order entered each status it has had. */
+  statusTimes: Partial<Record<OrderStatus, string>>;
+  items: OrderItem[];
+  pricing: Pricing;
+  itemSummary: { count: number; description: string };
+  shippingAddress: ShippingAddress;
+  paymentMethod: PaymentMethod;
+  checkoutUrl: string | null;
+  paymentReference: string | null;
+  payment: Payment | null;
+}
+
+export const placeOrderSchema = z.object({
+  /** Chosen by the browser once per checkout, so that a repeated request places one order. */
+  idempotencyKey: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/),
+  addressId: z.string().min(1).max(80).optional(),
+  paymentMethod: z.enum(PAYMENT_METHODS).default(DEFAULT_PAYMENT_METHOD),
+});
+export type PlaceOrderRequest = z.input<typeof placeOrderSchema>;
+
+export const recordPaymentSchema = z.object(
+  {
+    method: z.enum(PAYMENT_METHODS, { error: 'Order ID and payment information are required' }),
+    cardLast4: z.string().regex(/^\d{4}$/).optional(),
+  },
+  { error: 'Order ID and payment information are required' },
+);
+export type RecordPaymentRequest = z.input<typeof recordPaymentSchema>;

@@ -1,0 +1,205 @@
+import { randomUUID } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import sharp from 'sharp';
+import { beforeAll, expect, it } from 'vitest';
+import type { AdminOrderPage } from '../../src/shared/admin.js';
+import type { Product } from '../../src/shared/catalog.js';
+import type { Order } from '../../src/shared/orders.js';
+import { admins, orders, products } from '../../src/server/db/schema.js';
+import { sofia } from './sample-data.js';
+import { signIn } from './sign-in.js';
+import { describeEachDatabase } from './test-app.js';
+
+/** A multipart/form-data body, as a browser sends a form with a file. */
+function form(fields: Record<string, string>, file?: { name: string; type: string; content: Buffer }) {
+  const boundary = `----shop${randomUUID()}`;
+  const chunks: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  }
+  if (file) {
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`));
+    chunks.push(file.content, Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+const pngImage = () =>
+  sharp({ create: { width: 1200, height: 900, channels: 3, background: { r: 220, g: 120, b: 170 } } })
+    .withMetadata({ exif: { IFD0: { Copyright: 'secret camera data' } } })
+    .png()
+    .toBuffer();
+
+const fields = { name: 'Opal Press-On Set', description: 'Milky opal nails with a gold line.', price: '24.5', category: 'nails' };
+
+describeEachDatabase('admin', (context) => {
+  let admin: string;
+  let customer: string;
+  let customerOrder: Order;
+
+  beforeAll(async () => {
+    const testApp = context();
+    await testApp.database.db.insert(admins).values({ id: 'boss@example.com' });
+    admin = await signIn(testApp, 'boss@example.com');
+    customer = await signIn(testApp, 'client@example.com');
+    const [product] = await testApp.database.db.insert(products).values({ name: 'Kit', description: 'x', priceMinor: 4900 }).returning();
+    await testApp.app.inject({ method: 'POST', url: '/api/addresses', headers: { cookie: customer }, payload: sofia });
+    await testApp.app.inject({
+      method: 'POST',
+      url: '/api/cart/operations',
+      headers: { cookie: customer },
+      payload: { operations: [{ id: randomUUID().replace(/-/g, ''), type: 'add', productId: product!.id }] },
+    });
+    customerOrder = (
+      await testApp.app.inject({ method: 'POST', url: '/api/orders', headers: { cookie: customer }, payload: { idempotencyKey: randomUUID().replace(/-/g, '') } })
+    ).json<{ order: Order }>().order;
+  });
+
+  it('refuses every admin endpoint to visitors (401) and customers (403)', async () => {
+    const testApp = context();
+    const productId = randomUUID();
+    const calls = [
+      { method: 'GET', url: '/api/admin/access' },
+      { method: 'GET', url: '/api/admin/products' },
+      { method: 'POST', url: '/api/admin/products', ...form(fields) },
+      { method: 'PUT', url: `/api/admin/products/${productId}`, ...form(fields) },
+      { method: 'DELETE', url: `/api/admin/products/${productId}` },
+      { method: 'GET', url: '/api/admin/orders' },
+      { method: 'GET', url: `/api/admin/orders/${customerOrder.orderId}` },
+      { method: 'PATCH', url: `/api/admin/orders/${customerOrder.orderId}/status`, payload: { status: 'sent' } },
+    ] as const;
+    for (const call of calls) {
+      const asVisitor = await testApp.app.inject({ ...call, headers: { ...('headers' in call ? call.headers : {}) } });
+      expect(asVisitor.statusCode, `${call.method} ${call.url} as visitor`).toBe(401);
+      const asCustomer = await testApp.app.inject({ ...call, headers: { ...('headers' in call ? call.headers : {}), cookie: customer } });
+      expect(asCustomer.statusCode, `${call.method} ${call.url} as customer`).toBe(403);
+    }
+    expect((await testApp.app.inject({ method: 'GET', url: '/api/admin/access', headers: { cookie: admin } })).statusCode).toBe(200);
+    expect(await testApp.database.db.select().from(orders).where(eq(orders.status, 'sent'))).toEqual([]);
+  });
+
+  it('adds a product with a price given as a string and an image stored as WebP without metadata', async () => {
+    const testApp = context();
+    const body = form(fields, { name: 'opal.png', type: 'image/png', content: await pngImage() });
+    const response = await testApp.app.inject({ method: 'POST', url: '/api/admin/products', headers: { ...body.headers, cookie: admin }, payload: body.payload });
+    expect(response.statusCode, response.body).toBe(201);
+    const product = response.json<{ product: Product }>().product;
+    expect(product).toMatchObject({ name: 'Opal Press-On Set', priceMinor: 2450, category: 'nails' });
+    expect(product.imageUrl).toMatch(new RegExp(`^/images/nails/${product.id}_\\d+\\.webp$`));
+    const image = await testApp.app.inject({ method: 'GET', url: `${product.imageUrl}?w=640` });
+    const metadata = await sharp(image.rawPayload).metadata();
+    expect(metadata).toMatchObject({ format: 'webp', width: 640, height: 640 });
+    expect(metadata.exif).toBeUndefined();
+
+    const home = (await testApp.app.inject({ method: 'GET', url: '/api/products' })).json<{ products: Product[] }>().products;
+    expect(home.map((item) => item.name)).toContain('Opal Press-On Set');
+  });
+
+  it('refuses files that are not JPEG, PNG or WebP, whatever their name, and files over 10 MB', async () => {
+    const testApp = context();
+    const before = await testApp.database.db.select().from(products);
+    const attempts = [
+      { name: 'notes.png', type: 'image/png', content: Buffer.from('just some text, not an image') },
+      {
+        name: 'logo.svg',
+        type: 'image/svg+xml',
+        content: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script><rect width="10" height="10"/></svg>'),
+      },
+      { name: 'sneaky.png', type: 'image/png', content: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>') },
+    ];
+    for (const file of attempts) {
+      const body = form(fields, file);
+      const response = await testApp.app.inject({ method: 'POST', url: '/api/admin/products', headers: { ...body.headers, cookie: admin }, payload: body.payload });
+      expect(response.statusCode, file.name).toBe(415);
+      expect(response.json().error.message).toBe('Only JPEG, PNG and WebP images are accepted.');
+    }
+    const huge = form(fields, { name: 'huge.png', type: 'image/png', content: Buffer.alloc(10 * 1024 * 1024 + 1, 1) });
+    const tooBig = await testApp.app.inject({ method: 'POST', url: '/api/admin/products', headers: { ...huge.headers, cookie: admin }, payload: huge.payload });
+    expect(tooBig.statusCode).toBe(413);
+    expect(await testApp.database.db.select().from(products)).toHaveLength(before.length);
+  });
+
+  it('asks for the required fields and for an image when adding', async () => {
+    const testApp = context();
+    for (const missing of ['name', 'description', 'price']) {
+      const body = form({ ...fields, [missing]: '' }, { name: 'a.png', type: 'image/png', content: await pngImage() });
+      const response = await testApp.app.inject({ method: 'POST', url: '/api/admin/products', headers: { ...body.headers, cookie: admin }, payload: body.payload });
+      expect(response.json().error.message, missing).toBe('Please fill in all required fields');
+    }
+    const noImage = form(fields);
+    const response = await testApp.app.inject({ method: 'POST', url: '/api/admin/products', headers: { ...noImage.headers, cookie: admin }, payload: noImage.payload });
+    expect(response.json().error.message).toBe('Please select an image for the product');
+  });
+
+  it('edits a product, replacing its image files, and deletes it with its files', async () => {
+    const testApp = context();
+    const created = form(fields, { name: 'a.png', type: 'image/png', content: await pngImage() });
+    const product = (
+      await testApp.app.inject({ method: 'POST', url: '/api/admin/products', headers: { ...created.headers, cookie: admin }, payload: created.payload })
+    ).json<{ product: Product }>().product;
+    const filesOf = async (id: string) => (await readdir(path.join(testApp.dataDir, 'images', 'nails'))).filter((file) => file.startsWith(id));
+    expect(await filesOf(product.id)).toHaveLength(3);
+
+    const jpeg = await sharp({ create: { width: 500, height: 500, channels: 3, background: '#333' } }).jpeg().toBuffer();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const edit = form({ ...fields, price: '19,90', name: 'Opal Set II' }, { name: 'b.jpg', type: 'image/jpeg', content: jpeg });
+    const updated = await testApp.app.inject({ method: 'PUT', url: `/api/admin/products/${product.id}`, headers: { ...edit.headers, cookie: admin }, payload: edit.payload });
+    expect(updated.statusCode).toBe(200);
+    const changed = updated.json<{ product: Product }>().product;
+    expect(changed).toMatchObject({ name: 'Opal Set II', priceMinor: 1990 });
+    expect(changed.imageUrl).not.toBe(product.imageUrl);
+    expect(await filesOf(product.id)).toHaveLength(3);
+
+    const textOnly = form({ ...fields, name: 'Opal Set III' });
+    const kept = (await testApp.app.inject({ method: 'PUT', url: `/api/admin/products/${product.id}`, headers: { ...textOnly.headers, cookie: admin }, payload: textOnly.payload })).json<{ product: Product }>().product;
+    expect(kept.imageUrl).toBe(changed.imageUrl);
+
+    expect((await testApp.app.inject({ method: 'DELETE', url: `/api/admin/products/${product.id}`, headers: { cookie: admin } })).statusCode).toBe(204);
+    expect(await filesOf(product.id)).toEqual([]);
+    expect((await testApp.app.inject({ method: 'DELETE', url: `/api/admin/products/${product.id}`, headers: { cookie: admin } })).statusCode).toBe(404);
+    expect((await testApp.app.inject({ method: 'DELETE', url: '/api/admin/products/not-an-id', headers: { cookie: admin } })).statusCode).toBe(400);
+  });
+
+  it('sets any status, writing updatedAt and the time named after it, and refuses others', async () => {
+    const testApp = context();
+    const url = `/api/admin/orders/${customerOrder.orderId}/status`;
+    for (const status of ['bogus', 'shipped', '', null]) {
+      const refused = await testApp.app.inject({ method: 'PATCH', url, headers: { cookie: admin }, payload: { status } });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().error.message).toBe('Invalid status');
+    }
+    const sent = (await testApp.app.inject({ method: 'PATCH', url, headers: { cookie: admin }, payload: { status: 'sent' } })).json<{ order: Order }>().order;
+    expect(sent.status).toBe('sent');
+    expect(sent.statusTimes.sent).toBeDefined();
+    expect(Date.parse(sent.updatedAt)).toBeGreaterThanOrEqual(Date.parse(sent.statusTimes.sent!));
+    const back = (await testApp.app.inject({ method: 'PATCH', url, headers: { cookie: admin }, payload: { status: 'pending' } })).json<{ order: Order }>().order;
+    expect(back.status).toBe('pending');
+    expect(back.statusTimes.sent).toBe(sent.statusTimes.sent);
+    const missing = await testApp.app.inject({ method: 'PATCH', url: '/api/admin/orders/NA-MISSING2/status', headers: { cookie: admin }, payload: { status: 'paid' } });
+    expect(missing.statusCode).toBe(404);
+  });
+
+  it('lists, filters and searches orders on the server, reading legacy statuses through the mapping', async () => {
+    const testApp = context();
+    await testApp.database.db.execute(sql`update orders set status = 'shipped' where id = ${customerOrder.orderId}`);
+    const get = async (query: string) =>
+      (await testApp.app.inject({ method: 'GET', url: `/api/admin/orders${query}`, headers: { cookie: admin } })).json<AdminOrderPage>();
+    const all = await get('');
+    expect(all.total).toBe(1);
+    expect(all.orders[0]).toMatchObject({ orderId: customerOrder.orderId, status: 'sent', customerEmail: 'client@example.com' });
+    expect((await get('?status=sent')).total).toBe(1);
+    expect((await get('?status=pending')).total).toBe(0);
+    expect((await get('?q=CLIENT@')).total).toBe(1);
+    expect((await get(`?q=${customerOrder.orderId.slice(0, 5).toLowerCase()}`)).total).toBe(1);
+    expect((await get('?q=nobody')).total).toBe(0);
+    expect((await get('?q=%25')).total).toBe(0);
+    expect((await get('?page=2&pageSize=1')).orders).toEqual([]);
+    const detail = (await testApp.app.inject({ method: 'GET', url: `/api/admin/orders/${customerOrder.orderId}`, headers: { cookie: admin } })).json<{ order: Order }>().order;
+    expect(detail).toMatchObject({ status: 'sent', items: [{ name: 'Kit', priceMinor: 4900 }], shippingAddress: { city: 'Sofia' } });
+    const bad = await testApp.app.inject({ method: 'GET', url: '/api/admin/orders?page=0', headers: { cookie: admin } });
+    expect(bad.statusCode).toBe(400);
+  });
+});

@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, expect, it } from 'vitest';
+import type { CartOperation, CartOperationsResponse, CartResponse } from '../../src/shared/cart.js';
+import { products } from '../../src/server/db/schema.js';
+import { openEventStream } from '../support/event-stream.js';
+import { signIn } from './sign-in.js';
+import { describeEachDatabase, type TestApp } from './test-app.js';
+
+const opId = () => randomUUID().replace(/-/g, '');
+
+async function operate(testApp: TestApp, cookie: string, operations: unknown[]) {
+  return testApp.app.inject({ method: 'POST', url: '/api/cart/operations', headers: { cookie }, payload: { operations } });
+}
+
+async function cartOf(testApp: TestApp, cookie: string) {
+  return (await testApp.app.inject({ method: 'GET', url: '/api/cart', headers: { cookie } })).json<CartResponse>().items;
+}
+
+describeEachDatabase('cart', (context) => {
+  let rose: { id: string };
+  let lemon: { id: string };
+  let alice: string;
+  let bob: string;
+
+  beforeAll(async () => {
+    const testApp = context();
+    [rose, lemon] = await testApp.database.db
+      .insert(products)
+      .values([
+        { name: 'Rose Set', description: 'Pink', priceMinor: 2450, category: 'nails' },
+        { name: 'Lemon Tips', description: 'Yellow', priceMinor: 1999, category: 'nail-art' },
+      ])
+      .returning({ id: products.id }) as [{ id: string }, { id: string }];
+    alice = await signIn(testApp, 'alice@example.com');
+    bob = await signIn(testApp, 'bob@example.com');
+  });
+
+  it('answers 401 to every cart endpoint without a session', async () => {
+    const { app } = context();
+    for (const [method, url] of [
+      ['GET', '/api/cart'],
+      ['POST', '/api/cart/operations'],
+      ['GET', '/api/events'],
+    ] as const) {
+      const response = await app.inject({ method, url, payload: method === 'POST' ? { operations: [] } : undefined });
+      expect(response.statusCode, url).toBe(401);
+      expect(response.json().error.code).toBe('unauthorized');
+    }
+  });
+
+  it('adds with the name and price of the product table, whatever the request says', async () => {
+    const testApp = context();
+    const response = await operate(testApp, alice, [
+      { id: opId(), type: 'add', productId: rose.id, name: 'Free stuff', price: 1, priceMinor: 1 },
+    ]);
+    expect(response.statusCode).toBe(200);
+    const body = response.json<CartOperationsResponse>();
+    expect(body.outcomes.map((outcome) => outcome.outcome)).toEqual(['applied']);
+    expect(body.items).toEqual([
+      { id: expect.any(String), productId: rose.id, name: 'Rose Set', priceMinor: 2450, addedAt: expect.any(String) },
+    ]);
+    expect(await cartOf(testApp, alice)).toEqual(body.items);
+  });
+
+  it('refuses malformed operations and product ids with 400', async () => {
+    const testApp = context();
+    for (const operations of [
+      [{ id: opId(), type: 'add', productId: 'not-a-uuid' }],
+      [{ id: 'short', type: 'add', productId: rose.id }],
+      [{ id: opId(), type: 'steal', productId: rose.id }],
+      [],
+      'everything',
+    ]) {
+      const response = await operate(testApp, alice, operations as unknown[]);
+      expect(response.statusCode, JSON.stringify(operations)).toBe(400);
+    }
+  });
+
+  it('drops an add for a product that does not exist, and remembers that it did', async () => {
+    const testApp = context();
+    const ghost: CartOperation = { id: opId(), type: 'add', productId: randomUUID() };
+    const first = (await operate(testApp, bob, [ghost])).json<CartOperationsResponse>();
+    expect(first.outcomes).toEqual([{ id: ghost.id, outcome: 'product_missing' }]);
+    expect(first.items).toEqual([]);
+    const replay = (await operate(testApp, bob, [ghost])).json<CartOperationsResponse>();
+    expect(replay.outcomes).toEqual([{ id: ghost.id, outcome: 'duplicate' }]);
+  });
+
+  it('applies a replayed operation once, even when the copies arrive together', async () => {
+    const testApp = context();
+    const add: CartOperation = { id: opId(), type: 'add', productId: lemon.id };
+    await operate(testApp, bob, [add]);
+    const replay = (await operate(testApp, bob, [add])).json<CartOperationsResponse>();
+    expect(replay.outcomes).toEqual([{ id: add.id, outcome: 'duplicate' }]);
+
+    const twin: CartOperation = { id: opId(), type: 'add', productId: rose.id };
+    const responses = await Promise.all([operate(testApp, bob, [twin]), operate(testApp, bob, [twin]), operate(testApp, bob, [twin])]);
+    expect(responses.map((response) => response.statusCode)).toEqual([200, 200, 200]);
+    const outcomes = responses.map((response) => response.json<CartOperationsResponse>().outcomes[0]!.outcome).sort();
+    expect(outcomes).toEqual(['applied', 'duplicate', 'duplicate']);
+    expect((await cartOf(testApp, bob)).map((item) => item.name)).toEqual(['Lemon Tips', 'Rose Set']);
+  });
+
+  it('keeps each cart to its owner', async () => {
+    const testApp = context();
+    const [aliceItem] = await cartOf(testApp, alice);
+    const theft = (await operate(testApp, bob, [{ id: opId(), type: 'remove', itemId: aliceItem!.id }])).json<CartOperationsResponse>();
+    expect(theft.outcomes[0]!.outcome).toBe('item_missing');
+    expect(await cartOf(testApp, alice)).toHaveLength(1);
+    expect((await cartOf(testApp, bob)).some((item) => item.id === aliceItem!.id)).toBe(false);
+  });
+
+  it('removes a line, applying a batch in order', async () => {
+    const testApp = context();
+    const carol = await signIn(testApp, 'carol@example.com');
+    const added = (await operate(testApp, carol, [
+      { id: opId(), type: 'add', productId: rose.id },
+      { id: opId(), type: 'add', productId: rose.id },
+      { id: opId(), type: 'add', productId: lemon.id },
+    ])).json<CartOperationsResponse>();
+    expect(added.items).toHaveLength(3);
+    const removed = (await operate(testApp, carol, [{ id: opId(), type: 'remove', itemId: added.items[0]!.id }])).json<CartOperationsResponse>();
+    expect(removed.items.map((item) => item.name)).toEqual(['Rose Set', 'Lemon Tips']);
+  });
+
+  it('tells the user’s other connections of a change within a second', async () => {
+    const testApp = context();
+    const address = await testApp.app.listen({ port: 0, host: '127.0.0.1' });
+    const dave = await signIn(testApp, 'dave@example.com');
+    const phone = await openEventStream(`${address}/api/events`, dave);
+    const stranger = await openEventStream(`${address}/api/events`, alice);
+    try {
+      await phone.waitFor('ready');
+      await stranger.waitFor('ready');
+      const arrival = phone.waitFor('cart', 1000);
+      await operate(testApp, dave, [{ id: opId(), type: 'add', productId: lemon.id }]);
+      expect(await arrival).toBeLessThan(1000);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(stranger.events).toEqual(['ready']);
+
+      // A replay changes nothing, so nobody is told anything.
+      const countBefore = phone.events.length;
+      const replayed = opId();
+      await operate(testApp, dave, [{ id: replayed, type: 'add', productId: lemon.id }]);
+      await phone.waitFor('cart', 1000);
+      await operate(testApp, dave, [{ id: replayed, type: 'add', productId: lemon.id }]);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(phone.events.length).toBe(countBefore + 1);
+    } finally {
+      phone.close();
+      stranger.close();
+    }
+  });
+});

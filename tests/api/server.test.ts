@@ -1,0 +1,73 @@
+import { expect, it } from 'vitest';
+import { PAGE_ROUTES } from '../../src/shared/routes.js';
+import { describeEachDatabase } from './test-app.js';
+
+describeEachDatabase('server basics', (context) => {
+  it('answers the health check', async () => {
+    const response = await context().app.inject({ method: 'GET', url: '/api/health' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ ok: true });
+  });
+
+  it('loads the app with status 200 on every page route, with the public settings in the page', async () => {
+    const paths = [
+      PAGE_ROUTES.home,
+      '/profile?tab=addresses',
+      PAGE_ROUTES.cart,
+      PAGE_ROUTES.checkout,
+      '/checkout/payment/ORDER123',
+      '/checkout/payment/ORDER123?completed=true',
+      '/mock-payment/ORDER123?method=card',
+      PAGE_ROUTES.admin,
+    ];
+    for (const url of paths) {
+      const response = await context().app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['content-type']).toContain('text/html');
+      expect(response.body).toContain('<div id="root">');
+      expect(response.body).toContain('<script id="shop-settings" type="application/json">');
+      expect(response.body).toContain('"supportEmail":"support@nail-art.example"');
+    }
+  });
+
+  it('loads the app with status 404 on unknown page paths', async () => {
+    const response = await context().app.inject({ method: 'GET', url: '/no/such/page' });
+    expect(response.statusCode).toBe(404);
+    expect(response.body).toContain('<div id="root">');
+  });
+
+  it('answers unknown API paths and missing files with JSON 404s', async () => {
+    for (const [method, url] of [
+      ['GET', '/api/nothing-here'],
+      ['POST', '/api/products'],
+      ['DELETE', '/api'],
+      ['GET', '/assets/missing.js'],
+    ] as const) {
+      const response = await context().app.inject({ method, url });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json()).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
+    }
+  });
+
+  it('sends security headers', async () => {
+    const response = await context().app.inject({ method: 'GET', url: '/' });
+    expect(response.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('reports a visitor without a session as signed out', async () => {
+    for (const cookie of [undefined, 'session=not-a-real-session']) {
+      const response = await context().app.inject({ method: 'GET', url: '/api/auth/me', headers: cookie ? { cookie } : {} });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ user: null });
+      expect(response.headers['cache-control']).toBe('no-store');
+    }
+  });
+
+  it('serves robots.txt pointing at the sitemap', async () => {
+    const response = await context().app.inject({ method: 'GET', url: '/robots.txt' });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('Sitemap: http://shop.test/sitemap.xml');
+    expect(response.body).toContain('Disallow: /api/');
+  });
+});

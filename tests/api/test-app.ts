@@ -1,0 +1,93 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { buildApp } from '../../src/server/app.js';
+import { loadConfig, type Config } from '../../src/server/config.js';
+import { openDatabase, type DatabaseHandle } from '../../src/server/db/client.js';
+import { ProductImages } from '../../src/server/images/product-images.js';
+import { builtPages } from '../../src/server/pages.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  database: DatabaseHandle;
+  images: ProductImages;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+type DatabaseTarget = 'pglite' | 'postgres';
+
+/** PGlite always; PostgreSQL too when TEST_DATABASE_URL names a server (CI sets it). */
+export const databaseTargets: DatabaseTarget[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+
+export const TEST_INDEX_HTML = '<!doctype html><html><head><!--shop-settings--></head><body><div id="root"></div></body></html>';
+
+/** A fresh PostgreSQL database on the test server, dropped again on close. */
+async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const serverUrl = process.env.TEST_DATABASE_URL!;
+  const name = `shop_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+export async function createTestApp(target: DatabaseTarget, environment: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'shop-test-'));
+  const clientDir = path.join(dataDir, 'client');
+  await mkdir(clientDir);
+  await writeFile(path.join(clientDir, 'index.html'), TEST_INDEX_HTML);
+  const postgres = target === 'postgres' ? await createPostgresDatabase() : undefined;
+  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PUBLIC_URL: 'http://shop.test', ...environment });
+  const database = await openDatabase(postgres ? { databaseUrl: postgres.url } : { inMemory: true });
+  const images = new ProductImages(dataDir);
+  const app = await buildApp({ config, database, images, pages: builtPages(clientDir) });
+  await app.ready();
+  return {
+    app,
+    config,
+    database,
+    images,
+    dataDir,
+    async close() {
+      await app.close();
+      await database.close();
+      await postgres?.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs a suite once per database target, each on a fresh database and app. */
+export function describeEachDatabase(title: string, suite: (context: () => TestApp) => void, environment: Record<string, string> = {}): void {
+  for (const target of databaseTargets) {
+    describe(`${title} [${target}]`, () => {
+      let testApp: TestApp | undefined;
+      beforeAll(async () => {
+        testApp = await createTestApp(target, environment);
+      });
+      afterAll(async () => {
+        await testApp?.close();
+      });
+      suite(() => {
+        if (!testApp) throw new Error('The test app failed to start');
+        return testApp;
+      });
+    });
+  }
+}

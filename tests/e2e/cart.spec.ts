@@ -1,0 +1,185 @@
+import type { Page } from '@playwright/test';
+import { clientAddressHeader, expect, hasHorizontalScroll, test, uniqueEmail } from './shop-fixtures.js';
+import { signInThroughUi } from './sign-in-steps.js';
+
+const cartLink = (page: Page) => page.getByRole('banner').getByRole('link', { name: /^(Cart|Количка), / });
+const card = (page: Page, index: number) => page.getByRole('article').nth(index);
+const productName = async (page: Page, index: number) => (await card(page, index).getByRole('heading').textContent())!;
+const priceOf = async (page: Page, index: number) =>
+  Number((await card(page, index).getByText(/^BGN/).textContent())!.replace(/[^\d,.]/g, '').replace(',', '.'));
+
+async function serverCart(page: Page) {
+  const response = await page.request.get('/api/cart');
+  return (await response.json()).items as Array<{ productId: string; name: string }>;
+}
+
+test('adds to the cart with a busy button, counts in the badge, totals and removes', async ({ page, inbox }) => {
+  await page.goto('/');
+  await signInThroughUi(page, inbox, uniqueEmail('shopper'));
+  await expect(cartLink(page)).toHaveAccessibleName('Cart, 0 items');
+
+  const first = await productName(page, 0);
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('/api/cart/operations', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await card(page, 0).getByRole('button', { name: `Add ${first} to cart` }).click();
+  const busy = card(page, 0).getByRole('button', { name: 'Adding...' });
+  await expect(busy).toBeDisabled();
+  release();
+  await expect(page.getByRole('dialog', { name: 'Success' })).toContainText(`${first} added to cart!`);
+  await page.getByRole('button', { name: 'OK' }).click();
+  await page.unroute('/api/cart/operations');
+
+  const second = await productName(page, 1);
+  await card(page, 1).getByRole('button', { name: `Add ${second} to cart` }).click();
+  await expect(page.getByRole('dialog', { name: 'Success' })).toContainText(`${second} added to cart!`);
+  await page.getByRole('button', { name: 'OK' }).click();
+  await expect(cartLink(page)).toHaveAccessibleName('Cart, 2 items');
+
+  const expectedTotal = (await priceOf(page, 0)) + (await priceOf(page, 1));
+  await cartLink(page).click();
+  await expect(page.getByRole('heading', { name: 'Your Cart' })).toBeVisible();
+  const lines = page.getByRole('listitem');
+  await expect(lines).toHaveCount(2);
+  await expect(page.getByText('Total')).toBeVisible();
+  await expect(page.locator('p', { hasText: 'Total' })).toContainText(`BGN ${expectedTotal.toFixed(2)}`);
+  expect(await hasHorizontalScroll(page)).toBe(false);
+
+  await page.getByRole('button', { name: `Remove ${first} from cart` }).click();
+  await expect(lines).toHaveCount(1);
+  await expect(cartLink(page)).toHaveAccessibleName('Cart, 1 item');
+  await expect(page.locator('p', { hasText: 'Total' })).toContainText(`BGN ${(await serverCartTotal(page)).toFixed(2)}`);
+  expect((await serverCart(page)).map((item) => item.name)).toEqual([second]);
+
+  await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+  await expect(page).toHaveURL(/\/checkout$/);
+});
+
+async function serverCartTotal(page: Page) {
+  const items = (await (await page.request.get('/api/cart')).json()).items as Array<{ priceMinor: number }>;
+  return items.reduce((sum, item) => sum + item.priceMinor, 0) / 100;
+}
+
+test('two browsers of one customer see each other’s changes within a second', async ({ page, inbox, browser, baseURL }) => {
+  const email = uniqueEmail('two-devices');
+  await page.goto('/');
+  await signInThroughUi(page, inbox, email);
+  const phoneContext = await browser.newContext({ baseURL, extraHTTPHeaders: clientAddressHeader() });
+  const phone = await phoneContext.newPage();
+  await phone.goto('/');
+  await signInThroughUi(phone, inbox, email);
+  await phone.getByRole('banner').getByRole('link', { name: /^Cart/ }).click();
+  await expect(phone.getByText('Your cart is empty.')).toBeVisible();
+
+  const name = await productName(page, 2);
+  await card(page, 2).getByRole('button', { name: `Add ${name} to cart` }).click();
+  await expect(page.getByRole('dialog', { name: 'Success' })).toBeVisible();
+  await expect(phone.getByRole('listitem').filter({ hasText: name })).toBeVisible({ timeout: 1500 });
+  await expect(cartLink(phone)).toHaveAccessibleName('Cart, 1 item');
+
+  await phone.getByRole('button', { name: `Remove ${name} from cart` }).click();
+  await expect(cartLink(page)).toHaveAccessibleName('Cart, 0 items', { timeout: 1500 });
+  await phoneContext.close();
+});
+
+test('an add made offline waits in the queue and reaches the server exactly once, even when an answer is lost', async ({
+  page,
+  context,
+  inbox,
+  allowConsoleErrors,
+}) => {
+  allowConsoleErrors(/ERR_INTERNET_DISCONNECTED|ERR_FAILED|Failed to fetch/);
+  const email = uniqueEmail('offline');
+  await page.goto('/');
+  await signInThroughUi(page, inbox, email);
+  await page.waitForLoadState('networkidle');
+  const name = await productName(page, 3);
+
+  await context.setOffline(true);
+  await expect(page.getByText('You are offline. Some features may be limited.')).toBeVisible();
+  await card(page, 3).getByRole('button', { name: `Add ${name} to cart` }).click();
+  await expect(page.getByRole('dialog', { name: 'Success' })).toContainText(`${name} added to cart!`);
+  await page.getByRole('button', { name: 'OK' }).click();
+  await expect(cartLink(page)).toHaveAccessibleName('Cart, 1 item');
+  const queue = await page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? '[]'), `pending_purchases_${email}`);
+  expect(queue).toEqual([expect.objectContaining({ type: 'add', name, pendingSync: true })]);
+  expect(await page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? '[]').length, `user_cart_${email}`)).toBe(1);
+
+  // The first replay reaches the server, but its answer is lost on the way back.
+  let attempts = 0;
+  await page.route('/api/cart/operations', async (route) => {
+    attempts++;
+    if (attempts === 1) {
+      await route.fetch();
+      await route.abort('failed');
+    } else {
+      await route.continue();
+    }
+  });
+  await context.setOffline(false);
+  await expect.poll(() => attempts).toBe(1);
+  await expect(page.getByText('You are offline. Some features may be limited.')).toBeVisible();
+  await page.getByRole('button', { name: 'Try to reconnect' }).click();
+  await expect.poll(() => attempts).toBe(2);
+  await expect.poll(() => page.evaluate((key) => localStorage.getItem(key), `pending_purchases_${email}`)).toBeNull();
+  await expect(page.getByRole('status').filter({ hasText: 'Syncing data...' })).toHaveCount(0);
+
+  const items = await serverCart(page);
+  expect(items.filter((item) => item.name === name)).toHaveLength(1);
+  expect(items).toHaveLength(1);
+  await cartLink(page).click();
+  await expect(page.getByRole('listitem')).toHaveCount(1);
+  await expect(page.getByText('Waiting to sync')).toHaveCount(0);
+});
+
+test('an offline add that local storage refuses is reported, and nothing is half-added', async ({ page, context, inbox, allowConsoleErrors }) => {
+  allowConsoleErrors(/ERR_INTERNET_DISCONNECTED/);
+  await page.goto('/');
+  await signInThroughUi(page, inbox, uniqueEmail('full-storage'));
+  await page.waitForLoadState('networkidle');
+  await page.evaluate(() => {
+    const setItem = Storage.prototype.setItem;
+    Storage.prototype.setItem = function (key: string, value: string) {
+      if (key.startsWith('pending_purchases_')) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      return setItem.call(this, key, value);
+    };
+  });
+  await context.setOffline(true);
+  const name = await productName(page, 0);
+  await card(page, 0).getByRole('button', { name: `Add ${name} to cart` }).click();
+  await expect(page.getByRole('dialog', { name: 'Error' })).toContainText('Failed to add item to cart: Failed to update offline cart');
+  await page.getByRole('button', { name: 'OK' }).click();
+  await expect(cartLink(page)).toHaveAccessibleName('Cart, 0 items');
+  await context.setOffline(false);
+});
+
+test.describe('in Bulgarian', () => {
+  test.use({ locale: 'bg-BG' });
+
+  test('the cart speaks Bulgarian, offline too', async ({ page, context, inbox, allowConsoleErrors }) => {
+    allowConsoleErrors(/ERR_INTERNET_DISCONNECTED/); // images below the fold cannot load while offline
+    await page.goto('/');
+    await signInThroughUi(page, inbox, uniqueEmail('bg-cart'));
+    await cartLink(page).click();
+    await expect(page.getByRole('heading', { name: 'Вашата количка' })).toBeVisible();
+    await expect(page.getByText('Количката ви е празна.')).toBeVisible();
+    await page.getByRole('link', { name: 'Разгледайте продуктите' }).click();
+    await page.waitForLoadState('networkidle');
+
+    const name = await productName(page, 0);
+    await context.setOffline(true);
+    await card(page, 0).getByRole('button', { name: `Добави ${name} в количката` }).click();
+    await expect(page.getByRole('dialog', { name: 'Готово' })).toContainText(`${name} е добавен в количката!`);
+    await page.getByRole('button', { name: 'Добре' }).click();
+    await cartLink(page).click();
+    await expect(page.getByText('Чака синхронизиране')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Свържи се отново' })).toBeVisible();
+    await expect(page.locator('p', { hasText: 'Общо' })).toContainText(/BGN \d+,\d{2}/);
+    await context.setOffline(false);
+    await expect(page.getByText('Чака синхронизиране')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Продължете пазаруването' }).or(page.getByRole('link', { name: 'Продължете пазаруването' }))).toBeVisible();
+  });
+});

@@ -1,0 +1,211 @@
+import type { Page } from '@playwright/test';
+import { clientAddressHeader, expect, hasHorizontalScroll, test, uniqueEmail } from './shop-fixtures.js';
+import { signInThroughUi } from './sign-in-steps.js';
+
+const card = (page: Page, index: number) => page.getByRole('article').nth(index);
+
+/** Adds the first products of the home page and returns their prices in stotinki. */
+async function addProducts(page: Page, indexes: number[], okName: RegExp): Promise<number[]> {
+  const prices: number[] = [];
+  for (const index of indexes) {
+    const text = (await card(page, index).getByText(/^BGN/).textContent())!;
+    prices.push(Math.round(Number(text.replace(/[^\d,.]/g, '').replace(',', '.')) * 100));
+    await card(page, index).getByRole('button').click();
+    await page.getByRole('dialog').getByRole('button', { name: okName }).click();
+  }
+  return prices;
+}
+
+const money = (minor: number, separator = '.') => `BGN ${(minor / 100).toFixed(2).replace('.', separator)}`;
+const taxOf = (subtotal: number) => Math.floor((subtotal * 5 + 50) / 100);
+
+async function fillAddress(page: Page, labels: Record<string, string>) {
+  for (const [label, value] of Object.entries(labels)) await page.getByLabel(label, { exact: false }).first().fill(value);
+}
+
+test('pays by card: address with a Bulgarian phone, totals, order, card form, success and the paid order', async ({ page, inbox }) => {
+  await page.goto('/');
+  await signInThroughUi(page, inbox, uniqueEmail('card-buyer'));
+  const prices = await addProducts(page, [0, 1], /^OK$/);
+  await page.getByRole('banner').getByRole('link', { name: /^Cart/ }).click();
+  await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+
+  await expect(page.getByRole('heading', { name: 'Checkout' })).toBeVisible();
+  await expect(page.getByText('Please add a shipping address to continue.')).toBeVisible();
+  await page.getByRole('button', { name: 'Save address' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Full name is required' })).toBeVisible();
+
+  await fillAddress(page, { 'Full name': 'Maria Ivanova', 'Street address': '12 Vitosha Blvd', City: 'Sofia', 'State / Province': 'Sofia City', 'Postal code': '1000' });
+  await expect(page.getByLabel('Country')).toHaveValue('BG');
+  await page.getByLabel('Phone number').fill('0888 12');
+  await expect(page.getByText('Not yet a valid number for this country')).toBeVisible();
+  await page.getByLabel('Phone number').fill('0888 123 456');
+  await expect(page.getByText('Valid number: +359 88 812 3456')).toBeVisible();
+  await page.getByRole('button', { name: 'Save address' }).click();
+  await expect(page.getByRole('radio', { name: /Maria Ivanova/ })).toBeChecked();
+
+  const subtotal = prices[0]! + prices[1]!;
+  const tax = taxOf(subtotal);
+  const summary = page.locator('dl.pricing');
+  await expect(summary.getByText('Tax (5%)')).toBeVisible();
+  await expect(summary).toContainText(`Subtotal${money(subtotal)}`);
+  await expect(summary).toContainText(`Tax (5%)${money(tax)}`);
+  await expect(summary).toContainText('ShippingBGN 5.99');
+  await expect(summary).toContainText(`Total${money(subtotal + tax + 599)}`);
+  expect(await hasHorizontalScroll(page)).toBe(false);
+
+  await expect(page.getByRole('radio', { name: /Pay by link/ })).toBeChecked();
+  await page.getByRole('radio', { name: /Card/ }).check();
+  await page.getByRole('button', { name: 'Place Order' }).dblclick();
+  const created = page.getByRole('dialog', { name: 'Success' });
+  await expect(created).toContainText(/Order #NA-[A-Z2-9]{8} created and waiting for payment/);
+  const orderId = /#(NA-[A-Z2-9]{8})/.exec((await created.textContent())!)![1]!;
+  await created.getByRole('button', { name: 'OK' }).click();
+  await expect(page).toHaveURL(/\/profile\?tab=orders$/);
+  await expect(page.getByText(`Order #${orderId} created and waiting for payment. You can pay for it below.`)).toBeVisible();
+  const orders = await (await page.request.get('/api/orders')).json();
+  expect(orders.orders).toHaveLength(1);
+  expect(await page.evaluate(() => [sessionStorage.getItem('orderJustPlaced'), sessionStorage.getItem('lastOrderId')])).toEqual([null, null]);
+
+  const orderCard = page.getByRole('listitem', { name: `Order #${orderId}` });
+  await expect(orderCard.getByText('Pending')).toBeVisible();
+  await orderCard.getByRole('button', { name: 'Pay Now' }).click();
+  await expect(page).toHaveURL(new RegExp(`/checkout/payment/${orderId}$`));
+
+  const popupPromise = page.waitForEvent('popup');
+  await page.getByRole('button', { name: 'Pay with card' }).click();
+  const popup = await popupPromise;
+  await expect(popup.getByRole('heading', { name: 'Simulated payment' })).toBeVisible();
+  await expect(popup.getByRole('banner')).toHaveCount(0);
+  await popup.getByRole('button', { name: /^Pay BGN/ }).click();
+  await expect(popup.getByRole('alert')).toHaveText('Please enter a valid 16-digit card number');
+  const number = popup.getByLabel('Card number');
+  await number.pressSequentially('4242424242424242');
+  await expect(number).toHaveValue('4242 4242 4242 4242');
+  await expect(number).toHaveAttribute('maxlength', '19');
+  await popup.getByRole('button', { name: /^Pay BGN/ }).click();
+  await expect(popup.getByRole('alert')).toHaveText('Please enter the cardholder name');
+  await popup.getByLabel('Cardholder name').fill('Maria Ivanova');
+  const expiry = popup.getByLabel('Expiry (MM/YY)');
+  await expiry.pressSequentially('1230');
+  await expect(expiry).toHaveValue('12/30');
+  await popup.getByRole('button', { name: /^Pay BGN/ }).click();
+  await expect(popup.getByRole('alert')).toHaveText('Please enter a valid 3-digit CVV');
+  await popup.getByLabel('CVV').fill('123');
+  await popup.getByRole('button', { name: `Pay ${money(subtotal + tax + 599)}` }).click();
+  await expect(popup.getByText('Processing payment...')).toBeVisible();
+  await expect(popup.getByText('Payment Successful!')).toBeVisible({ timeout: 5000 });
+  await popup.waitForEvent('close', { timeout: 10_000 });
+
+  await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible();
+  const paid = (await (await page.request.get(`/api/orders/${orderId}`)).json()).order;
+  expect(paid).toMatchObject({ status: 'paid', payment: { method: 'card', cardLast4: '4242', amountMinor: subtotal + tax + 599 } });
+  await page.getByRole('link', { name: 'View Order' }).click();
+  await expect(page.getByRole('listitem', { name: `Order #${orderId}` }).getByText('Paid')).toBeVisible();
+});
+
+test('pays by link: the payment window completes the payment and the page follows', async ({ page, inbox }) => {
+  await page.goto('/');
+  await signInThroughUi(page, inbox, uniqueEmail('link-buyer'));
+  await addProducts(page, [2], /^OK$/);
+  await page.goto('/checkout');
+  await fillAddress(page, { 'Full name': 'Ivan Petrov', 'Street address': '5 Maritsa St', City: 'Plovdiv', 'State / Province': 'Plovdiv', 'Postal code': '4000' });
+  await page.getByLabel('Phone number').fill('+359 32 123 456');
+  await page.getByRole('button', { name: 'Save address' }).click();
+  await page.getByRole('button', { name: 'Place Order' }).click();
+  await page.getByRole('dialog', { name: 'Success' }).getByRole('button', { name: 'OK' }).click();
+  await page.getByRole('button', { name: 'Pay Now' }).click();
+
+  const popupPromise = page.waitForEvent('popup');
+  await page.getByRole('button', { name: 'Open payment link' }).click();
+  const popup = await popupPromise;
+  await expect(popup).toHaveURL(/\/mock-payment\/NA-[A-Z2-9]{8}$/);
+  await expect(popup.getByLabel('Card number')).toHaveCount(0);
+  await popup.getByRole('button', { name: 'Complete Payment' }).click();
+  await popup.waitForEvent('close', { timeout: 10_000 });
+  await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible();
+  await page.getByRole('link', { name: 'Continue Shopping' }).click();
+  await expect(page.getByRole('heading', { name: 'Featured Art Products' })).toBeVisible();
+});
+
+test('another customer is refused on the payment page and sees none of the order', async ({ page, inbox, browser, baseURL, allowConsoleErrors }) => {
+  allowConsoleErrors(/status of 40[34]/);
+  await page.goto('/');
+  await signInThroughUi(page, inbox, uniqueEmail('owner'));
+  await addProducts(page, [0], /^OK$/);
+  await page.goto('/checkout');
+  await fillAddress(page, { 'Full name': 'Secret Person', 'Street address': '1 Hidden Lane', City: 'Varna', 'State / Province': 'Varna', 'Postal code': '9000' });
+  await page.getByLabel('Phone number').fill('0888 123 456');
+  await page.getByRole('button', { name: 'Save address' }).click();
+  await page.getByRole('button', { name: 'Place Order' }).click();
+  const created = page.getByRole('dialog', { name: 'Success' });
+  const orderId = /#(NA-[A-Z2-9]{8})/.exec((await created.textContent())!)![1]!;
+
+  const otherContext = await browser.newContext({ baseURL, extraHTTPHeaders: clientAddressHeader() });
+  const other = await otherContext.newPage();
+  other.on('console', () => {});
+  await other.goto('/');
+  await signInThroughUi(other, inbox, uniqueEmail('intruder'));
+  await other.goto(`/checkout/payment/${orderId}`);
+  await expect(other.getByRole('alert')).toContainText("You don't have permission to view this order.");
+  await expect(other.getByText('Secret Person')).toHaveCount(0);
+  await other.goto('/checkout/payment/NA-NOSUCH22');
+  await expect(other.getByRole('alert')).toContainText('Order not found. Please try again or contact support.');
+  await otherContext.close();
+});
+
+test.describe('in Bulgarian', () => {
+  test.use({ locale: 'bg-BG' });
+
+  test('the whole journey speaks Bulgarian', async ({ page, inbox }) => {
+    await page.goto('/');
+    await signInThroughUi(page, inbox, uniqueEmail('bg-buyer'));
+    const [price] = await addProducts(page, [1], /^Добре$/);
+    await page.getByRole('banner').getByRole('link', { name: /^Количка/ }).click();
+    await page.getByRole('button', { name: 'Към поръчката' }).click();
+    await expect(page.getByRole('heading', { name: 'Поръчка', exact: true })).toBeVisible();
+    await expect(page.getByText('Моля, добавете адрес за доставка, за да продължите.')).toBeVisible();
+    await page.getByRole('button', { name: 'Запази адреса' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Името е задължително' })).toBeVisible();
+    await fillAddress(page, { 'Име и фамилия': 'Мария Иванова', 'Улица и номер': 'бул. Витоша 12', Град: 'София', Област: 'София', 'Пощенски код': '1000' });
+    await page.getByLabel('Телефонен номер').fill('0888123');
+    await page.getByRole('button', { name: 'Запази адреса' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Моля, въведете валиден телефонен номер с код на държавата' })).toBeVisible();
+    await page.getByLabel('Телефонен номер').fill('0888 123 456');
+    await expect(page.getByText('Валиден номер: +359 88 812 3456')).toBeVisible();
+    await page.getByRole('button', { name: 'Запази адреса' }).click();
+
+    const tax = taxOf(price!);
+    const summary = page.locator('dl.pricing');
+    await expect(summary).toContainText(`Данък (5%)${money(tax, ',')}`);
+    await expect(summary).toContainText('ДоставкаBGN 5,99');
+    await expect(summary).toContainText(`Общо${money(price! + tax + 599, ',')}`);
+    await page.getByRole('button', { name: 'Поръчай' }).click();
+    const created = page.getByRole('dialog', { name: 'Готово' });
+    await expect(created).toContainText(/Поръчка №NA-[A-Z2-9]{8} е създадена и очаква плащане/);
+    await created.getByRole('button', { name: 'Добре' }).click();
+    await expect(page.getByRole('tab', { name: 'Моите поръчки' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByText('Очаква плащане', { exact: true })).toBeVisible();
+    expect(await hasHorizontalScroll(page)).toBe(false);
+
+    await page.getByRole('button', { name: 'Плати сега' }).click();
+    const popupPromise = page.waitForEvent('popup');
+    await page.getByRole('button', { name: 'Отвори линка за плащане' }).click();
+    const popup = await popupPromise;
+    await popup.getByRole('button', { name: 'Завърши плащането' }).click();
+    await expect(popup.getByText('Обработване на плащането...')).toBeVisible();
+    await popup.waitForEvent('close', { timeout: 10_000 });
+    await expect(page.getByRole('heading', { name: 'Плащането е успешно!' })).toBeVisible();
+    await page.getByRole('link', { name: 'Вижте поръчката' }).click();
+    await expect(page.getByText('Платена', { exact: true })).toBeVisible();
+
+    await page.getByRole('tab', { name: 'Моите адреси' }).click();
+    await expect(page).toHaveURL(/tab=addresses/);
+    await expect(page.getByText('Мария Иванова')).toBeVisible();
+    await page.getByRole('button', { name: 'Изтрий' }).click();
+    await page.getByRole('dialog', { name: 'Изтриване на адрес' }).getByRole('button', { name: 'Изтрий' }).click();
+    await expect(page.getByRole('dialog', { name: 'Готово' })).toContainText('Адресът е изтрит успешно.');
+    await page.getByRole('button', { name: 'Добре' }).click();
+    await expect(page.getByText('Все още нямате запазени адреси.')).toBeVisible();
+  });
+});

@@ -1,0 +1,43 @@
+import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
+import { test as base } from './fixtures.js';
+import { startShopServer, type ShopServer } from './shop-server.js';
+
+export { expect, hasHorizontalScroll } from './fixtures.js';
+
+export const SHOP_ADMIN_EMAIL = 'owner@example.com';
+
+/**
+ * Tests that sign in get a shop of their own per worker, sending mail to a real SMTP server that the
+ * test reads; `page` and `request` point at that shop.
+ */
+export const test = base.extend<object, { inbox: SmtpInbox; shop: ShopServer }>({
+  inbox: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object
+    async ({}, use) => {
+      const inbox = await startSmtpInbox();
+      await use(inbox);
+      await inbox.close();
+    },
+    { scope: 'worker' },
+  ],
+  shop: [
+    async ({ inbox }, use) => {
+      // TRUST_PROXY lets each test act as a client address of its own (see extraHTTPHeaders), so that
+      // the per-client limit on sign-in links counts one test's requests, as it would one visitor's.
+      const shop = await startShopServer({ SMTP_URL: inbox.url, ADMIN_EMAILS: SHOP_ADMIN_EMAIL, TRUST_PROXY: 'true' });
+      await use(shop);
+      await shop.stop();
+    },
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ shop }, use) => use(shop.baseURL),
+  // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object
+  extraHTTPHeaders: async ({}, use) => use(clientAddressHeader()),
+});
+
+let clients = 0;
+/** A header that makes the shop see requests as coming from a client address of their own. */
+export const clientAddressHeader = () => ({ 'x-forwarded-for': `10.77.${Math.floor(++clients / 250) % 250}.${clients % 250}.${process.pid % 250}`.split('.').slice(0, 4).join('.') });
+
+/** A new address for each call, so that tests never share a customer. */
+export const uniqueEmail = (name: string) => `${name}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;

@@ -1,0 +1,116 @@
+import { expect, SHOP_ADMIN_EMAIL, test, uniqueEmail as unique } from './shop-fixtures.js';
+import { requestLinkThroughUi, signInThroughUi } from './sign-in-steps.js';
+
+test('signs in with the link from the e-mail, stays signed in after reload, signs out, and the link works only once', async ({ page, inbox, allowConsoleErrors }) => {
+  allowConsoleErrors(/status of 400/); // the second use of the link is refused
+  const email = unique('shopper');
+  await page.goto('/');
+  const link = await requestLinkThroughUi(page, inbox, email);
+  await expect(page.getByRole('dialog', { name: 'Check your inbox' })).toContainText(`We sent a sign-in link to ${email}.`);
+  expect(await page.evaluate(() => localStorage.getItem('emailForSignIn'))).toBe(email);
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+
+  await page.goto(link);
+  await expect(page.getByRole('dialog', { name: 'Success' })).toContainText(`You are signed in as ${email}.`);
+  await page.getByRole('button', { name: 'OK' }).click();
+  expect(new URL(page.url()).search).toBe('');
+  expect(await page.evaluate(() => localStorage.getItem('emailForSignIn'))).toBeNull();
+
+  const header = page.getByRole('banner');
+  await expect(header.getByRole('link', { name: 'Profile' })).toBeVisible();
+  await expect(header.getByRole('link', { name: 'Cart, 0 items' })).toBeVisible();
+  await expect(header.getByRole('link', { name: 'Admin' })).toHaveCount(0);
+
+  await page.reload();
+  await expect(header.getByRole('button', { name: 'Log out' })).toBeVisible();
+  await header.getByRole('button', { name: 'Log out' }).click();
+  await expect(header.getByRole('button', { name: 'Log in' })).toBeVisible();
+  await expect(header.getByRole('link', { name: 'Profile' })).toHaveCount(0);
+
+  // Signing out forgot the stored e-mail, so the shop asks for it before trying the link.
+  await page.goto(link);
+  const prompt = page.getByRole('dialog', { name: 'Confirm your e-mail' });
+  await prompt.getByRole('textbox').fill(email);
+  await prompt.getByRole('button', { name: 'Sign in' }).click();
+  const failed = page.getByRole('dialog', { name: 'Sign-in failed' });
+  await expect(failed).toContainText('This sign-in link has already been used.');
+  await failed.getByRole('button', { name: 'Request a new link' }).click();
+  await expect(page.getByRole('dialog', { name: 'Sign in' }).getByRole('textbox')).toHaveValue(email);
+  await page.keyboard.press('Escape');
+  await expect(header.getByRole('button', { name: 'Log in' })).toBeVisible();
+});
+
+test.describe('in Bulgarian', () => {
+  test.use({ locale: 'bg-BG' });
+
+  test('a link opened in another browser asks for the e-mail and then signs in', async ({ page, inbox, browser, baseURL, allowConsoleErrors }) => {
+    const email = unique('traveller');
+    await page.goto('/');
+    const link = await requestLinkThroughUi(page, inbox, email);
+    await expect(page.getByRole('dialog', { name: 'Проверете пощата си' })).toBeVisible();
+
+    const otherDevice = await browser.newContext({ locale: 'bg-BG', baseURL });
+    const other = await otherDevice.newPage();
+    const otherErrors: string[] = [];
+    other.on('console', (message) => message.type() === 'error' && otherErrors.push(message.text()));
+    await other.goto(link);
+    const prompt = other.getByRole('dialog', { name: 'Потвърдете имейла си' });
+    await expect(prompt).toBeVisible();
+    expect(new URL(other.url()).search).toBe('');
+
+    await prompt.getByRole('textbox').fill('someone-else@example.com');
+    await prompt.getByRole('button', { name: 'Вход' }).click();
+    await expect(prompt.getByRole('alert')).toHaveText(
+      'Този линк за вход е изпратен на друг имейл адрес. Проверете адреса или поискайте нов линк.',
+    );
+    await prompt.getByRole('textbox').fill(email);
+    await prompt.getByRole('button', { name: 'Вход' }).click();
+    await expect(other.getByRole('dialog', { name: 'Готово' })).toContainText(`Влязохте като ${email}.`);
+    await other.getByRole('button', { name: 'Добре' }).click();
+    await expect(other.getByRole('banner').getByRole('link', { name: 'Профил' })).toBeVisible();
+    expect(otherErrors.filter((error) => !/status of 400/.test(error))).toEqual([]);
+    await otherDevice.close();
+    allowConsoleErrors(/status of 400/);
+  });
+
+  test('refuses to send a link while offline', async ({ page, context }) => {
+    await page.goto('/');
+  await page.waitForLoadState('networkidle');
+    await context.setOffline(true);
+    await page.getByRole('banner').getByRole('button', { name: 'Вход' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Вход' });
+    await dialog.getByRole('textbox').fill('offline@example.com');
+    await dialog.getByRole('button', { name: 'Изпрати линк за вход' }).click();
+    await expect(dialog.getByRole('alert')).toHaveText(
+      'Изглежда нямате връзка с интернет. Моля, проверете връзката си и опитайте отново.',
+    );
+    await context.setOffline(false);
+  });
+});
+
+test('refuses to send a link while offline, in English', async ({ page, context }) => {
+  await page.goto('/');
+  await page.waitForLoadState('networkidle');
+  await context.setOffline(true);
+  await page.getByRole('banner').getByRole('button', { name: 'Log in' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Sign in' });
+  await dialog.getByRole('textbox').fill('offline@example.com');
+  await dialog.getByRole('button', { name: 'Send sign-in link' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('You appear to be offline. Please check your internet connection and try again.');
+  await context.setOffline(false);
+});
+
+test('an admin from ADMIN_EMAILS sees the admin link; a customer who opens /admin is sent home', async ({ page, inbox, browser, baseURL }) => {
+  await page.goto('/');
+  await signInThroughUi(page, inbox, SHOP_ADMIN_EMAIL);
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Admin' })).toBeVisible();
+
+  const customerContext = await browser.newContext({ baseURL });
+  const customer = await customerContext.newPage();
+  await customer.goto('/');
+  await signInThroughUi(customer, inbox, unique('customer'));
+  await expect(customer.getByRole('banner').getByRole('link', { name: 'Admin' })).toHaveCount(0);
+  await customer.goto('/admin');
+  await expect(customer).toHaveURL(`${baseURL}/`);
+  await customerContext.close();
+});

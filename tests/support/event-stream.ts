@@ -1,0 +1,49 @@
+/** Reads a Server-Sent Events stream over real HTTP and collects the event names it receives. */
+export interface EventStreamReader {
+  events: string[];
+  waitFor(name: string, timeoutMs?: number): Promise<number>;
+  close(): void;
+}
+
+export async function openEventStream(url: string, cookie: string): Promise<EventStreamReader> {
+  const controller = new AbortController();
+  const response = await fetch(url, { headers: { cookie, accept: 'text/event-stream' }, signal: controller.signal });
+  if (!response.ok || !response.body) throw new Error(`Event stream refused: ${response.status}`);
+  const events: string[] = [];
+  const consumed = new Map<string, number>();
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  void (async () => {
+    let buffer = '';
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += value;
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const name = /^event: (.+)$/m.exec(block)?.[1];
+          if (name) events.push(name);
+        }
+      }
+    } catch {
+      // aborted by close()
+    }
+  })();
+  return {
+    events,
+    /** Waits for the next event of that name not yet waited for, and returns how long the wait took. */
+    async waitFor(name, timeoutMs = 5000) {
+      const wanted = (consumed.get(name) ?? 0) + 1;
+      consumed.set(name, wanted);
+      const started = Date.now();
+      while (events.filter((event) => event === name).length < wanted) {
+        if (Date.now() - started > timeoutMs) throw new Error(`No "${name}" event within ${timeoutMs} ms (got ${events.join(', ')})`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      return Date.now() - started;
+    },
+    close: () => controller.abort(),
+  };
+}

@@ -1,0 +1,108 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMail {
+  to: string[];
+  subject: string;
+  /** The decoded bodies of every part, one after another. */
+  body: string;
+  raw: string;
+}
+
+export interface SmtpInbox {
+  url: string;
+  messages: ReceivedMail[];
+  /** The next message to this address not yet handed out, waiting for it if needed. */
+  waitForMail(to: string, timeoutMs?: number): Promise<ReceivedMail>;
+  close(): Promise<void>;
+}
+
+function decodePart(part: string): string {
+  const [head = '', ...rest] = part.split(/\r?\n\r?\n/);
+  const body = rest.join('\n\n');
+  const encoding = /content-transfer-encoding:\s*([\w-]+)/i.exec(head)?.[1]?.toLowerCase();
+  if (encoding === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (encoding === 'quoted-printable') {
+    const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_match, hex: string) => `%${hex}`);
+    return decodeURIComponent(bytes.replace(/%(?![0-9A-F]{2})/gi, '%25'));
+  }
+  return body;
+}
+
+/** Decodes RFC 2047 encoded words; adjacent words are joined as bytes, since a character may span two. */
+function decodeHeader(value: string): string {
+  return value.replace(/(=\?utf-8\?[BQ]\?[^?]*\?=\s*)+/gi, (run) => {
+    const bytes = [...run.matchAll(/=\?utf-8\?([BQ])\?([^?]*)\?=/gi)].map(([, kind, text]) =>
+      kind!.toUpperCase() === 'B'
+        ? Buffer.from(text!, 'base64')
+        : Buffer.from(text!.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1'),
+    );
+    return Buffer.concat(bytes).toString('utf8') + (/\s$/.test(run) ? ' ' : '');
+  });
+}
+
+/** Just enough MIME for tests: the subject, and the text of every part decoded. */
+export function parseMail(raw: string, to: string[]): ReceivedMail {
+  const headerEnd = raw.search(/\r?\n\r?\n/);
+  const headers = raw.slice(0, headerEnd).replace(/\r?\n[ \t]+/g, ' ');
+  const subject = decodeHeader(/^subject:\s*(.*)$/im.exec(headers)?.[1] ?? '').trim();
+  const boundary = /boundary="?([^";\r\n]+)"?/i.exec(raw)?.[1];
+  const parts = boundary ? raw.split(`--${boundary}`).slice(1, -1) : [raw];
+  return { to, subject, body: parts.map(decodePart).join('\n'), raw };
+}
+
+/** A real SMTP server on a free local port that keeps what it receives. */
+export async function startSmtpInbox(): Promise<SmtpInbox> {
+  const messages: ReceivedMail[] = [];
+  const waiters: Array<() => void> = [];
+  // Each recipient's messages are handed out in order, once each.
+  const consumed = new Map<string, number>();
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const to = session.envelope.rcptTo.map((recipient) => recipient.address.toLowerCase());
+        messages.push(parseMail(Buffer.concat(chunks).toString('utf8'), to));
+        waiters.splice(0).forEach((wake) => wake());
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    async waitForMail(to, timeoutMs = 10_000) {
+      const recipient = to.toLowerCase();
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const taken = consumed.get(recipient) ?? 0;
+        const found = messages.filter((message) => message.to.includes(recipient));
+        if (found.length > taken) {
+          consumed.set(recipient, taken + 1);
+          return found[taken]!;
+        }
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error(`No e-mail to ${to} within ${timeoutMs} ms`);
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, Math.min(left, 250));
+        });
+      }
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The sign-in link in a message. */
+export function signInLinkIn(mail: ReceivedMail): string {
+  const link = /https?:\/\/\S+?signInToken=[A-Za-z0-9_-]+/.exec(mail.body)?.[0];
+  if (!link) throw new Error(`No sign-in link in:\n${mail.body}`);
+  return link;
+}
