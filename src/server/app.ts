@@ -48,7 +48,8 @@ export async function buildApp({ config, database, images, pages, logger = false
       : {
           directives: {
             'default-src': ["'self'"],
-            'img-src': ["'self'", 'data:'],
+            // blob: lets the product form preview the chosen image before it is uploaded.
+            'img-src': ["'self'", 'data:', 'blob:'],
             'style-src': ["'self'", "'unsafe-inline'"],
             'script-src': ["'self'"],
             'connect-src': ["'self'"],

@@ -31,9 +31,11 @@ test('an admin adds a product with an image, sees it on the home page, edits and
   await page.getByRole('button', { name: 'OK' }).click();
   await expect(page.getByRole('row', { name: new RegExp(name) })).toContainText('BGN 31.50');
 
-  await page.getByRole('banner').getByRole('link', { name: 'Home' }).click();
+  await page.getByRole('banner').getByRole('link', { name: 'Home', exact: true }).click();
   const card = page.getByRole('article').filter({ hasText: name });
   await expect(card).toContainText('BGN 31.50');
+  // Card images load lazily, so the card is brought into view first.
+  await card.scrollIntoViewIfNeeded();
   await expect.poll(() => card.getByRole('img').evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBeGreaterThan(0);
 
   await page.getByRole('banner').getByRole('link', { name: 'Admin' }).click();
@@ -48,7 +50,7 @@ test('an admin adds a product with an image, sees it on the home page, edits and
   await expect(page.getByRole('dialog', { name: 'Success' })).toContainText('Product deleted successfully');
   await page.getByRole('button', { name: 'OK' }).click();
   await expect(page.getByRole('row', { name: new RegExp(name) })).toHaveCount(0);
-  await page.getByRole('banner').getByRole('link', { name: 'Home' }).click();
+  await page.getByRole('banner').getByRole('link', { name: 'Home', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Featured Art Products' })).toBeVisible();
   await expect(page.getByRole('article').filter({ hasText: name })).toHaveCount(0);
 });
@@ -99,8 +101,7 @@ test('an admin finds a customer’s order by e-mail, sets it to sent, and the cu
   await customerContext.close();
 });
 
-test('a customer who opens /admin is sent home', async ({ page, inbox, baseURL, allowConsoleErrors }) => {
-  allowConsoleErrors(/status of 403/);
+test('a customer who opens /admin is sent home', async ({ page, inbox, baseURL }) => {
   await page.goto('/');
   await signInThroughUi(page, inbox, uniqueEmail('not-admin'));
   await page.goto('/admin');

@@ -5,8 +5,9 @@ import type { OrderStatus } from '../../../shared/order-status.js';
 import type { Order } from '../../../shared/orders.js';
 import { ApiError, requestJson } from '../../api/http.js';
 
-export const useAdminAccess = () =>
-  useQuery({ queryKey: ['admin', 'access'], queryFn: () => requestJson<{ admin: true }>('/api/admin/access'), retry: false, staleTime: 0 });
+/** Asks the server again, since the session's admin flag may be older than a removal from the admins table. */
+export const useAdminAccess = (enabled: boolean) =>
+  useQuery({ queryKey: ['admin', 'access'], queryFn: () => requestJson<{ admin: true }>('/api/admin/access'), retry: false, staleTime: 0, enabled });
 
 export const useAdminProducts = () =>
   useQuery({ queryKey: ['admin', 'products'], queryFn: async () => (await requestJson<{ products: Product[] }>('/api/admin/products')).products });
