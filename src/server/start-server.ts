@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { buildApp } from './app.js';
-import { addAdmin } from './auth/service.js';
+import { addAdmin } from './admin/service.js';
 import { seedDemoCatalogue } from './catalog/service.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirInUseError, openDatabase } from './db/client.js';

@@ -6,12 +6,12 @@ import { parsePriceToMinor } from '../../shared/money.js';
 import { ORDER_STATUSES, type OrderStatus } from '../../shared/order-status.js';
 import type { Order } from '../../shared/orders.js';
 import { requireAdmin } from '../auth/session.js';
-import { listProducts } from '../catalog/service.js';
+import { createProduct, deleteProduct, listProducts, updateProduct, type ProductFields } from '../catalog/service.js';
 import type { Database } from '../db/client.js';
 import { HttpError } from '../http/errors.js';
 import { parseInput } from '../http/validation.js';
 import type { ProductImages } from '../images/product-images.js';
-import { changeOrderStatus, createProduct, deleteProduct, getOrder, listOrders, updateProduct, type ProductFields } from './service.js';
+import { changeOrderStatus, getOrder, searchOrders } from '../orders/service.js';
 
 interface ProductForm {
   fields: ProductFields;
@@ -87,7 +87,7 @@ export function registerAdminRoutes(app: FastifyInstance, db: Database, images: 
     await requireAdmin(db, request);
     const query = parseInput(orderQuerySchema, request.query);
     reply.header('cache-control', 'no-store');
-    return listOrders(db, { status: query.status as OrderStatus | undefined, search: query.q, page: query.page, pageSize: query.pageSize });
+    return searchOrders(db, { status: query.status as OrderStatus | undefined, search: query.q, page: query.page, pageSize: query.pageSize });
   });
 
   app.get<{ Params: { orderId: string } }>('/api/admin/orders/:orderId', async (request): Promise<{ order: Order }> => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, count, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   SESSION_DAYS,
@@ -9,10 +9,11 @@ import {
   type MAIL_LANGUAGES,
 } from '../../shared/auth.js';
 import type { Database } from '../db/client.js';
-import { admins, sessions, signInTokens, users } from '../db/schema.js';
+import { sessions, signInTokens, users } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import type { Mailer } from '../mail/mailer.js';
-import { hashSecret, isAdminEmail, type CurrentUser } from './session.js';
+import { isAdminEmail } from '../admin/service.js';
+import { hashSecret, type CurrentUser } from './session.js';
 import { signInEmail } from './sign-in-email.js';
 
 const MINUTE = 60_000;
@@ -132,26 +133,4 @@ export async function signOut(db: Database, log: FastifyBaseLogger, sessionId: s
   } catch (error) {
     log.warn({ err: error }, 'Could not record the sign-out time');
   }
-}
-
-export async function addAdmin(db: Database, email: string): Promise<boolean> {
-  const normalized = email.trim().toLowerCase();
-  if (await isAdminEmail(db, normalized)) return false;
-  await db.insert(admins).values({ id: normalized, email: normalized }).onConflictDoNothing();
-  return true;
-}
-
-/** Removes every admins record that names the e-mail, by id or by email field. */
-export async function removeAdmin(db: Database, email: string): Promise<boolean> {
-  const normalized = email.trim().toLowerCase();
-  const removed = await db
-    .delete(admins)
-    .where(or(eq(admins.id, normalized), eq(admins.email, normalized)))
-    .returning({ id: admins.id });
-  return removed.length > 0;
-}
-
-export async function listAdmins(db: Database): Promise<string[]> {
-  const rows = await db.select().from(admins).orderBy(admins.id);
-  return rows.map((row) => row.email ?? row.id);
 }

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { and, eq, gt, or } from 'drizzle-orm';
+import { and, eq, gt } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { SessionUser } from '../../shared/auth.js';
+import { isAdminEmail } from '../admin/service.js';
 import type { Database } from '../db/client.js';
-import { admins, sessions, users } from '../db/schema.js';
+import { sessions, users } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 
 export const SESSION_COOKIE = 'session';
@@ -47,15 +48,4 @@ export async function requireAdmin(db: Database, request: FastifyRequest): Promi
   const user = await requireUser(db, request);
   if (!user.isAdmin) throw new HttpError(403, 'forbidden', 'Admins only.');
   return user;
-}
-
-/** An admin is an admins record whose id is the e-mail, or whose email field is (spec section 6). */
-export async function isAdminEmail(db: Database, email: string): Promise<boolean> {
-  const normalized = email.trim().toLowerCase();
-  const [row] = await db
-    .select({ id: admins.id })
-    .from(admins)
-    .where(or(eq(admins.id, normalized), eq(admins.email, normalized)))
-    .limit(1);
-  return Boolean(row);
 }

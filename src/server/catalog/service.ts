@@ -1,8 +1,9 @@
 import { asc, count, eq, max, sql } from 'drizzle-orm';
 import sharp from 'sharp';
-import type { Product } from '../../shared/catalog.js';
+import type { Product, ProductCategory } from '../../shared/catalog.js';
 import type { Database, Executor } from '../db/client.js';
 import { products, shopState } from '../db/schema.js';
+import { HttpError } from '../http/errors.js';
 import { imageUrlForKey, type ProductImages } from '../images/product-images.js';
 import { demoProducts } from './demo-catalogue.js';
 
@@ -32,6 +33,50 @@ export async function listProducts(db: Database): Promise<Product[]> {
 export async function findProduct(db: Executor, id: string): Promise<ProductRow | undefined> {
   const [row] = await db.select().from(products).where(eq(products.id, id));
   return row;
+}
+
+export interface ProductFields {
+  name: string;
+  description: string;
+  priceMinor: number;
+  category: ProductCategory | '';
+}
+
+/** Adds a product with its image; if the database refuses it, the stored image is removed again. */
+export async function createProduct(db: Database, images: ProductImages, fields: ProductFields, image: Buffer): Promise<Product> {
+  const id = crypto.randomUUID();
+  const imageKey = await images.storeUpload(id, image);
+  try {
+    const [row] = await db.insert(products).values({ id, ...fields, imageKey }).returning();
+    return toProduct(row!);
+  } catch (error) {
+    await images.remove(imageKey);
+    throw error;
+  }
+}
+
+/** Changes a product, and its image when a new one comes; the old image files are removed after. */
+export async function updateProduct(db: Database, images: ProductImages, id: string, fields: ProductFields, image: Buffer | undefined): Promise<Product> {
+  const existing = await findProduct(db, id);
+  if (!existing) throw new HttpError(404, 'not_found', 'Product not found');
+  const imageKey = image ? await images.storeUpload(id, image) : existing.imageKey;
+  const [row] = await db
+    .update(products)
+    .set({ ...fields, imageKey, updatedAt: new Date() })
+    .where(eq(products.id, id))
+    .returning();
+  if (!row) {
+    if (image && imageKey) await images.remove(imageKey);
+    throw new HttpError(404, 'not_found', 'Product not found');
+  }
+  if (image && existing.imageKey) await images.remove(existing.imageKey);
+  return toProduct(row);
+}
+
+export async function deleteProduct(db: Database, images: ProductImages, id: string): Promise<void> {
+  const [removed] = await db.delete(products).where(eq(products.id, id)).returning({ imageKey: products.imageKey });
+  if (!removed) throw new HttpError(404, 'not_found', 'Product not found');
+  if (removed.imageKey) await images.remove(removed.imageKey);
 }
 
 /** When the catalogue last changed, for the sitemap. */

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, like, or, sql, type SQL } from 'drizzle-orm';
 import type { Country } from '../../shared/addresses.js';
 import { priceLines } from '../../shared/money.js';
-import { normalizeOrderStatus, orderStatusRank, ORDER_STATUSES, type OrderStatus } from '../../shared/order-status.js';
+import { MAX_ADMIN_PAGE_SIZE, type AdminOrderPage } from '../../shared/admin.js';
+import { isOrderStatus, normalizeOrderStatus, orderStatusRank, ORDER_STATUSES, storedValuesOf, type OrderStatus } from '../../shared/order-status.js';
 import { mockPaymentPath, type Order, type PaymentMethod } from '../../shared/orders.js';
 import { findAddress, listAddresses } from '../addresses/service.js';
 import { clearCart } from '../cart/service.js';
@@ -220,4 +221,74 @@ export async function setOrderStatus(tx: Executor, orderId: string, status: Orde
     .returning();
   if (row) await announceChange(tx, row.userId, 'orders');
   return row;
+}
+
+export interface OrderQuery {
+  status?: OrderStatus;
+  /** The beginning of a customer e-mail or of an order id. */
+  search?: string;
+  page: number;
+  pageSize: number;
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+/** One page of orders, newest first, filtered in the database (indexes on status, e-mail and id). */
+export async function searchOrders(db: Database, query: OrderQuery): Promise<AdminOrderPage> {
+  const pageSize = Math.min(Math.max(query.pageSize, 1), MAX_ADMIN_PAGE_SIZE);
+  const conditions: SQL[] = [];
+  if (query.status) conditions.push(inArray(orders.status, storedValuesOf(query.status)));
+  const search = query.search?.trim();
+  if (search) {
+    conditions.push(
+      or(like(orders.customerEmail, `${escapeLike(search.toLowerCase())}%`), like(orders.id, `${escapeLike(search.toUpperCase())}%`))!,
+    );
+  }
+  const where = conditions.length ? and(...conditions) : undefined;
+  const [rows, [counted]] = await Promise.all([
+    db
+      .select({
+        id: orders.id,
+        customerEmail: orders.customerEmail,
+        status: orders.status,
+        createdAt: orders.createdAt,
+        totalMinor: orders.totalMinor,
+        itemCount: orders.itemCount,
+        paymentMethod: orders.paymentMethod,
+      })
+      .from(orders)
+      .where(where)
+      .orderBy(desc(orders.createdAt), desc(orders.id))
+      .limit(pageSize)
+      .offset((query.page - 1) * pageSize),
+    db.select({ total: count() }).from(orders).where(where),
+  ]);
+  return {
+    orders: rows.map((row) => ({
+      orderId: row.id,
+      customerEmail: row.customerEmail,
+      status: normalizeOrderStatus(row.status),
+      createdAt: row.createdAt.toISOString(),
+      totalMinor: row.totalMinor,
+      itemCount: row.itemCount,
+      paymentMethod: row.paymentMethod as PaymentMethod,
+    })),
+    total: counted?.total ?? 0,
+    page: query.page,
+    pageSize,
+  };
+}
+
+export async function getOrder(db: Database, orderId: string): Promise<Order> {
+  const row = await findOrderRow(db, orderId);
+  if (!row) throw new HttpError(404, 'not_found', `Order ${orderId} not found`);
+  return (await withDetails(db, [row]))[0]!;
+}
+
+/** Any status from any status (spec section 4); the customer's open pages hear of it. */
+export async function changeOrderStatus(db: Database, orderId: string, status: unknown): Promise<Order> {
+  if (!isOrderStatus(status)) throw new HttpError(400, 'bad_request', 'Invalid status');
+  const row = await db.transaction((tx) => setOrderStatus(tx, orderId, status));
+  if (!row) throw new HttpError(404, 'not_found', `Order ${orderId} not found`);
+  return getOrder(db, orderId);
 }
