@@ -2,7 +2,7 @@ import { and, asc, eq, lt } from 'drizzle-orm';
 import type { CartItem, CartOperation, CartOperationsResponse } from '../../shared/cart.js';
 import { findProduct } from '../catalog/service.js';
 import type { Database, Executor } from '../db/client.js';
-import { appliedCartOperations, cartItems } from '../db/schema.js';
+import { appliedCartOperations, cartItems, products } from '../db/schema.js';
 import { announceChange } from '../live/live-hub.js';
 
 /** Operation ids older than this may be forgotten: no browser replays a queue that old. */
@@ -64,6 +64,20 @@ export async function applyCartOperations(db: Database, userId: string, operatio
     await tx.delete(appliedCartOperations).where(and(eq(appliedCartOperations.userId, userId), lt(appliedCartOperations.appliedAt, cutoff)));
     return { items: await getCart(tx, userId), outcomes };
   });
+}
+
+/**
+ * The cart's lines at the products' current names and prices, locked inside the caller's
+ * transaction so that nothing changes them while an order is built from them.
+ */
+export async function lockCartForCheckout(tx: Executor, userId: string) {
+  return tx
+    .select({ productId: cartItems.productId, addedAt: cartItems.addedAt, name: products.name, priceMinor: products.priceMinor })
+    .from(cartItems)
+    .innerJoin(products, eq(products.id, cartItems.productId))
+    .where(eq(cartItems.userId, userId))
+    .orderBy(asc(cartItems.addedAt), asc(cartItems.id))
+    .for('update');
 }
 
 /** Empties the cart inside the caller's transaction, as placing an order does. */

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, count, desc, eq, inArray, like, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, like, or, sql, type SQL } from 'drizzle-orm';
 import type { Country } from '../../shared/addresses.js';
 import { priceLines } from '../../shared/money.js';
 import { MAX_ADMIN_PAGE_SIZE, type AdminOrderPage } from '../../shared/admin.js';
 import { isOrderStatus, normalizeOrderStatus, orderStatusRank, ORDER_STATUSES, storedValuesOf, type OrderStatus } from '../../shared/order-status.js';
 import { mockPaymentPath, type Order, type PaymentMethod } from '../../shared/orders.js';
 import { findAddress, listAddresses } from '../addresses/service.js';
-import { clearCart } from '../cart/service.js';
+import { clearCart, lockCartForCheckout } from '../cart/service.js';
 import type { Database, Executor } from '../db/client.js';
-import { cartItems, orderItems, orders, payments, products } from '../db/schema.js';
+import { orderItems, orders, payments } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import { announceChange } from '../live/live-hub.js';
 
@@ -99,6 +99,16 @@ export async function findOrderRow(db: Executor, orderId: string): Promise<Order
   return row;
 }
 
+/** A customer's order row, locked inside the caller's transaction while it is being paid. */
+export async function lockCustomerOrderRow(tx: Executor, userId: string, orderId: string): Promise<OrderRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(orders)
+    .where(and(eq(orders.id, orderId), eq(orders.userId, userId)))
+    .for('update');
+  return row;
+}
+
 /** A customer's order; someone else's order is refused without showing any of it. */
 export async function getCustomerOrder(db: Executor, userId: string, orderId: string): Promise<Order> {
   const row = await findOrderRow(db, orderId);
@@ -150,13 +160,7 @@ export async function placeOrder(
       const earlier = await findByIdempotencyKey(tx, user.id, input.idempotencyKey);
       if (earlier) return { order: earlier, created: false };
 
-      const lines = await tx
-        .select({ productId: cartItems.productId, addedAt: cartItems.addedAt, name: products.name, priceMinor: products.priceMinor })
-        .from(cartItems)
-        .innerJoin(products, eq(products.id, cartItems.productId))
-        .where(eq(cartItems.userId, user.id))
-        .orderBy(asc(cartItems.addedAt), asc(cartItems.id))
-        .for('update');
+      const lines = await lockCartForCheckout(tx, user.id);
       if (lines.length === 0) throw new HttpError(400, 'cart_empty', 'User email and cart items are required');
 
       const address = input.addressId

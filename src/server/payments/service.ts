@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { SIMULATED_COMPLETION_MS, type Order, type PaymentMethod } from '../../shared/orders.js';
 import type { Database } from '../db/client.js';
-import { orders, payments } from '../db/schema.js';
+import { payments } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
-import { getCustomerOrder, setOrderStatus } from '../orders/service.js';
+import { getCustomerOrder, lockCustomerOrderRow, setOrderStatus } from '../orders/service.js';
 
 export interface PaymentDetails {
   method: PaymentMethod;
@@ -18,11 +18,7 @@ export interface PaymentDetails {
  */
 export async function recordPayment(db: Database, userId: string, orderId: string, details: PaymentDetails): Promise<Order> {
   await db.transaction(async (tx) => {
-    const [order] = await tx
-      .select()
-      .from(orders)
-      .where(and(eq(orders.id, orderId), eq(orders.userId, userId)))
-      .for('update');
+    const order = await lockCustomerOrderRow(tx, userId, orderId);
     if (!order) throw new HttpError(404, 'not_found', `Order ${orderId} not found`);
     const [existing] = await tx.select({ paymentId: payments.paymentId }).from(payments).where(eq(payments.orderId, orderId));
     if (existing) return;
