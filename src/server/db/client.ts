@@ -31,6 +31,7 @@ export type DatabaseLocation = { databaseUrl: string } | { dataDir: string } | {
 const migrationsFolder = projectPath('src/server/db/migrations');
 /** An advisory lock key, arbitrary but fixed, that serialises migrations across server processes. */
 const MIGRATION_LOCK = 7_260_001;
+const ANALYZE_INTERVAL_MS = 24 * 60 * 60 * 1000;
 
 /** Opens the database and brings its schema up to date. */
 export async function openDatabase(location: DatabaseLocation): Promise<DatabaseHandle> {
@@ -88,11 +89,17 @@ async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> 
     const client = dataDir ? new PGlite(path.join(dataDir, 'db')) : new PGlite();
     const db = drizzlePglite({ client, schema });
     await migratePglite(db, { migrationsFolder });
+    // PGlite has no autovacuum to gather planner statistics; without them a search for a rare e-mail
+    // walks the whole orders table instead of using its index. Gather them at start and daily.
+    await client.exec('analyze');
+    const analyzeDaily = setInterval(() => void client.exec('analyze').catch(() => {}), ANALYZE_INTERVAL_MS);
+    analyzeDaily.unref();
     return {
       db: db as unknown as Database,
       kind: 'pglite',
       listen: (channel, onMessage) => client.listen(channel, onMessage),
       close: async () => {
+        clearInterval(analyzeDaily);
         await client.close();
         releaseLock();
       },

@@ -1,0 +1,159 @@
+/**
+ * Fills a database with sample customers and orders, then times the admin order list on it.
+ *
+ *   npm run orders:generate -- 100000        add 100,000 orders, then measure
+ *   npm run orders:generate -- 0             only measure what is there
+ *
+ * It uses the server's database (DATABASE_URL, or the embedded one in DATA_DIR), so point it at a
+ * scratch one: the sample customers are real rows (customer-00001@sample.example and so on).
+ */
+import { performance } from 'node:perf_hooks';
+import { count, sql } from 'drizzle-orm';
+import { priceLines } from '../src/shared/money.js';
+import { ORDER_STATUSES } from '../src/shared/order-status.js';
+import { seedDemoCatalogue } from '../src/server/catalog/service.js';
+import { loadConfig } from '../src/server/config.js';
+import { openDatabase, type Database } from '../src/server/db/client.js';
+import { orderItems, orders, products, users } from '../src/server/db/schema.js';
+import { ProductImages } from '../src/server/images/product-images.js';
+import { newOrderId, searchOrders, STATUS_TIME_COLUMNS, type OrderQuery } from '../src/server/orders/service.js';
+
+const CUSTOMERS = 5_000;
+const BATCH = 1_000;
+/** Legacy values that old data may hold; the admin list must show them through the spec's mapping. */
+const STORED_STATUSES = [...ORDER_STATUSES, 'ordered', 'shipped', 'completed'];
+const CITIES = ['Sofia', 'Plovdiv', 'Varna', 'Burgas', 'Ruse', 'Stara Zagora'];
+
+/** A small seeded generator, so that two runs build the same shapes of data. */
+function randomSource(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return { next, pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]! };
+}
+
+const customerEmail = (index: number) => `customer-${String(index + 1).padStart(5, '0')}@sample.example`;
+
+async function ensureCustomers(db: Database): Promise<{ id: string; email: string }[]> {
+  for (let start = 0; start < CUSTOMERS; start += BATCH) {
+    const batch = Array.from({ length: Math.min(BATCH, CUSTOMERS - start) }, (_, offset) => ({ email: customerEmail(start + offset) }));
+    await db.insert(users).values(batch).onConflictDoNothing();
+  }
+  const rows = await db.select({ id: users.id, email: users.email }).from(users);
+  return rows.filter((row) => row.email.endsWith('@sample.example'));
+}
+
+async function generate(db: Database, images: ProductImages, total: number): Promise<void> {
+  // Orders need products; a new database gets the demo catalogue, as the shop's first start would.
+  await seedDemoCatalogue(db, images);
+  const catalogue = await db.select({ id: products.id, name: products.name, priceMinor: products.priceMinor }).from(products);
+  const customers = await ensureCustomers(db);
+  const random = randomSource(total);
+  const now = Date.now();
+  const yearMs = 365 * 24 * 60 * 60 * 1000;
+  const started = performance.now();
+
+  for (let done = 0; done < total; done += BATCH) {
+    const orderRows: (typeof orders.$inferInsert)[] = [];
+    const itemRows: (typeof orderItems.$inferInsert)[] = [];
+    for (let index = 0; index < Math.min(BATCH, total - done); index += 1) {
+      const customer = random.pick(customers);
+      const lines = Array.from({ length: 1 + Math.floor(random.next() * 3) }, () => random.pick(catalogue));
+      const pricing = priceLines(lines.map((line) => line.priceMinor));
+      const createdAt = new Date(now - Math.floor(random.next() * yearMs));
+      const stored = random.pick(STORED_STATUSES);
+      const id = newOrderId();
+      const statusColumn = STATUS_TIME_COLUMNS[stored as keyof typeof STATUS_TIME_COLUMNS];
+      orderRows.push({
+        id,
+        userId: customer.id,
+        customerEmail: customer.email,
+        status: stored,
+        subtotalMinor: pricing.subtotal,
+        taxMinor: pricing.tax,
+        shippingMinor: pricing.shipping,
+        totalMinor: pricing.total,
+        itemCount: lines.length,
+        itemDescription: lines.map((line) => line.name).join(', '),
+        paymentMethod: random.next() < 0.5 ? 'pay_by_link' : 'card',
+        shippingFullName: `Customer ${customer.email.slice(9, 14)}`,
+        shippingStreetAddress: `${1 + Math.floor(random.next() * 200)} Vitosha Blvd`,
+        shippingCity: random.pick(CITIES),
+        shippingPostalCode: String(1000 + Math.floor(random.next() * 8000)),
+        shippingCountry: 'BG',
+        shippingPhone: '+359888123456',
+        createdAt,
+        orderedAt: createdAt,
+        updatedAt: createdAt,
+        pendingAt: createdAt,
+        ...(statusColumn && statusColumn !== 'pendingAt' ? { [statusColumn]: createdAt } : {}),
+      });
+      lines.forEach((line, position) => itemRows.push({ orderId: id, position, productId: line.id, name: line.name, priceMinor: line.priceMinor, addedAt: createdAt }));
+    }
+    await db.transaction(async (tx) => {
+      await tx.insert(orders).values(orderRows);
+      await tx.insert(orderItems).values(itemRows);
+    });
+    if ((done / BATCH) % 10 === 9 || done + BATCH >= total) {
+      console.warn(`  ${Math.min(done + BATCH, total).toLocaleString('en')} orders (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    }
+  }
+}
+
+/** The median of several runs of one admin list query, in milliseconds. */
+async function time(db: Database, query: OrderQuery): Promise<{ ms: number; total: number }> {
+  const runs: number[] = [];
+  let total = 0;
+  for (let run = 0; run < 7; run += 1) {
+    const started = performance.now();
+    total = (await searchOrders(db, query)).total;
+    runs.push(performance.now() - started);
+  }
+  runs.sort((a, b) => a - b);
+  return { ms: runs[Math.floor(runs.length / 2)]!, total };
+}
+
+async function measure(db: Database): Promise<void> {
+  const [counted] = await db.select({ total: count() }).from(orders);
+  const [someOrder] = await db.select({ id: orders.id }).from(orders).limit(1);
+  console.warn(`\nAdmin order list on ${counted!.total.toLocaleString('en')} orders (median of 7 runs):`);
+  const cases: [string, OrderQuery][] = [
+    ['first page, all statuses', { page: 1, pageSize: 20 }],
+    ['page 200, all statuses', { page: 200, pageSize: 20 }],
+    ['status "sent" (with legacy "shipped")', { status: 'sent', page: 1, pageSize: 20 }],
+    ['search by full e-mail', { search: customerEmail(41), page: 1, pageSize: 20 }],
+    ['search by e-mail prefix "customer-01"', { search: 'customer-01', page: 1, pageSize: 20 }],
+    ['search by order id', { search: someOrder?.id ?? 'NA-', page: 1, pageSize: 20 }],
+    ['search with no match', { search: 'nobody@nowhere.example', page: 1, pageSize: 20 }],
+    ['status "paid" and e-mail search', { status: 'paid', search: customerEmail(41), page: 1, pageSize: 20 }],
+  ];
+  for (const [label, query] of cases) {
+    const { ms, total } = await time(db, query);
+    console.warn(`  ${label.padEnd(40)} ${ms.toFixed(1).padStart(7)} ms   ${total.toLocaleString('en')} matching`);
+  }
+}
+
+const requested = Number(process.argv[2] ?? '100000');
+if (!Number.isInteger(requested) || requested < 0) {
+  console.error('Usage: npm run orders:generate -- <number of orders to add, 0 to only measure>');
+  process.exit(2);
+}
+const config = loadConfig();
+const database = await openDatabase(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir });
+try {
+  console.warn(`Database: ${database.kind === 'postgres' ? 'PostgreSQL' : `PGlite in ${config.dataDir}`}`);
+  if (requested > 0) {
+    console.warn(`Adding ${requested.toLocaleString('en')} orders...`);
+    await generate(database.db, new ProductImages(config.dataDir), requested);
+    // Fresh statistics, as autovacuum (PostgreSQL) or the next start (PGlite) would gather them.
+    await database.db.execute(sql`analyze`);
+  }
+  await measure(database.db);
+} finally {
+  await database.close();
+}
