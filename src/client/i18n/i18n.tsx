@@ -75,17 +75,25 @@ function lookup(dictionary: Dictionary, key: string): string | undefined {
 
 /**
  * Builds `t` for one language: nested keys with dots, {{name}} placeholders, and plural forms
- * chosen by Intl.PluralRules from a `count` parameter (key_one, key_few, key_other...).
+ * chosen by Intl.PluralRules from a `count` parameter (key_one, key_few, key_other...), which is
+ * shown grouped as the language writes numbers.
  */
 export function createTranslator(language: Language, dictionary: Dictionary): Translate {
   const plurals = new Intl.PluralRules(language);
+  const counts = new Intl.NumberFormat(language);
   return (key, params) => {
     const count = params?.count;
     const text =
       (typeof count === 'number' ? lookup(dictionary, `${key}_${plurals.select(count)}`) ?? lookup(dictionary, `${key}_other`) : undefined) ??
       lookup(dictionary, key);
     if (text === undefined) return key;
-    return params ? text.replace(/\{\{\s*(\w+)\s*\}\}/g, (placeholder, name: string) => String(params[name] ?? placeholder)) : text;
+    if (!params) return text;
+    return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (placeholder, name: string) => {
+      const value = params[name];
+      if (value === undefined) return placeholder;
+      // A count reads as the language writes numbers (100,000 or 100 000); other numbers, a year say, stay as they are.
+      return name === 'count' && typeof value === 'number' ? counts.format(value) : String(value);
+    });
   };
 }
 

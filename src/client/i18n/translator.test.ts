@@ -37,6 +37,12 @@ describe('createTranslator', () => {
     expect(bg('items', { count: 5 })).toBe('5 продукта');
   });
 
+  it('groups the digits of a count as the language writes them, and no other number', () => {
+    expect(en('items', { count: 100000 })).toBe('100,000 items');
+    expect(bg('items', { count: 100000 })).toBe('100\u00a0000 продукта');
+    expect(en('greeting', { name: 2026 })).toBe('Hello 2026');
+  });
+
   it('shows the key of a missing text so that it is noticed', () => {
     expect(en('missing.key')).toBe('missing.key');
   });

@@ -53,7 +53,7 @@ export function OrderDetail({ orderId, onBack, onToast }: OrderDetailProps) {
           <p>
             {t('admin.orders.customer')}: <strong>{order.data.customerEmail}</strong>
           </p>
-          <div className="field field--inline">
+          <div className="field field--inline order-detail__status">
             <label className="field__label" htmlFor={`${id}-status`}>
               {t('admin.orders.changeStatus')}
             </label>

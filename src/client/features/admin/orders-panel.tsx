@@ -87,7 +87,7 @@ export function OrdersPanel() {
                 {t('admin.orders.count', { count: orders.data.total })}
               </p>
               <div className="table-wrap">
-                <table className="table">
+                <table className="table table--orders">
                   <thead>
                     <tr>
                       <th scope="col">{t('admin.orders.columns.order')}</th>
@@ -103,16 +103,16 @@ export function OrdersPanel() {
                   <tbody>
                     {orders.data.orders.map((order) => (
                       <tr key={order.orderId}>
-                        <th scope="row">{order.orderId}</th>
-                        <td>{order.customerEmail}</td>
-                        <td>{formatDateTime(order.createdAt, language, t('orders.notAvailable'))}</td>
-                        <td>
+                        <th scope="row" className="table__name">{order.orderId}</th>
+                        <td className="table__customer">{order.customerEmail}</td>
+                        <td className="table__date">{formatDateTime(order.createdAt, language, t('orders.notAvailable'))}</td>
+                        <td className="table__status">
                           <OrderStatusBadge status={order.status} />
                         </td>
-                        <td>
+                        <td className="table__price">
                           <Price minor={order.totalMinor} />
                         </td>
-                        <td>
+                        <td className="table__actions">
                           <button type="button" className="button button--small" onClick={() => setOpenOrderId(order.orderId)} aria-label={`${t('admin.orders.details')}: ${order.orderId}`}>
                             {t('admin.orders.details')}
                           </button>

@@ -66,7 +66,7 @@ export function ProductsPanel() {
         <p className="state-message">{t('admin.products.empty')}</p>
       ) : (
         <div className="table-wrap">
-          <table className="table">
+          <table className="table table--products">
             <thead>
               <tr>
                 <th scope="col">{t('admin.products.columns.image')}</th>
@@ -79,10 +79,10 @@ export function ProductsPanel() {
             <tbody>
               {products.data.map((product) => (
                 <tr key={product.id}>
-                  <td>{product.imageUrl && <img src={`${product.imageUrl}?w=320`} alt="" width={48} height={48} loading="lazy" className="table__thumb" />}</td>
-                  <th scope="row">{product.name}</th>
-                  <td>{product.category ? t(`products.categories.${product.category}`) : '—'}</td>
-                  <td>
+                  <td className="table__image">{product.imageUrl && <img src={`${product.imageUrl}?w=320`} alt="" width={48} height={48} loading="lazy" className="table__thumb" />}</td>
+                  <th scope="row" className="table__name">{product.name}</th>
+                  <td className="table__category">{product.category ? t(`products.categories.${product.category}`) : '—'}</td>
+                  <td className="table__price">
                     <Price minor={product.priceMinor} />
                   </td>
                   <td className="table__actions">
