@@ -9,6 +9,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { count, sql } from 'drizzle-orm';
+import { ADMIN_ORDERS_PAGE_SIZE } from '../src/shared/admin.js';
 import { priceLines } from '../src/shared/money.js';
 import { ORDER_STATUSES } from '../src/shared/order-status.js';
 import { seedDemoCatalogue } from '../src/server/catalog/service.js';
@@ -123,14 +124,14 @@ async function measure(db: Database): Promise<void> {
   const [someOrder] = await db.select({ id: orders.id }).from(orders).limit(1);
   console.warn(`\nAdmin order list on ${counted!.total.toLocaleString('en')} orders (median of 7 runs):`);
   const cases: [string, OrderQuery][] = [
-    ['first page, all statuses', { page: 1, pageSize: 20 }],
-    ['page 200, all statuses', { page: 200, pageSize: 20 }],
-    ['status "sent" (with legacy "shipped")', { status: 'sent', page: 1, pageSize: 20 }],
-    ['search by full e-mail', { search: customerEmail(41), page: 1, pageSize: 20 }],
-    ['search by e-mail prefix "customer-01"', { search: 'customer-01', page: 1, pageSize: 20 }],
-    ['search by order id', { search: someOrder?.id ?? 'NA-', page: 1, pageSize: 20 }],
-    ['search with no match', { search: 'nobody@nowhere.example', page: 1, pageSize: 20 }],
-    ['status "paid" and e-mail search', { status: 'paid', search: customerEmail(41), page: 1, pageSize: 20 }],
+    ['first page, all statuses', { page: 1, pageSize: ADMIN_ORDERS_PAGE_SIZE }],
+    ['page 200, all statuses', { page: 200, pageSize: ADMIN_ORDERS_PAGE_SIZE }],
+    ['status "sent" (with legacy "shipped")', { status: 'sent', page: 1, pageSize: ADMIN_ORDERS_PAGE_SIZE }],
+    ['search by full e-mail', { search: customerEmail(41), page: 1, pageSize: ADMIN_ORDERS_PAGE_SIZE }],
+    ['search by e-mail prefix "customer-01"', { search: 'customer-01', page: 1, pageSize: ADMIN_ORDERS_PAGE_SIZE }],
+    ['search by order id', { search: someOrder?.id ?? 'NA-', page: 1, pageSize: ADMIN_ORDERS_PAGE_SIZE }],
+    ['search with no match', { search: 'nobody@nowhere.example', page: 1, pageSize: ADMIN_ORDERS_PAGE_SIZE }],
+    ['status "paid" and e-mail search', { status: 'paid', search: customerEmail(41), page: 1, pageSize: ADMIN_ORDERS_PAGE_SIZE }],
   ];
   for (const [label, query] of cases) {
     const { ms, total } = await time(db, query);
