@@ -4,6 +4,7 @@ import { PAGE_ROUTES } from '../../shared/routes.js';
 import { HomePage } from '../features/catalog/home-page.js';
 import { PageTexts, useTranslation } from '../i18n/i18n.js';
 import { ChunkBoundary } from '../ui/chunk-boundary.js';
+import { LoadingMessage } from '../ui/state-message.js';
 import { SiteLayout } from './layout/site-layout.js';
 
 // Everything but the home page loads on demand, so the first visit downloads only what it shows.
@@ -17,11 +18,7 @@ const NotFoundPage = lazy(() => import('../features/not-found/not-found-page.js'
 
 function PageLoading() {
   const { t } = useTranslation();
-  return (
-    <p className="state-message" role="status">
-      {t('app.loading')}
-    </p>
-  );
+  return <LoadingMessage>{t('app.loading')}</LoadingMessage>;
 }
 
 const lazyPage = (element: ReactNode) => (

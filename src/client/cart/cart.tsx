@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CartOperation, CartOperationsResponse, CartResponse } from '../../shared/cart.js';
+import type { CartOperation, CartOperationOutcome, CartOperationsResponse, CartResponse } from '../../shared/cart.js';
 import type { Product } from '../../shared/catalog.js';
 import { ApiError, requestJson } from '../api/http.js';
 import { useConnectivity } from '../connectivity/connectivity.js';
@@ -87,31 +87,38 @@ export function CartProvider({ children }: { children: ReactNode }) {
     [email, items, queryClient, show, t],
   );
 
+  /** Sends one operation, or queues it when offline or when the shop cannot be reached. */
+  const sendOrQueue = useCallback(
+    async (operation: CartOperation, queueIt: () => void): Promise<{ offline: boolean; outcome?: CartOperationOutcome }> => {
+      if (online) {
+        try {
+          const response = await sendOperations([operation]);
+          show(withQueue(response.items, readQueue(localStorage, email!)));
+          return { offline: false, outcome: response.outcomes[0]?.outcome };
+        } catch (error) {
+          if (!(error instanceof ApiError && error.code === 'network')) throw error;
+          reportNetworkFailure();
+        }
+      }
+      queueIt();
+      return { offline: true };
+    },
+    [email, online, reportNetworkFailure, show],
+  );
+
   const add = useCallback<Cart['add']>(
     async (product) => {
       if (!product.id) throw new CartError(t('cart.errors.invalidProduct'));
       if (!email) throw new CartError(t('cart.errors.userRequired'));
       const operation: CartOperation = { id: newOperationId(), type: 'add', productId: product.id };
-      const queueIt = () => {
+      const { offline, outcome } = await sendOrQueue(operation, () => {
         const queued: QueuedOperation = { ...operation, name: product.name, priceMinor: product.priceMinor, addedAt: new Date().toISOString(), pendingSync: true };
         changeOffline((queue) => [...queue, queued], (shown) => withQueue(shown, [queued]));
-        return { offline: true };
-      };
-      if (!online) return queueIt();
-      try {
-        const response = await sendOperations([operation]);
-        show(withQueue(response.items, readQueue(localStorage, email)));
-        if (response.outcomes[0]?.outcome === 'product_missing') throw new CartError(t('cart.errors.productMissing'));
-        return { offline: false };
-      } catch (error) {
-        if (error instanceof ApiError && error.code === 'network') {
-          reportNetworkFailure();
-          return queueIt();
-        }
-        throw error;
-      }
+      });
+      if (outcome === 'product_missing') throw new CartError(t('cart.errors.productMissing'));
+      return { offline };
     },
-    [changeOffline, email, online, reportNetworkFailure, show, t],
+    [changeOffline, email, sendOrQueue, t],
   );
 
   const remove = useCallback<Cart['remove']>(
@@ -123,19 +130,11 @@ export function CartProvider({ children }: { children: ReactNode }) {
           (queue) => queueRemoval(queue, item, operationId),
           (shown) => shown.filter((line) => line.id !== item.id),
         );
-      if (!online || item.pendingSync) return queueIt();
-      try {
-        const response = await sendOperations([{ id: operationId, type: 'remove', itemId: item.id }]);
-        show(withQueue(response.items, readQueue(localStorage, email)));
-      } catch (error) {
-        if (error instanceof ApiError && error.code === 'network') {
-          reportNetworkFailure();
-          return queueIt();
-        }
-        throw error;
-      }
+      // A line still waiting in the queue is only in this browser: taking it out of the queue removes it.
+      if (item.pendingSync) return queueIt();
+      await sendOrQueue({ id: operationId, type: 'remove', itemId: item.id }, queueIt);
     },
-    [changeOffline, email, online, reportNetworkFailure, show, t],
+    [changeOffline, email, sendOrQueue, t],
   );
 
   // Back online with work queued: send it, once, then reload what the customer sees.

@@ -1,17 +1,11 @@
 import { Component, Suspense, type ReactNode } from 'react';
 import { useTranslation } from '../i18n/i18n.js';
+import { LoadErrorMessage } from './state-message.js';
 
 // React.lazy remembers a failed download, so a retry loads the page again.
 function ChunkFailed() {
   const { t } = useTranslation();
-  return (
-    <div className="state-message state-message--error" role="alert">
-      <p>{t('app.chunkError')}</p>
-      <button type="button" className="button" onClick={() => window.location.reload()}>
-        {t('common.tryAgain')}
-      </button>
-    </div>
-  );
+  return <LoadErrorMessage message={t('app.chunkError')} onRetry={() => window.location.reload()} />;
 }
 
 /**

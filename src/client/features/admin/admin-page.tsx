@@ -3,6 +3,7 @@ import { Redirect } from 'wouter';
 import { useTranslation } from '../../i18n/i18n.js';
 import { usePageMeta } from '../../seo/page-meta.js';
 import { useSession } from '../../session/session.js';
+import { LoadingMessage } from '../../ui/state-message.js';
 import { useAdminAccess } from './admin-api.js';
 import { OrdersPanel } from './orders-panel.js';
 import { ProductsPanel } from './products-panel.js';
@@ -20,11 +21,7 @@ export default function AdminPage() {
   // The server decides: the header's admin flag only hides the link.
   if (!user?.isAdmin || access.isError) return <Redirect to="/" replace />;
   if (access.isPending) {
-    return (
-      <p className="state-message" role="status">
-        {t('admin.verifying')}
-      </p>
-    );
+    return <LoadingMessage>{t('admin.verifying')}</LoadingMessage>;
   }
 
   return (

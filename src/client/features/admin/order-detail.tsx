@@ -5,6 +5,7 @@ import { useTranslation } from '../../i18n/i18n.js';
 import { OrderDetails } from '../../orders/order-details.js';
 import { formatDateTime } from '../../ui/format-date.js';
 import { Price } from '../../ui/price.js';
+import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
 import { changeStatus, useAdminOrder } from './admin-api.js';
 
 interface OrderDetailProps {
@@ -40,13 +41,9 @@ export function OrderDetail({ orderId, onBack, onToast }: OrderDetailProps) {
         {t('admin.orders.back')}
       </button>
       {order.isPending ? (
-        <p className="state-message" role="status">
-          {t('payment.loading')}
-        </p>
+        <LoadingMessage>{t('payment.loading')}</LoadingMessage>
       ) : order.isError ? (
-        <p className="state-message state-message--error" role="alert">
-          {t('payment.orderLoadError')}
-        </p>
+        <LoadErrorMessage message={t('payment.orderLoadError')} onRetry={order.refetch} />
       ) : (
         <>
           <h2 className="panel__title order-detail__title">{t('orders.number', { orderId })}</h2>

@@ -5,6 +5,7 @@ import { useTranslation } from '../../i18n/i18n.js';
 import { OrderStatusBadge } from '../../orders/order-details.js';
 import { formatDateTime } from '../../ui/format-date.js';
 import { Price } from '../../ui/price.js';
+import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
 import { Toast } from '../../ui/toast.js';
 import { useAdminOrders, type OrderFilter } from './admin-api.js';
 import { OrderDetail } from './order-detail.js';
@@ -72,13 +73,9 @@ export function OrdersPanel() {
             </button>
           </form>
           {orders.isPending ? (
-            <p className="state-message" role="status">
-              {t('admin.orders.loading')}
-            </p>
+            <LoadingMessage>{t('admin.orders.loading')}</LoadingMessage>
           ) : orders.isError ? (
-            <p className="state-message state-message--error" role="alert">
-              {t('admin.orders.loadError')}
-            </p>
+            <LoadErrorMessage message={t('admin.orders.loadError')} onRetry={orders.refetch} />
           ) : orders.data.orders.length === 0 ? (
             <p className="state-message">{t('admin.orders.empty')}</p>
           ) : (

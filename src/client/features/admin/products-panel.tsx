@@ -5,6 +5,7 @@ import { useTranslation } from '../../i18n/i18n.js';
 import { ConfirmDialog } from '../../ui/confirm-dialog.js';
 import { useModal } from '../../ui/modal/modal-context.js';
 import { Price } from '../../ui/price.js';
+import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
 import { deleteProduct, useAdminProducts } from './admin-api.js';
 import { ProductForm } from './product-form.js';
 
@@ -55,13 +56,9 @@ export function ProductsPanel() {
         </button>
       </div>
       {products.isPending ? (
-        <p className="state-message" role="status">
-          {t('admin.products.loading')}
-        </p>
+        <LoadingMessage>{t('admin.products.loading')}</LoadingMessage>
       ) : products.isError ? (
-        <p className="state-message state-message--error" role="alert">
-          {t('products.loadError')}
-        </p>
+        <LoadErrorMessage message={t('products.loadError')} onRetry={products.refetch} />
       ) : products.data.length === 0 ? (
         <p className="state-message">{t('admin.products.empty')}</p>
       ) : (

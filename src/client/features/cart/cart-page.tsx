@@ -9,6 +9,7 @@ import { useSession } from '../../session/session.js';
 import { Price } from '../../ui/price.js';
 import { useModal } from '../../ui/modal/modal-context.js';
 import { SignInRequired } from '../../ui/sign-in-required.js';
+import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
 
 /** Set by checkout when an order was just placed (spec section 7, session flags). */
 const ORDER_JUST_PLACED = 'orderJustPlaced';
@@ -37,21 +38,10 @@ export default function CartPage() {
   };
 
   if (cart.isPending) {
-    return (
-      <p className="state-message" role="status">
-        {t('cart.loading')}
-      </p>
-    );
+    return <LoadingMessage>{t('cart.loading')}</LoadingMessage>;
   }
   if (cart.isError) {
-    return (
-      <div className="state-message state-message--error" role="alert">
-        <p>{t('cart.loadError')}</p>
-        <button type="button" className="button" onClick={cart.refetch}>
-          {t('common.tryAgain')}
-        </button>
-      </div>
-    );
+    return <LoadErrorMessage message={t('cart.loadError')} onRetry={cart.refetch} />;
   }
 
   const { subtotal } = priceLines(cart.items.map((item) => item.priceMinor));

@@ -1,10 +1,11 @@
 import { useState } from 'react';
+import type { Product } from '../../../shared/catalog.js';
 import { useCart } from '../../cart/cart.js';
 import { useTranslation } from '../../i18n/i18n.js';
-import type { Product } from '../../../shared/catalog.js';
 import { usePageMeta } from '../../seo/page-meta.js';
 import { useSession } from '../../session/session.js';
 import { useModal } from '../../ui/modal/modal-context.js';
+import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
 import { ProductCard } from './product-card.js';
 import { useProducts } from './products-api.js';
 
@@ -59,16 +60,9 @@ export function HomePage() {
           {t('products.title')}
         </h2>
         {products.isPending ? (
-          <p className="state-message" role="status">
-            {t('products.loading')}
-          </p>
+          <LoadingMessage>{t('products.loading')}</LoadingMessage>
         ) : products.isError ? (
-          <div className="state-message state-message--error" role="alert">
-            <p>{t('products.loadError')}</p>
-            <button type="button" className="button" onClick={() => void products.refetch()}>
-              {t('common.tryAgain')}
-            </button>
-          </div>
+          <LoadErrorMessage message={t('products.loadError')} onRetry={products.refetch} />
         ) : products.data.length === 0 ? (
           <p className="state-message">{t('products.empty')}</p>
         ) : (

@@ -17,6 +17,7 @@ import { usePageMeta } from '../../seo/page-meta.js';
 import { useSession } from '../../session/session.js';
 import { useModal } from '../../ui/modal/modal-context.js';
 import { Price } from '../../ui/price.js';
+import { LoadingMessage } from '../../ui/state-message.js';
 
 export default function CheckoutPage() {
   const { t } = useTranslation();
@@ -39,11 +40,7 @@ export default function CheckoutPage() {
 
   if (!user) return <Redirect to="/" replace />;
   if (cart.isPending || addresses.isPending) {
-    return (
-      <p className="state-message" role="status">
-        {t('checkout.loading')}
-      </p>
-    );
+    return <LoadingMessage>{t('checkout.loading')}</LoadingMessage>;
   }
   if (cart.items.length === 0 && !placed) return <Redirect to="/cart" replace />;
 

@@ -9,6 +9,7 @@ import { useOrder } from '../../orders/orders-api.js';
 import { usePageMeta } from '../../seo/page-meta.js';
 import { useSession } from '../../session/session.js';
 import { SignInRequired } from '../../ui/sign-in-required.js';
+import { LoadingMessage } from '../../ui/state-message.js';
 
 /** The message the payment window sends its opener when a payment went through (spec section 7). */
 interface PaymentCompleted {
@@ -60,11 +61,7 @@ export default function PaymentPage() {
   if (!user) return <SignInRequired messageKey="payment.signInRequired" />;
 
   if (order.isPending) {
-    return (
-      <p className="state-message" role="status">
-        {t('payment.loading')}
-      </p>
-    );
+    return <LoadingMessage>{t('payment.loading')}</LoadingMessage>;
   }
   if (order.isError) {
     const status = order.error instanceof ApiError ? order.error.status : 0;

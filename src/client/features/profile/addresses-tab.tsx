@@ -6,6 +6,7 @@ import { useAddresses, useCreateAddress, useDeleteAddress, useSetDefaultAddress,
 import { useTranslation } from '../../i18n/i18n.js';
 import { ConfirmDialog } from '../../ui/confirm-dialog.js';
 import { useModal } from '../../ui/modal/modal-context.js';
+import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
 
 type Editing = { mode: 'new' } | { mode: 'edit'; address: Address } | null;
 
@@ -21,21 +22,10 @@ export function AddressesTab() {
   const [deleting, setDeleting] = useState<Address | null>(null);
 
   if (addresses.isPending) {
-    return (
-      <p className="state-message" role="status">
-        {t('profileView.addressesLoading')}
-      </p>
-    );
+    return <LoadingMessage>{t('profileView.addressesLoading')}</LoadingMessage>;
   }
   if (addresses.isError) {
-    return (
-      <div className="state-message state-message--error" role="alert">
-        <p>{t('checkout.addressLoadError')}</p>
-        <button type="button" className="button" onClick={() => void addresses.refetch()}>
-          {t('common.tryAgain')}
-        </button>
-      </div>
-    );
+    return <LoadErrorMessage message={t('checkout.addressLoadError')} onRetry={addresses.refetch} />;
   }
 
   const save = (input: AddressInput) => {

@@ -4,6 +4,7 @@ import { OrderStatusBadge } from '../../orders/order-details.js';
 import { useOrders } from '../../orders/orders-api.js';
 import { formatDateTime } from '../../ui/format-date.js';
 import { Price } from '../../ui/price.js';
+import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
 
 export function OrdersTab() {
   const { t, language } = useTranslation();
@@ -11,21 +12,10 @@ export function OrdersTab() {
   const [, navigate] = useLocation();
 
   if (orders.isPending) {
-    return (
-      <p className="state-message" role="status">
-        {t('profileView.ordersLoading')}
-      </p>
-    );
+    return <LoadingMessage>{t('profileView.ordersLoading')}</LoadingMessage>;
   }
   if (orders.isError) {
-    return (
-      <div className="state-message state-message--error" role="alert">
-        <p>{t('profileView.loadError')}</p>
-        <button type="button" className="button" onClick={() => void orders.refetch()}>
-          {t('common.tryAgain')}
-        </button>
-      </div>
-    );
+    return <LoadErrorMessage message={t('profileView.loadError')} onRetry={orders.refetch} />;
   }
   if (orders.data.length === 0) return <p className="state-message">{t('profileView.noOrders')}</p>;
 
