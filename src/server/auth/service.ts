@@ -8,11 +8,11 @@ import {
   SIGN_IN_TOKEN_PARAM,
   type MAIL_LANGUAGES,
 } from '../../shared/auth.js';
+import { isAdminEmail } from '../admin/service.js';
 import type { Database } from '../db/client.js';
 import { sessions, signInTokens, users } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import type { Mailer } from '../mail/mailer.js';
-import { isAdminEmail } from '../admin/service.js';
 import { hashSecret, type CurrentUser } from './session.js';
 import { signInEmail } from './sign-in-email.js';
 
