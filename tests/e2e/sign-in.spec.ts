@@ -73,9 +73,10 @@ test.describe('in Bulgarian', () => {
     allowConsoleErrors(/status of 400/);
   });
 
-  test('refuses to send a link while offline', async ({ page, context }) => {
+  test('refuses to send a link while offline', async ({ page, context, allowConsoleErrors }) => {
+    allowConsoleErrors(/ERR_INTERNET_DISCONNECTED/); // images that start loading after the switch cannot arrive offline
     await page.goto('/');
-  await page.waitForLoadState('networkidle');
+    await page.waitForLoadState('networkidle');
     await context.setOffline(true);
     await page.getByRole('banner').getByRole('button', { name: 'Вход' }).click();
     const dialog = page.getByRole('dialog', { name: 'Вход' });
@@ -88,7 +89,8 @@ test.describe('in Bulgarian', () => {
   });
 });
 
-test('refuses to send a link while offline, in English', async ({ page, context }) => {
+test('refuses to send a link while offline, in English', async ({ page, context, allowConsoleErrors }) => {
+  allowConsoleErrors(/ERR_INTERNET_DISCONNECTED/); // images that start loading after the switch cannot arrive offline
   await page.goto('/');
   await page.waitForLoadState('networkidle');
   await context.setOffline(true);
