@@ -16,6 +16,12 @@ interface Connectivity {
 }
 
 const ConnectivityContext = createContext<Connectivity | null>(null);
+/**
+ * After a request failed for want of a network, the server is asked again after 1, 2, 4 and 8
+ * seconds, then every 10: a connection that has just come back (the browser's online event often
+ * comes before requests get through) is noticed at once, and a long outage costs little.
+ */
+const SERVER_CHECK_DELAYS_MS = [1_000, 2_000, 4_000, 8_000];
 const SERVER_CHECK_MS = 10_000;
 
 async function serverAnswers(): Promise<boolean> {
@@ -48,10 +54,23 @@ export function ConnectivityProvider({ children }: { children: ReactNode }) {
   // The browser may think it is online while the shop cannot be reached; look again now and then.
   useEffect(() => {
     if (online) return;
-    const timer = setInterval(() => {
-      if (navigator.onLine) void serverAnswers().then((answers) => answers && setOnline(true));
-    }, SERVER_CHECK_MS);
-    return () => clearInterval(timer);
+    let stopped = false;
+    let attempt = 0;
+    let timer: ReturnType<typeof setTimeout>;
+    const checkLater = () => {
+      timer = setTimeout(() => void check(), SERVER_CHECK_DELAYS_MS[attempt++] ?? SERVER_CHECK_MS);
+    };
+    const check = async () => {
+      const answers = navigator.onLine && (await serverAnswers());
+      if (stopped) return;
+      if (answers) setOnline(true);
+      else checkLater();
+    };
+    checkLater();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
   }, [online]);
 
   const reconnect = useCallback(async () => {
