@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { count, sql } from 'drizzle-orm';
 import { ADMIN_ORDERS_PAGE_SIZE } from '../src/shared/admin.js';
 import { priceLines } from '../src/shared/money.js';
-import { ORDER_STATUSES } from '../src/shared/order-status.js';
+import { normalizeOrderStatus, ORDER_STATUSES } from '../src/shared/order-status.js';
 import { seedDemoCatalogue } from '../src/server/catalog/service.js';
 import { loadConfig } from '../src/server/config.js';
 import { openDatabase, type Database } from '../src/server/db/client.js';
@@ -69,7 +69,6 @@ async function generate(db: Database, images: ProductImages, total: number): Pro
       const createdAt = new Date(now - Math.floor(random.next() * yearMs));
       const stored = random.pick(STORED_STATUSES);
       const id = newOrderId();
-      const statusColumn = STATUS_TIME_COLUMNS[stored as keyof typeof STATUS_TIME_COLUMNS];
       orderRows.push({
         id,
         userId: customer.id,
@@ -92,7 +91,7 @@ async function generate(db: Database, images: ProductImages, total: number): Pro
         orderedAt: createdAt,
         updatedAt: createdAt,
         pendingAt: createdAt,
-        ...(statusColumn && statusColumn !== 'pendingAt' ? { [statusColumn]: createdAt } : {}),
+        [STATUS_TIME_COLUMNS[normalizeOrderStatus(stored)]]: createdAt,
       });
       lines.forEach((line, position) => itemRows.push({ orderId: id, position, productId: line.id, name: line.name, priceMinor: line.priceMinor, addedAt: createdAt }));
     }

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { and, count, desc, eq, inArray, like, or, sql, type SQL } from 'drizzle-orm';
 import type { Country } from '../../shared/addresses.js';
-import { priceLines } from '../../shared/money.js';
 import { MAX_ADMIN_PAGE_SIZE, type AdminOrderPage } from '../../shared/admin.js';
+import { priceLines } from '../../shared/money.js';
 import { isOrderStatus, normalizeOrderStatus, orderStatusRank, ORDER_STATUSES, storedValuesOf, type OrderStatus } from '../../shared/order-status.js';
 import { mockPaymentPath, type Order, type PaymentMethod } from '../../shared/orders.js';
 import { findAddress, listAddresses } from '../addresses/service.js';
