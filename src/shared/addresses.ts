@@ -1,4 +1,7 @@
-import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
+// The `max` metadata holds each country's real number ranges, so `isValid()` refuses a number of the
+// right length that no operator has been given (`088812345`); the default `min` metadata only checks
+// lengths (https://gitlab.com/catamphetamine/libphonenumber-js#min-vs-max-vs-mobile-vs-core).
+import parsePhoneNumber from 'libphonenumber-js/max';
 import { z } from 'zod';
 
 /** The countries the shop ships to (spec section 5); Bulgaria first and by default. */
@@ -23,11 +26,17 @@ export interface Address {
   createdAt: string;
 }
 
-/** The phone number in international format when it is valid for the country, else null. */
-export function internationalPhone(phone: string, country: string): string | null {
+/**
+ * The phone number in international format when it is a number a courier can call in the country
+ * selected, else null. The whole input must be the number, optionally with an extension; a number
+ * inside other text (`Phone: 0888 123 456`, `0888123456abc`) is refused.
+ */
+export function internationalPhone(phone: string, country: Country): string | null {
   if (phone.length > PHONE_MAX_LENGTH) return null;
-  const parsed = parsePhoneNumberFromString(phone, country as CountryCode);
-  return parsed?.isValid() ? parsed.formatInternational() : null;
+  const parsed = parsePhoneNumber(phone, { defaultCountry: country, extract: false });
+  // A number written with its country code parses as that country's, whatever is selected; a valid
+  // US number is not a phone in Bulgaria, nor a Canadian one (also +1) a phone in the US.
+  return parsed?.isValid() && parsed.country === country ? parsed.formatInternational() : null;
 }
 
 const required = (message: string) => z.string({ error: message }).trim().min(1, { error: message });
