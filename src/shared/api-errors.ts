@@ -20,6 +20,10 @@ export const API_ERROR_CODES = [
   'email_mismatch',
   'cart_empty',
   'address_required',
+  'price_changed',
+  'order_not_payable',
+  'cart_full',
+  'too_many_streams',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 

@@ -1,9 +1,13 @@
-/** A line of a customer's cart, as the API sends it. Prices are in minor units (stotinki). */
+/**
+ * A line of a customer's cart, as the API sends it: the product's current name and price, which an
+ * order would be charged, and the price it had when it was added. Prices are in minor units (stotinki).
+ */
 export interface CartItem {
   id: string;
   productId: string;
   name: string;
   priceMinor: number;
+  addedPriceMinor: number;
   addedAt: string;
 }
 
@@ -29,6 +33,9 @@ export interface CartOperationsResponse extends CartResponse {
 
 /** The most operations one request may carry, for example from a long offline session. */
 export const MAX_CART_OPERATIONS = 100;
+
+/** The most lines one cart may hold; with the highest price this keeps every total in range. */
+export const MAX_CART_LINES = 100;
 
 /** Topics of the live channel: each names data the browser should fetch again. */
 export type LiveTopic = 'cart' | 'orders';

@@ -6,6 +6,8 @@
 export const CURRENCY_CODE = 'BGN';
 export const TAX_PERCENT = 5;
 export const SHIPPING_MINOR = 599;
+/** The highest price a product may have (100,000.00), so that no cart's total overflows its column. */
+export const MAX_PRICE_MINOR = 10_000_000;
 
 export interface Pricing {
   subtotal: number;

@@ -58,6 +58,8 @@ export const placeOrderSchema = z.object({
   idempotencyKey: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/),
   addressId: z.string().min(1).max(80).optional(),
   paymentMethod: z.enum(PAYMENT_METHODS).default(DEFAULT_PAYMENT_METHOD),
+  /** The total the customer was shown and confirmed, in minor units. */
+  expectedTotalMinor: z.number({ error: 'checkout.errors.totalRequired' }).int().min(0).max(Number.MAX_SAFE_INTEGER),
 });
 export type PlaceOrderRequest = z.input<typeof placeOrderSchema>;
 

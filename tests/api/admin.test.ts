@@ -54,7 +54,7 @@ describeEachDatabase('admin', (context) => {
       payload: { operations: [{ id: randomUUID().replace(/-/g, ''), type: 'add', productId: product!.id }] },
     });
     customerOrder = (
-      await testApp.app.inject({ method: 'POST', url: '/api/orders', headers: { cookie: customer }, payload: { idempotencyKey: randomUUID().replace(/-/g, '') } })
+      await testApp.app.inject({ method: 'POST', url: '/api/orders', headers: { cookie: customer }, payload: { idempotencyKey: randomUUID().replace(/-/g, ''), expectedTotalMinor: 4900 + 245 + 599 } })
     ).json<{ order: Order }>().order;
   });
 

@@ -57,7 +57,7 @@ describeEachDatabase('cart', (context) => {
     const body = response.json<CartOperationsResponse>();
     expect(body.outcomes.map((outcome) => outcome.outcome)).toEqual(['applied']);
     expect(body.items).toEqual([
-      { id: expect.any(String), productId: rose.id, name: 'Rose Set', priceMinor: 2450, addedAt: expect.any(String) },
+      { id: expect.any(String), productId: rose.id, name: 'Rose Set', priceMinor: 2450, addedPriceMinor: 2450, addedAt: expect.any(String) },
     ]);
     expect(await cartOf(testApp, alice)).toEqual(body.items);
   });

@@ -20,8 +20,11 @@ async function addToCart(testApp: TestApp, cookie: string, productIds: string[])
 const cartOf = async (testApp: TestApp, cookie: string) =>
   (await testApp.app.inject({ method: 'GET', url: '/api/cart', headers: { cookie } })).json<CartResponse>().items;
 
-const place = (testApp: TestApp, cookie: string, payload: object) =>
-  testApp.app.inject({ method: 'POST', url: '/api/orders', headers: { cookie }, payload });
+/** Places an order confirming the total the cart shows now, as the checkout page does, unless the payload names one. */
+async function place(testApp: TestApp, cookie: string, payload: object) {
+  const expectedTotalMinor = priceLines((await cartOf(testApp, cookie)).map((item) => item.priceMinor)).total;
+  return testApp.app.inject({ method: 'POST', url: '/api/orders', headers: { cookie }, payload: { expectedTotalMinor, ...payload } });
+}
 
 async function saveAddress(testApp: TestApp, cookie: string, city: string): Promise<Address[]> {
   const response = await testApp.app.inject({ method: 'POST', url: '/api/addresses', headers: { cookie }, payload: { ...sofia, city } });
@@ -206,11 +209,58 @@ describeEachDatabase('orders', (context) => {
     expect(Date.parse(paidOrder.statusTimes.paid!)).toBeGreaterThanOrEqual(Date.parse(order.createdAt));
     expect(Date.parse(paidOrder.updatedAt)).toBeGreaterThanOrEqual(Date.parse(paidOrder.statusTimes.paid!));
 
-    const again = (await testApp.app.inject({ method: 'POST', url, headers: { cookie }, payload: { method: 'card', cardLast4: '9999' } })).json<{ order: Order }>().order;
-    expect(again.payment?.paymentId).toBe(paidOrder.payment?.paymentId);
+    const again = await testApp.app.inject({ method: 'POST', url, headers: { cookie }, payload: { method: 'card', cardLast4: '9999' } });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.code).toBe('order_not_payable');
     const stored = await testApp.database.db.select().from(payments).where(eq(payments.orderId, order.orderId));
     expect(stored).toHaveLength(1);
     expect(JSON.stringify(stored)).not.toContain('42424242');
+  });
+
+  it('pays only a pending order: a cancelled or sent one answers 409 and keeps its status, even for the simulated provider', async () => {
+    const testApp = context();
+    const cookie = await signIn(testApp, 'late-payer@example.com');
+    await saveAddress(testApp, cookie, 'Sofia');
+    for (const status of ['cancelled', 'sent', 'preparing'] as const) {
+      await addToCart(testApp, cookie, [oil]);
+      const order = (await place(testApp, cookie, { idempotencyKey: key() })).json<{ order: Order }>().order;
+      await testApp.database.db.update(orders).set({ status, createdAt: sql`now() - interval '1 minute'` }).where(eq(orders.id, order.orderId));
+
+      const paid = await testApp.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/payment`, headers: { cookie }, payload: { method: 'pay_by_link' } });
+      expect(paid.statusCode, status).toBe(409);
+      expect(paid.json().error.code).toBe('order_not_payable');
+      // The payment page's poll, past the simulated provider's 30 seconds, leaves it as it is too.
+      const polled = (await testApp.app.inject({ method: 'GET', url: `/api/orders/${order.orderId}`, headers: { cookie } })).json<{ order: Order }>().order;
+      expect(polled.status).toBe(status);
+      expect(polled.payment).toBeNull();
+    }
+    expect(await testApp.database.db.select().from(payments).innerJoin(orders, eq(orders.id, payments.orderId)).where(eq(orders.customerEmail, 'late-payer@example.com'))).toEqual([]);
+  });
+
+  it('refuses an order whose total is not the one the customer confirmed, writing nothing and keeping the cart', async () => {
+    const testApp = context();
+    const cookie = await signIn(testApp, 'careful@example.com');
+    await saveAddress(testApp, cookie, 'Sofia');
+    const [cheap] = await testApp.database.db.insert(products).values({ name: 'Glitter Jar', description: 'x', priceMinor: 1649 }).returning();
+    await addToCart(testApp, cookie, [cheap!.id]);
+    const seen = priceLines([1649]).total;
+    await testApp.database.db.update(products).set({ priceMinor: 5849 }).where(eq(products.id, cheap!.id));
+
+    const idempotencyKey = key();
+    const refused = await testApp.app.inject({ method: 'POST', url: '/api/orders', headers: { cookie }, payload: { idempotencyKey, expectedTotalMinor: seen } });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.code).toBe('price_changed');
+    expect(await testApp.database.db.select().from(orders).where(eq(orders.customerEmail, 'careful@example.com'))).toEqual([]);
+
+    // The cart shows the new price beside the one the line was added at, and the new total can be confirmed.
+    const [line] = await cartOf(testApp, cookie);
+    expect(line).toMatchObject({ name: 'Glitter Jar', priceMinor: 5849, addedPriceMinor: 1649 });
+    const confirmed = await testApp.app.inject({ method: 'POST', url: '/api/orders', headers: { cookie }, payload: { idempotencyKey, expectedTotalMinor: priceLines([5849]).total } });
+    expect(confirmed.statusCode).toBe(201);
+    expect(confirmed.json<{ order: Order }>().order.pricing.total).toBe(priceLines([5849]).total);
+
+    const missing = await testApp.app.inject({ method: 'POST', url: '/api/orders', headers: { cookie }, payload: { idempotencyKey: key() } });
+    expect(missing.statusCode).toBe(400);
   });
 
   it('has the simulated provider pay a pay-by-link order left open for over 30 seconds, but not a card order', async () => {

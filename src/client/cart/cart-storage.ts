@@ -42,7 +42,7 @@ export function withQueue(serverItems: readonly CartItem[], queue: readonly Queu
   const removed = new Set(queue.flatMap((operation) => (operation.type === 'remove' ? [operation.itemId] : [])));
   const added: ShownCartItem[] = queue.flatMap((operation) =>
     operation.type === 'add'
-      ? [{ id: pendingItemId(operation.id), productId: operation.productId, name: operation.name, priceMinor: operation.priceMinor, addedAt: operation.addedAt, pendingSync: true as const }]
+      ? [{ id: pendingItemId(operation.id), productId: operation.productId, name: operation.name, priceMinor: operation.priceMinor, addedPriceMinor: operation.priceMinor, addedAt: operation.addedAt, pendingSync: true as const }]
       : [],
   );
   return [...serverItems.filter((item) => !removed.has(item.id)), ...added];

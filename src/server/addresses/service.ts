@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { Address, addressInputSchema, Country } from '../../shared/addresses.js';
 import type { Database, Executor } from '../db/client.js';
 import { addresses } from '../db/schema.js';
+import { inTransaction, lockSubject } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
 
 type AddressRow = typeof addresses.$inferSelect;
@@ -41,7 +42,8 @@ export async function findAddress(db: Executor, userId: string, id: string): Pro
 
 /** A new address becomes the default; the others lose the flag (spec section 4). */
 export async function createAddress(db: Database, userId: string, input: ValidAddress): Promise<Address[]> {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
+    await lockSubject(tx, 'addresses', userId);
     await tx.update(addresses).set({ isDefault: false }).where(eq(addresses.userId, userId));
     await tx.insert(addresses).values({ ...input, id: newAddressId(), userId, isDefault: true });
     return listAddresses(tx, userId);
@@ -60,7 +62,8 @@ export async function updateAddress(db: Database, userId: string, id: string, in
 
 /** Deleting the default address makes the first remaining one the default. */
 export async function deleteAddress(db: Database, userId: string, id: string): Promise<Address[]> {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
+    await lockSubject(tx, 'addresses', userId);
     const [removed] = await tx
       .delete(addresses)
       .where(and(eq(addresses.id, id), eq(addresses.userId, userId)))
@@ -79,9 +82,10 @@ export async function deleteAddress(db: Database, userId: string, id: string): P
   });
 }
 
-/** Exactly one default afterwards. */
+/** Exactly one default afterwards. Changes to one customer's defaults take turns, so parallel ones all succeed. */
 export async function setDefaultAddress(db: Database, userId: string, id: string): Promise<Address[]> {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
+    await lockSubject(tx, 'addresses', userId);
     if (!(await findAddress(tx, userId, id))) throw notFound();
     await tx.update(addresses).set({ isDefault: false }).where(and(eq(addresses.userId, userId), ne(addresses.id, id)));
     await tx.update(addresses).set({ isDefault: true }).where(eq(addresses.id, id));

@@ -10,6 +10,7 @@ import {
 } from '../../shared/auth.js';
 import { isAdminEmail } from '../admin/service.js';
 import type { Database } from '../db/client.js';
+import { inTransaction, lockSubject } from '../db/transaction.js';
 import { sessions, signInTokens, users } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import type { Mailer } from '../mail/mailer.js';
@@ -39,24 +40,29 @@ export async function requestSignInLink(
 ): Promise<void> {
   const now = Date.now();
   const windowStart = new Date(now - SIGN_IN_RATE_LIMIT.windowMinutes * MINUTE);
-  const [byEmail] = await db
-    .select({ total: count() })
-    .from(signInTokens)
-    .where(and(eq(signInTokens.email, email), gt(signInTokens.createdAt, windowStart)));
-  const [byClient] = await db
-    .select({ total: count() })
-    .from(signInTokens)
-    .where(and(eq(signInTokens.requestedFrom, clientAddress), gt(signInTokens.createdAt, windowStart)));
-  if ((byEmail?.total ?? 0) >= SIGN_IN_RATE_LIMIT.perEmail || (byClient?.total ?? 0) >= SIGN_IN_RATE_LIMIT.perClient) {
-    throw new HttpError(429, 'rate_limited', 'Too many sign-in links requested; try again later.');
-  }
-
   const token = newSecret();
-  await db.insert(signInTokens).values({
-    tokenHash: hashSecret(token),
-    email,
-    requestedFrom: clientAddress,
-    expiresAt: new Date(now + SIGN_IN_LINK_MINUTES * MINUTE),
+  // Counting and recording happen under locks on the address and the client, so that parallel
+  // requests take turns and the limits hold exactly.
+  await inTransaction(db, async (tx) => {
+    await lockSubject(tx, 'signInEmail', email);
+    await lockSubject(tx, 'signInClient', clientAddress);
+    const [byEmail] = await tx
+      .select({ total: count() })
+      .from(signInTokens)
+      .where(and(eq(signInTokens.email, email), gt(signInTokens.createdAt, windowStart)));
+    const [byClient] = await tx
+      .select({ total: count() })
+      .from(signInTokens)
+      .where(and(eq(signInTokens.requestedFrom, clientAddress), gt(signInTokens.createdAt, windowStart)));
+    if ((byEmail?.total ?? 0) >= SIGN_IN_RATE_LIMIT.perEmail || (byClient?.total ?? 0) >= SIGN_IN_RATE_LIMIT.perClient) {
+      throw new HttpError(429, 'rate_limited', 'Too many sign-in links requested; try again later.');
+    }
+    await tx.insert(signInTokens).values({
+      tokenHash: hashSecret(token),
+      email,
+      requestedFrom: clientAddress,
+      expiresAt: new Date(now + SIGN_IN_LINK_MINUTES * MINUTE),
+    });
   });
   // Old tokens are useless after a day, even for rate limiting.
   await db.delete(signInTokens).where(lt(signInTokens.createdAt, new Date(now - 24 * 60 * MINUTE)));

@@ -35,6 +35,15 @@ export async function findProduct(db: Executor, id: string): Promise<ProductRow 
   return row;
 }
 
+/**
+ * The product, kept from being deleted until the caller's transaction ends, so that a row that
+ * refers to it can be written safely. Edits and other readers do not wait; a deletion does.
+ */
+export async function lockProductAgainstDeletion(tx: Executor, id: string): Promise<ProductRow | undefined> {
+  const [row] = await tx.select().from(products).where(eq(products.id, id)).for('key share');
+  return row;
+}
+
 export interface ProductFields {
   name: string;
   description: string;

@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { and, count, desc, eq, inArray, like, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, like, or, type SQL } from 'drizzle-orm';
 import type { Country } from '../../shared/addresses.js';
 import { MAX_ADMIN_PAGE_SIZE, type AdminOrderPage } from '../../shared/admin.js';
 import { priceLines } from '../../shared/money.js';
 import { isOrderStatus, normalizeOrderStatus, orderStatusRank, ORDER_STATUSES, storedValuesOf, type OrderStatus } from '../../shared/order-status.js';
 import { mockPaymentPath, type Order, type PaymentMethod } from '../../shared/orders.js';
 import { findAddress, listAddresses } from '../addresses/service.js';
-import { clearCart, lockCartForCheckout } from '../cart/service.js';
+import { removeOrderedLines, takeCartForCheckout } from '../cart/service.js';
 import type { Database, Executor } from '../db/client.js';
 import { orderItems, orders, payments } from '../db/schema.js';
+import { databaseErrorCode, inTransaction, UNIQUE_VIOLATION } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
 import { announceChange } from '../live/live-hub.js';
 
@@ -129,13 +130,9 @@ export interface PlaceOrderInput {
   idempotencyKey: string;
   addressId?: string;
   paymentMethod: PaymentMethod;
+  /** The total the customer saw and confirmed; the order is placed only at that total. */
+  expectedTotalMinor: number;
 }
-
-const UNIQUE_VIOLATION = '23505';
-const isUniqueViolation = (error: unknown): boolean => {
-  const cause = (error as { cause?: { code?: string } }).cause;
-  return (error as { code?: string }).code === UNIQUE_VIOLATION || cause?.code === UNIQUE_VIOLATION;
-};
 
 async function findByIdempotencyKey(db: Executor, userId: string, key: string): Promise<Order | undefined> {
   const [row] = await db.select().from(orders).where(and(eq(orders.userId, userId), eq(orders.idempotencyKey, key)));
@@ -144,8 +141,9 @@ async function findByIdempotencyKey(db: Executor, userId: string, key: string): 
 
 /**
  * Places an order from the customer's cart on the server, at the products' current prices, in one
- * transaction that also empties the cart: it all happens or none of it does. A request repeated
- * with the same idempotency key returns the order the first one placed.
+ * transaction that also takes the ordered lines out of the cart: it all happens or none of it does.
+ * If the total is not the one the customer confirmed, nothing is written and the answer is 409.
+ * A request repeated with the same idempotency key returns the order the first one placed.
  */
 export async function placeOrder(
   db: Database,
@@ -154,13 +152,11 @@ export async function placeOrder(
   publicUrl: string,
 ): Promise<{ order: Order; created: boolean }> {
   try {
-    return await db.transaction(async (tx) => {
-      // One checkout at a time per customer: a twin request waits here, then finds the first one's order.
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${user.id}))`);
+    return await inTransaction(db, async (tx) => {
+      // A twin request waits for the cart here, then finds the first one's order.
+      const lines = await takeCartForCheckout(tx, user.id);
       const earlier = await findByIdempotencyKey(tx, user.id, input.idempotencyKey);
       if (earlier) return { order: earlier, created: false };
-
-      const lines = await lockCartForCheckout(tx, user.id);
       if (lines.length === 0) throw new HttpError(400, 'cart_empty', 'User email and cart items are required');
 
       const address = input.addressId
@@ -169,6 +165,9 @@ export async function placeOrder(
       if (!address) throw new HttpError(400, 'address_required', 'Shipping address is required');
 
       const pricing = priceLines(lines.map((line) => line.priceMinor));
+      if (pricing.total !== input.expectedTotalMinor) {
+        throw new HttpError(409, 'price_changed', `The order total is now ${pricing.total}, not ${input.expectedTotalMinor}; confirm it again.`);
+      }
       const orderId = newOrderId();
       const [row] = await tx
         .insert(orders)
@@ -201,13 +200,13 @@ export async function placeOrder(
         .insert(orderItems)
         .values(lines.map((line, position) => ({ orderId, position, productId: line.productId, name: line.name, priceMinor: line.priceMinor, addedAt: line.addedAt })))
         .returning();
-      await clearCart(tx, user.id);
+      await removeOrderedLines(tx, user.id, lines);
       await announceChange(tx, user.id, 'orders');
       return { order: toOrder(row!, items, undefined), created: true };
     });
   } catch (error) {
     // Should a twin request still slip past the lock and commit first, answer with its order.
-    if (isUniqueViolation(error)) {
+    if (databaseErrorCode(error) === UNIQUE_VIOLATION) {
       const twin = await findByIdempotencyKey(db, user.id, input.idempotencyKey);
       if (twin) return { order: twin, created: false };
     }

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
+import { normalizeOrderStatus } from '../../shared/order-status.js';
 import { SIMULATED_COMPLETION_MS, type Order, type PaymentMethod } from '../../shared/orders.js';
 import type { Database } from '../db/client.js';
 import { payments } from '../db/schema.js';
+import { inTransaction } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
 import { getCustomerOrder, lockCustomerOrderRow, setOrderStatus } from '../orders/service.js';
 
@@ -13,15 +15,19 @@ export interface PaymentDetails {
 
 /**
  * The simulated payment provider, behind the interface a real one would have: it records a payment
- * of the order's own total (never an amount from the browser) and marks the order paid. Recording
- * a payment twice changes nothing.
+ * of the order's own total (never an amount from the browser) and marks the order paid. Only a
+ * pending order can be paid: any other (paid, sent, cancelled...) answers 409, so a late payment
+ * never moves an order's status backwards.
  */
 export async function recordPayment(db: Database, userId: string, orderId: string, details: PaymentDetails): Promise<Order> {
-  await db.transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     const order = await lockCustomerOrderRow(tx, userId, orderId);
     if (!order) throw new HttpError(404, 'not_found', `Order ${orderId} not found`);
+    const status = normalizeOrderStatus(order.status);
     const [existing] = await tx.select({ paymentId: payments.paymentId }).from(payments).where(eq(payments.orderId, orderId));
-    if (existing) return;
+    if (status !== 'pending' || existing) {
+      throw new HttpError(409, 'order_not_payable', `Order ${orderId} is ${existing ? 'already paid' : status} and cannot be paid.`);
+    }
     await tx.insert(payments).values({
       paymentId: `pay_${randomBytes(12).toString('hex')}`,
       orderId,
@@ -43,7 +49,13 @@ export async function orderForPaymentPage(db: Database, userId: string, orderId:
   const order = await getCustomerOrder(db, userId, orderId);
   const overdue = Date.now() - Date.parse(order.createdAt) > SIMULATED_COMPLETION_MS;
   if (order.status === 'pending' && !order.payment && order.paymentMethod === 'pay_by_link' && overdue) {
-    return recordPayment(db, userId, orderId, { method: 'pay_by_link' });
+    try {
+      return await recordPayment(db, userId, orderId, { method: 'pay_by_link' });
+    } catch (error) {
+      // Cancelled or paid meanwhile: the page shows the order as it now is.
+      if (error instanceof HttpError && error.code === 'order_not_payable') return getCustomerOrder(db, userId, orderId);
+      throw error;
+    }
   }
   return order;
 }

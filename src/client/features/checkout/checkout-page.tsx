@@ -66,7 +66,7 @@ export default function CheckoutPage() {
     setPlacing(true);
     setProblem(null);
     try {
-      const order = await placeOrder({ idempotencyKey, addressId: selected.id, paymentMethod });
+      const order = await placeOrder({ idempotencyKey, addressId: selected.id, paymentMethod, expectedTotalMinor: pricing.total });
       setPlaced(true);
       markOrderJustPlaced(order.orderId);
       rememberPaymentInfo(order.orderId, { checkoutUrl: order.checkoutUrl, paymentMethod: order.paymentMethod });

@@ -1,0 +1,52 @@
+import { sql } from 'drizzle-orm';
+import type { Database, Executor, Transaction } from './client.js';
+
+/** The SQLSTATE of a database error, whether the driver threw it or Drizzle wrapped it. */
+export function databaseErrorCode(error: unknown): string | undefined {
+  const own = (error as { code?: unknown } | null)?.code;
+  if (typeof own === 'string') return own;
+  const cause = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  return typeof cause === 'string' ? cause : undefined;
+}
+
+export const UNIQUE_VIOLATION = '23505';
+/** Serialization failure and deadlock: PostgreSQL rolled the transaction back, and running it again is safe. */
+const RETRYABLE = new Set(['40001', '40P01']);
+
+/**
+ * Runs the work in a transaction, and once more if PostgreSQL aborted it for a serialization
+ * failure or a deadlock (https://www.postgresql.org/docs/current/mvcc-serialization-failure-handling.html).
+ * The work must have no effect outside the database, since it may run twice.
+ */
+export async function inTransaction<T>(db: Database, work: (tx: Transaction) => Promise<T>): Promise<T> {
+  try {
+    return await db.transaction(work);
+  } catch (error) {
+    if (!RETRYABLE.has(databaseErrorCode(error) ?? '')) throw error;
+    return db.transaction(work);
+  }
+}
+
+/**
+ * What a transaction-scoped advisory lock protects. Each is the first key of the two-key form,
+ * whose key space is apart from the one-key locks of migrations and seeding.
+ */
+const LOCK_CLASSES = {
+  /** A customer's cart and checkout: operations on one cart take turns. */
+  cart: 1,
+  /** A customer's addresses, so that exactly one stays the default. */
+  addresses: 2,
+  /** Sign-in links requested for one e-mail address, counted and recorded together. */
+  signInEmail: 3,
+  /** Sign-in links requested from one client address. */
+  signInClient: 4,
+} as const;
+
+/**
+ * Makes transactions that name the same subject take turns until the caller's transaction ends.
+ * A transaction that takes several classes must take them in the order of LOCK_CLASSES, so that
+ * no two can wait for each other.
+ */
+export async function lockSubject(tx: Executor, lockClass: keyof typeof LOCK_CLASSES, subject: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${sql.raw(String(LOCK_CLASSES[lockClass]))}, hashtext(${subject}))`);
+}
