@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
@@ -13,6 +14,7 @@ import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { registerCsrfProtection } from './http/csrf.js';
 import { registerErrorHandler } from './http/errors.js';
+import { serializeError, serializeRequest } from './http/logging.js';
 import { MAX_UPLOAD_BYTES, registerImageRoutes, type ProductImages } from './images/product-images.js';
 import { LiveHub } from './live/live-hub.js';
 import { registerLiveRoutes } from './live/routes.js';
@@ -29,12 +31,16 @@ export interface AppParts {
   pages: PageSource;
   /** Pino logger options, or false for silence in tests. */
   logger?: boolean | { level: string };
+  /** How often event streams are kept alive and their sessions checked again; tests shorten it. */
+  liveHeartbeatMs?: number;
+  /** Opens the development mailbox; a new random one at every start unless a test names one. */
+  devMailboxKey?: string;
 }
 
 /** Builds the whole server without listening; main.ts listens, tests use inject or listen on a free port. */
-export async function buildApp({ config, database, images, pages, logger = false }: AppParts): Promise<FastifyInstance> {
+export async function buildApp({ config, database, images, pages, logger = false, devMailboxKey = randomBytes(18).toString('base64url'), liveHeartbeatMs }: AppParts): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger === true ? { level: config.logLevel } : logger,
+    logger: logger === false ? false : { ...(logger === true ? { level: config.logLevel } : logger), serializers: { err: serializeError, req: serializeRequest } },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
   });
@@ -77,13 +83,16 @@ export async function buildApp({ config, database, images, pages, logger = false
   const hub = new LiveHub(app.log);
   await hub.start(database);
   app.addHook('onClose', () => hub.stop());
-  registerLiveRoutes(app, db, hub);
+  registerLiveRoutes(app, db, hub, { heartbeatMs: liveHeartbeatMs });
 
   registerImageRoutes(app, images);
   registerSeoRoutes(app, db, config);
 
   const devMailbox = mailer.kind === 'outbox' && config.nodeEnv !== 'production';
-  if (devMailbox) registerDevMailbox(app, outboxDir(config));
+  if (devMailbox) {
+    registerDevMailbox(app, outboxDir(config), { key: devMailboxKey, publicUrl: config.publicUrl });
+    app.log.info(`No SMTP_URL: e-mails go to the development mailbox at ${config.publicUrl}/dev/mailbox?key=${devMailboxKey}`);
+  }
 
   const settings: PublicSettings = { supportEmail: config.supportEmail, publicUrl: config.publicUrl, devMailbox };
   registerPageFallback(app, pages, settings);

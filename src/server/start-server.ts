@@ -15,9 +15,9 @@ export async function startServer(createPages: () => Promise<PageSource>): Promi
     const images = new ProductImages(config.dataDir);
     const app = await buildApp({ config, database, images, pages: await createPages(), logger: true });
 
-    for (const email of config.adminEmails) {
-      if (await addAdmin(database.db, email)) app.log.info(`${email} is now an admin (ADMIN_EMAILS)`);
-    }
+    let added = 0;
+    for (const email of config.adminEmails) if (await addAdmin(database.db, email)) added++;
+    if (added) app.log.info(`${added} admin(s) added from ADMIN_EMAILS`);
     if (config.seedDemo) {
       const seeded = await seedDemoCatalogue(database.db, images);
       if (seeded) app.log.info(`Added ${seeded} demo products to the empty catalogue`);

@@ -3,6 +3,7 @@
 // lengths (https://gitlab.com/catamphetamine/libphonenumber-js#min-vs-max-vs-mobile-vs-core).
 import parsePhoneNumber from 'libphonenumber-js/max';
 import { z } from 'zod';
+import { typedText } from './text.js';
 
 /** The countries the shop ships to (spec section 5); Bulgaria first and by default. */
 export const COUNTRIES = ['BG', 'US', 'GB', 'DE', 'FR', 'IT', 'ES', 'RO', 'GR'] as const;
@@ -39,7 +40,9 @@ export function internationalPhone(phone: string, country: Country): string | nu
   return parsed?.isValid() && parsed.country === country ? parsed.formatInternational() : null;
 }
 
-const required = (message: string) => z.string({ error: message }).trim().min(1, { error: message });
+const textKeys = { tooLong: 'checkout.validation.tooLong', invalid: 'checkout.validation.invalidCharacters' };
+const optional = (max: number) => typedText(max, textKeys).optional().default('');
+const required = (missing: string, max: number) => typedText(max, { ...textKeys, missing });
 
 /**
  * An address as typed. Rules are checked in the specification's order and the first failure is
@@ -47,14 +50,18 @@ const required = (message: string) => z.string({ error: message }).trim().min(1,
  */
 export const addressInputSchema = z
   .object({
-    fullName: required('checkout.validation.nameRequired').max(200),
-    streetAddress: required('checkout.validation.addressRequired').max(300),
-    city: required('checkout.validation.cityRequired').max(120),
-    postalCode: required('checkout.validation.postalCodeRequired').max(20),
+    fullName: required('checkout.validation.nameRequired', 200),
+    streetAddress: required('checkout.validation.addressRequired', 300),
+    city: required('checkout.validation.cityRequired', 120),
+    postalCode: required('checkout.validation.postalCodeRequired', 20),
     country: z.enum(COUNTRIES, { error: 'checkout.validation.countryRequired' }),
-    phone: required('checkout.validation.phoneRequired').max(PHONE_MAX_LENGTH, { error: 'checkout.validation.invalidPhone' }),
-    apartment: z.string().trim().max(120).optional().default(''),
-    state: z.string().trim().max(120).optional().default(''),
+    phone: z
+      .string({ error: 'checkout.validation.phoneRequired' })
+      .trim()
+      .min(1, { error: 'checkout.validation.phoneRequired' })
+      .max(PHONE_MAX_LENGTH, { error: 'checkout.validation.invalidPhone' }),
+    apartment: optional(120),
+    state: optional(120),
   })
   .transform((address, context) => {
     const phone = internationalPhone(address.phone, address.country);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Address } from './addresses.js';
+import { isStorableText } from './text.js';
 import type { Pricing } from './money.js';
 import type { OrderStatus } from './order-status.js';
 
@@ -56,7 +57,7 @@ export interface Order {
 export const placeOrderSchema = z.object({
   /** Chosen by the browser once per checkout, so that a repeated request places one order. */
   idempotencyKey: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/),
-  addressId: z.string().min(1).max(80).optional(),
+  addressId: z.string().min(1).max(80).refine(isStorableText).optional(),
   paymentMethod: z.enum(PAYMENT_METHODS).default(DEFAULT_PAYMENT_METHOD),
   /** The total the customer was shown and confirmed, in minor units. */
   expectedTotalMinor: z.number({ error: 'checkout.errors.totalRequired' }).int().min(0).max(Number.MAX_SAFE_INTEGER),

@@ -127,7 +127,19 @@ describeEachDatabase('admin', (context) => {
     for (const missing of ['name', 'description', 'price']) {
       const body = form({ ...fields, [missing]: '' }, { name: 'a.png', type: 'image/png', content: await pngImage() });
       const response = await testApp.app.inject({ method: 'POST', url: '/api/admin/products', headers: { ...body.headers, cookie: admin }, payload: body.payload });
-      expect(response.json().error.message, missing).toBe('Please fill in all required fields');
+      expect(response.json().error.message, missing).toBe(`${missing}: admin.products.messages.requiredFields`);
+    }
+    for (const [field, value, messageKey] of [
+      ['price', '100000.01', 'priceTooHigh'],
+      ['name', 'x'.repeat(201), 'nameTooLong'],
+      ['description', 'x'.repeat(10_000), 'descriptionTooLong'],
+      ['name', 'Rose\u0000Set', 'invalidCharacters'],
+      ['category', 'shoes', 'unknownCategory'],
+    ]) {
+      const body = form({ ...fields, [field!]: value! }, { name: 'a.png', type: 'image/png', content: await pngImage() });
+      const response = await testApp.app.inject({ method: 'POST', url: '/api/admin/products', headers: { ...body.headers, cookie: admin }, payload: body.payload });
+      expect(response.statusCode, messageKey).toBe(400);
+      expect(response.json().error.message).toBe(`${field}: admin.products.messages.${messageKey}`);
     }
     const noImage = form(fields);
     const response = await testApp.app.inject({ method: 'POST', url: '/api/admin/products', headers: { ...noImage.headers, cookie: admin }, payload: noImage.payload });

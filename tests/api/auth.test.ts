@@ -6,7 +6,7 @@ import { addAdmin, isAdminEmail, listAdmins, removeAdmin } from '../../src/serve
 import { admins, sessions, signInTokens, users } from '../../src/server/db/schema.js';
 import { signInLinkIn, startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
 import { latestOutboxLink, nextClientAddress, requestLink, signIn, tokenOf } from './sign-in.js';
-import { createTestApp, databaseTargets, describeEachDatabase, type TestApp } from './test-app.js';
+import { createTestApp, databaseTargets, describeEachDatabase, TEST_MAILBOX_KEY, type TestApp } from './test-app.js';
 
 const complete = (testApp: TestApp, token: string, email: string) =>
   testApp.app.inject({ method: 'POST', url: '/api/auth/sessions', payload: { token, email } });
@@ -240,7 +240,7 @@ describeEachDatabase(
       await requestLink(testApp, 'secure@example.com');
       const token = tokenOf(await latestOutboxLink(testApp, 'secure@example.com'));
       const response = await complete(testApp, token, 'secure@example.com');
-      expect(response.cookies.find((candidate) => candidate.name === 'session')?.secure).toBe(true);
+      expect(response.cookies.find((candidate) => candidate.name === '__Host-session')?.secure).toBe(true);
     });
   },
   { PUBLIC_URL: 'https://shop.example' },
@@ -255,10 +255,34 @@ describeEachDatabase('development outbox', (context) => {
     expect(await readFile(path.join(testApp.dataDir, 'outbox', eml), 'utf8')).toContain('To: outbox@example.com');
     const link = await latestOutboxLink(testApp, 'outbox@example.com');
     expect(link).toMatch(/^http:\/\/shop\.test\/\?signInToken=/);
-    const page = await testApp.app.inject({ method: 'GET', url: '/dev/mailbox' });
+    const page = await testApp.app.inject({ method: 'GET', url: `/dev/mailbox?key=${TEST_MAILBOX_KEY}` });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain(`href="${link}"`);
     expect(page.body).toContain('Вашият линк за вход в Nail Art Atelier');
+    const ownHost = await testApp.app.inject({ method: 'GET', url: `/dev/mailbox?key=${TEST_MAILBOX_KEY}`, headers: { host: 'shop.test' } });
+    expect(ownHost.body).toContain(`href="${link}"`);
+  });
+
+  it('shows nothing without the key from the server log, nor for a foreign host name', async () => {
+    const testApp = context();
+    await requestLink(testApp, 'victim@example.com');
+    const link = await latestOutboxLink(testApp, 'victim@example.com');
+    for (const [url, host] of [
+      ['/dev/mailbox', 'localhost'],
+      ['/dev/mailbox?key=', 'localhost'],
+      ['/dev/mailbox?key=guess', 'localhost'],
+      [`/dev/mailbox?key=${TEST_MAILBOX_KEY}x`, 'localhost'],
+      [`/dev/mailbox?key=${TEST_MAILBOX_KEY}`, 'attacker.example'],
+      [`/dev/mailbox?key=${TEST_MAILBOX_KEY}`, 'attacker.example:3000'],
+    ]) {
+      const response = await testApp.app.inject({ method: 'GET', url: url!, headers: { host: host! } });
+      expect(response.statusCode, `${url} ${host}`).toBe(404);
+      expect(response.body).not.toContain(tokenOf(link));
+      expect(response.body).not.toContain('victim@example.com');
+    }
+    // The page every visitor loads says a mailbox exists, but carries no key to it.
+    const home = await testApp.app.inject({ method: 'GET', url: '/' });
+    expect(home.body).not.toContain(TEST_MAILBOX_KEY);
   });
 });
 

@@ -24,14 +24,14 @@ class MemoryStorage implements Storage {
   }
 }
 
-const serverItem: CartItem = { id: 'a1b2c3d4-0000-4000-8000-000000000001', productId: 'p1', name: 'Rose Set', priceMinor: 2450, addedAt: '2026-01-01T00:00:00Z' };
+const serverItem: CartItem = { id: 'a1b2c3d4-0000-4000-8000-000000000001', productId: 'p1', name: 'Rose Set', priceMinor: 2450, addedPriceMinor: 2450, addedAt: '2026-01-01T00:00:00Z' };
 const queuedAdd: QueuedOperation = { id: 'op1xxxxx', type: 'add', productId: 'p2', name: 'Lemon Tips', priceMinor: 1999, addedAt: '2026-01-02T00:00:00Z', pendingSync: true };
 
 describe('offline cart', () => {
   it('shows queued additions as pending and hides queued removals', () => {
     const queue: QueuedOperation[] = [queuedAdd, { id: 'op2xxxxx', type: 'remove', itemId: serverItem.id, pendingSync: true }];
     expect(withQueue([serverItem], queue)).toEqual([
-      { id: 'pending-op1xxxxx', productId: 'p2', name: 'Lemon Tips', priceMinor: 1999, addedAt: '2026-01-02T00:00:00Z', pendingSync: true },
+      { id: 'pending-op1xxxxx', productId: 'p2', name: 'Lemon Tips', priceMinor: 1999, addedPriceMinor: 1999, addedAt: '2026-01-02T00:00:00Z', pendingSync: true },
     ]);
   });
 

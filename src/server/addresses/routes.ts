@@ -2,11 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { addressInputSchema, type Address } from '../../shared/addresses.js';
 import { requireUser } from '../auth/session.js';
 import type { Database } from '../db/client.js';
-import { parseInput } from '../http/validation.js';
+import { parseInput, pathId } from '../http/validation.js';
 import { createAddress, deleteAddress, listAddresses, setDefaultAddress, updateAddress } from './service.js';
 
 type AddressesResponse = { addresses: Address[] };
 type WithId = { Params: { id: string } };
+const addressIdOf = ({ id }: { id: string }) => pathId(id, 'Address not found');
 
 export function registerAddressRoutes(app: FastifyInstance, db: Database): void {
   app.get('/api/addresses', async (request, reply): Promise<AddressesResponse> => {
@@ -24,16 +25,16 @@ export function registerAddressRoutes(app: FastifyInstance, db: Database): void 
   app.put<WithId>('/api/addresses/:id', async (request): Promise<AddressesResponse> => {
     const user = await requireUser(db, request);
     const input = parseInput(addressInputSchema, request.body);
-    return { addresses: await updateAddress(db, user.id, request.params.id, input) };
+    return { addresses: await updateAddress(db, user.id, addressIdOf(request.params), input) };
   });
 
   app.delete<WithId>('/api/addresses/:id', async (request): Promise<AddressesResponse> => {
     const user = await requireUser(db, request);
-    return { addresses: await deleteAddress(db, user.id, request.params.id) };
+    return { addresses: await deleteAddress(db, user.id, addressIdOf(request.params)) };
   });
 
   app.post<WithId>('/api/addresses/:id/default', async (request): Promise<AddressesResponse> => {
     const user = await requireUser(db, request);
-    return { addresses: await setDefaultAddress(db, user.id, request.params.id) };
+    return { addresses: await setDefaultAddress(db, user.id, addressIdOf(request.params)) };
   });
 }

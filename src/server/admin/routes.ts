@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ADMIN_ORDERS_PAGE_SIZE, type AdminOrderPage } from '../../shared/admin.js';
-import { PRODUCT_CATEGORIES, type Product } from '../../shared/catalog.js';
-import { parsePriceToMinor } from '../../shared/money.js';
+import { productFieldsSchema } from '../../shared/catalog-schemas.js';
+import type { Product } from '../../shared/catalog.js';
+import { typedText } from '../../shared/text.js';
 import { ORDER_STATUSES, type OrderStatus } from '../../shared/order-status.js';
 import type { Order } from '../../shared/orders.js';
 import { requireAdmin } from '../auth/session.js';
@@ -11,6 +12,7 @@ import type { Database } from '../db/client.js';
 import { HttpError } from '../http/errors.js';
 import { parseInput } from '../http/validation.js';
 import type { ProductImages } from '../images/product-images.js';
+import { orderIdOf } from '../orders/routes.js';
 import { changeOrderStatus, getOrder, searchOrders } from '../orders/service.js';
 
 interface ProductForm {
@@ -32,21 +34,14 @@ async function readProductForm(request: FastifyRequest): Promise<ProductForm> {
       values[part.fieldname] = String(part.value ?? '');
     }
   }
-  const name = values.name?.trim() ?? '';
-  const description = values.description?.trim() ?? '';
-  const priceMinor = parsePriceToMinor(values.price);
-  if (!name || !description || priceMinor < 1) throw new HttpError(400, 'bad_request', 'Please fill in all required fields');
-  const category = values.category ?? '';
-  if (category !== '' && !(PRODUCT_CATEGORIES as readonly string[]).includes(category)) {
-    throw new HttpError(400, 'bad_request', 'Unknown category');
-  }
-  return { fields: { name: name.slice(0, 200), description: description.slice(0, 2000), priceMinor, category: category as ProductFields['category'] }, image };
+  const { name, description, price, category } = parseInput(productFieldsSchema, values);
+  return { fields: { name, description, priceMinor: price, category }, image };
 }
 
 const idParam = z.object({ id: z.uuid({ error: 'Product ID is required' }) });
 const orderQuerySchema = z.object({
   status: z.enum(ORDER_STATUSES).optional().catch(undefined),
-  q: z.string().max(254).optional(),
+  q: typedText(254, { tooLong: 'admin.orders.searchInvalid', invalid: 'admin.orders.searchInvalid' }).optional(),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(ADMIN_ORDERS_PAGE_SIZE),
 });
@@ -92,11 +87,11 @@ export function registerAdminRoutes(app: FastifyInstance, db: Database, images: 
 
   app.get<{ Params: { orderId: string } }>('/api/admin/orders/:orderId', async (request): Promise<{ order: Order }> => {
     await requireAdmin(db, request);
-    return { order: await getOrder(db, request.params.orderId) };
+    return { order: await getOrder(db, orderIdOf(request.params)) };
   });
 
   app.patch<{ Params: { orderId: string }; Body: { status?: unknown } }>('/api/admin/orders/:orderId/status', async (request) => {
     await requireAdmin(db, request);
-    return { order: await changeOrderStatus(db, request.params.orderId, request.body?.status) };
+    return { order: await changeOrderStatus(db, orderIdOf(request.params), request.body?.status) };
   });
 }

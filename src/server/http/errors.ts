@@ -28,18 +28,21 @@ const codeForStatus: Readonly<Record<number, ApiErrorCode>> = {
   503: 'unavailable',
 };
 
-/** Every error leaves the API as `{ error: { code, message } }`; bad input is a 4xx, never a 500. */
+/**
+ * Every error leaves the API as `{ error: { code, message } }`; bad input is a 4xx, never a 500.
+ * Every 5xx is logged once, with its cause, under the request's id.
+ */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    const status = error instanceof HttpError ? error.statusCode : error.validation ? 400 : (error.statusCode ?? 500);
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
     if (error instanceof HttpError) {
       return reply.status(error.statusCode).send(errorBody(error.code, error.message));
     }
-    const status = error.validation ? 400 : (error.statusCode ?? 500);
     const code = codeForStatus[status];
     if (status < 500 && code) {
       return reply.status(status).send(errorBody(code, error.message));
     }
-    request.log.error({ err: error }, 'request failed');
     return reply.status(status >= 500 ? status : 500).send(errorBody('internal', 'Something went wrong on our side.'));
   });
 }

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -12,9 +13,30 @@ async function readOutbox(folder: string, limit: number): Promise<OutboxEntry[]>
   return Promise.all(newest.map(async (file) => JSON.parse(await readFile(path.join(folder, file), 'utf8')) as OutboxEntry));
 }
 
-/** Development only: the messages of the outbox, newest first, with their links ready to click. */
-export function registerDevMailbox(app: FastifyInstance, folder: string): void {
-  app.get('/dev/mailbox', async (_request, reply) => {
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+export interface DevMailboxAccess {
+  /** The secret that opens the mailbox: printed in the server log, never sent in a page. */
+  key: string;
+  /** The shop's own address: the mailbox answers only for its host name or a loopback name. */
+  publicUrl: string;
+}
+
+const keyMatches = (given: unknown, key: string) =>
+  typeof given === 'string' && given.length === key.length && timingSafeEqual(Buffer.from(given), Buffer.from(key));
+
+/**
+ * Development only: the messages of the outbox, newest first, with their links ready to click.
+ * Sign-in links open accounts, so the mailbox needs the key printed in the server log, and it
+ * ignores requests for a host name that is not the shop's (a rebound DNS name, for instance).
+ */
+export function registerDevMailbox(app: FastifyInstance, folder: string, access: DevMailboxAccess): void {
+  const ownHost = new URL(access.publicUrl).hostname;
+  app.get<{ Querystring: { key?: unknown } }>('/dev/mailbox', async (request, reply) => {
+    const hostname = request.hostname.toLowerCase();
+    if ((!LOOPBACK_NAMES.has(hostname) && hostname !== ownHost) || !keyMatches(request.query.key, access.key)) {
+      return reply.status(404).type('text/plain; charset=utf-8').send('Not found. Open the mailbox address printed in the server log.');
+    }
     const entries = await readOutbox(folder, 50);
     const items = entries
       .map(

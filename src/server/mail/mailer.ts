@@ -63,7 +63,7 @@ export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
       await mkdir(folder, { recursive: true });
       await writeFile(path.join(folder, `${id}.eml`), info.message as Buffer);
       await writeFile(path.join(folder, `${id}.json`), JSON.stringify(entry, null, 2));
-      log.info({ to: message.to, file: path.join(folder, `${id}.eml`) }, `E-mail written to the outbox: ${message.subject}`);
+      log.info({ file: path.join(folder, `${id}.eml`) }, `E-mail written to the outbox: ${message.subject}`);
       if (message.link) log.info(`Link in that e-mail: ${message.link}`);
     },
   };

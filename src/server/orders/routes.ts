@@ -3,11 +3,12 @@ import { placeOrderSchema, recordPaymentSchema, type Order } from '../../shared/
 import { requireUser } from '../auth/session.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
-import { parseInput } from '../http/validation.js';
+import { parseInput, pathId } from '../http/validation.js';
 import { orderForPaymentPage, recordPayment } from '../payments/service.js';
 import { listCustomerOrders, placeOrder } from './service.js';
 
 type WithId = { Params: { orderId: string } };
+export const orderIdOf = ({ orderId }: { orderId: string }) => pathId(orderId, `Order ${orderId.slice(0, 100)} not found`);
 
 export function registerOrderRoutes(app: FastifyInstance, db: Database, config: Config): void {
   app.get('/api/orders', async (request, reply): Promise<{ orders: Order[] }> => {
@@ -26,12 +27,12 @@ export function registerOrderRoutes(app: FastifyInstance, db: Database, config: 
   app.get<WithId>('/api/orders/:orderId', async (request, reply): Promise<{ order: Order }> => {
     const user = await requireUser(db, request);
     reply.header('cache-control', 'no-store');
-    return { order: await orderForPaymentPage(db, user.id, request.params.orderId) };
+    return { order: await orderForPaymentPage(db, user.id, orderIdOf(request.params)) };
   });
 
   app.post<WithId>('/api/orders/:orderId/payment', async (request): Promise<{ order: Order }> => {
     const user = await requireUser(db, request);
     const details = parseInput(recordPaymentSchema, request.body);
-    return { order: await recordPayment(db, user.id, request.params.orderId, details) };
+    return { order: await recordPayment(db, user.id, orderIdOf(request.params), details) };
   });
 }

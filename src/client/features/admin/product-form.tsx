@@ -1,4 +1,5 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
+import { productFieldsSchema } from '../../../shared/catalog-schemas.js';
 import { PRODUCT_CATEGORIES, type Product } from '../../../shared/catalog.js';
 import { ApiError } from '../../api/http.js';
 import { useTranslation } from '../../i18n/i18n.js';
@@ -33,7 +34,8 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!name.trim() || !description.trim() || !price || Number(price) < 0.01) return setError(t('admin.products.messages.requiredFields'));
+    const checked = productFieldsSchema.safeParse({ name, description, price, category });
+    if (!checked.success) return setError(t(checked.error.issues[0]?.message ?? 'admin.products.messages.requiredFields'));
     if (!editing && !image) return setError(t('admin.products.messages.imageRequired'));
     if (editing && !product.id) return setError(t('admin.products.messages.idMissing'));
     setError(null);
