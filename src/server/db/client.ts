@@ -1,4 +1,3 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -8,6 +7,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { projectPath } from '../project-path.js';
+import { lockDataDir } from './data-dir-lock.js';
 import * as schema from './schema.js';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -25,6 +25,9 @@ export interface DatabaseHandle {
   listen(channel: string, onMessage: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
+
+// openDatabase throws it, so its callers find it here.
+export { DataDirInUseError } from './data-dir-lock.js';
 
 export type DatabaseLocation = { databaseUrl: string } | { dataDir: string } | { inMemory: true };
 
@@ -162,43 +165,4 @@ async function listenOnPostgres(
     client = undefined;
     await current?.end().catch(() => {});
   };
-}
-
-export class DataDirInUseError extends Error {}
-
-/**
- * PGlite serves one process. A second server on the same DATA_DIR would corrupt the files,
- * so it stops with a clear message instead.
- */
-function lockDataDir(dataDir: string): () => void {
-  mkdirSync(dataDir, { recursive: true });
-  const lockPath = path.join(dataDir, 'pglite.lock');
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(lockPath, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => rmSync(lockPath, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = Number(readFileSync(lockPath, 'utf8'));
-      if (holder && holder !== process.pid && isProcessAlive(holder)) {
-        throw new DataDirInUseError(
-          `The embedded database in ${path.resolve(dataDir)} is in use by process ${holder}. ` +
-            'Stop that server, or give this one another DATA_DIR, or use PostgreSQL through DATABASE_URL to run several servers.',
-        );
-      }
-      rmSync(lockPath, { force: true }); // left behind by a process that is gone
-    }
-  }
-  throw new DataDirInUseError(`Could not lock ${lockPath}.`);
-}
-
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
