@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { sql } from 'drizzle-orm';
 import type { PublicSettings } from '../shared/settings.js';
 import { registerAddressRoutes } from './addresses/routes.js';
@@ -13,7 +13,7 @@ import { registerCatalogRoutes } from './catalog/routes.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { registerCsrfProtection } from './http/csrf.js';
-import { registerErrorHandler } from './http/errors.js';
+import { errorBody, registerErrorHandler } from './http/errors.js';
 import { serializeError, serializeRequest } from './http/logging.js';
 import { MAX_UPLOAD_BYTES, registerImageRoutes, type ProductImages } from './images/product-images.js';
 import { LiveHub } from './live/live-hub.js';
@@ -43,6 +43,8 @@ export async function buildApp({ config, database, images, pages, logger = false
     logger: logger === false ? false : { ...(logger === true ? { level: config.logLevel } : logger), serializers: { err: serializeError, req: serializeRequest } },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // A path the router cannot even decode (bad percent-encoding, an over-long parameter) is bad input too.
+    frameworkErrors: (error, _request, reply) => void (reply as FastifyReply).status(error.statusCode ?? 400).send(errorBody('bad_request', error.message)),
   });
   const { db } = database;
   const mailer = createMailer(config, app.log);
