@@ -107,7 +107,6 @@ describeEachDatabase('many customers at once', (context) => {
     expect(ordered + refused).toBe(200);
     const placedOrders = await testApp.database.db.select().from(orders).where(eq(orders.customerEmail, 'two-tabs@example.com'));
     expect(placedOrders).toHaveLength(ordered);
-    console.info(`checkout against an add, 200 rounds: ${ordered} orders placed first, ${refused} adds first (409), 0 lines lost`);
   });
 
   it('sends exactly 3 of 100 parallel link requests for one address, and 10 of 100 from one client', async () => {
