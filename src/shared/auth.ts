@@ -11,7 +11,12 @@ export interface SessionResponse {
 }
 
 export const SIGN_IN_LINK_MINUTES = 15;
+/** A session, and its cookie, lasts this long from its latest recorded use; each use moves the end forward. */
 export const SESSION_DAYS = 30;
+/** A session unused for this long ends. */
+export const SESSION_IDLE_DAYS = 30;
+/** An admin's session ends sooner when unused, since it can change the catalogue and every order. */
+export const ADMIN_SESSION_IDLE_HOURS = 12;
 /** How many sign-in links one e-mail address, and one client address, may request per window. */
 export const SIGN_IN_RATE_LIMIT = { windowMinutes: 15, perEmail: 3, perClient: 10 } as const;
 

@@ -16,13 +16,28 @@ export interface TestApp {
   database: DatabaseHandle;
   images: ProductImages;
   dataDir: string;
+  /** The PostgreSQL database the app runs on; undefined on PGlite. */
+  databaseUrl?: string;
   close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /**
+   * Runs on this PostgreSQL database instead of a fresh one, as a second server process of the same
+   * shop would; it is left in place on close, for the app that created it to drop.
+   */
+  databaseUrl?: string;
+  /** How often event streams are kept alive and check their session. */
+  liveHeartbeatMs?: number;
 }
 
 type DatabaseTarget = 'pglite' | 'postgres';
 
 /** PGlite always; PostgreSQL too when TEST_DATABASE_URL names a server (CI sets it). */
 export const databaseTargets: DatabaseTarget[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+
+/** The development mailbox's key in tests; a real server makes a random one at every start. */
+export const TEST_MAILBOX_KEY = 'test-mailbox-key-0123456789';
 
 export const TEST_INDEX_HTML = '<!doctype html><html><head><!--shop-settings--></head><body><div id="root"></div></body></html>';
 
@@ -47,16 +62,17 @@ async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<
   };
 }
 
-export async function createTestApp(target: DatabaseTarget, environment: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(target: DatabaseTarget, environment: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'shop-test-'));
   const clientDir = path.join(dataDir, 'client');
   await mkdir(clientDir);
   await writeFile(path.join(clientDir, 'index.html'), TEST_INDEX_HTML);
-  const postgres = target === 'postgres' ? await createPostgresDatabase() : undefined;
+  const postgres = target === 'postgres' && !options.databaseUrl ? await createPostgresDatabase() : undefined;
+  const databaseUrl = target === 'postgres' ? (options.databaseUrl ?? postgres?.url) : undefined;
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PUBLIC_URL: 'http://shop.test', ...environment });
-  const database = await openDatabase(postgres ? { databaseUrl: postgres.url } : { inMemory: true });
+  const database = await openDatabase(databaseUrl ? { databaseUrl } : { inMemory: true });
   const images = new ProductImages(dataDir);
-  const app = await buildApp({ config, database, images, pages: builtPages(clientDir) });
+  const app = await buildApp({ config, database, images, pages: builtPages(clientDir), devMailboxKey: TEST_MAILBOX_KEY, liveHeartbeatMs: options.liveHeartbeatMs });
   await app.ready();
   return {
     app,
@@ -64,6 +80,7 @@ export async function createTestApp(target: DatabaseTarget, environment: Record<
     database,
     images,
     dataDir,
+    databaseUrl,
     async close() {
       await app.close();
       await database.close();
@@ -74,12 +91,17 @@ export async function createTestApp(target: DatabaseTarget, environment: Record<
 }
 
 /** Runs a suite once per database target, each on a fresh database and app. */
-export function describeEachDatabase(title: string, suite: (context: () => TestApp) => void, environment: Record<string, string> = {}): void {
+export function describeEachDatabase(
+  title: string,
+  suite: (context: () => TestApp) => void,
+  environment: Record<string, string> = {},
+  options: TestAppOptions = {},
+): void {
   for (const target of databaseTargets) {
     describe(`${title} [${target}]`, () => {
       let testApp: TestApp | undefined;
       beforeAll(async () => {
-        testApp = await createTestApp(target, environment);
+        testApp = await createTestApp(target, environment, options);
       });
       afterAll(async () => {
         await testApp?.close();

@@ -2,6 +2,10 @@
 export interface EventStreamReader {
   events: string[];
   waitFor(name: string, timeoutMs?: number): Promise<number>;
+  /** Whether the server has ended the stream. */
+  readonly ended: boolean;
+  /** Waits until the server ends the stream, and returns how long the wait took. */
+  waitForEnd(timeoutMs?: number): Promise<number>;
   close(): void;
 }
 
@@ -11,13 +15,17 @@ export async function openEventStream(url: string, cookie: string): Promise<Even
   if (!response.ok || !response.body) throw new Error(`Event stream refused: ${response.status}`);
   const events: string[] = [];
   const consumed = new Map<string, number>();
+  let ended = false;
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   void (async () => {
     let buffer = '';
     try {
       for (;;) {
         const { value, done } = await reader.read();
-        if (done) return;
+        if (done) {
+          ended = true;
+          return;
+        }
         buffer += value;
         let end: number;
         while ((end = buffer.indexOf('\n\n')) >= 0) {
@@ -40,6 +48,17 @@ export async function openEventStream(url: string, cookie: string): Promise<Even
       const started = Date.now();
       while (events.filter((event) => event === name).length < wanted) {
         if (Date.now() - started > timeoutMs) throw new Error(`No "${name}" event within ${timeoutMs} ms (got ${events.join(', ')})`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      return Date.now() - started;
+    },
+    get ended() {
+      return ended;
+    },
+    async waitForEnd(timeoutMs = 5000) {
+      const started = Date.now();
+      while (!ended) {
+        if (Date.now() - started > timeoutMs) throw new Error(`The stream was still open after ${timeoutMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
       return Date.now() - started;

@@ -1,19 +1,27 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { completeSignInSchema, signInLinkRequestSchema } from '../../shared/auth-schemas.js';
-import { SESSION_DAYS, type SessionResponse } from '../../shared/auth.js';
+import type { SessionResponse } from '../../shared/auth.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { parseInput } from '../http/validation.js';
 import type { Mailer } from '../mail/mailer.js';
 import { completeSignIn, requestSignInLink, signOut } from './service.js';
-import { findSessionUser, SESSION_COOKIE, type CurrentUser } from './session.js';
+import {
+  clearSessionCookie,
+  findSessionUser,
+  readSessionId,
+  registerSessionCookie,
+  setSessionCookie,
+  type CurrentUser,
+} from './session.js';
 
 const publicUser = (user: CurrentUser | null): SessionResponse => ({
   user: user && { email: user.email, lastLoginTime: user.lastLoginTime, isAdmin: user.isAdmin },
 });
 
 export function registerAuthRoutes(app: FastifyInstance, db: Database, mailer: Mailer, config: Config): void {
-  const secureCookie = config.publicUrl.startsWith('https:');
+  // The session cookie belongs to this module; every other module reads it through session.ts.
+  registerSessionCookie(app, config);
   const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
 
   app.get('/api/auth/me', async (request, reply): Promise<SessionResponse> => {
@@ -30,21 +38,15 @@ export function registerAuthRoutes(app: FastifyInstance, db: Database, mailer: M
   app.post('/api/auth/sessions', async (request, reply): Promise<SessionResponse> => {
     const input = parseInput(completeSignInSchema, request.body);
     const { sessionId, user } = await completeSignIn(db, request.log, input);
-    reply.setCookie(SESSION_COOKIE, sessionId, {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: secureCookie,
-      path: '/',
-      maxAge: SESSION_DAYS * 24 * 60 * 60,
-    });
+    setSessionCookie(reply, sessionId);
     noStore(reply);
     return publicUser(user);
   });
 
   app.delete('/api/auth/session', async (request, reply) => {
-    const sessionId = request.cookies[SESSION_COOKIE];
+    const sessionId = readSessionId(request);
     if (sessionId) await signOut(db, request.log, sessionId);
-    reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: secureCookie });
+    clearSessionCookie(reply);
     return reply.status(204).send();
   });
 }

@@ -13,6 +13,7 @@ import type { Database } from '../db/client.js';
 import { inTransaction, lockSubject } from '../db/transaction.js';
 import { sessions, signInTokens, users } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
+import { announceSessionEnded } from '../live/live-hub.js';
 import type { Mailer } from '../mail/mailer.js';
 import { hashSecret, type CurrentUser } from './session.js';
 import { signInEmail } from './sign-in-email.js';
@@ -103,7 +104,7 @@ export async function completeSignIn(
 
   await db.insert(users).values({ email }).onConflictDoNothing({ target: users.email });
   const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
-  if (!user) throw new Error(`User ${email} missing right after it was ensured`);
+  if (!user) throw new Error('The user is missing right after it was ensured');
 
   let lastLoginAt: Date | null = null;
   try {
@@ -114,15 +115,17 @@ export async function completeSignIn(
       .returning({ lastLoginAt: users.lastLoginAt });
     lastLoginAt = updated?.lastLoginAt ?? null;
   } catch (error) {
-    log.warn({ err: error, email }, 'Could not record the sign-in time; signing in anyway');
+    log.warn({ err: error }, 'Could not record the sign-in time; signing in anyway');
   }
 
   const sessionId = newSecret();
-  await db.delete(sessions).where(lt(sessions.expiresAt, new Date()));
+  const now = Date.now();
+  await db.delete(sessions).where(lt(sessions.expiresAt, new Date(now)));
   await db.insert(sessions).values({
     idHash: hashSecret(sessionId),
     userId: user.id,
-    expiresAt: new Date(Date.now() + SESSION_DAYS * 24 * 60 * MINUTE),
+    expiresAt: new Date(now + SESSION_DAYS * 24 * 60 * MINUTE),
+    lastSeenAt: new Date(now),
   });
   return {
     sessionId,
@@ -130,9 +133,18 @@ export async function completeSignIn(
   };
 }
 
-/** Ends the session and records the time; the session ends even when the time cannot be recorded. */
+/**
+ * Ends the session, and its event streams on every server process, and records the time; the session
+ * ends even when the time cannot be recorded.
+ */
 export async function signOut(db: Database, log: FastifyBaseLogger, sessionId: string): Promise<void> {
-  const [ended] = await db.delete(sessions).where(eq(sessions.idHash, hashSecret(sessionId))).returning({ userId: sessions.userId });
+  const idHash = hashSecret(sessionId);
+  const ended = await inTransaction(db, async (tx) => {
+    const [row] = await tx.delete(sessions).where(eq(sessions.idHash, idHash)).returning({ userId: sessions.userId });
+    // Announced even when the row was already gone (deleted for being idle, say): its streams may still be open.
+    await announceSessionEnded(tx, idHash);
+    return row;
+  });
   if (!ended) return;
   try {
     await db.update(users).set({ lastLogoutAt: sql`now()`, updatedAt: sql`now()` }).where(eq(users.id, ended.userId));

@@ -62,6 +62,8 @@ export const sessions = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
     expiresAt: moment('expires_at').notNull(),
+    /** The latest use, recorded at most every few minutes; a session unused for too long ends. */
+    lastSeenAt: moment('last_seen_at').notNull().defaultNow(),
   },
   (table) => [index('sessions_user_idx').on(table.userId)],
 );

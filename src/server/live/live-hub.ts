@@ -5,20 +5,27 @@ import type { Database, DatabaseHandle } from '../db/client.js';
 
 const CHANNEL = 'shop_events';
 
-interface LiveMessage {
-  userId: string;
-  topic: LiveTopic;
-}
+/** A change to a user's data, or the end of a session, named by its id's hash and never by the id. */
+type LiveMessage = { userId: string; topic: LiveTopic } | { endedSession: string };
 
-type Subscriber = (topic: LiveTopic | 'resync') => void;
+/** One open event stream, as the hub sees it. */
+export interface LiveStream {
+  userId: string;
+  sessionHash: string;
+  send(topic: LiveTopic | 'resync'): void;
+  /** Ends the stream; called when its session ends. */
+  end(): void;
+}
 
 /**
  * Live updates for signed-in browsers. A change is announced with NOTIFY in the transaction that
  * makes it, so it is sent only if it is committed, and every server process on the database hears
- * it and tells its own connected browsers.
+ * it and tells its own connected browsers. An ended session is announced the same way, so that
+ * every process ends the streams opened with it.
  */
 export class LiveHub {
-  private readonly subscribers = new Map<string, Set<Subscriber>>();
+  private readonly byUser = new Map<string, Set<LiveStream>>();
+  private readonly bySession = new Map<string, Set<LiveStream>>();
   private stopListening: (() => Promise<void>) | undefined;
 
   constructor(private readonly log: FastifyBaseLogger) {}
@@ -36,38 +43,68 @@ export class LiveHub {
     this.stopListening = undefined;
   }
 
-  subscribe(userId: string, subscriber: Subscriber): () => void {
-    let set = this.subscribers.get(userId);
-    if (!set) this.subscribers.set(userId, (set = new Set()));
-    set.add(subscriber);
+  subscribe(stream: LiveStream): () => void {
+    add(this.byUser, stream.userId, stream);
+    add(this.bySession, stream.sessionHash, stream);
     return () => {
-      set.delete(subscriber);
-      if (set.size === 0) this.subscribers.delete(userId);
+      remove(this.byUser, stream.userId, stream);
+      remove(this.bySession, stream.sessionHash, stream);
     };
+  }
+
+  /** How many streams this process holds open for the session. */
+  streamCount(sessionHash: string): number {
+    return this.bySession.get(sessionHash)?.size ?? 0;
   }
 
   get connectionCount(): number {
     let total = 0;
-    for (const set of this.subscribers.values()) total += set.size;
+    for (const set of this.byUser.values()) total += set.size;
     return total;
   }
 
   private deliver(payload: string): void {
     try {
       const message = JSON.parse(payload) as LiveMessage;
-      for (const subscriber of this.subscribers.get(message.userId) ?? []) subscriber(message.topic);
+      if ('endedSession' in message) {
+        // Ending a stream removes it from the set, so the set is copied first.
+        for (const stream of [...(this.bySession.get(message.endedSession) ?? [])]) stream.end();
+      } else {
+        for (const stream of this.byUser.get(message.userId) ?? []) stream.send(message.topic);
+      }
     } catch (error) {
       this.log.warn({ err: error, payload }, 'Ignored a malformed live message');
     }
   }
 
   private broadcast(topic: 'resync'): void {
-    for (const set of this.subscribers.values()) for (const subscriber of set) subscriber(topic);
+    for (const set of this.byUser.values()) for (const stream of set) stream.send(topic);
   }
+}
+
+function add(index: Map<string, Set<LiveStream>>, key: string, stream: LiveStream): void {
+  let set = index.get(key);
+  if (!set) index.set(key, (set = new Set()));
+  set.add(stream);
+}
+
+function remove(index: Map<string, Set<LiveStream>>, key: string, stream: LiveStream): void {
+  const set = index.get(key);
+  if (!set) return;
+  set.delete(stream);
+  if (set.size === 0) index.delete(key);
 }
 
 /** Announces a change to the user's data; call it inside the transaction that makes the change. */
 export async function announceChange(db: Pick<Database, 'execute'>, userId: string, topic: LiveTopic): Promise<void> {
-  const message: LiveMessage = { userId, topic };
+  await notify(db, { userId, topic });
+}
+
+/** Announces that the session with this id hash has ended, so that every process ends its streams. */
+export async function announceSessionEnded(db: Pick<Database, 'execute'>, sessionHash: string): Promise<void> {
+  await notify(db, { endedSession: sessionHash });
+}
+
+async function notify(db: Pick<Database, 'execute'>, message: LiveMessage): Promise<void> {
   await db.execute(sql`select pg_notify(${CHANNEL}, ${JSON.stringify(message)})`);
 }
