@@ -29,8 +29,8 @@ export interface AppParts {
   database: DatabaseHandle;
   images: ProductImages;
   pages: PageSource;
-  /** Pino logger options, or false for silence in tests. */
-  logger?: boolean | { level: string };
+  /** Pino logger options (a test may give a stream to read), or false for silence in tests. */
+  logger?: boolean | { level: string; stream?: { write(line: string): void } };
   /** How often event streams are kept alive and their sessions checked again; tests shorten it. */
   liveHeartbeatMs?: number;
   /** Opens the development mailbox; a new random one at every start unless a test names one. */
