@@ -1,6 +1,8 @@
 import { useCallback, useId, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { ORDER_STATUSES, type OrderStatus } from '../../../shared/order-status.js';
+import { isStorableText } from '../../../shared/text.js';
+import { ApiError } from '../../api/http.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { OrderStatusBadge } from '../../orders/order-details.js';
 import { formatDateTime } from '../../ui/format-date.js';
@@ -10,12 +12,16 @@ import { Toast } from '../../ui/toast.js';
 import { useAdminOrders, type OrderFilter } from './admin-api.js';
 import { OrderDetail } from './order-detail.js';
 
+/** The longest search the server takes: an e-mail address at most. */
+const SEARCH_MAX_LENGTH = 254;
+
 export function OrdersPanel() {
   const { t, language } = useTranslation();
   const queryClient = useQueryClient();
   const id = useId();
   const [filter, setFilter] = useState<OrderFilter>({ status: '', search: '', page: 1 });
   const [searchText, setSearchText] = useState('');
+  const [searchInvalid, setSearchInvalid] = useState(false);
   const [openOrderId, setOpenOrderId] = useState<string | null>(null);
   const [toast, setToast] = useState<{ message: string; kind: 'success' | 'error' } | null>(null);
   const orders = useAdminOrders(filter);
@@ -23,7 +29,10 @@ export function OrdersPanel() {
 
   const search = (event: FormEvent) => {
     event.preventDefault();
-    setFilter((current) => ({ ...current, search: searchText.trim(), page: 1 }));
+    const text = searchText.trim();
+    const valid = text.length <= SEARCH_MAX_LENGTH && isStorableText(text);
+    setSearchInvalid(!valid);
+    if (valid) setFilter((current) => ({ ...current, search: text, page: 1 }));
   };
 
   const pages = orders.data ? Math.max(1, Math.ceil(orders.data.total / orders.data.pageSize)) : 1;
@@ -62,6 +71,9 @@ export function OrdersPanel() {
                 type="search"
                 value={searchText}
                 placeholder={t('admin.orders.searchPlaceholder')}
+                maxLength={SEARCH_MAX_LENGTH}
+                aria-invalid={searchInvalid || undefined}
+                aria-describedby={searchInvalid ? `${id}-search-error` : undefined}
                 onChange={(event) => setSearchText(event.target.value)}
               />
             </div>
@@ -72,8 +84,16 @@ export function OrdersPanel() {
               {t('admin.orders.refresh')}
             </button>
           </form>
+          {searchInvalid && (
+            <p id={`${id}-search-error`} className="form-error" role="alert">
+              {t('admin.orders.searchInvalid')}
+            </p>
+          )}
           {orders.isPending ? (
             <LoadingMessage>{t('admin.orders.loading')}</LoadingMessage>
+          ) : orders.isError && orders.error instanceof ApiError && orders.error.status === 400 ? (
+            // Status and page come from lists the server knows; only a search it cannot take is refused.
+            <LoadErrorMessage message={t('admin.orders.searchInvalid')} />
           ) : orders.isError ? (
             <LoadErrorMessage message={t('admin.orders.loadError')} onRetry={orders.refetch} />
           ) : orders.data.orders.length === 0 ? (
