@@ -155,6 +155,53 @@ test('an offline add that local storage refuses is reported, and nothing is half
   await context.setOffline(false);
 });
 
+test('a full cart says so when adding, and offline additions that no longer fit are reported while offline removals are kept', async ({
+  page,
+  context,
+  inbox,
+  allowConsoleErrors,
+}) => {
+  allowConsoleErrors(/status of 409|ERR_INTERNET_DISCONNECTED/);
+  const email = uniqueEmail('full-cart');
+  await page.goto('/');
+  await signInThroughUi(page, inbox, email);
+  const { products } = (await (await page.request.get('/api/products')).json()) as { products: Array<{ id: string }> };
+  const operations = Array.from({ length: 100 }, (_, index) => ({ id: `fill-${Date.now()}-${index}`, type: 'add', productId: products[index % 3]!.id }));
+  expect((await page.request.post('/api/cart/operations', { data: { operations } })).ok()).toBe(true);
+  await page.reload();
+  await expect(cartLink(page)).toHaveAccessibleName('Cart, 100 items');
+
+  const name = await productName(page, 4);
+  await card(page, 4).getByRole('button', { name: `Add ${name} to cart` }).click();
+  await expect(page.getByRole('dialog', { name: 'Error' })).toContainText(
+    'Failed to add item to cart: Your cart is full. It holds at most 100 items; please remove some before adding more.',
+  );
+  await page.getByRole('button', { name: 'OK' }).click();
+  await expect(cartLink(page)).toHaveAccessibleName('Cart, 100 items');
+
+  // Offline: one line removed, two products added. Back online, the removal is kept and the additions are reported.
+  // The cart page is opened once online, so that its code is there offline.
+  await cartLink(page).click();
+  await page.getByRole('link', { name: 'Continue Shopping' }).click();
+  await page.waitForLoadState('networkidle');
+  await context.setOffline(true);
+  const [fifth, sixth] = [await productName(page, 5), await productName(page, 6)];
+  for (const index of [5, 6]) {
+    await card(page, index).getByRole('button').click();
+    await page.getByRole('dialog', { name: 'Success' }).getByRole('button', { name: 'OK' }).click();
+  }
+  await cartLink(page).click();
+  await page.getByRole('button', { name: /^Remove .* from cart$/ }).first().click();
+  await expect(cartLink(page)).toHaveAccessibleName('Cart, 101 items');
+  await context.setOffline(false);
+  const warning = page.getByRole('dialog', { name: 'Warning' });
+  await expect(warning).toContainText(`Your cart is full (at most 100 items), so the products you added while offline could not be added: ${fifth}, ${sixth}`);
+  await warning.getByRole('button', { name: 'OK' }).click();
+  await expect(cartLink(page)).toHaveAccessibleName('Cart, 99 items');
+  expect(await serverCart(page)).toHaveLength(99);
+  expect(await page.evaluate((key) => localStorage.getItem(key), `pending_purchases_${email}`)).toBeNull();
+});
+
 test.describe('in Bulgarian', () => {
   test.use({ locale: 'bg-BG' });
 

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { changePrice, createProduct, deleteProduct } from './shop-api.js';
 import { clientAddressHeader, expect, hasHorizontalScroll, test, uniqueEmail } from './shop-fixtures.js';
 import { signInThroughUi } from './sign-in-steps.js';
 
@@ -152,6 +153,90 @@ test('another customer is refused on the payment page and sees none of the order
   await other.goto('/checkout/payment/NA-NOSUCH22');
   await expect(other.getByRole('alert')).toContainText('Order not found. Please try again or contact support.');
   await otherContext.close();
+});
+
+test('a price changed after the cart was loaded is shown before the order is placed, and the order is placed only at the total shown', async ({
+  page,
+  inbox,
+  adminApi,
+  allowConsoleErrors,
+}) => {
+  allowConsoleErrors(/status of 409/); // the browser logs the refused order itself
+  const totalFor = (price: number) => price + taxOf(price) + 599;
+  const product = await createProduct(adminApi, `Zz Price Watch ${Date.now()}`, '16.49');
+  try {
+    await page.goto('/');
+    await signInThroughUi(page, inbox, uniqueEmail('price-watcher'));
+    await page.getByRole('button', { name: `Add ${product.name} to cart` }).click();
+    await page.getByRole('dialog', { name: 'Success' }).getByRole('button', { name: 'OK' }).click();
+
+    // Changed while the customer browses: the cart shows the price an order would be charged, and says it changed.
+    await changePrice(adminApi, product, '58.49');
+    await page.getByRole('banner').getByRole('link', { name: /^Cart/ }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Some prices have changed since you added the products.' })).toBeVisible();
+    const cartLine = page.getByRole('listitem').filter({ hasText: product.name });
+    await expect(cartLine).toContainText('Price changed: was BGN 16.49, now BGN 58.49');
+    await expect(page.locator('p', { hasText: 'Total' })).toContainText('BGN 58.49');
+    expect(await hasHorizontalScroll(page)).toBe(false);
+
+    await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+    await fillAddress(page, { 'Full name': 'Vesela Koleva', 'Street address': '9 Tsar Simeon St', City: 'Ruse', 'State / Province': 'Ruse', 'Postal code': '7000' });
+    await page.getByLabel('Phone number').fill('0888 123 456');
+    await page.getByRole('button', { name: 'Save address' }).click();
+    const summary = page.locator('dl.pricing');
+    await expect(summary).toContainText(`Total${money(totalFor(5849))}`);
+
+    // Changed again while checkout is open: the order is refused at the total shown, and nothing is written.
+    await changePrice(adminApi, product, '60.00');
+    await page.getByRole('button', { name: 'Place Order' }).click();
+    await expect(page.getByRole('alert')).toHaveText(
+      `Prices in your order changed. The new total is ${money(totalFor(6000))}. Please check the order and place it again.`,
+    );
+    await expect(page.getByRole('listitem').filter({ hasText: product.name })).toContainText('Price changed: was BGN 58.49, now BGN 60.00');
+    await expect(summary).toContainText(`Total${money(totalFor(6000))}`);
+    expect(await hasHorizontalScroll(page)).toBe(false);
+    expect((await (await page.request.get('/api/orders')).json()).orders).toEqual([]);
+    expect((await (await page.request.get('/api/cart')).json()).items).toHaveLength(1);
+
+    await page.getByRole('button', { name: 'Place Order' }).click();
+    const created = page.getByRole('dialog', { name: 'Success' });
+    await expect(created).toContainText(/Order #NA-[A-Z2-9]{8} created and waiting for payment/);
+    const orderId = /#(NA-[A-Z2-9]{8})/.exec((await created.textContent())!)![1]!;
+    await created.getByRole('button', { name: 'OK' }).click();
+    const orders = (await (await page.request.get('/api/orders')).json()).orders;
+    expect(orders).toHaveLength(1);
+    expect(orders[0]).toMatchObject({ orderId, pricing: { subtotal: 6000, total: totalFor(6000) }, items: [{ name: product.name, priceMinor: 6000 }] });
+    await expect(page.getByRole('listitem', { name: `Order #${orderId}` })).toContainText(`Total: ${money(totalFor(6000))}`);
+  } finally {
+    await deleteProduct(adminApi, product);
+  }
+});
+
+test('checkout waits for items added offline before it places an order', async ({ page, context, inbox, allowConsoleErrors }) => {
+  allowConsoleErrors(/ERR_INTERNET_DISCONNECTED/); // images below the fold cannot load while offline
+  await page.goto('/');
+  await signInThroughUi(page, inbox, uniqueEmail('offline-checkout'));
+  await addProducts(page, [0], /^OK$/);
+  await page.goto('/checkout');
+  await fillAddress(page, { 'Full name': 'Nikola Stoev', 'Street address': '4 Vasil Levski St', City: 'Sofia', 'State / Province': 'Sofia', 'Postal code': '1000' });
+  await page.getByLabel('Phone number').fill('0888 123 456');
+  await page.getByRole('button', { name: 'Save address' }).click();
+  await expect(page.getByRole('button', { name: 'Place Order' })).toBeEnabled();
+
+  await page.getByRole('link', { name: 'Back to cart' }).click();
+  await page.getByRole('link', { name: 'Continue Shopping' }).click();
+  await page.waitForLoadState('networkidle');
+  await context.setOffline(true);
+  await addProducts(page, [1], /^OK$/);
+  await page.getByRole('banner').getByRole('link', { name: /^Cart/ }).click();
+  await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+  await expect(page.getByText('Waiting to sync')).toBeVisible();
+  await expect(page.getByText('Some items are still waiting to be saved to your account. You can place the order once they are synced.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Place Order' })).toBeDisabled();
+
+  await context.setOffline(false);
+  await expect(page.getByText('Waiting to sync')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Place Order' })).toBeEnabled();
 });
 
 test.describe('in Bulgarian', () => {

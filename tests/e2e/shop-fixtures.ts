@@ -1,16 +1,22 @@
-import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
+import type { APIRequestContext } from '@playwright/test';
+import { signInLinkIn, startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
 import { test as base } from './fixtures.js';
 import { startShopServer, type ShopServer } from './shop-server.js';
 
 export { expect, hasHorizontalScroll } from './fixtures.js';
 
 export const SHOP_ADMIN_EMAIL = 'owner@example.com';
+/**
+ * A second admin, signed in once per worker through the API, for tests that only need the admin API
+ * (to change a price, to cancel an order): its sign-in links count apart from SHOP_ADMIN_EMAIL's.
+ */
+export const API_ADMIN_EMAIL = 'back-office@example.com';
 
 /**
  * Tests that sign in get a shop of their own per worker, sending mail to a real SMTP server that the
  * test reads; `page` and `request` point at that shop.
  */
-export const test = base.extend<object, { inbox: SmtpInbox; shop: ShopServer }>({
+export const test = base.extend<object, { inbox: SmtpInbox; shop: ShopServer; adminApi: APIRequestContext }>({
   inbox: [
     // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object
     async ({}, use) => {
@@ -24,9 +30,22 @@ export const test = base.extend<object, { inbox: SmtpInbox; shop: ShopServer }>(
     async ({ inbox }, use) => {
       // TRUST_PROXY lets each test act as a client address of its own (see extraHTTPHeaders), so that
       // the per-client limit on sign-in links counts one test's requests, as it would one visitor's.
-      const shop = await startShopServer({ SMTP_URL: inbox.url, ADMIN_EMAILS: SHOP_ADMIN_EMAIL, TRUST_PROXY: 'true' });
+      const shop = await startShopServer({ SMTP_URL: inbox.url, ADMIN_EMAILS: `${SHOP_ADMIN_EMAIL},${API_ADMIN_EMAIL}`, TRUST_PROXY: 'true' });
       await use(shop);
       await shop.stop();
+    },
+    { scope: 'worker' },
+  ],
+  adminApi: [
+    async ({ playwright, shop, inbox }, use) => {
+      const api = await playwright.request.newContext({ baseURL: shop.baseURL, extraHTTPHeaders: clientAddressHeader() });
+      const requested = await api.post('/api/auth/sign-in-links', { data: { email: API_ADMIN_EMAIL } });
+      if (!requested.ok()) throw new Error(`Requesting the admin's sign-in link failed: ${requested.status()}`);
+      const token = new URL(signInLinkIn(await inbox.waitForMail(API_ADMIN_EMAIL))).searchParams.get('signInToken');
+      const signedIn = await api.post('/api/auth/sessions', { data: { token, email: API_ADMIN_EMAIL } });
+      if (!signedIn.ok()) throw new Error(`The admin's sign-in failed: ${signedIn.status()}`);
+      await use(api);
+      await api.dispose();
     },
     { scope: 'worker' },
   ],

@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CartOperation, CartOperationOutcome, CartOperationsResponse, CartResponse } from '../../shared/cart.js';
+import { MAX_CART_LINES, type CartOperation, type CartOperationOutcome, type CartOperationsResponse, type CartResponse } from '../../shared/cart.js';
 import type { Product } from '../../shared/catalog.js';
 import { ApiError, requestJson } from '../api/http.js';
 import { useConnectivity } from '../connectivity/connectivity.js';
@@ -111,12 +111,17 @@ export function CartProvider({ children }: { children: ReactNode }) {
       if (!product.id) throw new CartError(t('cart.errors.invalidProduct'));
       if (!email) throw new CartError(t('cart.errors.userRequired'));
       const operation: CartOperation = { id: newOperationId(), type: 'add', productId: product.id };
-      const { offline, outcome } = await sendOrQueue(operation, () => {
-        const queued: QueuedOperation = { ...operation, name: product.name, priceMinor: product.priceMinor, addedAt: new Date().toISOString(), pendingSync: true };
-        changeOffline((queue) => [...queue, queued], (shown) => withQueue(shown, [queued]));
-      });
-      if (outcome === 'product_missing') throw new CartError(t('cart.errors.productMissing'));
-      return { offline };
+      try {
+        const { offline, outcome } = await sendOrQueue(operation, () => {
+          const queued: QueuedOperation = { ...operation, name: product.name, priceMinor: product.priceMinor, addedAt: new Date().toISOString(), pendingSync: true };
+          changeOffline((queue) => [...queue, queued], (shown) => withQueue(shown, [queued]));
+        });
+        if (outcome === 'product_missing') throw new CartError(t('cart.errors.productMissing'));
+        return { offline };
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'cart_full') throw new CartError(t('cart.errors.cartFull', { max: MAX_CART_LINES }));
+        throw error;
+      }
     },
     [changeOffline, email, sendOrQueue, t],
   );
@@ -145,17 +150,33 @@ export function CartProvider({ children }: { children: ReactNode }) {
     if (queue.length === 0) return;
     syncing.current = true;
     setSyncing(true);
+    /** Takes what was sent out of the stored queue; anything queued meanwhile stays for the next round. */
+    const forget = (sent: readonly QueuedOperation[]) => {
+      const ids = new Set(sent.map((operation) => operation.id));
+      writeQueue(localStorage, email, readQueue(localStorage, email).filter((operation) => !ids.has(operation.id)));
+    };
+    const additions = queue.filter((operation): operation is Extract<QueuedOperation, { type: 'add' }> => operation.type === 'add');
     void (async () => {
       try {
-        const response = await sendOperations(toOperations(queue));
-        const sent = new Set(queue.map((operation) => operation.id));
-        writeQueue(localStorage, email, readQueue(localStorage, email).filter((operation) => !sent.has(operation.id)));
-        const gone = queue.filter(
-          (operation): operation is Extract<QueuedOperation, { type: 'add' }> =>
-            operation.type === 'add' && response.outcomes.some((outcome) => outcome.id === operation.id && outcome.outcome === 'product_missing'),
-        );
-        if (gone.length > 0) {
-          showModal({ type: 'warning', message: t('cart.errors.droppedOffline', { names: gone.map((operation) => operation.name).join(', ') }) });
+        try {
+          const response = await sendOperations(toOperations(queue));
+          forget(queue);
+          const gone = additions.filter((operation) =>
+            response.outcomes.some((outcome) => outcome.id === operation.id && outcome.outcome === 'product_missing'),
+          );
+          if (gone.length > 0) {
+            showModal({ type: 'warning', message: t('cart.errors.droppedOffline', { names: gone.map((operation) => operation.name).join(', ') }) });
+          }
+        } catch (error) {
+          if (!(error instanceof ApiError && error.code === 'cart_full')) throw error;
+          // The server applied none of it. Removals never fill a cart, so they go alone; the additions cannot.
+          const removals = queue.filter((operation) => operation.type === 'remove');
+          if (removals.length > 0) await sendOperations(toOperations(removals));
+          forget(queue);
+          showModal({
+            type: 'warning',
+            message: t('cart.errors.cartFullOffline', { max: MAX_CART_LINES, names: [...new Set(additions.map((operation) => operation.name))].join(', ') }),
+          });
         }
         await queryClient.invalidateQueries();
       } catch (error) {
@@ -183,5 +204,19 @@ export function CartProvider({ children }: { children: ReactNode }) {
 export function useCart(): Cart {
   const cart = useContext(CartContext);
   if (!cart) throw new Error('useCart needs a CartProvider');
+  return cart;
+}
+
+/**
+ * The cart for a page that shows its prices (cart, checkout): asked of the server again as the page
+ * opens, since a product's price may have changed after the cart was last loaded, and no live event
+ * says so.
+ */
+export function useCartWithCurrentPrices(): Cart {
+  const cart = useCart();
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    void queryClient.invalidateQueries({ queryKey: CART_QUERY_KEY });
+  }, [queryClient]);
   return cart;
 }

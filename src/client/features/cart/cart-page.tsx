@@ -1,8 +1,10 @@
 import { useState } from 'react';
 import { Link, Redirect, useLocation } from 'wouter';
 import { priceLines } from '../../../shared/money.js';
-import { useCart } from '../../cart/cart.js';
+import { useCartWithCurrentPrices } from '../../cart/cart.js';
 import type { ShownCartItem } from '../../cart/cart-storage.js';
+import { PriceChangeNote } from '../../cart/price-change-note.js';
+import { earlierPriceOf } from '../../cart/price-change.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { usePageMeta } from '../../seo/page-meta.js';
 import { useSession } from '../../session/session.js';
@@ -17,7 +19,7 @@ const ORDER_JUST_PLACED = 'orderJustPlaced';
 export default function CartPage() {
   const { t } = useTranslation();
   const { user } = useSession();
-  const cart = useCart();
+  const cart = useCartWithCurrentPrices();
   const showModal = useModal();
   const [, navigate] = useLocation();
   const [removing, setRemoving] = useState<string | null>(null);
@@ -45,6 +47,7 @@ export default function CartPage() {
   }
 
   const { subtotal } = priceLines(cart.items.map((item) => item.priceMinor));
+  const pricesChanged = cart.items.some((item) => earlierPriceOf(item) !== null);
   return (
     <section className="cart" aria-labelledby="cart-title">
       <h1 id="cart-title" className="page-title">
@@ -59,25 +62,34 @@ export default function CartPage() {
         </div>
       ) : (
         <div className="panel">
+          {pricesChanged && (
+            <p className="notice notice--warning" role="status">
+              {t('cart.pricesChangedNotice')}
+            </p>
+          )}
           <ul className="cart__items">
-            {cart.items.map((item) => (
-              <li key={item.id} className="cart__item">
-                <div className="cart__item-text">
-                  <span className="cart__item-name">{item.name}</span>
-                  {item.pendingSync && <span className="tag">{t('cart.pendingSync')}</span>}
-                </div>
-                <Price minor={item.priceMinor} />
-                <button
-                  type="button"
-                  className="button button--small button--ghost"
-                  onClick={() => void remove(item)}
-                  disabled={removing === item.id}
-                  aria-label={t('cart.removeLabel', { productName: item.name })}
-                >
-                  {t('cart.remove')}
-                </button>
-              </li>
-            ))}
+            {cart.items.map((item) => {
+              const earlier = earlierPriceOf(item);
+              return (
+                <li key={item.id} className="cart__item">
+                  <div className="cart__item-text">
+                    <span className="cart__item-name">{item.name}</span>
+                    {item.pendingSync && <span className="tag">{t('cart.pendingSync')}</span>}
+                    {earlier !== null && <PriceChangeNote earlierMinor={earlier} nowMinor={item.priceMinor} />}
+                  </div>
+                  <Price minor={item.priceMinor} />
+                  <button
+                    type="button"
+                    className="button button--small button--ghost"
+                    onClick={() => void remove(item)}
+                    disabled={removing === item.id}
+                    aria-label={t('cart.removeLabel', { productName: item.name })}
+                  >
+                    {t('cart.remove')}
+                  </button>
+                </li>
+              );
+            })}
           </ul>
           <p className="cart__total">
             <span>{t('cart.total')}</span>

@@ -4,11 +4,14 @@ import { Link, Redirect, useLocation } from 'wouter';
 import type { AddressInput } from '../../../shared/addresses.js';
 import { priceLines } from '../../../shared/money.js';
 import { DEFAULT_PAYMENT_METHOD, PAYMENT_METHODS, type PaymentMethod } from '../../../shared/orders.js';
+import { ApiError } from '../../api/http.js';
 import { AddressForm } from '../../addresses/address-form.js';
 import { AddressText } from '../../addresses/address-text.js';
 import { useAddresses, useCreateAddress } from '../../addresses/addresses-api.js';
-import { useCart } from '../../cart/cart.js';
+import { CART_QUERY_KEY, useCartWithCurrentPrices } from '../../cart/cart.js';
 import { newOperationId } from '../../cart/cart-storage.js';
+import { PriceChangeNote } from '../../cart/price-change-note.js';
+import { earlierPriceOf } from '../../cart/price-change.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { PricingTable } from '../../orders/order-details.js';
 import { markOrderJustPlaced, rememberPaymentInfo } from '../../orders/order-storage.js';
@@ -16,13 +19,16 @@ import { ORDERS_QUERY_KEY, placeOrder } from '../../orders/orders-api.js';
 import { usePageMeta } from '../../seo/page-meta.js';
 import { useSession } from '../../session/session.js';
 import { useModal } from '../../ui/modal/modal-context.js';
-import { Price } from '../../ui/price.js';
+import { Price, usePriceText } from '../../ui/price.js';
 import { LoadingMessage } from '../../ui/state-message.js';
+
+/** What went wrong placing the order: the server's total differed from the one shown, or anything else. */
+type Problem = { kind: 'priceChanged' } | { kind: 'message'; text: string };
 
 export default function CheckoutPage() {
   const { t } = useTranslation();
   const { user } = useSession();
-  const cart = useCart();
+  const cart = useCartWithCurrentPrices();
   const addresses = useAddresses(Boolean(user));
   const createAddress = useCreateAddress();
   const queryClient = useQueryClient();
@@ -35,7 +41,10 @@ export default function CheckoutPage() {
   const [idempotencyKey] = useState(newOperationId);
   const [placing, setPlacing] = useState(false);
   const [placed, setPlaced] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<Problem | null>(null);
+  /** The prices the customer saw when the server last refused the total, by cart line, to flag what changed. */
+  const [seenPrices, setSeenPrices] = useState<ReadonlyMap<string, number>>(new Map());
+  const priceText = usePriceText();
   usePageMeta({ titleKey: 'meta.checkoutTitle', noIndex: true });
 
   if (!user) return <Redirect to="/" replace />;
@@ -48,6 +57,8 @@ export default function CheckoutPage() {
   const selected = saved.find((address) => address.id === chosenAddressId) ?? saved.find((address) => address.isDefault) ?? saved[0];
   const showForm = addingAddress || (addresses.isSuccess && saved.length === 0);
   const pricing = priceLines(cart.items.map((item) => item.priceMinor));
+  // Lines added offline are not on the server yet: an order now would not hold them, nor the total shown.
+  const waitingForSync = cart.items.some((item) => item.pendingSync);
 
   const saveAddress = (input: AddressInput) =>
     createAddress.mutate(input, {
@@ -60,25 +71,42 @@ export default function CheckoutPage() {
 
   const submit = async () => {
     if (!selected) {
-      setProblem(t('checkout.noAddressError'));
+      setProblem({ kind: 'message', text: t('checkout.noAddressError') });
       return;
     }
+    if (waitingForSync) return;
     setPlacing(true);
     setProblem(null);
     try {
+      // The total shown is the one confirmed: the server places the order only at that total.
       const order = await placeOrder({ idempotencyKey, addressId: selected.id, paymentMethod, expectedTotalMinor: pricing.total });
       setPlaced(true);
       markOrderJustPlaced(order.orderId);
       rememberPaymentInfo(order.orderId, { checkoutUrl: order.checkoutUrl, paymentMethod: order.paymentMethod });
       navigate('/profile?tab=orders');
       showModal({ type: 'success', message: t('checkout.orderCreated', { orderId: order.orderId }) });
-      void queryClient.invalidateQueries({ queryKey: ['cart'] });
+      void queryClient.invalidateQueries({ queryKey: CART_QUERY_KEY });
       void queryClient.invalidateQueries({ queryKey: ORDERS_QUERY_KEY });
-    } catch {
-      setProblem(t('checkout.orderProcessingError'));
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'price_changed') {
+        // Nothing was written: show the cart at today's prices and let the customer confirm that total.
+        const seen = new Map(cart.items.map((item) => [item.id, item.priceMinor]));
+        try {
+          await queryClient.invalidateQueries({ queryKey: CART_QUERY_KEY }, { throwOnError: true });
+          setSeenPrices(seen);
+          setProblem({ kind: 'priceChanged' });
+        } catch {
+          setProblem({ kind: 'message', text: t('checkout.orderProcessingError') });
+        }
+      } else {
+        setProblem({ kind: 'message', text: t('checkout.orderProcessingError') });
+      }
       setPlacing(false);
     }
   };
+
+  const problemText =
+    problem?.kind === 'priceChanged' ? t('checkout.errors.priceChanged', { total: priceText(pricing.total) }) : (problem?.text ?? null);
 
   return (
     <section className="checkout" aria-labelledby="checkout-title">
@@ -122,11 +150,19 @@ export default function CheckoutPage() {
         <div className="panel">
           <h2 className="panel__title">{t('checkout.orderSummary')}</h2>
           <ul className="summary-items">
-            {cart.items.map((item) => (
-              <li key={item.id}>
-                <span>{item.name}</span> <Price minor={item.priceMinor} />
-              </li>
-            ))}
+            {cart.items.map((item) => {
+              const earlier = earlierPriceOf(item, seenPrices.get(item.id));
+              return (
+                <li key={item.id}>
+                  <span className="summary-items__name">
+                    <span>{item.name}</span>
+                    {item.pendingSync && <span className="tag">{t('cart.pendingSync')}</span>}
+                    {earlier !== null && <PriceChangeNote earlierMinor={earlier} nowMinor={item.priceMinor} />}
+                  </span>{' '}
+                  <Price minor={item.priceMinor} />
+                </li>
+              );
+            })}
           </ul>
           <PricingTable pricing={pricing} />
 
@@ -144,14 +180,15 @@ export default function CheckoutPage() {
             ))}
           </fieldset>
 
-          {(problem || (!selected && !showForm)) && (
+          {(problemText || (!selected && !showForm)) && (
             <p className="form-error" role="alert">
-              {problem ?? t('checkout.noAddressError')}
+              {problemText ?? t('checkout.noAddressError')}
             </p>
           )}
           {!selected && showForm && !problem && <p className="muted">{t('checkout.noAddressError')}</p>}
+          {waitingForSync && <p className="muted">{t('checkout.waitingForSync')}</p>}
           <div className="form-actions">
-            <button type="button" className="button button--primary" onClick={() => void submit()} disabled={placing || showForm}>
+            <button type="button" className="button button--primary" onClick={() => void submit()} disabled={placing || showForm || waitingForSync}>
               {placing ? t('checkout.placing') : t('checkout.placeOrder')}
             </button>
             <Link href="/cart" className="button">

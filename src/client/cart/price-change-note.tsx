@@ -1,0 +1,9 @@
+import { useTranslation } from '../i18n/i18n.js';
+import { usePriceText } from '../ui/price.js';
+
+/** Flags a line whose price changed, in words that screen readers read as they are shown. */
+export function PriceChangeNote({ earlierMinor, nowMinor }: { earlierMinor: number; nowMinor: number }) {
+  const { t } = useTranslation();
+  const priceText = usePriceText();
+  return <span className="price-change">{t('cart.priceChanged', { was: priceText(earlierMinor), now: priceText(nowMinor) })}</span>;
+}

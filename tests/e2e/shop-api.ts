@@ -1,0 +1,61 @@
+import { expect, type APIRequestContext } from '@playwright/test';
+import sharp from 'sharp';
+import type { CartResponse } from '../../src/shared/cart.js';
+import type { Product } from '../../src/shared/catalog.js';
+import { priceLines } from '../../src/shared/money.js';
+import type { OrderStatus } from '../../src/shared/order-status.js';
+import type { Order, PaymentMethod } from '../../src/shared/orders.js';
+
+// Setting the scene through the API, for tests whose journey starts later: the admin's side of a
+// story, or an order that only has to exist.
+
+const productImage = () =>
+  sharp({ create: { width: 640, height: 640, channels: 3, background: { r: 214, g: 120, b: 160 } } })
+    .png()
+    .toBuffer();
+
+const productForm = async (name: string, price: string, image: boolean) => ({
+  name,
+  description: 'A test product whose price the admin changes while a customer shops.',
+  price,
+  category: 'nails',
+  ...(image ? { image: { name: 'product.png', mimeType: 'image/png', buffer: await productImage() } } : {}),
+});
+
+/** A new product with an image. Its name starting with "Zz" keeps it after the demo products on the home page. */
+export async function createProduct(admin: APIRequestContext, name: string, price: string): Promise<Product> {
+  const response = await admin.post('/api/admin/products', { multipart: await productForm(name, price, true) });
+  expect(response.status(), await response.text()).toBe(201);
+  return ((await response.json()) as { product: Product }).product;
+}
+
+export async function changePrice(admin: APIRequestContext, product: Product, price: string): Promise<void> {
+  const response = await admin.put(`/api/admin/products/${product.id}`, { multipart: await productForm(product.name, price, false) });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+export async function deleteProduct(admin: APIRequestContext, product: Product): Promise<void> {
+  expect((await admin.delete(`/api/admin/products/${product.id}`)).status()).toBe(204);
+}
+
+export async function setOrderStatus(admin: APIRequestContext, orderId: string, status: OrderStatus): Promise<void> {
+  const response = await admin.patch(`/api/admin/orders/${orderId}/status`, { data: { status } });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+const randomKey = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`.padEnd(20, '0');
+
+/** Places an order for one product as the signed-in customer: address, cart line and order, at the cart's total. */
+export async function placeOrderThroughApi(customer: APIRequestContext, productId: string, paymentMethod: PaymentMethod): Promise<Order> {
+  const address = await customer.post('/api/addresses', {
+    data: { fullName: 'Petya Dimitrova', streetAddress: '7 Shipka St', city: 'Sofia', postalCode: '1504', country: 'BG', phone: '0888 123 456' },
+  });
+  expect(address.ok(), await address.text()).toBe(true);
+  const added = await customer.post('/api/cart/operations', { data: { operations: [{ id: randomKey(), type: 'add', productId }] } });
+  expect(added.ok(), await added.text()).toBe(true);
+  const { items } = (await added.json()) as CartResponse;
+  const expectedTotalMinor = priceLines(items.map((item) => item.priceMinor)).total;
+  const placed = await customer.post('/api/orders', { data: { idempotencyKey: randomKey(), paymentMethod, expectedTotalMinor } });
+  expect(placed.status(), await placed.text()).toBe(201);
+  return ((await placed.json()) as { order: Order }).order;
+}
