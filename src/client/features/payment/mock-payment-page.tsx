@@ -1,5 +1,5 @@
 import { useEffect, useId, useState, type FormEvent, type InputHTMLAttributes } from 'react';
-import { useLocation, useParams, useSearchParams } from 'wouter';
+import { Link, useLocation, useParams, useSearchParams } from 'wouter';
 import {
   CARD_CVV_MAX_LENGTH,
   CARD_EXPIRY_MAX_LENGTH,
@@ -10,14 +10,16 @@ import {
   lastFourDigits,
   type CardInput,
 } from '../../../shared/card.js';
-import { formatMinor } from '../../../shared/money.js';
 import { MOCK_PROCESSING_MS, MOCK_SUCCESS_MS, type PaymentMethod } from '../../../shared/orders.js';
 import { ApiError } from '../../api/http.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { recordPayment, useOrder } from '../../orders/orders-api.js';
+import { paymentStateOf } from '../../orders/payment-state.js';
 import { usePageMeta } from '../../seo/page-meta.js';
 import { useSession } from '../../session/session.js';
+import { usePriceText } from '../../ui/price.js';
 import { SignInRequired } from '../../ui/sign-in-required.js';
+import { notPayableText } from './not-payable.js';
 
 type Step = 'form' | 'processing' | 'success';
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -27,7 +29,8 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * four digits of a card leave this page.
  */
 export default function MockPaymentPage() {
-  const { t, language } = useTranslation();
+  const { t } = useTranslation();
+  const priceText = usePriceText();
   const { user } = useSession();
   const { orderId = '' } = useParams<{ orderId: string }>();
   const [searchParams] = useSearchParams();
@@ -37,6 +40,8 @@ export default function MockPaymentPage() {
   const [card, setCard] = useState<CardInput>({ number: '', holder: '', expiry: '', cvv: '' });
   const [errorKey, setErrorKey] = useState<string | null>(null);
   const [step, setStep] = useState<Step>('form');
+  /** The provider refused the payment because the order is no longer pending (cancelled meanwhile, say). */
+  const [refused, setRefused] = useState(false);
   const id = useId();
   usePageMeta({ titleKey: 'meta.mockPaymentTitle', noIndex: true });
 
@@ -71,13 +76,25 @@ export default function MockPaymentPage() {
         recordPayment(orderId, method === 'card' ? { method, cardLast4: lastFourDigits(card.number) } : { method }),
       ]);
       setStep('success');
-    } catch {
-      setErrorKey('mockPayment.failed');
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'order_not_payable') {
+        setRefused(true);
+        setErrorKey(null);
+        // The order as it now is says why: cancelled, or paid in another window.
+        await order.refetch();
+      } else {
+        setErrorKey('mockPayment.failed');
+      }
       setStep('form');
     }
   };
 
-  const amount = order.data ? `${t('common.currencyPrefix')}${formatMinor(order.data.pricing.total, language)}` : '';
+  const amount = order.data ? priceText(order.data.pricing.total) : '';
+  // Only in the form step: once this window has paid, the order's own update to paid is no obstacle.
+  const notPayable =
+    step === 'form' && order.data
+      ? (notPayableText(t, order.data, paymentStateOf(order.data)) ?? (refused ? t('payment.notPayable', { orderId }) : null))
+      : null;
   const loadProblem =
     order.error instanceof ApiError
       ? order.error.status === 403
@@ -112,6 +129,13 @@ export default function MockPaymentPage() {
           <p className="form-error" role="alert">
             {t(loadProblem)}
           </p>
+        ) : notPayable ? (
+          <>
+            <p className="notice notice--warning" role="status">
+              {notPayable}
+            </p>
+            <Link href={`/checkout/payment/${encodeURIComponent(orderId)}`}>{t('mockPayment.backToShop')}</Link>
+          </>
         ) : step === 'processing' ? (
           <p className="state-message" role="status">
             <span className="spinner" aria-hidden="true" /> {t('mockPayment.processing')}

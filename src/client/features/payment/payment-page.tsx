@@ -6,10 +6,12 @@ import { useTranslation } from '../../i18n/i18n.js';
 import { OrderDetails } from '../../orders/order-details.js';
 import { recallPaymentInfo, type PaymentInfo } from '../../orders/order-storage.js';
 import { useOrder } from '../../orders/orders-api.js';
+import { paymentStateOf } from '../../orders/payment-state.js';
 import { usePageMeta } from '../../seo/page-meta.js';
 import { useSession } from '../../session/session.js';
 import { SignInRequired } from '../../ui/sign-in-required.js';
 import { LoadingMessage } from '../../ui/state-message.js';
+import { notPayableText } from './not-payable.js';
 
 /** The message the payment window sends its opener when a payment went through (spec section 7). */
 interface PaymentCompleted {
@@ -39,7 +41,11 @@ export default function PaymentPage() {
   const returnedCompleted = searchParams.get('completed') === 'true';
   const [messageReceived, setMessageReceived] = useState(false);
   const [popupBlocked, setPopupBlocked] = useState(false);
+  // Polled only while pending: a paid, cancelled or sent order does not change by paying.
   const order = useOrder(orderId, { poll: !returnedCompleted, enabled: Boolean(user) });
+  const state = order.data ? paymentStateOf(order.data) : null;
+  // Back from the payment window, the page moves on to the orders, unless the order turned out not payable.
+  const redirectAfterPayment = returnedCompleted && state !== 'cancelled' && state !== 'noPaymentNeeded';
   usePageMeta({ titleKey: 'meta.paymentTitle', noIndex: true });
 
   useEffect(() => {
@@ -53,10 +59,10 @@ export default function PaymentPage() {
   }, [orderId, order]);
 
   useEffect(() => {
-    if (!returnedCompleted) return;
+    if (!redirectAfterPayment) return;
     const timer = setTimeout(() => navigate('/profile?tab=orders'), REDIRECT_AFTER_PAYMENT_MS);
     return () => clearTimeout(timer);
-  }, [returnedCompleted, navigate]);
+  }, [redirectAfterPayment, navigate]);
 
   if (!user) return <SignInRequired messageKey="payment.signInRequired" />;
 
@@ -77,7 +83,9 @@ export default function PaymentPage() {
   }
 
   const current = order.data;
-  const completed = returnedCompleted || messageReceived || current.payment !== null || current.status === 'paid';
+  const paymentState = paymentStateOf(current);
+  const notPayable = paymentState === 'paid' ? null : notPayableText(t, current, paymentState);
+  const completed = paymentState === 'paid' || (paymentState === 'payable' && (returnedCompleted || messageReceived));
   const info = paymentInfo(orderId, current);
   const method = info.paymentMethod ?? current.paymentMethod;
 
@@ -105,6 +113,25 @@ export default function PaymentPage() {
             </Link>
           </div>
         </div>
+      ) : notPayable ? (
+        <>
+          <h1 id="payment-title" className="page-title">
+            {t('orders.number', { orderId })}
+          </h1>
+          <div className="panel">
+            <p className={paymentState === 'cancelled' ? 'notice notice--warning' : 'notice'} role="status">
+              {notPayable}
+            </p>
+            <div className="form-actions">
+              <Link href="/profile?tab=orders" className="button button--primary">
+                {t('payment.viewOrder')}
+              </Link>
+              <Link href="/" className="button">
+                {t('payment.continueShopping')}
+              </Link>
+            </div>
+          </div>
+        </>
       ) : (
         <>
           <h1 id="payment-title" className="page-title">
