@@ -72,3 +72,16 @@ export const recordPaymentSchema = z.object(
   { error: 'Order ID and payment information are required' },
 );
 export type RecordPaymentRequest = z.input<typeof recordPaymentSchema>;
+
+/**
+ * What an order's payment page may offer. Only a pending order can be paid (the server refuses the
+ * rest with order_not_payable); a paid one shows the success view; a cancelled one says so, and one
+ * the shop moved on without a payment (say, sent by the admin) needs none.
+ */
+export type PaymentState = 'payable' | 'paid' | 'cancelled' | 'noPaymentNeeded';
+
+export function paymentStateOf(order: { status: OrderStatus; payment: unknown }): PaymentState {
+  if (order.status === 'cancelled') return 'cancelled';
+  if (order.payment != null || order.status === 'paid') return 'paid';
+  return order.status === 'pending' ? 'payable' : 'noPaymentNeeded';
+}

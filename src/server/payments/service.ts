@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { normalizeOrderStatus } from '../../shared/order-status.js';
-import { SIMULATED_COMPLETION_MS, type Order, type PaymentMethod } from '../../shared/orders.js';
+import { paymentStateOf, SIMULATED_COMPLETION_MS, type Order, type PaymentMethod } from '../../shared/orders.js';
 import type { Database } from '../db/client.js';
 import { payments } from '../db/schema.js';
 import { inTransaction } from '../db/transaction.js';
@@ -25,9 +25,8 @@ export async function recordPayment(db: Database, userId: string, orderId: strin
     if (!order) throw new HttpError(404, 'not_found', `Order ${orderId} not found`);
     const status = normalizeOrderStatus(order.status);
     const [existing] = await tx.select({ paymentId: payments.paymentId }).from(payments).where(eq(payments.orderId, orderId));
-    if (status !== 'pending' || existing) {
-      throw new HttpError(409, 'order_not_payable', `Order ${orderId} is ${existing ? 'already paid' : status} and cannot be paid.`);
-    }
+    const state = paymentStateOf({ status, payment: existing });
+    if (state !== 'payable') throw new HttpError(409, 'order_not_payable', `Order ${orderId} cannot be paid: ${state}.`);
     await tx.insert(payments).values({
       paymentId: `pay_${randomBytes(12).toString('hex')}`,
       orderId,

@@ -14,7 +14,7 @@ import { MOCK_PROCESSING_MS, MOCK_SUCCESS_MS, type PaymentMethod } from '../../.
 import { ApiError } from '../../api/http.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { recordPayment, useOrder } from '../../orders/orders-api.js';
-import { paymentStateOf } from '../../orders/payment-state.js';
+import { paymentStateOf } from '../../../shared/orders.js';
 import { usePageMeta } from '../../seo/page-meta.js';
 import { useSession } from '../../session/session.js';
 import { usePriceText } from '../../ui/price.js';

@@ -6,7 +6,7 @@ import { useTranslation } from '../../i18n/i18n.js';
 import { OrderDetails } from '../../orders/order-details.js';
 import { recallPaymentInfo, type PaymentInfo } from '../../orders/order-storage.js';
 import { useOrder } from '../../orders/orders-api.js';
-import { paymentStateOf } from '../../orders/payment-state.js';
+import { paymentStateOf } from '../../../shared/orders.js';
 import { usePageMeta } from '../../seo/page-meta.js';
 import { useSession } from '../../session/session.js';
 import { SignInRequired } from '../../ui/sign-in-required.js';
