@@ -33,12 +33,14 @@ export interface AppParts {
   logger?: boolean | { level: string; stream?: { write(line: string): void } };
   /** How often event streams are kept alive and their sessions checked again; tests shorten it. */
   liveHeartbeatMs?: number;
+  /** The most visitors' event streams the server holds at once; tests lower it. */
+  liveMaxVisitorStreams?: number;
   /** Opens the development mailbox; a new random one at every start unless a test names one. */
   devMailboxKey?: string;
 }
 
 /** Builds the whole server without listening; main.ts listens, tests use inject or listen on a free port. */
-export async function buildApp({ config, database, images, pages, logger = false, devMailboxKey = randomBytes(18).toString('base64url'), liveHeartbeatMs }: AppParts): Promise<FastifyInstance> {
+export async function buildApp({ config, database, images, pages, logger = false, devMailboxKey = randomBytes(18).toString('base64url'), liveHeartbeatMs, liveMaxVisitorStreams }: AppParts): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger === false ? false : { ...(logger === true ? { level: config.logLevel } : logger), serializers: { err: serializeError, req: serializeRequest } },
     trustProxy: config.trustProxy,
@@ -85,7 +87,7 @@ export async function buildApp({ config, database, images, pages, logger = false
   const hub = new LiveHub(app.log);
   await hub.start(database);
   app.addHook('onClose', () => hub.stop());
-  registerLiveRoutes(app, db, hub, { heartbeatMs: liveHeartbeatMs });
+  registerLiveRoutes(app, db, hub, { heartbeatMs: liveHeartbeatMs, maxVisitorStreams: liveMaxVisitorStreams });
 
   registerImageRoutes(app, images);
   registerSeoRoutes(app, db, config);

@@ -13,6 +13,12 @@ export interface Product {
   updatedAt: string;
 }
 
+/** The products endpoint's answer: the whole catalogue and the version it was read at (see live.ts). */
+export interface CatalogueResponse {
+  products: Product[];
+  version: number;
+}
+
 /** Widths, in pixels, in which every product image is stored as WebP. */
 export const PRODUCT_IMAGE_WIDTHS = [320, 640, 960] as const;
 /** Product images are square. */

@@ -40,7 +40,6 @@ describeEachDatabase('cart', (context) => {
     for (const [method, url] of [
       ['GET', '/api/cart'],
       ['POST', '/api/cart/operations'],
-      ['GET', '/api/events'],
     ] as const) {
       const response = await app.inject({ method, url, payload: method === 'POST' ? { operations: [] } : undefined });
       expect(response.statusCode, url).toBe(401);

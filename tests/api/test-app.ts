@@ -29,6 +29,8 @@ export interface TestAppOptions {
   databaseUrl?: string;
   /** How often event streams are kept alive and check their session. */
   liveHeartbeatMs?: number;
+  /** The most visitors' event streams the app holds at once. */
+  liveMaxVisitorStreams?: number;
 }
 
 type DatabaseTarget = 'pglite' | 'postgres';
@@ -72,7 +74,7 @@ export async function createTestApp(target: DatabaseTarget, environment: Record<
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PUBLIC_URL: 'http://shop.test', ...environment });
   const database = await openDatabase(databaseUrl ? { databaseUrl } : { inMemory: true });
   const images = new ProductImages(dataDir);
-  const app = await buildApp({ config, database, images, pages: builtPages(clientDir), devMailboxKey: TEST_MAILBOX_KEY, liveHeartbeatMs: options.liveHeartbeatMs });
+  const app = await buildApp({ config, database, images, pages: builtPages(clientDir), devMailboxKey: TEST_MAILBOX_KEY, liveHeartbeatMs: options.liveHeartbeatMs, liveMaxVisitorStreams: options.liveMaxVisitorStreams });
   await app.ready();
   return {
     app,

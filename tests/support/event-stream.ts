@@ -1,6 +1,8 @@
-/** Reads a Server-Sent Events stream over real HTTP and collects the event names it receives. */
+/** Reads a Server-Sent Events stream over real HTTP and collects the event names it receives, and their data. */
 export interface EventStreamReader {
   events: string[];
+  /** Each event's data, parsed, in the order of `events`. */
+  data: unknown[];
   waitFor(name: string, timeoutMs?: number): Promise<number>;
   /** Whether the server has ended the stream. */
   readonly ended: boolean;
@@ -9,11 +11,13 @@ export interface EventStreamReader {
   close(): void;
 }
 
-export async function openEventStream(url: string, cookie: string): Promise<EventStreamReader> {
+/** Opens a stream with the session cookie, or as a visitor without one; headers may name the client (X-Forwarded-For). */
+export async function openEventStream(url: string, cookie: string | null, headers: Record<string, string> = {}): Promise<EventStreamReader> {
   const controller = new AbortController();
-  const response = await fetch(url, { headers: { cookie, accept: 'text/event-stream' }, signal: controller.signal });
+  const response = await fetch(url, { headers: { ...(cookie ? { cookie } : {}), accept: 'text/event-stream', ...headers }, signal: controller.signal });
   if (!response.ok || !response.body) throw new Error(`Event stream refused: ${response.status}`);
   const events: string[] = [];
+  const data: unknown[] = [];
   const consumed = new Map<string, number>();
   let ended = false;
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -32,7 +36,10 @@ export async function openEventStream(url: string, cookie: string): Promise<Even
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
           const name = /^event: (.+)$/m.exec(block)?.[1];
-          if (name) events.push(name);
+          if (name) {
+            events.push(name);
+            data.push(JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? 'null'));
+          }
         }
       }
     } catch {
@@ -41,6 +48,7 @@ export async function openEventStream(url: string, cookie: string): Promise<Even
   })();
   return {
     events,
+    data,
     /** Waits for the next event of that name not yet waited for, and returns how long the wait took. */
     async waitFor(name, timeoutMs = 5000) {
       const wanted = (consumed.get(name) ?? 0) + 1;

@@ -1,8 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import type { Product } from '../../shared/catalog.js';
+import type { CatalogueResponse } from '../../shared/catalog.js';
 import type { Database } from '../db/client.js';
-import { listProducts } from './service.js';
+import { listCatalogue } from './service.js';
 
 export function registerCatalogRoutes(app: FastifyInstance, db: Database): void {
-  app.get('/api/products', async (): Promise<{ products: Product[] }> => ({ products: await listProducts(db) }));
+  app.get('/api/products', async (_request, reply): Promise<CatalogueResponse> => {
+    // Pages learn of changes over the live channel; no cache between them may answer with an older catalogue.
+    reply.header('cache-control', 'no-cache');
+    return listCatalogue(db);
+  });
 }

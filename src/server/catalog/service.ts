@@ -1,10 +1,11 @@
 import { asc, count, eq, max, sql } from 'drizzle-orm';
 import sharp from 'sharp';
-import type { Product, ProductCategory } from '../../shared/catalog.js';
+import type { CatalogueResponse, Product, ProductCategory } from '../../shared/catalog.js';
 import type { Database, Executor } from '../db/client.js';
 import { products, shopState } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import { imageUrlForKey, type ProductImages } from '../images/product-images.js';
+import { announceCatalogueChange } from '../live/live-hub.js';
 import { demoProducts } from './demo-catalogue.js';
 
 type ProductRow = typeof products.$inferSelect;
@@ -28,6 +29,36 @@ export const CATALOGUE_PAGE_SIZE = 200;
 export async function listProducts(db: Database): Promise<Product[]> {
   const rows = await db.select().from(products).orderBy(asc(products.name), asc(products.id)).limit(CATALOGUE_PAGE_SIZE);
   return rows.map(toProduct);
+}
+
+const CATALOGUE_VERSION = 'catalogue_version';
+
+/** The catalogue's version: how many changes it has had (0 before the first). */
+export async function catalogueVersion(db: Executor): Promise<number> {
+  const [row] = await db.select({ value: shopState.value }).from(shopState).where(eq(shopState.key, CATALOGUE_VERSION));
+  return row ? Number(row.value) : 0;
+}
+
+/**
+ * Counts a change to the catalogue and tells every open page, in the transaction that makes the
+ * change. Changes take turns on the version's row, which only admins' edits ever wait for.
+ */
+async function catalogueChanged(tx: Executor): Promise<void> {
+  const [row] = await tx
+    .insert(shopState)
+    .values({ key: CATALOGUE_VERSION, value: '1' })
+    .onConflictDoUpdate({ target: shopState.key, set: { value: sql`(${shopState.value}::bigint + 1)::text`, updatedAt: sql`now()` } })
+    .returning({ value: shopState.value });
+  await announceCatalogueChange(tx, Number(row!.value));
+}
+
+/**
+ * The catalogue with the version it was read at. The version is read first: the products may then
+ * be newer than it says, which costs a page one needless refresh, but never older.
+ */
+export async function listCatalogue(db: Database): Promise<CatalogueResponse> {
+  const version = await catalogueVersion(db);
+  return { products: await listProducts(db), version };
 }
 
 export async function findProduct(db: Executor, id: string): Promise<ProductRow | undefined> {
@@ -56,8 +87,11 @@ export async function createProduct(db: Database, images: ProductImages, fields:
   const id = crypto.randomUUID();
   const imageKey = await images.storeUpload(id, image);
   try {
-    const [row] = await db.insert(products).values({ id, ...fields, imageKey }).returning();
-    return toProduct(row!);
+    return await db.transaction(async (tx) => {
+      const [row] = await tx.insert(products).values({ id, ...fields, imageKey }).returning();
+      await catalogueChanged(tx);
+      return toProduct(row!);
+    });
   } catch (error) {
     await images.remove(imageKey);
     throw error;
@@ -69,11 +103,15 @@ export async function updateProduct(db: Database, images: ProductImages, id: str
   const existing = await findProduct(db, id);
   if (!existing) throw new HttpError(404, 'not_found', 'Product not found');
   const imageKey = image ? await images.storeUpload(id, image) : existing.imageKey;
-  const [row] = await db
-    .update(products)
-    .set({ ...fields, imageKey, updatedAt: new Date() })
-    .where(eq(products.id, id))
-    .returning();
+  const row = await db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(products)
+      .set({ ...fields, imageKey, updatedAt: new Date() })
+      .where(eq(products.id, id))
+      .returning();
+    if (updated) await catalogueChanged(tx);
+    return updated;
+  });
   if (!row) {
     if (image && imageKey) await images.remove(imageKey);
     throw new HttpError(404, 'not_found', 'Product not found');
@@ -83,7 +121,12 @@ export async function updateProduct(db: Database, images: ProductImages, id: str
 }
 
 export async function deleteProduct(db: Database, images: ProductImages, id: string): Promise<void> {
-  const [removed] = await db.delete(products).where(eq(products.id, id)).returning({ imageKey: products.imageKey });
+  const removed = await db.transaction(async (tx) => {
+    // Carts holding the product lose its lines with it (on delete cascade); their pages hear of it as a catalogue change.
+    const [row] = await tx.delete(products).where(eq(products.id, id)).returning({ imageKey: products.imageKey });
+    if (row) await catalogueChanged(tx);
+    return row;
+  });
   if (!removed) throw new HttpError(404, 'not_found', 'Product not found');
   if (removed.imageKey) await images.remove(removed.imageKey);
 }
@@ -121,6 +164,7 @@ export async function seedDemoCatalogue(db: Database, images: ProductImages): Pr
       rows.push({ id, name: demo.name, description: demo.description, priceMinor: demo.priceMinor, category: demo.category, imageKey });
     }
     await tx.insert(products).values(rows);
+    await catalogueChanged(tx);
     await markSeeded(tx);
     return rows.length;
   });

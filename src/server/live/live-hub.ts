@@ -1,31 +1,43 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'drizzle-orm';
 import type { LiveTopic } from '../../shared/cart.js';
+import { CATALOGUE_TOPIC, type CatalogueChangeEvent } from '../../shared/live.js';
 import type { Database, DatabaseHandle } from '../db/client.js';
 
 const CHANNEL = 'shop_events';
 
-/** A change to a user's data, or the end of a session, named by its id's hash and never by the id. */
-type LiveMessage = { userId: string; topic: LiveTopic } | { endedSession: string };
+/**
+ * A change to a user's data, the end of a session (named by its id's hash and never by the id), or
+ * a change to the catalogue, which every stream hears.
+ */
+type LiveMessage = { userId: string; topic: LiveTopic } | { endedSession: string } | { catalogueVersion: number };
+
+/** The event names a stream carries. */
+export type LiveEvent = LiveTopic | typeof CATALOGUE_TOPIC | 'resync';
 
 /** One open event stream, as the hub sees it. */
 export interface LiveStream {
-  userId: string;
-  sessionHash: string;
-  send(topic: LiveTopic | 'resync'): void;
+  /** The signed-in user and session; absent for a visitor, whose stream carries only the catalogue. */
+  session?: { userId: string; sessionHash: string };
+  /** Where a visitor's stream comes from, which bounds how many such streams one client may hold. */
+  clientAddress: string;
+  send(event: LiveEvent, data?: object): void;
   /** Ends the stream; called when its session ends. */
   end(): void;
 }
 
 /**
- * Live updates for signed-in browsers. A change is announced with NOTIFY in the transaction that
- * makes it, so it is sent only if it is committed, and every server process on the database hears
- * it and tells its own connected browsers. An ended session is announced the same way, so that
- * every process ends the streams opened with it.
+ * Live updates for open pages. A change is announced with NOTIFY in the transaction that makes it,
+ * so it is sent only if it is committed, and every server process on the database hears it and
+ * tells its own connected browsers. An ended session is announced the same way, so that every
+ * process ends the streams opened with it.
  */
 export class LiveHub {
+  private readonly all = new Set<LiveStream>();
   private readonly byUser = new Map<string, Set<LiveStream>>();
   private readonly bySession = new Map<string, Set<LiveStream>>();
+  private readonly visitorsByAddress = new Map<string, Set<LiveStream>>();
+  private visitors = 0;
   private stopListening: (() => Promise<void>) | undefined;
 
   constructor(private readonly log: FastifyBaseLogger) {}
@@ -44,11 +56,23 @@ export class LiveHub {
   }
 
   subscribe(stream: LiveStream): () => void {
-    add(this.byUser, stream.userId, stream);
-    add(this.bySession, stream.sessionHash, stream);
+    this.all.add(stream);
+    if (stream.session) {
+      add(this.byUser, stream.session.userId, stream);
+      add(this.bySession, stream.session.sessionHash, stream);
+    } else {
+      add(this.visitorsByAddress, stream.clientAddress, stream);
+      this.visitors++;
+    }
     return () => {
-      remove(this.byUser, stream.userId, stream);
-      remove(this.bySession, stream.sessionHash, stream);
+      if (!this.all.delete(stream)) return;
+      if (stream.session) {
+        remove(this.byUser, stream.session.userId, stream);
+        remove(this.bySession, stream.session.sessionHash, stream);
+      } else {
+        remove(this.visitorsByAddress, stream.clientAddress, stream);
+        this.visitors--;
+      }
     };
   }
 
@@ -57,10 +81,13 @@ export class LiveHub {
     return this.bySession.get(sessionHash)?.size ?? 0;
   }
 
+  /** How many visitors' streams this process holds open, from one client address or (without one) in all. */
+  visitorStreamCount(clientAddress?: string): number {
+    return clientAddress === undefined ? this.visitors : (this.visitorsByAddress.get(clientAddress)?.size ?? 0);
+  }
+
   get connectionCount(): number {
-    let total = 0;
-    for (const set of this.byUser.values()) total += set.size;
-    return total;
+    return this.all.size;
   }
 
   private deliver(payload: string): void {
@@ -69,6 +96,9 @@ export class LiveHub {
       if ('endedSession' in message) {
         // Ending a stream removes it from the set, so the set is copied first.
         for (const stream of [...(this.bySession.get(message.endedSession) ?? [])]) stream.end();
+      } else if ('catalogueVersion' in message) {
+        const event: CatalogueChangeEvent = { catalogueVersion: message.catalogueVersion };
+        for (const stream of this.all) stream.send(CATALOGUE_TOPIC, event);
       } else {
         for (const stream of this.byUser.get(message.userId) ?? []) stream.send(message.topic);
       }
@@ -77,8 +107,8 @@ export class LiveHub {
     }
   }
 
-  private broadcast(topic: 'resync'): void {
-    for (const set of this.byUser.values()) for (const stream of set) stream.send(topic);
+  private broadcast(event: 'resync'): void {
+    for (const stream of this.all) stream.send(event);
   }
 }
 
@@ -98,6 +128,11 @@ function remove(index: Map<string, Set<LiveStream>>, key: string, stream: LiveSt
 /** Announces a change to the user's data; call it inside the transaction that makes the change. */
 export async function announceChange(db: Pick<Database, 'execute'>, userId: string, topic: LiveTopic): Promise<void> {
   await notify(db, { userId, topic });
+}
+
+/** Announces a change to the catalogue, at its new version, to every open page; call it inside the transaction that makes the change. */
+export async function announceCatalogueChange(db: Pick<Database, 'execute'>, catalogueVersion: number): Promise<void> {
+  await notify(db, { catalogueVersion });
 }
 
 /** Announces that the session with this id hash has ended, so that every process ends its streams. */

@@ -1,5 +1,7 @@
-import type { FastifyInstance } from 'fastify';
-import { isSessionActive, requireUserSession, resentSessionCookie } from '../auth/session.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { LiveReadyEvent } from '../../shared/live.js';
+import { findUserSession, isSessionActive, resentSessionCookie, type UserSession } from '../auth/session.js';
+import { catalogueVersion } from '../catalog/service.js';
 import type { Database } from '../db/client.js';
 import { HttpError } from '../http/errors.js';
 import type { LiveHub } from './live-hub.js';
@@ -12,19 +14,53 @@ const HEARTBEAT_MS = 25_000;
  * may hold ten on each, which still bounds what each process spends.
  */
 const MAX_STREAMS_PER_SESSION = 10;
+/**
+ * Visitors have no session to count by, so their streams are bounded by client address (with
+ * TRUST_PROXY, the address the proxy names). One address can stand for many people (a household, an
+ * office, a mobile carrier's NAT), hence more than a session's ten; a page refused its stream still
+ * works, and tries again later (src/client/live/live-updates.tsx).
+ */
+const MAX_VISITOR_STREAMS_PER_ADDRESS = 20;
+/**
+ * And in all, per process: with many addresses a crowd of visitors could otherwise use up the
+ * process's sockets (often 1,024 by default), which the shop's own requests need too.
+ */
+const MAX_VISITOR_STREAMS = 500;
 
 export interface LiveRouteOptions {
   /** How often a stream is kept alive and its session checked again; tests shorten it. */
   heartbeatMs?: number;
+  /** The most visitors' streams this process holds at once; tests lower it. */
+  maxVisitorStreams?: number;
+}
+
+/** Refuses a stream over its limit with 429, so that the browser stops asking at once. */
+function checkStreamLimits(hub: LiveHub, session: UserSession | null, request: FastifyRequest, maxVisitorStreams: number): void {
+  if (session) {
+    if (hub.streamCount(session.sessionHash) >= MAX_STREAMS_PER_SESSION) {
+      throw new HttpError(429, 'too_many_streams', `A session may hold at most ${MAX_STREAMS_PER_SESSION} event streams; close one first.`);
+    }
+  } else if (hub.visitorStreamCount(request.ip) >= MAX_VISITOR_STREAMS_PER_ADDRESS) {
+    throw new HttpError(429, 'too_many_streams', `A client may hold at most ${MAX_VISITOR_STREAMS_PER_ADDRESS} event streams without signing in; close one first.`);
+  } else if (hub.visitorStreamCount() >= maxVisitorStreams) {
+    throw new HttpError(429, 'too_many_streams', 'The shop holds as many event streams as it can; try again later.');
+  }
 }
 
 /**
- * Server-Sent Events for the signed-in user: each event names a topic ("cart", "orders") whose
- * data changed, and "resync" asks for everything again after the server missed messages. A stream
- * ends with its session: at once when the sign-out is announced, and at the next heartbeat when
- * the session expired or the announcement was lost.
+ * Server-Sent Events for every open page. Each event names a topic whose data changed: the
+ * catalogue ("products") for everyone, and for a signed-in page also its user's "cart" and
+ * "orders"; "resync" asks for everything again after the server missed messages. A signed-in
+ * page's stream ends with its session: at once when the sign-out is announced, and at the next
+ * heartbeat when the session expired or the announcement was lost. The browser then reopens it,
+ * as a visitor's.
  */
-export function registerLiveRoutes(app: FastifyInstance, db: Database, hub: LiveHub, { heartbeatMs = HEARTBEAT_MS }: LiveRouteOptions = {}): void {
+export function registerLiveRoutes(
+  app: FastifyInstance,
+  db: Database,
+  hub: LiveHub,
+  { heartbeatMs = HEARTBEAT_MS, maxVisitorStreams = MAX_VISITOR_STREAMS }: LiveRouteOptions = {},
+): void {
   const open = new Set<() => void>();
   // Streams never end by themselves, so they are ended before the server waits for its connections.
   app.addHook('preClose', async () => {
@@ -32,13 +68,11 @@ export function registerLiveRoutes(app: FastifyInstance, db: Database, hub: Live
   });
 
   app.get('/api/events', async (request, reply) => {
-    const { user, sessionHash } = await requireUserSession(db, request);
+    const session = await findUserSession(db, request);
     // Nothing is awaited between this count and the subscription below, so parallel requests cannot both slip past it.
-    if (hub.streamCount(sessionHash) >= MAX_STREAMS_PER_SESSION) {
-      throw new HttpError(429, 'too_many_streams', `A session may hold at most ${MAX_STREAMS_PER_SESSION} event streams; close one first.`);
-    }
+    checkStreamLimits(hub, session, request, maxVisitorStreams);
     // A hijacked reply skips the hooks that would send a moved session's cookie again, so it goes in here.
-    const cookie = resentSessionCookie(request);
+    const cookie = session ? resentSessionCookie(request) : undefined;
     reply.hijack();
     const response = reply.raw;
     response.writeHead(200, {
@@ -49,7 +83,10 @@ export function registerLiveRoutes(app: FastifyInstance, db: Database, hub: Live
       ...(cookie ? { 'set-cookie': cookie } : {}),
     });
     // A browser that lost the stream tries again after 2 seconds.
-    response.write('retry: 2000\n\nevent: ready\ndata: {}\n\n');
+    response.write('retry: 2000\n\n');
+    const write = (event: string, data: object = {}) => {
+      if (!response.writableEnded) response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    };
     const end = () => {
       clearInterval(heartbeat);
       unsubscribe();
@@ -57,18 +94,19 @@ export function registerLiveRoutes(app: FastifyInstance, db: Database, hub: Live
       if (!response.writableEnded) response.end();
     };
     const unsubscribe = hub.subscribe({
-      userId: user.id,
-      sessionHash,
-      send: (topic) => response.write(`event: ${topic}\ndata: {}\n\n`),
+      session: session ? { userId: session.user.id, sessionHash: session.sessionHash } : undefined,
+      clientAddress: request.ip,
+      send: write,
       end,
     });
-    // The check also covers a sign-out between requireUserSession and the subscription, whose announcement came too early.
+    // A visitor's stream has no session to check; it is only kept alive.
     let checking = false;
     const heartbeat = setInterval(() => {
-      response.write(': keep-alive\n\n');
-      if (checking) return;
+      if (!response.writableEnded) response.write(': keep-alive\n\n');
+      if (!session || checking) return;
       checking = true;
-      isSessionActive(db, sessionHash)
+      // The check also covers a sign-out between findUserSession and the subscription, whose announcement came too early.
+      isSessionActive(db, session.sessionHash)
         .then((active) => {
           if (!active) end();
         })
@@ -79,6 +117,16 @@ export function registerLiveRoutes(app: FastifyInstance, db: Database, hub: Live
     open.add(end);
     request.raw.on('close', end);
     // A browser that left while its session was being checked closed the socket before anyone listened.
-    if (request.raw.socket.destroyed) end();
+    if (request.raw.socket.destroyed) return end();
+    // The version is read only now that the stream is subscribed: a change committed before this
+    // read shows in the version, and one committed after it arrives as an event, so none is missed.
+    try {
+      const ready: LiveReadyEvent = { catalogueVersion: await catalogueVersion(db), signedIn: session !== null };
+      write('ready', ready);
+    } catch (error) {
+      // Without its version the page could not tell what it missed; the browser opens the stream again.
+      request.log.warn({ err: error }, 'Could not read the catalogue version for an event stream');
+      end();
+    }
   });
 }

@@ -1,0 +1,23 @@
+/**
+ * The live channel (`GET /api/events`, Server-Sent Events) as both sides see it. Every open page,
+ * a visitor's too, hears the catalogue topic; a signed-in page also hears its user's topics
+ * (LiveTopic in cart.ts).
+ */
+
+/** The event that says the catalogue changed: a product was added, edited, deleted or given a new image. */
+export const CATALOGUE_TOPIC = 'products';
+
+/**
+ * The catalogue's version goes up by one with every change. The products endpoint answers with the
+ * version it read, and a stream names the current one when it is ready, so that a page can tell
+ * whether a change slipped in before its stream was listening.
+ */
+export interface CatalogueChangeEvent {
+  catalogueVersion: number;
+}
+
+/** The first event of every stream, sent once the server is listening for the stream. */
+export interface LiveReadyEvent extends CatalogueChangeEvent {
+  /** Whether the stream belongs to a session; a page that thinks otherwise asks who it is again. */
+  signedIn: boolean;
+}

@@ -1,0 +1,218 @@
+import { randomUUID } from 'node:crypto';
+import sharp from 'sharp';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { CatalogueResponse, Product } from '../../src/shared/catalog.js';
+import type { CatalogueChangeEvent, LiveReadyEvent } from '../../src/shared/live.js';
+import { admins } from '../../src/server/db/schema.js';
+import { openEventStream, type EventStreamReader } from '../support/event-stream.js';
+import { signIn } from './sign-in.js';
+import { createTestApp, describeEachDatabase, type TestApp } from './test-app.js';
+
+/** A multipart/form-data body, as the admin's product form sends it. */
+function productForm(fields: Record<string, string>, image?: Buffer) {
+  const boundary = `----live${randomUUID()}`;
+  const parts = Object.entries(fields).map(([name, value]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  if (image) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="nails.png"\r\nContent-Type: image/png\r\n\r\n`), image, Buffer.from('\r\n'));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+const pngImage = (red: number) => sharp({ create: { width: 400, height: 400, channels: 3, background: { r: red, g: 120, b: 170 } } }).png().toBuffer();
+
+async function createProduct(testApp: TestApp, admin: string, name: string, price: string): Promise<Product> {
+  const response = await testApp.app.inject({
+    method: 'POST',
+    url: '/api/admin/products',
+    ...withCookie(productForm({ name, description: 'Glossy tips painted by hand.', price, category: 'nails' }, await pngImage(200)), admin),
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json<{ product: Product }>().product;
+}
+
+async function editProduct(testApp: TestApp, admin: string, product: Product, changes: { name?: string; price?: string; image?: Buffer }) {
+  const fields = { name: changes.name ?? product.name, description: product.description, price: changes.price ?? (product.priceMinor / 100).toFixed(2), category: product.category };
+  const response = await testApp.app.inject({ method: 'PUT', url: `/api/admin/products/${product.id}`, ...withCookie(productForm(fields, changes.image), admin) });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<{ product: Product }>().product;
+}
+
+async function removeProduct(testApp: TestApp, admin: string, product: Product) {
+  const response = await testApp.app.inject({ method: 'DELETE', url: `/api/admin/products/${product.id}`, headers: { cookie: admin } });
+  expect(response.statusCode, response.body).toBe(204);
+}
+
+const withCookie = (form: ReturnType<typeof productForm>, cookie: string) => ({ payload: form.payload, headers: { ...form.headers, cookie } });
+
+const catalogue = async (testApp: TestApp) => (await testApp.app.inject({ method: 'GET', url: '/api/products' })).json<CatalogueResponse>();
+
+/** The data of the stream's latest event of that name. */
+function latest<T>(stream: EventStreamReader, name: string): T {
+  const index = stream.events.lastIndexOf(name);
+  if (index < 0) throw new Error(`No "${name}" event (got ${stream.events.join(', ')})`);
+  return stream.data[index] as T;
+}
+
+/** A visitor's stream from a client address of its own, open once the server listens for it. */
+async function openVisitorStream(address: string, clientAddress: string): Promise<EventStreamReader> {
+  const stream = await openEventStream(`${address}/api/events`, null, { 'x-forwarded-for': clientAddress });
+  await stream.waitFor('ready');
+  return stream;
+}
+
+describeEachDatabase(
+  'the catalogue on the live channel',
+  (context) => {
+    let address: string;
+    let admin: string;
+    const streams: EventStreamReader[] = [];
+    const track = (stream: EventStreamReader) => (streams.push(stream), stream);
+
+    beforeAll(async () => {
+      const testApp = context();
+      address = await testApp.app.listen({ port: 0, host: '127.0.0.1' });
+      await testApp.database.db.insert(admins).values({ id: 'owner@example.com' });
+      admin = await signIn(testApp, 'owner@example.com');
+    });
+    afterAll(() => {
+      for (const stream of streams) stream.close();
+    });
+
+    it('tells an open page of a signed-out visitor of every product change, with the catalogue’s new version', async () => {
+      const testApp = context();
+      const visitor = track(await openVisitorStream(address, '10.20.0.1'));
+      const ready = latest<LiveReadyEvent>(visitor, 'ready');
+      expect(ready).toEqual({ catalogueVersion: (await catalogue(testApp)).version, signedIn: false });
+
+      const created = await createProduct(testApp, admin, 'Aurora Tips', '18.00');
+      await visitor.waitFor('products', 1000);
+      const afterCreate = latest<CatalogueChangeEvent>(visitor, 'products').catalogueVersion;
+      expect(afterCreate).toBe(ready.catalogueVersion + 1);
+      expect(await catalogue(testApp)).toMatchObject({ version: afterCreate, products: expect.arrayContaining([expect.objectContaining({ name: 'Aurora Tips', priceMinor: 1800 })]) });
+
+      const renamed = await editProduct(testApp, admin, created, { name: 'Aurora Tips II', price: '21.50' });
+      await visitor.waitFor('products', 1000);
+      expect(latest<CatalogueChangeEvent>(visitor, 'products').catalogueVersion).toBe(afterCreate + 1);
+      expect((await catalogue(testApp)).products.find((product) => product.id === created.id)).toMatchObject({ name: 'Aurora Tips II', priceMinor: 2150 });
+
+      const reimaged = await editProduct(testApp, admin, renamed, { image: await pngImage(40) });
+      expect(reimaged.imageUrl).not.toBe(renamed.imageUrl);
+      await visitor.waitFor('products', 1000);
+
+      await removeProduct(testApp, admin, reimaged);
+      await visitor.waitFor('products', 1000);
+      const final = await catalogue(testApp);
+      expect(final.version).toBe(afterCreate + 3);
+      expect(latest<CatalogueChangeEvent>(visitor, 'products').catalogueVersion).toBe(final.version);
+      expect(final.products.some((product) => product.id === created.id)).toBe(false);
+      expect(visitor.events.filter((event) => event === 'products')).toHaveLength(4);
+    });
+
+    it('names, when a stream opens, the version of a change the page’s catalogue missed', async () => {
+      const testApp = context();
+      const seen = await catalogue(testApp);
+      await createProduct(testApp, admin, 'Missed Moon Set', '9.90');
+      const late = track(await openVisitorStream(address, '10.20.0.2'));
+      expect(latest<LiveReadyEvent>(late, 'ready').catalogueVersion).toBe(seen.version + 1);
+    });
+
+    it('tells a signed-in customer’s page of product changes as well as of their own cart, and of nobody else’s', async () => {
+      const testApp = context();
+      const customer = await signIn(testApp, 'shopper@example.com');
+      const page = track(await openEventStream(`${address}/api/events`, customer));
+      await page.waitFor('ready');
+      expect(latest<LiveReadyEvent>(page, 'ready').signedIn).toBe(true);
+      const visitor = track(await openVisitorStream(address, '10.20.0.3'));
+
+      const product = await createProduct(testApp, admin, 'Cherry Charms', '5.00');
+      await page.waitFor('products', 1000);
+      await visitor.waitFor('products', 1000);
+      const added = await testApp.app.inject({
+        method: 'POST',
+        url: '/api/cart/operations',
+        headers: { cookie: customer },
+        payload: { operations: [{ id: randomUUID().replace(/-/g, ''), type: 'add', productId: product.id }] },
+      });
+      expect(added.statusCode).toBe(200);
+      await page.waitFor('cart', 1000);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(visitor.events).toEqual(['ready', 'products']);
+    });
+
+    it('bounds a visitor’s streams per client address, and frees a place when one closes', async () => {
+      const crowd: EventStreamReader[] = [];
+      for (let count = 0; count < 20; count++) crowd.push(track(await openVisitorStream(address, '10.20.1.1')));
+      const refused = await fetch(`${address}/api/events`, { headers: { 'x-forwarded-for': '10.20.1.1' } });
+      expect(refused.status).toBe(429);
+      expect(await refused.json()).toEqual({ error: { code: 'too_many_streams', message: expect.any(String) } });
+      // Another address, and a signed-in page from the same one, are not held back.
+      track(await openVisitorStream(address, '10.20.1.2'));
+      const customer = await signIn(context(), 'crowded@example.com');
+      track(await openEventStream(`${address}/api/events`, customer, { 'x-forwarded-for': '10.20.1.1' }));
+
+      crowd[0]!.close();
+      const started = Date.now();
+      let reopened = await fetch(`${address}/api/events`, { headers: { 'x-forwarded-for': '10.20.1.1' } });
+      // The server learns of the closed connection a moment later.
+      while (reopened.status === 429 && Date.now() - started < 2000) {
+        await reopened.body?.cancel();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        reopened = await fetch(`${address}/api/events`, { headers: { 'x-forwarded-for': '10.20.1.1' } });
+      }
+      expect(reopened.status).toBe(200);
+      await reopened.body?.cancel();
+    });
+  },
+  { TRUST_PROXY: 'true' },
+);
+
+describeEachDatabase(
+  'visitors’ streams in all',
+  (context) => {
+    it('are bounded per server process, whatever their addresses, while signed-in pages still open theirs', async () => {
+      const testApp = context();
+      const address = await testApp.app.listen({ port: 0, host: '127.0.0.1' });
+      const streams: EventStreamReader[] = [];
+      try {
+        for (const client of ['10.30.0.1', '10.30.0.2', '10.30.0.3']) streams.push(await openVisitorStream(address, client));
+        const refused = await fetch(`${address}/api/events`, { headers: { 'x-forwarded-for': '10.30.0.4' } });
+        expect(refused.status).toBe(429);
+        expect((await refused.json()).error.code).toBe('too_many_streams');
+        const customer = await signIn(testApp, 'late@example.com');
+        streams.push(await openEventStream(`${address}/api/events`, customer, { 'x-forwarded-for': '10.30.0.4' }));
+      } finally {
+        for (const stream of streams) stream.close();
+      }
+    });
+  },
+  { TRUST_PROXY: 'true' },
+  { liveMaxVisitorStreams: 3 },
+);
+
+describeEachDatabase('the catalogue on another server process', (context) => {
+  it('reaches a visitor’s page on every process of the same PostgreSQL database', async (test) => {
+    const testApp = context();
+    // PGlite serves one process (a second server on its DATA_DIR is refused), so only PostgreSQL has another process to tell.
+    if (testApp.database.kind !== 'postgres') return test.skip();
+    const other = await createTestApp('postgres', {}, { databaseUrl: testApp.databaseUrl });
+    let visitor: EventStreamReader | undefined;
+    try {
+      const otherAddress = await other.app.listen({ port: 0, host: '127.0.0.1' });
+      visitor = await openEventStream(`${otherAddress}/api/events`, null);
+      await visitor.waitFor('ready');
+      await testApp.database.db.insert(admins).values({ id: 'owner@example.com' });
+      const admin = await signIn(testApp, 'owner@example.com');
+      const product = await createProduct(testApp, admin, 'Far Away Florals', '12.00');
+      await visitor.waitFor('products', 1000);
+      await editProduct(testApp, admin, product, { price: '13.00' });
+      await visitor.waitFor('products', 1000);
+      await removeProduct(testApp, admin, product);
+      await visitor.waitFor('products', 1000);
+      expect(latest<CatalogueChangeEvent>(visitor, 'products').catalogueVersion).toBe((await catalogue(other)).version);
+    } finally {
+      visitor?.close();
+      await other.close();
+    }
+  });
+});
