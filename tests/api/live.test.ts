@@ -11,7 +11,7 @@ import { createTestApp, describeEachDatabase, type TestApp } from './test-app.js
 /** A multipart/form-data body, as the admin's product form sends it. */
 function productForm(fields: Record<string, string>, image?: Buffer) {
   const boundary = `----live${randomUUID()}`;
-  const parts = Object.entries(fields).map(([name, value]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  const parts: Buffer[] = Object.entries(fields).map(([name, value]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
   if (image) {
     parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="nails.png"\r\nContent-Type: image/png\r\n\r\n`), image, Buffer.from('\r\n'));
   }

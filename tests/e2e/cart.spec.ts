@@ -44,14 +44,14 @@ test('adds to the cart with a busy button, counts in the badge, totals and remov
   await expect(page.getByRole('heading', { name: 'Your Cart' })).toBeVisible();
   const lines = page.getByRole('listitem');
   await expect(lines).toHaveCount(2);
-  await expect(page.getByText('Total')).toBeVisible();
-  await expect(page.locator('p', { hasText: 'Total' })).toContainText(`BGN ${expectedTotal.toFixed(2)}`);
+  await expect(page.getByText('Subtotal')).toBeVisible();
+  await expect(page.locator('p', { hasText: 'Subtotal' })).toContainText(`BGN ${expectedTotal.toFixed(2)}`);
   expect(await hasHorizontalScroll(page)).toBe(false);
 
   await page.getByRole('button', { name: `Remove ${first} from cart` }).click();
   await expect(lines).toHaveCount(1);
   await expect(cartLink(page)).toHaveAccessibleName('Cart, 1 item');
-  await expect(page.locator('p', { hasText: 'Total' })).toContainText(`BGN ${(await serverCartTotal(page)).toFixed(2)}`);
+  await expect(page.locator('p', { hasText: 'Subtotal' })).toContainText(`BGN ${(await serverCartTotal(page)).toFixed(2)}`);
   expect((await serverCart(page)).map((item) => item.name)).toEqual([second]);
 
   await page.getByRole('button', { name: 'Proceed to Checkout' }).click();

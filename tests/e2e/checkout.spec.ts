@@ -176,7 +176,7 @@ test('a price changed after the cart was loaded is shown before the order is pla
     await expect(page.getByRole('status').filter({ hasText: 'Some prices have changed since you added the products.' })).toBeVisible();
     const cartLine = page.getByRole('listitem').filter({ hasText: product.name });
     await expect(cartLine).toContainText('Price changed: was BGN 16.49, now BGN 58.49');
-    await expect(page.locator('p', { hasText: 'Total' })).toContainText('BGN 58.49');
+    await expect(page.locator('p', { hasText: 'Subtotal' })).toContainText('BGN 58.49');
     expect(await hasHorizontalScroll(page)).toBe(false);
 
     await page.getByRole('button', { name: 'Proceed to Checkout' }).click();

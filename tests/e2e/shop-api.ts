@@ -34,6 +34,13 @@ export async function changePrice(admin: APIRequestContext, product: Product, pr
   expect(response.status(), await response.text()).toBe(200);
 }
 
+/** Renames the product and sets its price, as the admin's product form does. */
+export async function renameProduct(admin: APIRequestContext, product: Product, name: string, price: string): Promise<Product> {
+  const response = await admin.put(`/api/admin/products/${product.id}`, { multipart: await productForm(name, price, false) });
+  expect(response.status(), await response.text()).toBe(200);
+  return ((await response.json()) as { product: Product }).product;
+}
+
 export async function deleteProduct(admin: APIRequestContext, product: Product): Promise<void> {
   expect((await admin.delete(`/api/admin/products/${product.id}`)).status()).toBe(204);
 }

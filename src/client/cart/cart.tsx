@@ -1,7 +1,9 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { MAX_CART_LINES, type CartOperation, type CartOperationOutcome, type CartOperationsResponse, type CartResponse } from '../../shared/cart.js';
+import { MAX_CART_LINES, type CartItem, type CartOperation, type CartOperationOutcome, type CartOperationsResponse, type CartResponse } from '../../shared/cart.js';
 import type { Product } from '../../shared/catalog.js';
+import { CATALOGUE_TOPIC } from '../../shared/live.js';
+import { TranslatedError } from '../api/error-text.js';
 import { ApiError, requestJson } from '../api/http.js';
 import { useConnectivity } from '../connectivity/connectivity.js';
 import { useTranslation } from '../i18n/i18n.js';
@@ -23,15 +25,18 @@ import {
 export const CART_QUERY_KEY = ['cart'] as const;
 
 /** A failure whose text is meant for the customer, already translated. */
-export class CartError extends Error {}
+export class CartError extends TranslatedError {}
 
 interface Cart {
   items: ShownCartItem[];
   isPending: boolean;
   isError: boolean;
   refetch(): void;
-  /** Resolves with offline true when the addition waits in the offline queue. */
-  add(product: Pick<Product, 'id' | 'name' | 'priceMinor'>): Promise<{ offline: boolean }>;
+  /**
+   * Resolves with offline true when the addition waits in the offline queue; otherwise with the line
+   * as the server added it, at the product's current name and price.
+   */
+  add(product: Pick<Product, 'id' | 'name' | 'priceMinor'>): Promise<{ offline: boolean; added?: CartItem }>;
   remove(item: ShownCartItem): Promise<void>;
 }
 
@@ -89,12 +94,12 @@ export function CartProvider({ children }: { children: ReactNode }) {
 
   /** Sends one operation, or queues it when offline or when the shop cannot be reached. */
   const sendOrQueue = useCallback(
-    async (operation: CartOperation, queueIt: () => void): Promise<{ offline: boolean; outcome?: CartOperationOutcome }> => {
+    async (operation: CartOperation, queueIt: () => void): Promise<{ offline: boolean; outcome?: CartOperationOutcome; items?: CartItem[] }> => {
       if (online) {
         try {
           const response = await sendOperations([operation]);
           show(withQueue(response.items, readQueue(localStorage, email!)));
-          return { offline: false, outcome: response.outcomes[0]?.outcome };
+          return { offline: false, outcome: response.outcomes[0]?.outcome, items: response.items };
         } catch (error) {
           if (!(error instanceof ApiError && error.code === 'network')) throw error;
           reportNetworkFailure();
@@ -112,18 +117,23 @@ export function CartProvider({ children }: { children: ReactNode }) {
       if (!email) throw new CartError(t('cart.errors.userRequired'));
       const operation: CartOperation = { id: newOperationId(), type: 'add', productId: product.id };
       try {
-        const { offline, outcome } = await sendOrQueue(operation, () => {
+        const { offline, outcome, items: lines } = await sendOrQueue(operation, () => {
           const queued: QueuedOperation = { ...operation, name: product.name, priceMinor: product.priceMinor, addedAt: new Date().toISOString(), pendingSync: true };
           changeOffline((queue) => [...queue, queued], (shown) => withQueue(shown, [queued]));
         });
+        // Every line of a product shows its current name and price, so any of them tells what was added.
+        const added = lines?.find((line) => line.productId === product.id);
+        // The page showed the product otherwise than the shop has it (its news is still on the way): it is shown anew.
+        const outdated = outcome === 'product_missing' || (added !== undefined && (added.name !== product.name || added.priceMinor !== product.priceMinor));
+        if (outdated) void queryClient.invalidateQueries({ queryKey: [CATALOGUE_TOPIC] });
         if (outcome === 'product_missing') throw new CartError(t('cart.errors.productMissing'));
-        return { offline };
+        return { offline, added };
       } catch (error) {
         if (error instanceof ApiError && error.code === 'cart_full') throw new CartError(t('cart.errors.cartFull', { max: MAX_CART_LINES }));
         throw error;
       }
     },
-    [changeOffline, email, sendOrQueue, t],
+    [changeOffline, email, queryClient, sendOrQueue, t],
   );
 
   const remove = useCallback<Cart['remove']>(

@@ -1,33 +1,103 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { LiveTopic } from '../../shared/cart.js';
+import type { CatalogueResponse } from '../../shared/catalog.js';
+import { CATALOGUE_TOPIC, type CatalogueChangeEvent, type LiveReadyEvent } from '../../shared/live.js';
 import { useSession } from '../session/session.js';
 
-const TOPICS: readonly LiveTopic[] = ['cart', 'orders'];
+const USER_TOPICS: readonly LiveTopic[] = ['cart', 'orders'];
+/** What shows products: the catalogue, the admin's list of it, and the cart, whose lines show current names and prices. */
+const CATALOGUE_VIEWS = [[CATALOGUE_TOPIC], ['admin', 'products'], ['cart']] as const;
+/**
+ * A stream the server refused (too many open, or an answer that was no stream) is not reopened by
+ * the browser; the page asks again after this long, spread out so that refused pages do not return together.
+ */
+const REOPEN_AFTER_MS = 30_000;
+
+const parse = <T,>(event: Event): T | null => {
+  try {
+    return JSON.parse((event as MessageEvent<string>).data) as T;
+  } catch {
+    return null;
+  }
+};
 
 /**
- * Keeps the signed-in customer's data fresh: the server names what changed (on any device, through
- * any server process) and the matching queries are fetched again. The browser reopens a dropped
- * stream by itself; everything is fetched again then, since changes may have been missed.
+ * Keeps every open page true to the shop: the server names what changed (the catalogue for
+ * everyone, the cart and orders for the signed-in customer, on any device, through any server
+ * process) and the matching queries are fetched again. The browser reopens a dropped stream by
+ * itself; everything is fetched again then, since changes may have been missed.
  */
 export function LiveUpdates() {
-  const { user } = useSession();
+  const { user, recheck } = useSession();
   const queryClient = useQueryClient();
-  const email = user?.email;
+  const email = user?.email ?? null;
 
   useEffect(() => {
-    if (!email) return;
-    const events = new EventSource('/api/events');
-    let connectedBefore = false;
-    const refetch = (topic: LiveTopic) => void queryClient.invalidateQueries({ queryKey: [topic] });
-    events.addEventListener('ready', () => {
-      if (connectedBefore) TOPICS.forEach(refetch);
-      connectedBefore = true;
+    const signedIn = email !== null;
+    const refetch = (queryKey: readonly unknown[]) => void queryClient.invalidateQueries({ queryKey });
+    const refetchCatalogueViews = () => CATALOGUE_VIEWS.forEach(refetch);
+
+    // The newest catalogue version the server has named; a catalogue read before it is out of date.
+    let announced = 0;
+    let refetchedFor = -1;
+    const checkCatalogue = () => {
+      const catalogue = queryClient.getQueryData<CatalogueResponse>([CATALOGUE_TOPIC]);
+      // Once per version, so that a server whose version went back (a restored database) cannot start a loop.
+      if (!catalogue || (catalogue.version ?? 0) >= announced || refetchedFor === announced) return;
+      refetchedFor = announced;
+      refetchCatalogueViews();
+    };
+    // A catalogue still on its way when the stream became ready is checked when it arrives.
+    const stopWatching = queryClient.getQueryCache().subscribe((event) => {
+      if (event.type === 'updated' && event.action.type === 'success' && event.query.queryKey[0] === CATALOGUE_TOPIC) checkCatalogue();
     });
-    for (const topic of TOPICS) events.addEventListener(topic, () => refetch(topic));
-    events.addEventListener('resync', () => TOPICS.forEach(refetch));
-    return () => events.close();
-  }, [email, queryClient]);
+
+    let events: EventSource | undefined;
+    let reopenTimer: ReturnType<typeof setTimeout> | undefined;
+    const open = () => {
+      let connectedBefore = false;
+      const stream = new EventSource('/api/events');
+      events = stream;
+      stream.addEventListener('ready', (event) => {
+        const ready = parse<LiveReadyEvent>(event);
+        if (ready) {
+          announced = ready.catalogueVersion;
+          // Signed in or out elsewhere (another tab, an ended session): the page asks who it is.
+          if (ready.signedIn !== signedIn) void recheck();
+        }
+        if (connectedBefore) {
+          refetchCatalogueViews();
+          USER_TOPICS.forEach((topic) => refetch([topic]));
+        } else {
+          checkCatalogue();
+          // The cart carries no catalogue version: one read before this stream listened may hold an old price.
+          if (signedIn) refetch(['cart']);
+        }
+        connectedBefore = true;
+      });
+      stream.addEventListener(CATALOGUE_TOPIC, (event) => {
+        announced = Math.max(announced, parse<CatalogueChangeEvent>(event)?.catalogueVersion ?? announced);
+        refetchCatalogueViews();
+      });
+      for (const topic of USER_TOPICS) stream.addEventListener(topic, () => refetch([topic]));
+      stream.addEventListener('resync', () => {
+        refetchCatalogueViews();
+        USER_TOPICS.forEach((topic) => refetch([topic]));
+      });
+      stream.addEventListener('error', () => {
+        if (stream.readyState !== EventSource.CLOSED) return;
+        reopenTimer = setTimeout(open, REOPEN_AFTER_MS * (1 + Math.random()));
+      });
+    };
+    open();
+
+    return () => {
+      clearTimeout(reopenTimer);
+      events?.close();
+      stopWatching();
+    };
+  }, [email, queryClient, recheck]);
 
   return null;
 }

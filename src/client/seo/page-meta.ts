@@ -15,6 +15,8 @@ export interface PageMeta {
   product?: Product;
   article?: { headline: string; datePublished?: string; dateModified?: string };
   image?: string | null;
+  /** The not-found page, which carries no structured data. */
+  notFound?: boolean;
 }
 
 const MANAGED = 'data-page-meta';
@@ -38,7 +40,7 @@ export function usePageMeta(meta: PageMeta): void {
   const keywords = t('meta.keywords');
   const url = settings.publicUrl + pathname;
   const image = meta.image ? settings.publicUrl + meta.image : settings.publicUrl + '/og-image.jpg';
-  const { noIndex, products, product, article } = meta;
+  const { noIndex, products, product, article, notFound } = meta;
 
   useEffect(() => {
     document.title = title;
@@ -69,6 +71,7 @@ export function usePageMeta(meta: PageMeta): void {
       products,
       product,
       article,
+      notFound,
     });
     for (const block of blocks) {
       const script = document.createElement('script');
@@ -77,5 +80,5 @@ export function usePageMeta(meta: PageMeta): void {
       script.textContent = JSON.stringify(block);
       document.head.append(script);
     }
-  }, [t, title, description, keywords, url, image, language, noIndex, products, product, article]);
+  }, [t, title, description, keywords, url, image, language, noIndex, products, product, article, notFound]);
 }

@@ -59,6 +59,11 @@ describe('buildStructuredData', () => {
     });
   });
 
+  it('describes nothing on a page that does not exist, even under /product/', () => {
+    expect(buildStructuredData({ ...base, url: 'https://shop.example/product/anything', notFound: true })).toEqual([]);
+    expect(buildStructuredData({ ...base, url: 'https://shop.example/no-such-page', notFound: true })).toEqual([]);
+  });
+
   it('adds an article block to pages flagged as articles', () => {
     const blocks = buildStructuredData({ ...base, article: { headline: 'Caring for press-ons' } });
     expect(types(blocks)).toEqual(['WebSite', 'WebPage', 'Article']);

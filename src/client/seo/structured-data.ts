@@ -16,6 +16,8 @@ export interface StructuredDataInput {
   product?: Product;
   /** Marks the page as an article. */
   article?: { headline: string; datePublished?: string; dateModified?: string };
+  /** A page that does not exist describes nothing, not even a product its address seems to name. */
+  notFound?: boolean;
 }
 
 type JsonLd = Record<string, unknown>;
@@ -37,8 +39,9 @@ function productBlock(product: Product | undefined, input: StructuredDataInput):
   };
 }
 
-/** The JSON-LD blocks of a page: the site, the page, and its products or article. */
+/** The JSON-LD blocks of a page: the site, the page, and its products or article; none for a page that does not exist. */
 export function buildStructuredData(input: StructuredDataInput): JsonLd[] {
+  if (input.notFound) return [];
   const blocks: JsonLd[] = [
     {
       '@context': 'https://schema.org',

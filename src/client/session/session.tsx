@@ -1,5 +1,5 @@
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
-import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { SessionResponse, SessionUser } from '../../shared/auth.js';
 import { requestJson } from '../api/http.js';
 
@@ -23,9 +23,31 @@ interface Session {
   /** Takes the signed-in user from a completed sign-in, and refreshes everything personal. */
   signedIn(user: SessionUser): Promise<void>;
   signOut(): Promise<void>;
+  /** Asks the server who this browser is, for when that may have changed elsewhere (another tab, an ended session). */
+  recheck(): Promise<void>;
 }
 
 const SessionContext = createContext<Session | null>(null);
+
+/** The tabs of one browser share the session cookie, so each tells the others when it signs in or out. */
+const SESSION_CHANNEL = 'shop-session';
+
+const isPersonal = (query: { queryKey: readonly unknown[] }) => query.queryKey[0] !== sessionQuery.queryKey[0];
+
+/** Shows the user; a page that was someone else's (or nobody's) fetches everything personal again. */
+async function applyUser(queryClient: QueryClient, user: SessionUser | null, { refresh }: { refresh: boolean }): Promise<void> {
+  queryClient.setQueryData(sessionQuery.queryKey, { user });
+  // Nothing personal stays in the cache for the next person at this browser.
+  if (!user) queryClient.removeQueries({ predicate: isPersonal });
+  else if (refresh) await queryClient.invalidateQueries({ predicate: isPersonal });
+}
+
+function tellOtherTabs(): void {
+  if (typeof BroadcastChannel === 'undefined') return;
+  const channel = new BroadcastChannel(SESSION_CHANNEL);
+  channel.postMessage('changed');
+  channel.close();
+}
 
 /** Renders nothing until the server has said who the visitor is, so no page flashes the wrong state. */
 export function SessionProvider({ children }: { children: ReactNode }) {
@@ -35,18 +57,36 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signedIn = useCallback(
     async (user: SessionUser) => {
-      queryClient.setQueryData(sessionQuery.queryKey, { user });
-      await queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== sessionQuery.queryKey[0] });
+      await applyUser(queryClient, user, { refresh: true });
+      tellOtherTabs();
     },
     [queryClient],
   );
 
   const signOut = useCallback(async () => {
     await requestJson<null>('/api/auth/session', { method: 'DELETE' });
-    queryClient.setQueryData(sessionQuery.queryKey, { user: null });
-    // Nothing personal stays in the cache for the next person at this browser.
-    queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQuery.queryKey[0] });
+    await applyUser(queryClient, null, { refresh: false });
+    tellOtherTabs();
   }, [queryClient]);
+
+  const recheck = useCallback(async () => {
+    let user: SessionUser | null;
+    try {
+      ({ user } = await requestJson<SessionResponse>('/api/auth/me'));
+    } catch {
+      // Unreachable now; the next change or reconnect asks again.
+      return;
+    }
+    const shown = queryClient.getQueryData(sessionQuery.queryKey)?.user ?? null;
+    await applyUser(queryClient, user, { refresh: user?.email !== shown?.email });
+  }, [queryClient]);
+
+  useEffect(() => {
+    if (typeof BroadcastChannel === 'undefined') return;
+    const channel = new BroadcastChannel(SESSION_CHANNEL);
+    channel.onmessage = () => void recheck();
+    return () => channel.close();
+  }, [recheck]);
 
   const value = useMemo<Session>(
     () => ({
@@ -57,8 +97,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       closeLogin: () => setLoginRequest(null),
       signedIn,
       signOut,
+      recheck,
     }),
-    [data, loginRequest, signedIn, signOut],
+    [data, loginRequest, signedIn, signOut, recheck],
   );
 
   if (isPending) return null;

@@ -1,6 +1,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { productFieldsSchema } from '../../../shared/catalog-schemas.js';
 import { PRODUCT_CATEGORIES, type Product } from '../../../shared/catalog.js';
+import { errorText } from '../../api/error-text.js';
 import { ApiError } from '../../api/http.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { saveProduct } from './admin-api.js';
@@ -49,7 +50,8 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
     try {
       onSaved(await saveProduct(form, product?.id ?? null, setProgress));
     } catch (failure) {
-      const detail = failure instanceof ApiError && failure.code !== 'internal' && failure.code !== 'network' ? failure.message : t('admin.products.messages.saveError');
+      // The server's reason in the admin's language (a refused field's own message); a fault on our side keeps the specification's text.
+      const detail = failure instanceof ApiError && failure.code !== 'internal' ? errorText(t, failure) : t('admin.products.messages.saveError');
       setError(t('admin.products.messages.errorPrefix', { message: detail }));
     } finally {
       setProgress(null);

@@ -1,5 +1,6 @@
 import type { CompleteSignInRequest, SignInLinkRequest } from '../../../shared/auth-schemas.js';
 import type { SessionResponse } from '../../../shared/auth.js';
+import { errorTextKey } from '../../api/error-text.js';
 import { ApiError, requestJson } from '../../api/http.js';
 
 /** The local-storage key that remembers which e-mail asked for a link (spec section 7). */
@@ -13,7 +14,7 @@ export function completeSignIn(request: CompleteSignInRequest): Promise<SessionR
   return requestJson('/api/auth/sessions', { method: 'POST', body: JSON.stringify(request) });
 }
 
-/** The translation key for a failed sign-in call. */
+/** The translation key for a failed sign-in call: the sign-in's own words where it has them, the API's otherwise. */
 export function signInErrorKey(error: unknown): string {
   const code = error instanceof ApiError ? error.code : 'internal';
   switch (code) {
@@ -34,7 +35,8 @@ export function signInErrorKey(error: unknown): string {
     case 'email_mismatch':
       return 'auth.errors.emailMismatch';
     default:
-      return 'auth.errors.generic';
+      // Anything else the API can answer (a fault, the shop unavailable) has its own text.
+      return errorTextKey(code);
   }
 }
 

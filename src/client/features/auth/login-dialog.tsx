@@ -1,10 +1,11 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { signInLinkRequestSchema } from '../../../shared/auth-schemas.js';
 import { useConnectivity } from '../../connectivity/connectivity.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { settings } from '../../settings.js';
 import { useSession } from '../../session/session.js';
 import { Dialog } from '../../ui/dialog.js';
+import { useModal } from '../../ui/modal/modal-context.js';
 import { requestSignInLink, signInErrorKey, storeEmail } from './auth-api.js';
 import { EmailField } from './email-field.js';
 
@@ -14,11 +15,19 @@ type State = { step: 'form'; errorKey: string | null } | { step: 'sending' } | {
 export default function LoginDialog() {
   const { t, language } = useTranslation();
   const { online } = useConnectivity();
-  const { loginRequest, closeLogin } = useSession();
+  const { user, loginRequest, closeLogin } = useSession();
+  const showModal = useModal();
   const [email, setEmail] = useState(loginRequest?.email ?? '');
   const [state, setState] = useState<State>({ step: 'form', errorKey: null });
   const titleId = useId();
   const fieldId = useId();
+
+  // The link was opened in another tab of this browser, which signed this one in too: nothing is left to wait for.
+  useEffect(() => {
+    if (!user) return;
+    closeLogin();
+    showModal({ type: 'success', message: t('auth.complete.success', { email: user.email }) });
+  }, [user, closeLogin, showModal, t]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, Redirect, useLocation } from 'wouter';
-import { priceLines } from '../../../shared/money.js';
+import { priceLines, SHIPPING_MINOR, TAX_PERCENT } from '../../../shared/money.js';
 import { useCartWithCurrentPrices } from '../../cart/cart.js';
 import type { ShownCartItem } from '../../cart/cart-storage.js';
 import { PriceChangeNote } from '../../cart/price-change-note.js';
@@ -8,7 +8,7 @@ import { earlierPriceOf } from '../../cart/price-change.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { usePageMeta } from '../../seo/page-meta.js';
 import { useSession } from '../../session/session.js';
-import { Price } from '../../ui/price.js';
+import { Price, usePriceText } from '../../ui/price.js';
 import { useModal } from '../../ui/modal/modal-context.js';
 import { SignInRequired } from '../../ui/sign-in-required.js';
 import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
@@ -23,6 +23,7 @@ export default function CartPage() {
   const showModal = useModal();
   const [, navigate] = useLocation();
   const [removing, setRemoving] = useState<string | null>(null);
+  const priceText = usePriceText();
   usePageMeta({ titleKey: 'meta.cartTitle', noIndex: true });
 
   if (!user) return <SignInRequired messageKey="cart.signInPrompt" />;
@@ -91,10 +92,12 @@ export default function CartPage() {
               );
             })}
           </ul>
+          {/* Only the subtotal: tax and shipping come at checkout, and a "Total" here would promise less than the order costs. */}
           <p className="cart__total">
-            <span>{t('cart.total')}</span>
+            <span>{t('cart.subtotal')}</span>
             <Price minor={subtotal} />
           </p>
+          <p className="muted cart__note">{t('cart.taxShippingNote', { percent: TAX_PERCENT, shipping: priceText(SHIPPING_MINOR) })}</p>
           <div className="cart__actions">
             <Link href="/" className="button">
               {t('cart.continueShopping')}

@@ -1,10 +1,12 @@
 import { useState } from 'react';
 import type { Product } from '../../../shared/catalog.js';
+import { errorText } from '../../api/error-text.js';
 import { useCart } from '../../cart/cart.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { usePageMeta } from '../../seo/page-meta.js';
 import { useSession } from '../../session/session.js';
 import { useModal } from '../../ui/modal/modal-context.js';
+import { usePriceText } from '../../ui/price.js';
 import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
 import { ProductCard } from './product-card.js';
 import { useProducts } from './products-api.js';
@@ -15,6 +17,7 @@ export function HomePage() {
   const { t } = useTranslation();
   const { user } = useSession();
   const showModal = useModal();
+  const priceText = usePriceText();
   const products = useProducts();
   usePageMeta({
     titleKey: 'meta.homeTitle',
@@ -32,14 +35,16 @@ export function HomePage() {
     }
     setAdding((ids) => new Set(ids).add(product.id));
     try {
-      const { offline } = await cart.add(product);
-      showModal({
-        type: 'success',
-        message: t(offline ? 'products.addedOffline' : 'products.addedToCart', { productName: product.name }),
-      });
+      const { offline, added } = await cart.add(product);
+      // The message names the product as the cart holds it, and says so when its price is not the one this page showed.
+      const productName = added?.name ?? product.name;
+      const message =
+        added && added.priceMinor !== product.priceMinor
+          ? t('products.addedAtNewPrice', { productName, price: priceText(added.priceMinor) })
+          : t(offline ? 'products.addedOffline' : 'products.addedToCart', { productName });
+      showModal({ type: 'success', message });
     } catch (error) {
-      const errorMessage = error instanceof Error ? error.message : String(error);
-      showModal({ type: 'error', message: t('products.addError', { errorMessage }) });
+      showModal({ type: 'error', message: t('products.addError', { errorMessage: errorText(t, error) }) });
     } finally {
       setAdding((ids) => {
         const next = new Set(ids);

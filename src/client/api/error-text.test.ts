@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { API_ERROR_CODES } from '../../shared/api-errors.js';
+import bgCore from '../i18n/bg.json';
+import bgPages from '../i18n/bg.pages.json';
+import enCore from '../i18n/en.json';
+import enPages from '../i18n/en.pages.json';
+import { createTranslator } from '../i18n/i18n.js';
+import { errorText, errorTextKey, TranslatedError } from './error-text.js';
+import { ApiError } from './http.js';
+
+// The home page shows errors with only the core texts loaded, so every code's text must be there.
+const core = { en: createTranslator('en', enCore), bg: createTranslator('bg', bgCore) };
+const full = { en: createTranslator('en', { ...enCore, ...enPages }), bg: createTranslator('bg', { ...bgCore, ...bgPages }) };
+
+describe('the text of each API error', () => {
+  it.each([...API_ERROR_CODES, 'network' as const])('%s has a text in English and Bulgarian, among the texts every page loads', (code) => {
+    const key = errorTextKey(code);
+    expect(core.en(key), `en ${key}`).not.toBe(key);
+    expect(core.bg(key), `bg ${key}`).not.toBe(key);
+    expect(core.bg(key)).not.toBe(core.en(key));
+    expect(errorText(core.bg, new ApiError(500, code, 'Internal error'))).toBe(core.bg(key));
+  });
+
+  it('never passes on the server’s English message', () => {
+    const failure = new ApiError(500, 'internal', 'Internal error');
+    expect(errorText(core.bg, failure)).toBe('Нещо се обърка от наша страна. Моля, опитайте отново по-късно.');
+    expect(errorText(core.en, new ApiError(409, 'cart_full', 'A cart holds at most 100 items.'))).toBe(
+      'Your cart is full. Please remove some items before adding more.',
+    );
+  });
+
+  it('shows the translated message of a refused input when it names a text, and the code’s text otherwise', () => {
+    const refused = new ApiError(400, 'bad_request', 'price: admin.products.messages.priceTooHigh');
+    expect(errorText(full.en, refused)).toBe('The price can be at most BGN 100,000.00.');
+    expect(errorText(full.bg, refused)).toBe(full.bg('admin.products.messages.priceTooHigh'));
+    expect(errorText(full.bg, new ApiError(400, 'bad_request', 'auth.errors.invalidEmail'))).toBe('Моля, въведете валиден имейл адрес.');
+    for (const message of ['Please select an image for the product', 'name: no.such.key', 'Unexpected file photo']) {
+      expect(errorText(full.en, new ApiError(400, 'bad_request', message)), message).toBe(full.en(errorTextKey('bad_request')));
+    }
+  });
+
+  it('shows a text already translated as it is, and a general text for anything else', () => {
+    expect(errorText(core.bg, new TranslatedError('Количката ви е пълна.'))).toBe('Количката ви е пълна.');
+    expect(errorText(core.en, new TypeError('x is undefined'))).toBe(core.en(errorTextKey('internal')));
+    expect(errorText(core.en, new ApiError(418, 'teapot' as never, 'short and stout'))).toBe(core.en(errorTextKey('internal')));
+  });
+});

@@ -1,0 +1,35 @@
+import type { ApiErrorCode } from '../../shared/api-errors.js';
+import type { Translate } from '../i18n/i18n.js';
+import { ApiError } from './http.js';
+
+/** A failure whose message is already in the customer's language, to be shown as it is. */
+export class TranslatedError extends Error {}
+
+/**
+ * The text key for each error code the API answers with, and for a request that never reached it
+ * ('network'). Every code has one, in both languages (error-text.test.ts checks it): the English
+ * message in an error response is for logs and developers, never for the customer.
+ */
+export const errorTextKey = (code: ApiErrorCode | 'network'): string => `apiErrors.${code}`;
+
+/** The message key that a refused input carries: "field: some.message.key", or the key alone. */
+const VALIDATION_KEY = /(?:^|: )([a-z][A-Za-z0-9]*(?:\.[A-Za-z0-9_-]+)+)$/;
+
+/**
+ * What to tell the customer about a failed call, in their language: the message of a refused input
+ * when it names one of our texts, otherwise the text of the error's code.
+ */
+export function errorText(t: Translate, error: unknown): string {
+  if (error instanceof TranslatedError) return error.message;
+  const generic = t(errorTextKey('internal'));
+  if (!(error instanceof ApiError)) return generic;
+  if (error.code === 'bad_request') {
+    const key = VALIDATION_KEY.exec(error.message)?.[1];
+    // t answers with the key itself when it has no text for it.
+    if (key && t(key) !== key) return t(key);
+  }
+  const key = errorTextKey(error.code);
+  const text = t(key);
+  // A code this build does not know (from a newer server) still gets a sentence.
+  return text === key ? generic : text;
+}
