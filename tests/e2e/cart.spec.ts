@@ -223,7 +223,7 @@ test.describe('in Bulgarian', () => {
     await cartLink(page).click();
     await expect(page.getByText('Чака синхронизиране')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Свържи се отново' })).toBeVisible();
-    await expect(page.locator('p', { hasText: 'Общо' })).toContainText(/BGN \d+,\d{2}/);
+    await expect(page.locator('p', { hasText: 'Междинна сума' })).toContainText(/BGN \d+,\d{2}/);
     await context.setOffline(false);
     await expect(page.getByText('Чака синхронизиране')).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Продължете пазаруването' }).or(page.getByRole('link', { name: 'Продължете пазаруването' }))).toBeVisible();
