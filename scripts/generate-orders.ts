@@ -5,7 +5,7 @@
  *   npm run orders:generate -- 0             only measure what is there
  *
  * It uses the server's database (DATABASE_URL, or the embedded one in DATA_DIR), so point it at a
- * scratch one: the sample customers are real rows (customer-00001@sample.example and so on).
+ * scratch one: the sample customers are real rows (customer-00001@abv.sample.example and so on).
  */
 import { performance } from 'node:perf_hooks';
 import { count, sql } from 'drizzle-orm';
@@ -15,7 +15,7 @@ import { normalizeOrderStatus, ORDER_STATUSES } from '../src/shared/order-status
 import { seedDemoCatalogue } from '../src/server/catalog/service.js';
 import { loadConfig } from '../src/server/config.js';
 import { openDatabase, type Database } from '../src/server/db/client.js';
-import { orderItems, orders, products, users } from '../src/server/db/schema.js';
+import { orderItems, orders, orderStatusChanges, products, users } from '../src/server/db/schema.js';
 import { ProductImages } from '../src/server/images/product-images.js';
 import { newOrderId, searchOrders, STATUS_TIME_COLUMNS, type OrderQuery } from '../src/server/orders/service.js';
 
@@ -38,7 +38,10 @@ function randomSource(seed: number) {
   return { next, pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]! };
 }
 
-const customerEmail = (index: number) => `customer-${String(index + 1).padStart(5, '0')}@sample.example`;
+const SAMPLE_DOMAIN = 'sample.example';
+/** Mail providers in rough proportion (of 20 customers, 8 use abv and 1 friends), so that a search by domain matches part of the shop. */
+const PROVIDERS = ['abv', 'gmail', 'abv', 'yahoo', 'abv', 'gmail', 'mail', 'abv', 'gmail', 'abv', 'yahoo', 'gmail', 'abv', 'mail', 'gmail', 'abv', 'yahoo', 'gmail', 'abv', 'friends'];
+const customerEmail = (index: number) => `customer-${String(index + 1).padStart(5, '0')}@${PROVIDERS[index % PROVIDERS.length]}.${SAMPLE_DOMAIN}`;
 
 async function ensureCustomers(db: Database): Promise<{ id: string; email: string }[]> {
   for (let start = 0; start < CUSTOMERS; start += BATCH) {
@@ -46,7 +49,7 @@ async function ensureCustomers(db: Database): Promise<{ id: string; email: strin
     await db.insert(users).values(batch).onConflictDoNothing();
   }
   const rows = await db.select({ id: users.id, email: users.email }).from(users);
-  return rows.filter((row) => row.email.endsWith('@sample.example'));
+  return rows.filter((row) => row.email.endsWith(`.${SAMPLE_DOMAIN}`));
 }
 
 async function generate(db: Database, images: ProductImages, total: number): Promise<void> {
@@ -62,6 +65,7 @@ async function generate(db: Database, images: ProductImages, total: number): Pro
   for (let done = 0; done < total; done += BATCH) {
     const orderRows: (typeof orders.$inferInsert)[] = [];
     const itemRows: (typeof orderItems.$inferInsert)[] = [];
+    const historyRows: (typeof orderStatusChanges.$inferInsert)[] = [];
     for (let index = 0; index < Math.min(BATCH, total - done); index += 1) {
       const customer = random.pick(customers);
       const lines = Array.from({ length: 1 + Math.floor(random.next() * 3) }, () => random.pick(catalogue));
@@ -94,10 +98,13 @@ async function generate(db: Database, images: ProductImages, total: number): Pro
         [STATUS_TIME_COLUMNS[normalizeOrderStatus(stored)]]: createdAt,
       });
       lines.forEach((line, position) => itemRows.push({ orderId: id, position, productId: line.id, name: line.name, priceMinor: line.priceMinor, addedAt: createdAt }));
+      historyRows.push({ orderId: id, position: 0, status: 'pending', changedAt: createdAt });
+      if (normalizeOrderStatus(stored) !== 'pending') historyRows.push({ orderId: id, position: 1, status: normalizeOrderStatus(stored), changedAt: createdAt });
     }
     await db.transaction(async (tx) => {
       await tx.insert(orders).values(orderRows);
       await tx.insert(orderItems).values(itemRows);
+      await tx.insert(orderStatusChanges).values(historyRows);
     });
     if ((done / BATCH) % 10 === 9 || done + BATCH >= total) {
       console.warn(`  ${Math.min(done + BATCH, total).toLocaleString('en')} orders (${((performance.now() - started) / 1000).toFixed(1)} s)`);
@@ -127,14 +134,18 @@ async function measure(db: Database): Promise<void> {
     ['page 200, all statuses', { page: 200, pageSize: ADMIN_ORDERS_PAGE_SIZE }],
     ['status "sent" (with legacy "shipped")', { status: 'sent', page: 1, pageSize: ADMIN_ORDERS_PAGE_SIZE }],
     ['search by full e-mail', { search: customerEmail(41), page: 1, pageSize: ADMIN_ORDERS_PAGE_SIZE }],
-    ['search by e-mail prefix "customer-01"', { search: 'customer-01', page: 1, pageSize: ADMIN_ORDERS_PAGE_SIZE }],
+    ['search by e-mail beginning "customer-01"', { search: 'customer-01', page: 1, pageSize: ADMIN_ORDERS_PAGE_SIZE }],
+    ['search by e-mail middle part "mer-0424"', { search: 'mer-0424', page: 1, pageSize: ADMIN_ORDERS_PAGE_SIZE }],
+    ['search by domain "gmail.sample.example"', { search: `gmail.${SAMPLE_DOMAIN}`, page: 1, pageSize: ADMIN_ORDERS_PAGE_SIZE }],
+    ['search by domain "friends.sample.example"', { search: `friends.${SAMPLE_DOMAIN}`, page: 1, pageSize: ADMIN_ORDERS_PAGE_SIZE }],
     ['search by order id', { search: someOrder?.id ?? 'NA-', page: 1, pageSize: ADMIN_ORDERS_PAGE_SIZE }],
+    ['search by order id beginning', { search: someOrder?.id.slice(0, 6) ?? 'NA-', page: 1, pageSize: ADMIN_ORDERS_PAGE_SIZE }],
     ['search with no match', { search: 'nobody@nowhere.example', page: 1, pageSize: ADMIN_ORDERS_PAGE_SIZE }],
     ['status "paid" and e-mail search', { status: 'paid', search: customerEmail(41), page: 1, pageSize: ADMIN_ORDERS_PAGE_SIZE }],
   ];
   for (const [label, query] of cases) {
     const { ms, total } = await time(db, query);
-    console.warn(`  ${label.padEnd(40)} ${ms.toFixed(1).padStart(7)} ms   ${total.toLocaleString('en')} matching`);
+    console.warn(`  ${label.padEnd(44)} ${ms.toFixed(1).padStart(7)} ms   ${total.toLocaleString('en')} matching`);
   }
 }
 

@@ -17,7 +17,12 @@ export const productFieldsSchema = z.object({
   }),
   price: z
     .unknown()
-    .transform(parsePriceToMinor)
+    .transform((value, context) => {
+      const minor = parsePriceToMinor(value);
+      if (minor !== undefined) return minor;
+      context.addIssue({ code: 'custom', message: `${messages}.priceTooPrecise` });
+      return z.NEVER;
+    })
     .pipe(z.number().min(1, { error: `${messages}.requiredFields` }).max(MAX_PRICE_MINOR, { error: `${messages}.priceTooHigh` })),
   category: z.enum(['', ...PRODUCT_CATEGORIES], { error: `${messages}.unknownCategory` }).default(''),
 });

@@ -47,14 +47,18 @@ describe('formatMinor', () => {
 });
 
 describe('parsePriceToMinor', () => {
-  it.each<[unknown, number]>([
+  it.each<[unknown, number | undefined]>([
     ['12.5', 1250],
     ['12,50', 1250],
     [' 7 ', 700],
     [12.5, 1250],
-    ['0.005', 1],
-    ['0.004', 0],
-    ['19.999', 2000],
+    ['12.500', 1250],
+    ['0.01', 1],
+    ['0.005', undefined],
+    ['0.004', undefined],
+    ['19.999', undefined],
+    ['19,991', undefined],
+    [19.999, undefined],
     ['abc', 0],
     ['', 0],
     ['-3', 0],
@@ -62,7 +66,7 @@ describe('parsePriceToMinor', () => {
     [undefined, 0],
     [Number.NaN, 0],
     ['1e3', 0],
-  ])('parses %j as %i stotinki', (input, minor) => {
+  ])('parses %j as %s stotinki', (input, minor) => {
     expect(parsePriceToMinor(input)).toBe(minor);
   });
 });

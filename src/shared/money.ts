@@ -36,14 +36,16 @@ export function formatMinor(minor: number, locale: string): string {
 
 /**
  * A price typed by a person or sent as a string ("12.5", "12,50", 12.5) in minor units.
- * Anything that is not a finite, non-negative amount becomes 0, as the specification asks.
+ * Anything that is not a finite, non-negative amount becomes 0, as the specification asks ("a
+ * string is parsed to a number, defaulting to 0"), and the form then asks for the price. An amount
+ * with a non-zero digit past the stotinka ("12.345") gives undefined: rounding it would store a
+ * price nobody typed, so it is refused instead. Zeros past the stotinka ("12.500") change nothing.
  */
-export function parsePriceToMinor(input: unknown): number {
+export function parsePriceToMinor(input: unknown): number | undefined {
   const text = typeof input === 'number' ? String(input) : typeof input === 'string' ? input.trim().replace(',', '.') : '';
   if (!/^\d+(\.\d+)?$/.test(text)) return 0;
   const [whole = '0', fraction = ''] = text.split('.');
-  const cents = Number((fraction + '00').slice(0, 2));
-  const roundUp = Number(fraction[2] ?? '0') >= 5 ? 1 : 0;
-  const minor = Number(whole) * 100 + cents + roundUp;
+  if (/[1-9]/.test(fraction.slice(2))) return undefined;
+  const minor = Number(whole) * 100 + Number((fraction + '00').slice(0, 2));
   return Number.isSafeInteger(minor) ? minor : 0;
 }

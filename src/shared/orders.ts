@@ -34,6 +34,12 @@ export interface Payment {
 
 export type ShippingAddress = Omit<Address, 'id' | 'isDefault' | 'createdAt'>;
 
+/** A status an order entered, and when. */
+export interface OrderStatusChange {
+  status: OrderStatus;
+  at: string;
+}
+
 /** An order as the API sends it. Amounts are in minor units (stotinki). */
 export interface Order {
   orderId: string;
@@ -42,8 +48,10 @@ export interface Order {
   createdAt: string;
   orderedAt: string;
   updatedAt: string;
-  /** When the order entered each status it has had. */
+  /** When the order first entered each status it has had. */
   statusTimes: Partial<Record<OrderStatus, string>>;
+  /** Every status the order entered, oldest first; a status entered again appears again. */
+  statusHistory: OrderStatusChange[];
   items: OrderItem[];
   pricing: Pricing;
   itemSummary: { count: number; description: string };

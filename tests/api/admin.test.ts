@@ -6,11 +6,12 @@ import sharp from 'sharp';
 import { beforeAll, expect, it } from 'vitest';
 import type { AdminOrderPage } from '../../src/shared/admin.js';
 import type { Product } from '../../src/shared/catalog.js';
+import { priceLines } from '../../src/shared/money.js';
 import type { Order } from '../../src/shared/orders.js';
-import { admins, orders, products } from '../../src/server/db/schema.js';
+import { admins, orders, orderStatusChanges, payments, products } from '../../src/server/db/schema.js';
 import { sofia } from './sample-data.js';
 import { signIn } from './sign-in.js';
-import { describeEachDatabase } from './test-app.js';
+import { describeEachDatabase, type TestApp } from './test-app.js';
 
 /** A multipart/form-data body, as a browser sends a form with a file. */
 function form(fields: Record<string, string>, file?: { name: string; type: string; content: Buffer }) {
@@ -35,27 +36,31 @@ const pngImage = () =>
 
 const fields = { name: 'Opal Press-On Set', description: 'Milky opal nails with a gold line.', price: '24.5', category: 'nails' };
 
+const key = () => randomUUID().replace(/-/g, '');
+
+/** Places an order of one product as the signed-in customer, with an address, as the checkout does. */
+async function placeOrder(testApp: TestApp, cookie: string, product: { id: string; priceMinor: number }): Promise<Order> {
+  await testApp.app.inject({ method: 'POST', url: '/api/addresses', headers: { cookie }, payload: sofia });
+  await testApp.app.inject({ method: 'POST', url: '/api/cart/operations', headers: { cookie }, payload: { operations: [{ id: key(), type: 'add', productId: product.id }] } });
+  const expectedTotalMinor = priceLines([product.priceMinor]).total;
+  const placed = await testApp.app.inject({ method: 'POST', url: '/api/orders', headers: { cookie }, payload: { idempotencyKey: key(), expectedTotalMinor } });
+  expect(placed.statusCode, placed.body).toBe(201);
+  return placed.json<{ order: Order }>().order;
+}
+
 describeEachDatabase('admin', (context) => {
   let admin: string;
   let customer: string;
   let customerOrder: Order;
+  let kit: typeof products.$inferSelect;
 
   beforeAll(async () => {
     const testApp = context();
     await testApp.database.db.insert(admins).values({ id: 'boss@example.com' });
     admin = await signIn(testApp, 'boss@example.com');
     customer = await signIn(testApp, 'client@example.com');
-    const [product] = await testApp.database.db.insert(products).values({ name: 'Kit', description: 'x', priceMinor: 4900 }).returning();
-    await testApp.app.inject({ method: 'POST', url: '/api/addresses', headers: { cookie: customer }, payload: sofia });
-    await testApp.app.inject({
-      method: 'POST',
-      url: '/api/cart/operations',
-      headers: { cookie: customer },
-      payload: { operations: [{ id: randomUUID().replace(/-/g, ''), type: 'add', productId: product!.id }] },
-    });
-    customerOrder = (
-      await testApp.app.inject({ method: 'POST', url: '/api/orders', headers: { cookie: customer }, payload: { idempotencyKey: randomUUID().replace(/-/g, ''), expectedTotalMinor: 4900 + 245 + 599 } })
-    ).json<{ order: Order }>().order;
+    [kit] = (await testApp.database.db.insert(products).values({ name: 'Kit', description: 'x', priceMinor: 4900 }).returning()) as [typeof kit];
+    customerOrder = await placeOrder(testApp, customer, kit);
   });
 
   it('refuses every admin endpoint to visitors (401) and customers (403)', async () => {
@@ -131,6 +136,8 @@ describeEachDatabase('admin', (context) => {
     }
     for (const [field, value, messageKey] of [
       ['price', '100000.01', 'priceTooHigh'],
+      ['price', '12.345', 'priceTooPrecise'],
+      ['price', '0,005', 'priceTooPrecise'],
       ['name', 'x'.repeat(201), 'nameTooLong'],
       ['description', 'x'.repeat(10_000), 'descriptionTooLong'],
       ['name', 'Rose\u0000Set', 'invalidCharacters'],
@@ -164,6 +171,14 @@ describeEachDatabase('admin', (context) => {
     expect(changed).toMatchObject({ name: 'Opal Set II', priceMinor: 1990 });
     expect(changed.imageUrl).not.toBe(product.imageUrl);
     expect(await filesOf(product.id)).toHaveLength(3);
+
+    // A price with a third decimal is refused, not rounded: the product keeps the price it had.
+    const tooPrecise = form({ ...fields, price: '19.995' });
+    const refused = await testApp.app.inject({ method: 'PUT', url: `/api/admin/products/${product.id}`, headers: { ...tooPrecise.headers, cookie: admin }, payload: tooPrecise.payload });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.message).toBe('price: admin.products.messages.priceTooPrecise');
+    const [unchanged] = await testApp.database.db.select().from(products).where(eq(products.id, product.id));
+    expect(unchanged!.priceMinor).toBe(1990);
 
     const textOnly = form({ ...fields, name: 'Opal Set III' });
     const kept = (await testApp.app.inject({ method: 'PUT', url: `/api/admin/products/${product.id}`, headers: { ...textOnly.headers, cookie: admin }, payload: textOnly.payload })).json<{ product: Product }>().product;
@@ -213,5 +228,80 @@ describeEachDatabase('admin', (context) => {
     expect(detail).toMatchObject({ status: 'sent', items: [{ name: 'Kit', priceMinor: 4900 }], shippingAddress: { city: 'Sofia' } });
     const bad = await testApp.app.inject({ method: 'GET', url: '/api/admin/orders?page=0', headers: { cookie: admin } });
     expect(bad.statusCode).toBe(400);
+  });
+
+  it('keeps every status change in order, and setting Paid again leaves the time of the payment', async () => {
+    const testApp = context();
+    const buyer = await signIn(testApp, 'history@example.com');
+    const placed = await placeOrder(testApp, buyer, kit);
+    expect(placed.statusHistory).toEqual([{ status: 'pending', at: placed.createdAt }]);
+    const paid = (
+      await testApp.app.inject({ method: 'POST', url: `/api/orders/${placed.orderId}/payment`, headers: { cookie: buyer }, payload: { method: 'card', cardLast4: '4242' } })
+    ).json<{ order: Order }>().order;
+    const paymentTime = paid.payment!.processedAt;
+    expect(paid.statusTimes.paid).toBe(paymentTime);
+
+    const url = `/api/admin/orders/${placed.orderId}/status`;
+    const set = async (status: string) => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const response = await testApp.app.inject({ method: 'PATCH', url, headers: { cookie: admin }, payload: { status } });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<{ order: Order }>().order;
+    };
+    await set('preparing');
+    const paidAgain = await set('paid');
+    expect(paidAgain.payment!.processedAt).toBe(paymentTime);
+    expect(paidAgain.statusTimes.paid).toBe(paymentTime);
+    const cancelled = await set('cancelled');
+    // Setting the status the order already has changes nothing and adds nothing.
+    const repeated = await set('cancelled');
+    expect(repeated.statusHistory).toEqual(cancelled.statusHistory);
+    expect(repeated.updatedAt).toBe(cancelled.updatedAt);
+
+    const detail = (await testApp.app.inject({ method: 'GET', url: `/api/admin/orders/${placed.orderId}`, headers: { cookie: admin } })).json<{ order: Order }>().order;
+    expect(detail.status).toBe('cancelled');
+    expect(detail.statusHistory.map((change) => change.status)).toEqual(['pending', 'paid', 'preparing', 'paid', 'cancelled']);
+    expect(detail.statusHistory[1]!.at).toBe(paymentTime);
+    const times = detail.statusHistory.map((change) => Date.parse(change.at));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(new Set(times).size).toBe(5);
+    expect(detail.statusHistory[3]!.at).toBe(paidAgain.updatedAt);
+    expect(detail.statusTimes).toMatchObject({ pending: placed.createdAt, paid: paymentTime, preparing: detail.statusHistory[2]!.at, cancelled: detail.statusHistory[4]!.at });
+    const [payment] = await testApp.database.db.select().from(payments).where(eq(payments.orderId, placed.orderId));
+    expect(payment!.processedAt.toISOString()).toBe(paymentTime);
+    const stored = await testApp.database.db.select().from(orderStatusChanges).where(eq(orderStatusChanges.orderId, placed.orderId));
+    expect(stored.map((change) => change.position).sort()).toEqual([0, 1, 2, 3, 4]);
+
+    // The customer sees the same history.
+    const own = (await testApp.app.inject({ method: 'GET', url: `/api/orders/${placed.orderId}`, headers: { cookie: buyer } })).json<{ order: Order }>().order;
+    expect(own.statusHistory).toEqual(detail.statusHistory);
+  });
+
+  it('finds an e-mail by any part of it (name, domain) and an order id by its beginning', async () => {
+    const testApp = context();
+    const maria = await placeOrder(testApp, await signIn(testApp, 'maria.ivanova@abv.bg'), kit);
+    const petar = await placeOrder(testApp, await signIn(testApp, 'petar_95@gmail.com'), kit);
+    const search = async (q: string) => {
+      const response = await testApp.app.inject({ method: 'GET', url: `/api/admin/orders?q=${encodeURIComponent(q)}`, headers: { cookie: admin } });
+      expect(response.statusCode, response.body).toBe(200);
+      return response
+        .json<AdminOrderPage>()
+        .orders.map((order) => order.orderId)
+        .sort();
+    };
+    expect(await search('ivanova')).toEqual([maria.orderId]);
+    expect(await search('IVANOVA@ABV')).toEqual([maria.orderId]);
+    expect(await search('abv.bg')).toEqual([maria.orderId]);
+    expect(await search('@gmail.com')).toEqual([petar.orderId]);
+    expect(await search('r_95')).toEqual([petar.orderId]);
+    // LIKE's wildcards are plain characters in a search.
+    expect(await search('r_9_')).toEqual([]);
+    expect(await search('a%v')).toEqual([]);
+    expect(await search(maria.orderId.slice(0, 6).toLowerCase())).toContain(maria.orderId);
+    expect(await search(maria.orderId)).toEqual([maria.orderId]);
+    // An order id is found by its beginning only: its middle is no reason to list an order.
+    expect(await search(maria.orderId.slice(4, 10))).toEqual([]);
+    const [everyone] = await testApp.database.db.select({ n: sql<number>`count(*)::int` }).from(orders).where(sql`customer_email like '%.%'`);
+    expect((await search('.')).length).toBe(everyone!.n);
   });
 });

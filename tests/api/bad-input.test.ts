@@ -125,7 +125,7 @@ describeEachDatabase('bad input on every write endpoint', (context) => {
       eachValue(multipartText(), `product ${field}`, (value) => productForm('PUT', `/api/admin/products/${productId}`, admin, { [field]: String(value) }));
       eachValue(multipartText(), `new product ${field}`, (value) => productForm('POST', '/api/admin/products', admin, { [field]: String(value) }));
     }
-    for (const price of ['100000.01', '99999999999999999999', '1e9', '-5', '12,345.67', 'NaN', 'Infinity', '0']) {
+    for (const price of ['100000.01', '99999999999999999999', '1e9', '-5', '12,345.67', '12.345', 'NaN', 'Infinity', '0']) {
       list.push({ name: `product price ${price}`, request: productForm('PUT', `/api/admin/products/${productId}`, admin, { price }) });
     }
     for (const [label, id] of PATH_VALUES) {

@@ -44,7 +44,7 @@ export const TEST_MAILBOX_KEY = 'test-mailbox-key-0123456789';
 export const TEST_INDEX_HTML = '<!doctype html><html><head><!--shop-settings--></head><body><div id="root"></div></body></html>';
 
 /** A fresh PostgreSQL database on the test server, dropped again on close. */
-async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const serverUrl = process.env.TEST_DATABASE_URL!;
   const name = `shop_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const admin = new pg.Client({ connectionString: serverUrl });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -89,7 +90,9 @@ async function openPostgres(databaseUrl: string): Promise<DatabaseHandle> {
 async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> {
   const releaseLock = dataDir ? lockDataDir(dataDir) : () => {};
   try {
-    const client = dataDir ? new PGlite(path.join(dataDir, 'db')) : new PGlite();
+    // PGlite bundles contrib extensions apart; the orders' e-mail search index needs pg_trgm.
+    const extensions = { pg_trgm };
+    const client = dataDir ? new PGlite(path.join(dataDir, 'db'), { extensions }) : new PGlite({ extensions });
     const db = drizzlePglite({ client, schema });
     await migratePglite(db, { migrationsFolder });
     // PGlite has no autovacuum to gather planner statistics; without them a search for a rare e-mail

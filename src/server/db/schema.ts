@@ -187,8 +187,11 @@ export const orders = pgTable(
   },
   (table) => [
     index('orders_customer_email_created_idx').on(table.customerEmail, table.createdAt),
-    // Prefix searches (e-mail or order id starting with what the admin typed) under any collation.
-    index('orders_customer_email_prefix_idx').on(table.customerEmail.op('text_pattern_ops')),
+    // The admin's search finds an e-mail by any part of it (a trigram index answers LIKE '%part%'),
+    // and an order id by its beginning, under any collation. Without fastupdate, new orders go straight
+    // into the index instead of a pending list that every search reads and only (auto)vacuum empties,
+    // and PGlite has no autovacuum.
+    index('orders_customer_email_trgm_idx').using('gin', table.customerEmail.op('gin_trgm_ops')).with({ fastupdate: false }),
     index('orders_id_prefix_idx').on(table.id.op('text_pattern_ops')),
     index('orders_status_created_idx').on(table.status, table.createdAt),
     index('orders_created_idx').on(table.createdAt),
@@ -211,6 +214,25 @@ export const orderItems = pgTable(
     addedAt: moment('added_at'),
   },
   (table) => [uniqueIndex('order_items_order_position_idx').on(table.orderId, table.position)],
+);
+
+/**
+ * Every status an order has entered, in order: placing (pending), payment (paid) and each change by
+ * the admin, written in the transaction that makes the change. Re-entering a status adds a row; the
+ * per-status columns of orders keep the first time each status was entered.
+ */
+export const orderStatusChanges = pgTable(
+  'order_status_changes',
+  {
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    /** 0 for the first change of an order, then 1, 2...: the order of changes, even within one clock tick. */
+    position: integer('position').notNull(),
+    status: text('status').notNull(),
+    changedAt: moment('changed_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.orderId, table.position] })],
 );
 
 export const payments = pgTable('payments', {

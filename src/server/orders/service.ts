@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { and, count, desc, eq, inArray, like, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, like, or, sql, type SQL } from 'drizzle-orm';
 import type { Country } from '../../shared/addresses.js';
 import { MAX_ADMIN_PAGE_SIZE, type AdminOrderPage } from '../../shared/admin.js';
 import { priceLines } from '../../shared/money.js';
 import { isOrderStatus, normalizeOrderStatus, orderStatusRank, ORDER_STATUSES, storedValuesOf, type OrderStatus } from '../../shared/order-status.js';
-import { mockPaymentPath, type Order, type PaymentMethod } from '../../shared/orders.js';
+import { mockPaymentPath, type Order, type OrderStatusChange, type PaymentMethod } from '../../shared/orders.js';
 import { findAddress, listAddresses } from '../addresses/service.js';
 import { removeOrderedLines, takeCartForCheckout } from '../cart/service.js';
 import type { Database, Executor } from '../db/client.js';
-import { orderItems, orders, payments } from '../db/schema.js';
+import { orderItems, orders, orderStatusChanges, payments } from '../db/schema.js';
 import { databaseErrorCode, inTransaction, UNIQUE_VIOLATION } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
 import { announceChange } from '../live/live-hub.js';
@@ -16,6 +16,7 @@ import { announceChange } from '../live/live-hub.js';
 type OrderRow = typeof orders.$inferSelect;
 type OrderItemRow = typeof orderItems.$inferSelect;
 type PaymentRow = typeof payments.$inferSelect;
+type StatusChangeRow = typeof orderStatusChanges.$inferSelect;
 
 const ID_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 /** Short enough to read out on the phone, random enough (40 bits) that nobody guesses another's. */
@@ -23,7 +24,7 @@ export function newOrderId(): string {
   return 'NA-' + Array.from(randomBytes(8), (byte) => ID_ALPHABET[byte % ID_ALPHABET.length]).join('');
 }
 
-/** The column holding the time an order entered each status. */
+/** The column holding the first time an order entered each status (every time is in order_status_changes). */
 export const STATUS_TIME_COLUMNS = {
   pending: 'pendingAt',
   paid: 'paidAt',
@@ -34,7 +35,7 @@ export const STATUS_TIME_COLUMNS = {
   cancelled: 'cancelledAt',
 } as const satisfies Record<OrderStatus, keyof OrderRow>;
 
-export function toOrder(row: OrderRow, items: OrderItemRow[], payment: PaymentRow | undefined): Order {
+export function toOrder(row: OrderRow, items: OrderItemRow[], payment: PaymentRow | undefined, history: StatusChangeRow[]): Order {
   const statusTimes: Order['statusTimes'] = { pending: row.createdAt.toISOString() };
   for (const status of ORDER_STATUSES) {
     const time = row[STATUS_TIME_COLUMNS[status]];
@@ -48,6 +49,9 @@ export function toOrder(row: OrderRow, items: OrderItemRow[], payment: PaymentRo
     orderedAt: row.orderedAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     statusTimes,
+    statusHistory: history
+      .sort((a, b) => a.position - b.position)
+      .map((change): OrderStatusChange => ({ status: normalizeOrderStatus(change.status), at: change.changedAt.toISOString() })),
     items: items
       .sort((a, b) => a.position - b.position)
       .map((item) => ({ productId: item.productId, name: item.name, priceMinor: item.priceMinor, addedAt: item.addedAt?.toISOString() ?? null })),
@@ -78,19 +82,21 @@ export function toOrder(row: OrderRow, items: OrderItemRow[], payment: PaymentRo
   };
 }
 
-/** Full orders for the given rows, with their items and payments fetched in two queries. */
+/** Full orders for the given rows, with their items, payments and status histories fetched in three queries. */
 export async function withDetails(db: Executor, rows: OrderRow[]): Promise<Order[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
-  const [items, paid] = await Promise.all([
+  const [items, paid, history] = await Promise.all([
     db.select().from(orderItems).where(inArray(orderItems.orderId, ids)),
     db.select().from(payments).where(inArray(payments.orderId, ids)),
+    db.select().from(orderStatusChanges).where(inArray(orderStatusChanges.orderId, ids)).orderBy(asc(orderStatusChanges.position)),
   ]);
   return rows.map((row) =>
     toOrder(
       row,
       items.filter((item) => item.orderId === row.id),
       paid.find((payment) => payment.orderId === row.id),
+      history.filter((change) => change.orderId === row.id),
     ),
   );
 }
@@ -194,15 +200,18 @@ export async function placeOrder(
           shippingPostalCode: address.postalCode,
           shippingCountry: address.country,
           shippingPhone: address.phone,
+          // now() is the transaction's start, the same moment as created_at's default.
+          pendingAt: sql`now()`,
         })
         .returning();
       const items = await tx
         .insert(orderItems)
         .values(lines.map((line, position) => ({ orderId, position, productId: line.productId, name: line.name, priceMinor: line.priceMinor, addedAt: line.addedAt })))
         .returning();
+      const placed = await recordStatusChange(tx, orderId, 'pending', row!.createdAt);
       await removeOrderedLines(tx, user.id, lines);
       await announceChange(tx, user.id, 'orders');
-      return { order: toOrder(row!, items, undefined), created: true };
+      return { order: toOrder(row!, items, undefined, [placed]), created: true };
     });
   } catch (error) {
     // Should a twin request still slip past the lock and commit first, answer with its order.
@@ -214,21 +223,44 @@ export async function placeOrder(
   }
 }
 
-/** Sets a status and the time named after it (spec section 4), inside the caller's transaction. */
-export async function setOrderStatus(tx: Executor, orderId: string, status: OrderStatus): Promise<OrderRow | undefined> {
-  const now = new Date();
+/**
+ * Adds a status to the end of an order's history. Callers hold the order's row (a new order, or one
+ * they updated or locked), so two changes of one order cannot take the same position.
+ */
+async function recordStatusChange(tx: Executor, orderId: string, status: OrderStatus, at: Date): Promise<StatusChangeRow> {
+  const [change] = await tx
+    .insert(orderStatusChanges)
+    .values({
+      orderId,
+      status,
+      changedAt: at,
+      position: sql`(select coalesce(max(position) + 1, 0) from order_status_changes where order_id = ${orderId})`,
+    })
+    .returning();
+  return change!;
+}
+
+/**
+ * Sets a status inside the caller's transaction (spec section 4: the status, updatedAt and the time
+ * named after the status) and adds it to the order's history. The time named after the status keeps
+ * the first time the order entered it, so setting Paid again leaves the time of the payment.
+ */
+export async function setOrderStatus(tx: Executor, orderId: string, status: OrderStatus, now = new Date()): Promise<OrderRow | undefined> {
+  const column = STATUS_TIME_COLUMNS[status];
   const [row] = await tx
     .update(orders)
-    .set({ status, updatedAt: now, [STATUS_TIME_COLUMNS[status]]: now })
+    .set({ status, updatedAt: now, [column]: sql`coalesce(${orders[column]}, ${now.toISOString()}::timestamptz)` })
     .where(eq(orders.id, orderId))
     .returning();
-  if (row) await announceChange(tx, row.userId, 'orders');
+  if (!row) return undefined;
+  await recordStatusChange(tx, orderId, status, now);
+  await announceChange(tx, row.userId, 'orders');
   return row;
 }
 
 export interface OrderQuery {
   status?: OrderStatus;
-  /** The beginning of a customer e-mail or of an order id. */
+  /** Any part of a customer e-mail, or the beginning of an order id. */
   search?: string;
   page: number;
   pageSize: number;
@@ -236,7 +268,10 @@ export interface OrderQuery {
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
-/** One page of orders, newest first, filtered in the database (indexes on status, e-mail and id). */
+/**
+ * One page of orders, newest first, filtered in the database: by status (index on status), by any part
+ * of the e-mail (trigram index) or by the beginning of the order id (index on id).
+ */
 export async function searchOrders(db: Database, query: OrderQuery): Promise<AdminOrderPage> {
   const pageSize = Math.min(Math.max(query.pageSize, 1), MAX_ADMIN_PAGE_SIZE);
   const conditions: SQL[] = [];
@@ -244,7 +279,8 @@ export async function searchOrders(db: Database, query: OrderQuery): Promise<Adm
   const search = query.search?.trim();
   if (search) {
     conditions.push(
-      or(like(orders.customerEmail, `${escapeLike(search.toLowerCase())}%`), like(orders.id, `${escapeLike(search.toUpperCase())}%`))!,
+      // E-mails are stored lower-cased and order ids upper-cased, so LIKE (which the indexes serve) suffices.
+      or(like(orders.customerEmail, `%${escapeLike(search.toLowerCase())}%`), like(orders.id, `${escapeLike(search.toUpperCase())}%`))!,
     );
   }
   const where = conditions.length ? and(...conditions) : undefined;
@@ -288,10 +324,18 @@ export async function getOrder(db: Database, orderId: string): Promise<Order> {
   return (await withDetails(db, [row]))[0]!;
 }
 
-/** Any status from any status (spec section 4); the customer's open pages hear of it. */
+/**
+ * Any status from any status (spec section 4); the customer's open pages hear of it. Setting the
+ * status the order already has (a repeated click, two admins at once) changes and announces nothing.
+ */
 export async function changeOrderStatus(db: Database, orderId: string, status: unknown): Promise<Order> {
   if (!isOrderStatus(status)) throw new HttpError(400, 'bad_request', 'Invalid status');
-  const row = await db.transaction((tx) => setOrderStatus(tx, orderId, status));
-  if (!row) throw new HttpError(404, 'not_found', `Order ${orderId} not found`);
+  const found = await inTransaction(db, async (tx) => {
+    const [row] = await tx.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId)).for('update');
+    if (!row) return false;
+    if (row.status !== status) await setOrderStatus(tx, orderId, status);
+    return true;
+  });
+  if (!found) throw new HttpError(404, 'not_found', `Order ${orderId} not found`);
   return getOrder(db, orderId);
 }

@@ -27,15 +27,17 @@ export async function recordPayment(db: Database, userId: string, orderId: strin
     const [existing] = await tx.select({ paymentId: payments.paymentId }).from(payments).where(eq(payments.orderId, orderId));
     const state = paymentStateOf({ status, payment: existing });
     if (state !== 'payable') throw new HttpError(409, 'order_not_payable', `Order ${orderId} cannot be paid: ${state}.`);
+    // One moment for the payment, the order's paid time and its history entry, so that all three agree.
+    const processedAt = new Date();
     await tx.insert(payments).values({
       paymentId: `pay_${randomBytes(12).toString('hex')}`,
       orderId,
       method: details.method,
       amountMinor: order.totalMinor,
-      processedAt: new Date(),
+      processedAt,
       cardLast4: details.method === 'card' ? (details.cardLast4 ?? null) : null,
     });
-    await setOrderStatus(tx, orderId, 'paid');
+    await setOrderStatus(tx, orderId, 'paid', processedAt);
   });
   return getCustomerOrder(db, userId, orderId);
 }

@@ -1,6 +1,8 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { Link } from 'wouter';
 import { ORDER_STATUSES, type OrderStatus } from '../../../shared/order-status.js';
+import { ApiError } from '../../api/http.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { OrderDetails } from '../../orders/order-details.js';
 import { formatDateTime } from '../../ui/format-date.js';
@@ -10,24 +12,42 @@ import { changeStatus, useAdminOrder } from './admin-api.js';
 
 interface OrderDetailProps {
   orderId: string;
-  onBack(): void;
+  /** Where "Back to orders" leads: the list as it was when the order was opened. */
+  listHref: string;
   onToast(toast: { message: string; kind: 'success' | 'error' }): void;
 }
 
-export function OrderDetail({ orderId, onBack, onToast }: OrderDetailProps) {
+export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
   const { t, language } = useTranslation();
   const order = useAdminOrder(orderId);
   const queryClient = useQueryClient();
   const id = useId();
   const [saving, setSaving] = useState(false);
+  // The status chosen in the select, applied only by the button: browsing the options with the arrow
+  // keys changes nothing and tells the customer nothing. Null follows the order's own status.
+  const [chosen, setChosen] = useState<OrderStatus | null>(null);
+  const panel = useRef<HTMLDivElement>(null);
+  const title = useRef<HTMLHeadingElement>(null);
 
-  const update = async (status: OrderStatus) => {
+  // The link that opened the order is gone; focus moves to the order (its title once it has loaded).
+  useEffect(() => {
+    panel.current?.focus();
+  }, [orderId]);
+  const loaded = order.isSuccess;
+  useEffect(() => {
+    if (loaded && document.activeElement === panel.current) title.current?.focus();
+  }, [loaded]);
+
+  const update = async (event: FormEvent) => {
+    event.preventDefault();
+    if (saving || !chosen || chosen === order.data?.status) return;
     setSaving(true);
     try {
-      const changed = await changeStatus(orderId, status);
+      const changed = await changeStatus(orderId, chosen);
       queryClient.setQueryData(['orders', 'admin', 'one', orderId], changed);
       void queryClient.invalidateQueries({ queryKey: ['orders', 'admin'] });
-      onToast({ message: t('admin.orders.statusUpdated', { status: t(`orders.status.${status}`) }), kind: 'success' });
+      setChosen(null);
+      onToast({ message: t('admin.orders.statusUpdated', { status: t(`orders.status.${changed.status}`) }), kind: 'success' });
     } catch {
       onToast({ message: t('admin.orders.statusUpdateError'), kind: 'error' });
     } finally {
@@ -35,33 +55,55 @@ export function OrderDetail({ orderId, onBack, onToast }: OrderDetailProps) {
     }
   };
 
+  const selected = chosen ?? order.data?.status;
   return (
-    <div className="panel">
-      <button type="button" className="button button--small" onClick={onBack}>
+    <div className="panel" ref={panel} tabIndex={-1}>
+      <Link href={listHref} className="button button--small">
         {t('admin.orders.back')}
-      </button>
+      </Link>
       {order.isPending ? (
         <LoadingMessage>{t('payment.loading')}</LoadingMessage>
       ) : order.isError ? (
-        <LoadErrorMessage message={t('payment.orderLoadError')} onRetry={order.refetch} />
+        order.error instanceof ApiError && order.error.status === 404 ? (
+          <LoadErrorMessage message={t('payment.orderNotFound')} />
+        ) : (
+          <LoadErrorMessage message={t('payment.orderLoadError')} onRetry={order.refetch} />
+        )
       ) : (
         <>
-          <h2 className="panel__title order-detail__title">{t('orders.number', { orderId })}</h2>
+          <h2 className="panel__title order-detail__title" ref={title} tabIndex={-1}>
+            {t('orders.number', { orderId })}
+          </h2>
           <p>
             {t('admin.orders.customer')}: <strong>{order.data.customerEmail}</strong>
           </p>
-          <div className="field field--inline order-detail__status">
-            <label className="field__label" htmlFor={`${id}-status`}>
-              {t('admin.orders.changeStatus')}
-            </label>
-            <select id={`${id}-status`} className="field__input" value={order.data.status} disabled={saving} onChange={(event) => void update(event.target.value as OrderStatus)}>
-              {ORDER_STATUSES.map((status) => (
-                <option key={status} value={status}>
-                  {t(`orders.status.${status}`)}
-                </option>
-              ))}
-            </select>
-          </div>
+          <form className="order-detail__status" onSubmit={(event) => void update(event)}>
+            <div className="field field--inline">
+              <label className="field__label" htmlFor={`${id}-status`}>
+                {t('admin.orders.changeStatus')}
+              </label>
+              <select
+                id={`${id}-status`}
+                className="field__input"
+                value={selected}
+                aria-describedby={`${id}-current`}
+                onChange={(event) => setChosen(event.target.value as OrderStatus)}
+              >
+                {ORDER_STATUSES.map((status) => (
+                  <option key={status} value={status}>
+                    {t(`orders.status.${status}`)}
+                  </option>
+                ))}
+              </select>
+            </div>
+            {/* aria-disabled rather than disabled: a disabled button would drop the keyboard focus to the page. */}
+            <button type="submit" className="button button--primary" aria-disabled={saving || selected === order.data.status}>
+              {saving ? t('admin.orders.updatingStatus') : t('admin.orders.updateStatus')}
+            </button>
+            <p id={`${id}-current`} className="field__hint">
+              {t('admin.orders.currentStatus', { status: t(`orders.status.${order.data.status}`) })}
+            </p>
+          </form>
           <OrderDetails order={order.data} />
           <h3 className="order-details__heading">{t('admin.orders.payment')}</h3>
           {order.data.payment ? (
@@ -83,11 +125,13 @@ export function OrderDetail({ orderId, onBack, onToast }: OrderDetailProps) {
           ) : (
             <p className="muted">{t('admin.orders.notPaid')}</p>
           )}
-          <h3 className="order-details__heading">{t('admin.orders.timeline')}</h3>
-          <ol className="timeline">
-            {ORDER_STATUSES.filter((status) => order.data.statusTimes[status]).map((status) => (
-              <li key={status}>
-                <strong>{t(`orders.status.${status}`)}</strong> {formatDateTime(order.data.statusTimes[status], language, t('orders.notAvailable'))}
+          <h3 className="order-details__heading" id={`${id}-timeline`}>
+            {t('admin.orders.timeline')}
+          </h3>
+          <ol className="timeline" aria-labelledby={`${id}-timeline`}>
+            {order.data.statusHistory.map((change, index) => (
+              <li key={index}>
+                <strong>{t(`orders.status.${change.status}`)}</strong> <time dateTime={change.at}>{formatDateTime(change.at, language, t('orders.notAvailable'))}</time>
               </li>
             ))}
           </ol>

@@ -1,5 +1,6 @@
-import { useCallback, useId, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { Link } from 'wouter';
 import { ORDER_STATUSES, type OrderStatus } from '../../../shared/order-status.js';
 import { isStorableText } from '../../../shared/text.js';
 import { ApiError } from '../../api/http.js';
@@ -10,6 +11,7 @@ import { Price } from '../../ui/price.js';
 import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
 import { Toast } from '../../ui/toast.js';
 import { useAdminOrders, type OrderFilter } from './admin-api.js';
+import { adminHref, useAdminView } from './admin-location.js';
 import { OrderDetail } from './order-detail.js';
 
 /** The longest search the server takes: an e-mail address at most. */
@@ -19,27 +21,35 @@ export function OrdersPanel() {
   const { t, language } = useTranslation();
   const queryClient = useQueryClient();
   const id = useId();
-  const [filter, setFilter] = useState<OrderFilter>({ status: '', search: '', page: 1 });
-  const [searchText, setSearchText] = useState('');
+  const [view, setView] = useAdminView();
+  const { filter, orderId: openOrderId } = view;
+  const setFilter = (next: OrderFilter, options?: { replace?: boolean }) => setView({ ...view, filter: next }, options);
+  const [searchText, setSearchText] = useState(filter.search);
+  // Back and Forward change the search in the address; the field follows it.
+  const [searchShown, setSearchShown] = useState(filter.search);
+  if (searchShown !== filter.search) {
+    setSearchShown(filter.search);
+    setSearchText(filter.search);
+  }
   const [searchInvalid, setSearchInvalid] = useState(false);
-  const [openOrderId, setOpenOrderId] = useState<string | null>(null);
   const [toast, setToast] = useState<{ message: string; kind: 'success' | 'error' } | null>(null);
   const orders = useAdminOrders(filter);
   const hideToast = useCallback(() => setToast(null), []);
+  const returnFocusTo = useReturnFocus(openOrderId, orders.isSuccess);
 
   const search = (event: FormEvent) => {
     event.preventDefault();
     const text = searchText.trim();
     const valid = text.length <= SEARCH_MAX_LENGTH && isStorableText(text);
     setSearchInvalid(!valid);
-    if (valid) setFilter((current) => ({ ...current, search: text, page: 1 }));
+    if (valid) setFilter({ ...filter, search: text, page: 1 });
   };
 
   const pages = orders.data ? Math.max(1, Math.ceil(orders.data.total / orders.data.pageSize)) : 1;
   return (
     <>
       {openOrderId ? (
-        <OrderDetail orderId={openOrderId} onBack={() => setOpenOrderId(null)} onToast={setToast} />
+        <OrderDetail orderId={openOrderId} listHref={adminHref({ ...view, orderId: null })} onToast={setToast} />
       ) : (
         <>
           <form className="toolbar" onSubmit={search} role="search">
@@ -51,7 +61,8 @@ export function OrdersPanel() {
                 id={`${id}-status`}
                 className="field__input"
                 value={filter.status}
-                onChange={(event) => setFilter((current) => ({ ...current, status: event.target.value as OrderStatus | '', page: 1 }))}
+                // In place of the current entry: a select changes with every arrow key, and Back should not step through them.
+                onChange={(event) => setFilter({ ...filter, status: event.target.value as OrderStatus | '', page: 1 }, { replace: true })}
               >
                 <option value="">{t('admin.orders.allStatuses')}</option>
                 {ORDER_STATUSES.map((status) => (
@@ -130,9 +141,14 @@ export function OrdersPanel() {
                           <Price minor={order.totalMinor} />
                         </td>
                         <td className="table__actions">
-                          <button type="button" className="button button--small" onClick={() => setOpenOrderId(order.orderId)} aria-label={`${t('admin.orders.details')}: ${order.orderId}`}>
+                          <Link
+                            href={adminHref({ ...view, orderId: order.orderId })}
+                            ref={returnFocusTo(order.orderId)}
+                            className="button button--small"
+                            aria-label={`${t('admin.orders.details')}: ${order.orderId}`}
+                          >
                             {t('admin.orders.details')}
-                          </button>
+                          </Link>
                         </td>
                       </tr>
                     ))}
@@ -140,11 +156,11 @@ export function OrdersPanel() {
                 </table>
               </div>
               <nav className="pager" aria-label={t('admin.orders.page', { page: filter.page, pages })}>
-                <button type="button" className="button button--small" disabled={filter.page <= 1} onClick={() => setFilter((current) => ({ ...current, page: current.page - 1 }))}>
+                <button type="button" className="button button--small" disabled={filter.page <= 1} onClick={() => setFilter({ ...filter, page: filter.page - 1 })}>
                   {t('admin.orders.previous')}
                 </button>
                 <span>{t('admin.orders.page', { page: filter.page, pages })}</span>
-                <button type="button" className="button button--small" disabled={filter.page >= pages} onClick={() => setFilter((current) => ({ ...current, page: current.page + 1 }))}>
+                <button type="button" className="button button--small" disabled={filter.page >= pages} onClick={() => setFilter({ ...filter, page: filter.page + 1 })}>
                   {t('admin.orders.next')}
                 </button>
               </nav>
@@ -155,4 +171,24 @@ export function OrdersPanel() {
       {toast && <Toast message={toast.message} kind={toast.kind} onDone={hideToast} />}
     </>
   );
+}
+
+/**
+ * Back from an order (its link, or the browser's Back), focus returns to that order's Details link in
+ * the list, so that a keyboard user goes on from where they were. Gives the ref for each link.
+ */
+function useReturnFocus(openOrderId: string | null, listShown: boolean) {
+  const links = useRef(new Map<string, HTMLAnchorElement>());
+  const lastOpened = useRef<string | null>(null);
+  useEffect(() => {
+    if (openOrderId) lastOpened.current = openOrderId;
+    else if (lastOpened.current && listShown) {
+      links.current.get(lastOpened.current)?.focus();
+      lastOpened.current = null;
+    }
+  }, [openOrderId, listShown]);
+  return (orderId: string) => (link: HTMLAnchorElement | null) => {
+    if (link) links.current.set(orderId, link);
+    else links.current.delete(orderId);
+  };
 }

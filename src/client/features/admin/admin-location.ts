@@ -1,0 +1,64 @@
+import { useSearchParams } from 'wouter';
+import { isOrderStatus } from '../../../shared/order-status.js';
+import { PAGE_ROUTES } from '../../../shared/routes.js';
+import type { OrderFilter } from './admin-api.js';
+
+// What the dashboard shows lives in its address, so that a reload, the Back button and a shared link
+// all open the same tab, list and order: /admin (products), /admin?tab=orders&status=paid&q=abv&page=2,
+// and an open order adds order=NA-....
+
+export const ADMIN_TABS = ['products', 'orders'] as const;
+export type AdminTab = (typeof ADMIN_TABS)[number];
+
+export interface AdminView {
+  tab: AdminTab;
+  filter: OrderFilter;
+  orderId: string | null;
+}
+
+export function readAdminView(params: URLSearchParams): AdminView {
+  const orderId = params.get('order') || null;
+  const status = params.get('status');
+  const page = Number(params.get('page'));
+  return {
+    tab: params.get('tab') === 'orders' || orderId ? 'orders' : 'products',
+    filter: {
+      status: isOrderStatus(status) ? status : '',
+      search: params.get('q')?.trim() ?? '',
+      page: Number.isSafeInteger(page) && page > 1 ? page : 1,
+    },
+    orderId,
+  };
+}
+
+/** The query string of a view, with only what differs from the defaults. */
+export function adminSearch({ tab, filter, orderId }: AdminView): string {
+  const params = new URLSearchParams();
+  if (tab === 'orders') {
+    params.set('tab', 'orders');
+    if (filter.status) params.set('status', filter.status);
+    if (filter.search) params.set('q', filter.search);
+    if (filter.page > 1) params.set('page', String(filter.page));
+    if (orderId) params.set('order', orderId);
+  }
+  const search = params.toString();
+  return search ? `?${search}` : '';
+}
+
+export const adminHref = (view: AdminView) => `${PAGE_ROUTES.admin}${adminSearch(view)}`;
+
+/**
+ * The view in the address, and a way to move to another one: a new history entry by default, so that
+ * Back returns, or in place of the current one (for choices that change with every arrow key).
+ */
+export function useAdminView(): [AdminView, (next: AdminView, options?: { replace?: boolean }) => void] {
+  const [params, setParams] = useSearchParams();
+  const view = readAdminView(params);
+  return [
+    view,
+    (next, options) => {
+      // The same view again (a search repeated) would only add an entry that Back steps through.
+      if (adminSearch(next) !== adminSearch(view)) setParams(adminSearch(next).slice(1), options);
+    },
+  ];
+}
