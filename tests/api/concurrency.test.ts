@@ -67,7 +67,7 @@ describeEachDatabase('many customers at once', (context) => {
     const items = await testApp.database.db.select().from(orderItems).where(inArray(orderItems.orderId, ids));
     expect(items).toHaveLength(240);
     for (const cookie of customers) expect(await cartOf(testApp, cookie)).toEqual([]);
-  });
+  }, 120_000);
 
   it('keeps every line added while the same customer checks out: in the order or in the cart, 200 rounds', async () => {
     const testApp = context();
@@ -107,7 +107,7 @@ describeEachDatabase('many customers at once', (context) => {
     expect(ordered + refused).toBe(200);
     const placedOrders = await testApp.database.db.select().from(orders).where(eq(orders.customerEmail, 'two-tabs@example.com'));
     expect(placedOrders).toHaveLength(ordered);
-  });
+  }, 180_000); // 200 rounds of five requests each take a few seconds; more on a busy machine.
 
   it('sends exactly 3 of 100 parallel link requests for one address, and 10 of 100 from one client', async () => {
     const { app } = context();
