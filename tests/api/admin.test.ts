@@ -277,6 +277,24 @@ describeEachDatabase('admin', (context) => {
     expect(own.statusHistory).toEqual(detail.statusHistory);
   });
 
+  it('numbers the history without gaps when changes of one order arrive at once', async () => {
+    const testApp = context();
+    const placed = await placeOrder(testApp, await signIn(testApp, 'busy@example.com'), kit);
+    const statuses = ['paid', 'preparing', 'ready', 'sent', 'delivered', 'cancelled'];
+    const responses = await Promise.all(
+      Array.from({ length: 24 }, (_, index) =>
+        testApp.app.inject({ method: 'PATCH', url: `/api/admin/orders/${placed.orderId}/status`, headers: { cookie: admin }, payload: { status: statuses[index % statuses.length] } }),
+      ),
+    );
+    expect(responses.map((response) => response.statusCode)).toEqual(responses.map(() => 200));
+    const stored = await testApp.database.db.select().from(orderStatusChanges).where(eq(orderStatusChanges.orderId, placed.orderId));
+    // Each request that found another status added one entry; none collided or went missing.
+    expect(stored.map((change) => change.position).sort((a, b) => a - b)).toEqual(stored.map((_, index) => index));
+    expect(stored.length).toBeGreaterThan(1);
+    const [row] = await testApp.database.db.select().from(orders).where(eq(orders.id, placed.orderId));
+    expect(stored.find((change) => change.position === stored.length - 1)!.status).toBe(row!.status);
+  });
+
   it('finds an e-mail by any part of it (name, domain) and an order id by its beginning', async () => {
     const testApp = context();
     const maria = await placeOrder(testApp, await signIn(testApp, 'maria.ivanova@abv.bg'), kit);
