@@ -164,6 +164,25 @@ test('a failed addition says why in the interface’s language, never in the ser
   await okButton(page).click();
 });
 
+test('a refused order says why in the interface’s language', async ({ page, inbox, allowConsoleErrors }) => {
+  allowConsoleErrors(/status of 503/);
+  await page.addInitScript(() => localStorage.setItem('language', 'bg'));
+  await page.goto('/');
+  await signInThroughUi(page, inbox, uniqueEmail('bulgarian-checkout'));
+  const address = await page.request.post('/api/addresses', {
+    data: { fullName: 'Petya Dimitrova', streetAddress: '7 Shipka St', city: 'Sofia', postalCode: '1504', country: 'BG', phone: '0888 123 456' },
+  });
+  expect(address.ok()).toBe(true);
+  await page.getByRole('article').first().getByRole('button', { name: /^Добави/ }).click();
+  await okButton(page).click();
+  await page.route('/api/orders', (route) =>
+    route.fulfill({ status: 503, json: { error: { code: 'unavailable', message: 'The database is not answering' } } }),
+  );
+  await page.goto('/checkout');
+  await page.getByRole('button', { name: 'Поръчай' }).click();
+  await expect(page.getByRole('alert')).toHaveText('В момента магазинът не е достъпен. Моля, опитайте отново след няколко минути.');
+});
+
 test('a not-found page under /product/ carries no structured data', async ({ page, allowConsoleErrors }) => {
   allowConsoleErrors(/status of 404/);
   const response = await page.goto('/product/anything');

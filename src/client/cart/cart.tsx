@@ -219,8 +219,8 @@ export function useCart(): Cart {
 
 /**
  * The cart for a page that shows its prices (cart, checkout): asked of the server again as the page
- * opens, since a product's price may have changed after the cart was last loaded, and no live event
- * says so.
+ * opens, since a product's price may have changed after the cart was last loaded while the live
+ * stream, which would have said so, was down or refused.
  */
 export function useCartWithCurrentPrices(): Cart {
   const cart = useCart();

@@ -55,8 +55,9 @@ export function LiveUpdates() {
 
     let events: EventSource | undefined;
     let reopenTimer: ReturnType<typeof setTimeout> | undefined;
+    // Whether a stream of this page was ready before: a later one, reopened by the browser or by us, may have missed news.
+    let connectedBefore = false;
     const open = () => {
-      let connectedBefore = false;
       const stream = new EventSource('/api/events');
       events = stream;
       stream.addEventListener('ready', (event) => {

@@ -97,7 +97,10 @@ export default function CartPage() {
             <span>{t('cart.subtotal')}</span>
             <Price minor={subtotal} />
           </p>
-          <p className="muted cart__note">{t('cart.taxShippingNote', { percent: TAX_PERCENT, shipping: priceText(SHIPPING_MINOR) })}</p>
+          <p className="muted cart__note">
+            {/* A non-breaking space keeps the currency with its amount when the sentence wraps on a phone. */}
+            {t('cart.taxShippingNote', { percent: TAX_PERCENT, shipping: priceText(SHIPPING_MINOR).replace(' ', '\u00a0') })}
+          </p>
           <div className="cart__actions">
             <Link href="/" className="button">
               {t('cart.continueShopping')}

@@ -4,6 +4,7 @@ import { Link, Redirect, useLocation } from 'wouter';
 import type { AddressInput } from '../../../shared/addresses.js';
 import { priceLines } from '../../../shared/money.js';
 import { DEFAULT_PAYMENT_METHOD, PAYMENT_METHODS, type PaymentMethod } from '../../../shared/orders.js';
+import { errorText } from '../../api/error-text.js';
 import { ApiError } from '../../api/http.js';
 import { AddressForm } from '../../addresses/address-form.js';
 import { AddressText } from '../../addresses/address-text.js';
@@ -99,7 +100,9 @@ export default function CheckoutPage() {
           setProblem({ kind: 'message', text: t('checkout.orderProcessingError') });
         }
       } else {
-        setProblem({ kind: 'message', text: t('checkout.orderProcessingError') });
+        // A reason the customer can act on (no address, no connection, signed out) is said; a fault on our side keeps the specification's text.
+        const reason = error instanceof ApiError && error.code !== 'internal' ? errorText(t, error) : t('checkout.orderProcessingError');
+        setProblem({ kind: 'message', text: reason });
       }
       setPlacing(false);
     }
