@@ -1,15 +1,29 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SessionResponse, SessionUser } from '../../shared/auth.js';
-import { requestJson } from '../api/http.js';
+import { ApiError, requestJson } from '../api/http.js';
+import { rememberedUser, rememberUser } from './offline-user.js';
+
+/** offline: the server could not be asked, and the user is the one last signed in here. */
+type SessionState = SessionResponse & { offline?: true };
 
 export const sessionQuery = queryOptions({
   queryKey: ['session'],
-  queryFn: () => requestJson<SessionResponse>('/api/auth/me'),
+  queryFn: async (): Promise<SessionState> => {
+    try {
+      const session = await requestJson<SessionResponse>('/api/auth/me');
+      rememberUser(session.user);
+      return session;
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'network') return { user: rememberedUser(), offline: true };
+      throw error;
+    }
+  },
   retry: 1,
   // Asked even while the browser reports no network, so that the app still renders offline.
   networkMode: 'always',
-  staleTime: 60_000,
+  // A guess made offline is replaced by the server's answer as soon as the connection is back.
+  staleTime: (query) => (query.state.data?.offline ? 0 : 60_000),
 });
 
 /** Where the login dialog stands: closed, or open with an optional e-mail to start from. */
@@ -35,6 +49,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signedIn = useCallback(
     async (user: SessionUser) => {
+      rememberUser(user);
       queryClient.setQueryData(sessionQuery.queryKey, { user });
       await queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== sessionQuery.queryKey[0] });
     },
@@ -43,6 +58,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signOut = useCallback(async () => {
     await requestJson<null>('/api/auth/session', { method: 'DELETE' });
+    rememberUser(null);
     queryClient.setQueryData(sessionQuery.queryKey, { user: null });
     // Nothing personal stays in the cache for the next person at this browser.
     queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQuery.queryKey[0] });

@@ -9,5 +9,7 @@ export function useProducts() {
     queryKey: PRODUCTS_QUERY_KEY,
     queryFn: async () => (await requestJson<{ products: Product[] }>('/api/products')).products,
     staleTime: 30_000,
+    // Asked even offline: the service worker answers with the catalogue it last saw.
+    networkMode: 'offlineFirst',
   });
 }
