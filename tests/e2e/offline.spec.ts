@@ -2,6 +2,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
+import sharp from 'sharp';
 import { RUNTIME_CACHES } from '../../src/shared/service-worker.js';
 import { signInLinkIn, type SmtpInbox } from '../support/smtp-inbox.js';
 import { expect, test, uniqueEmail } from './shop-fixtures.js';
@@ -92,6 +93,10 @@ test('after one visit the shop reloads offline with its catalogue, images and ca
   await expect(page.getByRole('heading', { name: 'Your Cart' })).toBeVisible();
   await expect(lines).toHaveCount(2);
   await expect(lines.filter({ hasText: second })).toContainText('Waiting to sync');
+  // Checkout needs the saved addresses, which only the server has.
+  await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+  await expect(notLoaded(page)).toBeVisible();
+  await page.goBack();
 
   await context.setOffline(false);
   await expect(offlineBar(page)).toBeHidden();
@@ -152,6 +157,40 @@ test('pages opened directly and then cut off say that they are offline instead o
   await expect(page).toHaveURL(/\/admin$/);
   await context.setOffline(false);
   await expect(page.getByRole('tab', { name: 'Product Management' })).toBeVisible();
+});
+
+test('the shop can be installed on a phone: a manifest in the page\'s language, with icons and colours', async ({ page, request }) => {
+  await page.goto('/');
+  const manifestLink = () => page.evaluate(() => document.querySelector<HTMLLinkElement>('link[rel="manifest"]')?.getAttribute('href'));
+  expect(await manifestLink()).toBe('/manifest.webmanifest');
+  const manifest = await (await request.get('/manifest.webmanifest')).json();
+  expect(manifest).toMatchObject({
+    name: 'Nail Art Atelier',
+    short_name: 'Nail Art',
+    lang: 'en',
+    start_url: '/',
+    scope: '/',
+    display: 'standalone',
+    theme_color: '#9d2b6b',
+    background_color: '#fdf7fa',
+  });
+  const icons = manifest.icons as Array<{ src: string; sizes: string; type: string; purpose: string }>;
+  expect(icons.map((icon) => `${icon.sizes} ${icon.purpose}`)).toEqual(['192x192 any', '512x512 any', '512x512 maskable']);
+  for (const icon of icons) {
+    const response = await request.get(icon.src);
+    expect(response.headers()['content-type']).toBe('image/png');
+    const { width, height, format } = await sharp(await response.body()).metadata();
+    expect(`${width}x${height}`).toBe(icon.sizes);
+    expect(format).toBe('png');
+  }
+  // A maskable icon has no transparent corners: the launcher cuts its own shape out of it.
+  const maskable = await (await request.get(icons[2]!.src)).body();
+  const { data } = await sharp(maskable).ensureAlpha().extract({ left: 0, top: 0, width: 1, height: 1 }).raw().toBuffer({ resolveWithObject: true });
+  expect(data[3]).toBe(255);
+
+  await page.getByRole('button', { name: 'Български' }).click();
+  await expect.poll(manifestLink).toBe('/manifest.bg.webmanifest');
+  expect(await (await request.get('/manifest.bg.webmanifest')).json()).toMatchObject({ ...manifest, lang: 'bg', description: expect.stringContaining('Ръчно изработени') });
 });
 
 test.describe('before the worker is installed', () => {
