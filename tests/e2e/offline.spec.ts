@@ -104,6 +104,14 @@ test('after one visit the shop reloads offline with its catalogue, images and ca
   await expect(page.getByText('Waiting to sync')).toHaveCount(0);
   expect((await serverCart(page)).map((item) => item.name).sort()).toEqual([first, second].sort());
   await expect(lines).toHaveCount(2);
+
+  // Of the API, the worker kept the public catalogue and nothing else: no cart, session or writes.
+  const keptApi = await page.evaluate(async () => {
+    const urls: string[] = [];
+    for (const name of await caches.keys()) for (const request of await (await caches.open(name)).keys()) urls.push(new URL(request.url).pathname);
+    return urls.filter((url) => url.startsWith('/api/'));
+  });
+  expect(keptApi).toEqual(['/api/products']);
 });
 
 test('pages opened directly and then cut off say that they are offline instead of loading for ever', async ({
