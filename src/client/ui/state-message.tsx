@@ -16,7 +16,10 @@ export function LoadingMessage({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (online) return;
     const timer = setTimeout(() => setGraceOver(true), OFFLINE_GRACE_MS);
-    return () => clearTimeout(timer);
+    return () => {
+      clearTimeout(timer);
+      setGraceOver(false);
+    };
   }, [online]);
   if (!online && graceOver) return <OfflineMessage />;
   return (
