@@ -17,6 +17,9 @@ export default defineConfig({
     locale: 'en-US',
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
+    // The offline worker answers requests before page.route() can see them, so tests that fake
+    // responses would test the worker's cache instead. It is tested on its own in offline.spec.ts.
+    serviceWorkers: 'block',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       // This machine has no network beyond the registries; these keep Chromium from trying.

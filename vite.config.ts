@@ -1,10 +1,109 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+import { VitePWA, type ManifestOptions } from 'vite-plugin-pwa';
+import { IMAGE_CACHE_LIMITS, NOT_PAGE_PATHS, RUNTIME_CACHES, SHELL_REVISION_PLACEHOLDER } from './src/shared/service-worker.js';
+
+const THEME_COLOUR = '#9d2b6b';
+
+/** The installable app (web app manifest). The brand name is the same in both languages, and fits a phone's home screen. */
+const manifest: Partial<ManifestOptions> = {
+  id: '/',
+  name: 'Nail Art Atelier',
+  short_name: 'Nail Art',
+  description: 'Handmade press-on nails, nail art, accessories and kits, made to order and shipped from Bulgaria.',
+  lang: 'en',
+  dir: 'ltr',
+  start_url: '/',
+  scope: '/',
+  display: 'standalone',
+  orientation: 'any',
+  theme_color: THEME_COLOUR,
+  background_color: '#fdf7fa',
+  categories: ['shopping'],
+  icons: [
+    { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+    { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+    { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+  ],
+};
+
+/** The same manifest in Bulgarian; the app links it while the page is in Bulgarian. */
+function bulgarianManifest(): Plugin {
+  return {
+    name: 'shop-bulgarian-manifest',
+    apply: 'build',
+    generateBundle() {
+      this.emitFile({
+        type: 'asset',
+        fileName: 'manifest.bg.webmanifest',
+        source: JSON.stringify({
+          ...manifest,
+          lang: 'bg',
+          description: 'Ръчно изработени изкуствени нокти, нейл арт, аксесоари и комплекти, изработени по поръчка и изпратени от България.',
+        }),
+      });
+    },
+  };
+}
 
 export default defineConfig({
   root: 'src/client',
   publicDir: 'public',
-  plugins: [react()],
+  plugins: [
+    react(),
+    VitePWA({
+      // The app registers the worker itself, after the page has loaded (src/client/app/service-worker/).
+      injectRegister: false,
+      // A new version waits until the visitor agrees to reload, so a page never runs old and new code at once.
+      registerType: 'prompt',
+      strategies: 'generateSW',
+      filename: 'sw.js',
+      manifestFilename: 'manifest.webmanifest',
+      manifest,
+      includeAssets: ['favicon.svg', 'icons/apple-touch-icon-180.png'],
+      workbox: {
+        // Every chunk of every page, the texts of both languages and the styles, so that any page opens offline.
+        globPatterns: ['**/*.{js,css,html}'],
+        // The server writes a hash of the page it serves (with its settings) here: see SHELL_REVISION_PLACEHOLDER.
+        manifestTransforms: [
+          async (entries) => ({
+            manifest: entries.map((entry) => (entry.url === 'index.html' ? { ...entry, revision: SHELL_REVISION_PLACEHOLDER } : entry)),
+            warnings: [],
+          }),
+        ],
+        navigateFallback: 'index.html',
+        navigateFallbackDenylist: [...NOT_PAGE_PATHS],
+        cleanupOutdatedCaches: true,
+        // The first worker takes the page that installed it at once, so that what it shows next is cached too;
+        // later versions wait (skipWaiting stays off) until the visitor reloads.
+        clientsClaim: true,
+        skipWaiting: false,
+        inlineWorkboxRuntime: true,
+        sourcemap: false,
+        runtimeCaching: [
+          {
+            // The catalogue: always asked of the server first, so it is never staler than the network allows.
+            urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname === '/api/products',
+            handler: 'NetworkFirst',
+            method: 'GET',
+            options: { cacheName: RUNTIME_CACHES.products, cacheableResponse: { statuses: [200] }, expiration: { maxEntries: 1 } },
+          },
+          {
+            // Product images never change under one address (a new image gets a new file name).
+            urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/images/'),
+            handler: 'CacheFirst',
+            method: 'GET',
+            options: {
+              cacheName: RUNTIME_CACHES.images,
+              cacheableResponse: { statuses: [200] },
+              expiration: { ...IMAGE_CACHE_LIMITS, purgeOnQuotaError: true },
+            },
+          },
+        ],
+      },
+    }),
+    bulgarianManifest(),
+  ],
   build: {
     outDir: '../../dist/client',
     emptyOutDir: true,

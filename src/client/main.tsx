@@ -13,3 +13,15 @@ createRoot(document.getElementById('root')!).render(
     <App language={language} />
   </StrictMode>,
 );
+
+// The offline worker is registered once the page has loaded, from a chunk of its own, so that neither
+// its code nor what it downloads (every page's code) competes with the first page. Development has none.
+if (import.meta.env.PROD && 'serviceWorker' in navigator) {
+  const register = () =>
+    import('./app/offline/register-service-worker.js')
+      .then((worker) => worker.registerServiceWorker())
+      // No worker (offline before it was ever installed, or refused by the browser): the shop works online as before.
+      .catch(() => undefined);
+  if (document.readyState === 'complete') void register();
+  else window.addEventListener('load', () => void register(), { once: true });
+}

@@ -63,6 +63,9 @@ export async function buildApp({ config, database, images, pages, logger = false
             'style-src': ["'self'", "'unsafe-inline'"],
             'script-src': ["'self'"],
             'connect-src': ["'self'"],
+            // The offline service worker (/sw.js) and the web app manifest come from the shop itself.
+            'worker-src': ["'self'"],
+            'manifest-src': ["'self'"],
             'upgrade-insecure-requests': config.publicUrl.startsWith('https:') ? [] : null,
           },
         },

@@ -22,5 +22,7 @@ export async function viteDevPages(): Promise<PageSource> {
       const template = await readFile(projectPath('src/client/index.html'), 'utf8');
       return vite.transformIndexHtml(url, template);
     },
+    // Hot reload and a worker that serves cached files do not mix: development has none (see REMOVING_WORKER).
+    serviceWorkerScript: async () => null,
   };
 }

@@ -31,6 +31,8 @@ export interface TestAppOptions {
   liveHeartbeatMs?: number;
   /** The most visitors' event streams the app holds at once. */
   liveMaxVisitorStreams?: number;
+  /** Files of the built app besides index.html, by path (the service worker, say). */
+  clientFiles?: Record<string, string>;
 }
 
 type DatabaseTarget = 'pglite' | 'postgres';
@@ -69,6 +71,7 @@ export async function createTestApp(target: DatabaseTarget, environment: Record<
   const clientDir = path.join(dataDir, 'client');
   await mkdir(clientDir);
   await writeFile(path.join(clientDir, 'index.html'), TEST_INDEX_HTML);
+  for (const [file, content] of Object.entries(options.clientFiles ?? {})) await writeFile(path.join(clientDir, file), content);
   const postgres = target === 'postgres' && !options.databaseUrl ? await createPostgresDatabase() : undefined;
   const databaseUrl = target === 'postgres' ? (options.databaseUrl ?? postgres?.url) : undefined;
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PUBLIC_URL: 'http://shop.test', ...environment });

@@ -17,9 +17,12 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Starts another shop on the production build and a fresh database, for tests that need their own settings. */
+/**
+ * Starts another shop on the production build and a fresh database, for tests that need their own
+ * settings. PORT and DATA_DIR in the environment start it again where an earlier one ran.
+ */
 export async function startShopServer(environment: Record<string, string>): Promise<ShopServer> {
-  const port = await freePort();
+  const port = environment.PORT ? Number(environment.PORT) : await freePort();
   const child: ChildProcess = spawn(process.execPath, ['tests/e2e/serve.mjs'], {
     env: { ...process.env, ...environment, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],

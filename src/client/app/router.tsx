@@ -4,7 +4,7 @@ import { PAGE_ROUTES } from '../../shared/routes.js';
 import { HomePage } from '../features/catalog/home-page.js';
 import { PageTexts, useTranslation } from '../i18n/i18n.js';
 import { ChunkBoundary } from '../ui/chunk-boundary.js';
-import { LoadingMessage } from '../ui/state-message.js';
+import { LoadErrorMessage, LoadingMessage } from '../ui/state-message.js';
 import { SiteLayout } from './layout/site-layout.js';
 
 // Everything but the home page loads on demand, so the first visit downloads only what it shows.
@@ -21,8 +21,13 @@ function PageLoading() {
   return <LoadingMessage>{t('app.loading')}</LoadingMessage>;
 }
 
+function PageTextsFailed({ retry }: { retry: () => void }) {
+  const { t } = useTranslation();
+  return <LoadErrorMessage message={t('app.chunkError')} onRetry={retry} />;
+}
+
 const lazyPage = (element: ReactNode) => (
-  <PageTexts fallback={<PageLoading />}>
+  <PageTexts fallback={<PageLoading />} failed={(retry) => <PageTextsFailed retry={retry} />}>
     <ChunkBoundary fallback={<PageLoading />}>{element}</ChunkBoundary>
   </PageTexts>
 );

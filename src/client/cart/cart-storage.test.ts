@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CartItem } from '../../shared/cart.js';
-import { newOperationId, queueRemoval, readQueue, toOperations, withQueue, writeQueue, type QueuedOperation } from './cart-storage.js';
+import { newOperationId, queueRemoval, readMirror, readQueue, toOperations, withQueue, writeMirror, writeQueue, type QueuedOperation } from './cart-storage.js';
 
 class MemoryStorage implements Storage {
   private values = new Map<string, string>();
@@ -57,6 +57,15 @@ describe('offline cart', () => {
     expect(storage.getItem('pending_purchases_ana@example.com')).toBeNull();
     storage.setItem('pending_purchases_ana@example.com', '{broken');
     expect(readQueue(storage, 'ana@example.com')).toEqual([]);
+  });
+
+  it('tells a cart never kept in this browser from an empty one, so that offline it is not shown as empty', () => {
+    const storage = new MemoryStorage();
+    expect(readMirror(storage, 'ana@example.com')).toBeUndefined();
+    writeMirror(storage, 'ana@example.com', []);
+    expect(readMirror(storage, 'ana@example.com')).toEqual([]);
+    writeMirror(storage, 'ana@example.com', [serverItem]);
+    expect(readMirror(storage, 'ana@example.com')).toEqual([serverItem]);
   });
 
   it('makes operation ids the server accepts', () => {

@@ -22,7 +22,15 @@ function readJson<T>(storage: Storage, key: string): T[] {
   }
 }
 
-export const readMirror = (storage: Storage, email: string) => readJson<ShownCartItem>(storage, cartMirrorKey(email));
+/** The cart as last shown in this browser, or undefined when none was kept (then nothing is known offline). */
+export function readMirror(storage: Storage, email: string): ShownCartItem[] | undefined {
+  try {
+    if (storage.getItem(cartMirrorKey(email)) === null) return undefined;
+  } catch {
+    return undefined;
+  }
+  return readJson<ShownCartItem>(storage, cartMirrorKey(email));
+}
 export const readQueue = (storage: Storage, email: string) => readJson<QueuedOperation>(storage, pendingQueueKey(email));
 
 /** Throws when the storage refuses the write (full, or disabled). */

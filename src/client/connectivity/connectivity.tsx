@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { onlineManager, useQueryClient } from '@tanstack/react-query';
+import { ApiError } from '../api/http.js';
 
 export type ConnectionStatus = 'online' | 'offline' | 'syncing';
 
@@ -50,6 +51,17 @@ export function ConnectivityProvider({ children }: { children: ReactNode }) {
   }, []);
 
   useEffect(() => onlineManager.setOnline(online), [online]);
+
+  // Any data request that fails for want of a network means the same as a failed cart change: the
+  // shop is out of reach. Queries then wait (paused) instead of failing, and resume when it answers.
+  useEffect(
+    () =>
+      queryClient.getQueryCache().subscribe((event) => {
+        if (event.type !== 'updated' || (event.action.type !== 'failed' && event.action.type !== 'error')) return;
+        if (event.action.error instanceof ApiError && event.action.error.code === 'network') setOnline(false);
+      }),
+    [queryClient],
+  );
 
   // The browser may think it is online while the shop cannot be reached; look again now and then.
   useEffect(() => {

@@ -103,6 +103,8 @@ interface I18n {
   setLanguage(language: Language): void;
   /** True once the texts of the lazily loaded pages are there; asking loads them. */
   pageTextsReady: boolean;
+  /** Their download failed (offline before the app was kept for offline use); asking again retries. */
+  pageTextsFailed: boolean;
   loadPageTexts(): void;
 }
 
@@ -113,6 +115,7 @@ export function I18nProvider({ initialLanguage, children }: { initialLanguage: L
   const [failed, setFailed] = useState(false);
 
   const show = useCallback(async (language: Language, chunks: TextChunk[]) => {
+    setFailed(false);
     try {
       setState({ language, chunks, dictionary: await loadTexts(language, chunks) });
     } catch {
@@ -142,11 +145,12 @@ export function I18nProvider({ initialLanguage, children }: { initialLanguage: L
         void show(language, state.chunks);
       },
       pageTextsReady: state.chunks.includes('pages'),
+      pageTextsFailed: failed,
       loadPageTexts: () => {
         if (!state.chunks.includes('pages')) void show(state.language, [...state.chunks, 'pages']);
       },
     };
-  }, [state, show]);
+  }, [state, failed, show]);
 
   if (failed && !value) {
     // Without texts there is nothing to show but this, in both languages.
@@ -163,11 +167,15 @@ export function useTranslation(): I18n {
   return i18n;
 }
 
-/** Shows its children once the lazily loaded pages' texts are there, and the fallback until then. */
-export function PageTexts({ fallback, children }: { fallback: ReactNode; children: ReactNode }) {
-  const { pageTextsReady, loadPageTexts } = useTranslation();
+/**
+ * Shows its children once the lazily loaded pages' texts are there, the fallback until then, and
+ * `failed` (given a way to try again) when they could not be downloaded.
+ */
+export function PageTexts({ fallback, failed, children }: { fallback: ReactNode; failed: (retry: () => void) => ReactNode; children: ReactNode }) {
+  const { pageTextsReady, pageTextsFailed, loadPageTexts } = useTranslation();
   useEffect(() => {
-    if (!pageTextsReady) loadPageTexts();
-  }, [pageTextsReady, loadPageTexts]);
-  return pageTextsReady ? children : fallback;
+    if (!pageTextsReady && !pageTextsFailed) loadPageTexts();
+  }, [pageTextsReady, pageTextsFailed, loadPageTexts]);
+  if (pageTextsReady) return children;
+  return pageTextsFailed ? failed(loadPageTexts) : fallback;
 }

@@ -1,15 +1,29 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { SessionResponse, SessionUser } from '../../shared/auth.js';
-import { requestJson } from '../api/http.js';
+import { ApiError, requestJson } from '../api/http.js';
+import { rememberedUser, rememberUser } from './offline-user.js';
+
+/** offline: the server could not be asked, and the user is the one last signed in here. */
+type SessionState = SessionResponse & { offline?: true };
 
 export const sessionQuery = queryOptions({
   queryKey: ['session'],
-  queryFn: () => requestJson<SessionResponse>('/api/auth/me'),
+  queryFn: async (): Promise<SessionState> => {
+    try {
+      const session = await requestJson<SessionResponse>('/api/auth/me');
+      rememberUser(session.user);
+      return session;
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'network') return { user: rememberedUser(), offline: true };
+      throw error;
+    }
+  },
   retry: 1,
   // Asked even while the browser reports no network, so that the app still renders offline.
   networkMode: 'always',
-  staleTime: 60_000,
+  // A guess made offline is replaced by the server's answer as soon as the connection is back.
+  staleTime: (query) => (query.state.data?.offline ? 0 : 60_000),
 });
 
 /** Where the login dialog stands: closed, or open with an optional e-mail to start from. */
@@ -36,6 +50,7 @@ const isPersonal = (query: { queryKey: readonly unknown[] }) => query.queryKey[0
 
 /** Shows the user; a page that was someone else's (or nobody's) fetches everything personal again. */
 async function applyUser(queryClient: QueryClient, user: SessionUser | null, { refresh }: { refresh: boolean }): Promise<void> {
+  rememberUser(user);
   queryClient.setQueryData(sessionQuery.queryKey, { user });
   // Nothing personal stays in the cache for the next person at this browser.
   if (!user) queryClient.removeQueries({ predicate: isPersonal });
@@ -90,7 +105,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const value = useMemo<Session>(
     () => ({
-      // When the server cannot be reached the visitor is treated as signed out until it can.
+      // Offline, this is the user last signed in at this browser (sessionQuery), so their pages still open.
       user: data?.user ?? null,
       loginRequest,
       openLogin: (email) => setLoginRequest({ email }),

@@ -3,16 +3,19 @@ import { useCart } from '../../cart/cart.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { useSession } from '../../session/session.js';
 import { useModal } from '../../ui/modal/modal-context.js';
+import { useManifestLanguage } from '../offline/manifest-language.js';
+import { UpdateBar } from '../offline/update-bar.js';
 import { ConnectionBar } from './connection-bar.js';
 import { Footer } from './footer.js';
 import { Header } from './header.js';
 
-/** Header, development banner, connection bar and footer around every page but the mock payment page. */
+/** Header, development banner, connection and update bars and footer around every page but the mock payment page. */
 export function SiteLayout({ children }: { children: ReactNode }) {
-  const { t } = useTranslation();
+  const { t, language } = useTranslation();
   const { openLogin, signOut } = useSession();
   const { items } = useCart();
   const showModal = useModal();
+  useManifestLanguage(language);
   const logout = async () => {
     try {
       await signOut();
@@ -26,8 +29,11 @@ export function SiteLayout({ children }: { children: ReactNode }) {
         {t('app.skipToContent')}
       </a>
       <p className="dev-banner">{t('banner.devNotice')}</p>
-      <Header cartCount={items.length} onLogin={() => openLogin()} onLogout={() => void logout()} />
-      <ConnectionBar />
+      <div className="site-top">
+        <Header cartCount={items.length} onLogin={() => openLogin()} onLogout={() => void logout()} />
+        <ConnectionBar />
+        <UpdateBar />
+      </div>
       <main id="main" className="site-main" tabIndex={-1}>
         {children}
       </main>

@@ -1,4 +1,5 @@
 import { Redirect } from 'wouter';
+import { ApiError } from '../../api/http.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { usePageMeta } from '../../seo/page-meta.js';
 import { useSession } from '../../session/session.js';
@@ -17,9 +18,10 @@ export default function AdminPage() {
   const [view, setView] = useAdminView();
   usePageMeta({ titleKey: 'meta.adminTitle', noIndex: true });
 
-  // The server decides: the header's admin flag only hides the link.
-  if (!user?.isAdmin || access.isError) return <Redirect to="/" replace />;
-  if (access.isPending) {
+  // The server decides: the header's admin flag only hides the link. Unreachable, it has not decided yet.
+  const refused = access.isError && !(access.error instanceof ApiError && access.error.code === 'network');
+  if (!user?.isAdmin || refused) return <Redirect to="/" replace />;
+  if (access.isPending || access.isError) {
     return <LoadingMessage>{t('admin.verifying')}</LoadingMessage>;
   }
 

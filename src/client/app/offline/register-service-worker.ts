@@ -1,0 +1,62 @@
+import { Workbox } from 'workbox-window';
+import { SERVICE_WORKER_PATH } from '../../../shared/service-worker.js';
+import { setAppUpdate } from './app-update.js';
+
+/** A tab left open for days still learns of a new version; navigations check by themselves too. */
+const UPDATE_CHECK_MS = 60 * 60 * 1000;
+
+/**
+ * What this page loaded before the worker could see it (the first visit): the catalogue and the
+ * product images on screen, handed to the worker to keep, as later pages' requests are kept.
+ */
+function seenBeforeTheWorker(): string[] {
+  const images = performance
+    .getEntriesByType('resource')
+    .map((entry) => new URL(entry.name))
+    .filter((url) => url.origin === window.location.origin && url.pathname.startsWith('/images/'))
+    .map((url) => url.pathname + url.search);
+  return ['/api/products', ...new Set(images)];
+}
+
+/**
+ * Registers the offline worker (vite-plugin-pwa's Workbox build, `prompt` style): a new version
+ * installs in the background and waits; the visitor is told, and it takes over when they reload.
+ */
+export async function registerServiceWorker(): Promise<void> {
+  const workbox = new Workbox(SERVICE_WORKER_PATH, { scope: '/' });
+  const firstVisit = !navigator.serviceWorker.controller;
+  let controlled = !firstVisit;
+  let reloadRequested = false;
+
+  workbox.addEventListener('waiting', () => {
+    setAppUpdate({
+      kind: 'available',
+      reload: () => {
+        reloadRequested = true;
+        void navigator.serviceWorker.getRegistration().then((registration) => {
+          // Another tab may have switched already: then there is nothing left to wait for but this reload.
+          if (registration?.waiting) workbox.messageSkipWaiting();
+          else window.location.reload();
+        });
+      },
+      dismiss: () => setAppUpdate({ kind: 'none' }),
+    });
+  });
+  workbox.addEventListener('controlling', () => {
+    if (reloadRequested) window.location.reload();
+    // The first worker taking an uncontrolled page changes nothing the page runs.
+    else if (controlled) setAppUpdate({ kind: 'required' });
+    controlled = true;
+  });
+
+  const registration = await workbox.register();
+  if (!registration) return;
+  setInterval(() => {
+    if (navigator.onLine) registration.update().catch(() => undefined);
+  }, UPDATE_CHECK_MS);
+  if (firstVisit) {
+    await workbox.active;
+    // Workbox's router keeps each URL as its route says (CACHE_URLS), and answers once it has.
+    void workbox.messageSW({ type: 'CACHE_URLS', payload: { urlsToCache: seenBeforeTheWorker() } });
+  }
+}
