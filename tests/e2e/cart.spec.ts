@@ -25,7 +25,7 @@ test('adds to the cart with a busy button, counts in the badge, totals and remov
     await held;
     await route.continue();
   });
-  await card(page, 0).getByRole('button', { name: `Add ${first} to cart` }).click();
+  await card(page, 0).getByRole('button', { name: `Add to Cart: ${first}` }).click();
   const busy = card(page, 0).getByRole('button', { name: 'Adding...' });
   await expect(busy).toBeDisabled();
   release();
@@ -34,7 +34,7 @@ test('adds to the cart with a busy button, counts in the badge, totals and remov
   await page.unroute('/api/cart/operations');
 
   const second = await productName(page, 1);
-  await card(page, 1).getByRole('button', { name: `Add ${second} to cart` }).click();
+  await card(page, 1).getByRole('button', { name: `Add to Cart: ${second}` }).click();
   await expect(page.getByRole('dialog', { name: 'Success' })).toContainText(`${second} added to cart!`);
   await page.getByRole('button', { name: 'OK' }).click();
   await expect(cartLink(page)).toHaveAccessibleName('Cart, 2 items');
@@ -75,7 +75,7 @@ test('two browsers of one customer see each other’s changes within a second', 
   await expect(phone.getByText('Your cart is empty.')).toBeVisible();
 
   const name = await productName(page, 2);
-  await card(page, 2).getByRole('button', { name: `Add ${name} to cart` }).click();
+  await card(page, 2).getByRole('button', { name: `Add to Cart: ${name}` }).click();
   await expect(page.getByRole('dialog', { name: 'Success' })).toBeVisible();
   await expect(phone.getByRole('listitem').filter({ hasText: name })).toBeVisible({ timeout: 1500 });
   await expect(cartLink(phone)).toHaveAccessibleName('Cart, 1 item');
@@ -100,7 +100,7 @@ test('an add made offline waits in the queue and reaches the server exactly once
 
   await context.setOffline(true);
   await expect(page.getByText('You are offline. Some features may be limited.')).toBeVisible();
-  await card(page, 3).getByRole('button', { name: `Add ${name} to cart` }).click();
+  await card(page, 3).getByRole('button', { name: `Add to Cart: ${name}` }).click();
   await expect(page.getByRole('dialog', { name: 'Success' })).toContainText(`${name} added to cart!`);
   await page.getByRole('button', { name: 'OK' }).click();
   await expect(cartLink(page)).toHaveAccessibleName('Cart, 1 item');
@@ -148,7 +148,7 @@ test('an offline add that local storage refuses is reported, and nothing is half
   });
   await context.setOffline(true);
   const name = await productName(page, 0);
-  await card(page, 0).getByRole('button', { name: `Add ${name} to cart` }).click();
+  await card(page, 0).getByRole('button', { name: `Add to Cart: ${name}` }).click();
   await expect(page.getByRole('dialog', { name: 'Error' })).toContainText('Failed to add item to cart: Failed to update offline cart');
   await page.getByRole('button', { name: 'OK' }).click();
   await expect(cartLink(page)).toHaveAccessibleName('Cart, 0 items');
@@ -172,7 +172,7 @@ test('a full cart says so when adding, and offline additions that no longer fit 
   await expect(cartLink(page)).toHaveAccessibleName('Cart, 100 items');
 
   const name = await productName(page, 4);
-  await card(page, 4).getByRole('button', { name: `Add ${name} to cart` }).click();
+  await card(page, 4).getByRole('button', { name: `Add to Cart: ${name}` }).click();
   await expect(page.getByRole('dialog', { name: 'Error' })).toContainText(
     'Failed to add item to cart: Your cart is full. It holds at most 100 items; please remove some before adding more.',
   );
@@ -217,7 +217,7 @@ test.describe('in Bulgarian', () => {
 
     const name = await productName(page, 0);
     await context.setOffline(true);
-    await card(page, 0).getByRole('button', { name: `Добави ${name} в количката` }).click();
+    await card(page, 0).getByRole('button', { name: `Добави в количката: ${name}` }).click();
     await expect(page.getByRole('dialog', { name: 'Готово' })).toContainText(`${name} е добавен в количката!`);
     await page.getByRole('button', { name: 'Добре' }).click();
     await cartLink(page).click();

@@ -170,7 +170,7 @@ test('a price changed after the cart was loaded is shown before the order is pla
   try {
     await page.goto('/');
     await signInThroughUi(page, inbox, uniqueEmail('price-watcher'));
-    await page.getByRole('button', { name: `Add ${product.name} to cart` }).click();
+    await page.getByRole('button', { name: `Add to Cart: ${product.name}` }).click();
     await page.getByRole('dialog', { name: 'Success' }).getByRole('button', { name: 'OK' }).click();
 
     // Changed while the customer browses: the cart shows the price an order would be charged, and says it changed.

@@ -12,7 +12,7 @@ test.describe('home page in English', () => {
     expect(await cards.count()).toBeGreaterThanOrEqual(12);
     const firstCard = cards.first();
     await expect(firstCard.getByText(/^BGN \d+\.\d{2}$/)).toBeVisible();
-    await expect(firstCard.getByRole('button', { name: /^Add .+ to cart$/ })).toHaveText('Add to Cart');
+    await expect(firstCard.getByRole('button', { name: /^Add to Cart: .+$/ })).toHaveText('Add to Cart');
 
     const image = firstCard.getByRole('img');
     await expect(image).toHaveAttribute('width', '640');
@@ -31,7 +31,7 @@ test.describe('home page in English', () => {
 
   test('a signed-out visitor who adds to cart is asked to sign in, in a modal that closes three ways', async ({ page }) => {
     await page.goto('/');
-    const addButtons = page.getByRole('button', { name: /^Add .+ to cart$/ });
+    const addButtons = page.getByRole('button', { name: /^Add to Cart: .+$/ });
     const dialog = page.getByRole('dialog', { name: 'Information' });
 
     await addButtons.first().click();
@@ -120,7 +120,7 @@ test.describe('home page in Bulgarian', () => {
     await expect(page.getByRole('contentinfo')).toContainText('Всички права запазени.');
     expect(await hasHorizontalScroll(page)).toBe(false);
 
-    await page.getByRole('article').first().getByRole('button', { name: /^Добави .+ в количката$/ }).click();
+    await page.getByRole('article').first().getByRole('button', { name: /^Добави в количката: .+$/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Информация' });
     await expect(dialog).toContainText('Моля, влезте в профила си, за да добавяте продукти в количката.');
     await dialog.getByRole('button', { name: 'Добре' }).click();

@@ -57,7 +57,7 @@ test.describe('two server processes on one PostgreSQL database', () => {
 
     const product = onFirst.getByRole('article').first();
     const name = (await product.getByRole('heading').textContent())!;
-    await product.getByRole('button', { name: `Add ${name} to cart` }).click();
+    await product.getByRole('button', { name: `Add to Cart: ${name}` }).click();
     await expect(onSecond.getByRole('listitem').filter({ hasText: name })).toBeVisible({ timeout: 1500 });
 
     await onSecond.getByRole('button', { name: `Remove ${name} from cart` }).click();

@@ -38,16 +38,20 @@ export function PricingTable({ pricing }: { pricing: Order['pricing'] }) {
   );
 }
 
-/** Everything about one order that its customer may see. */
-export function OrderDetails({ order }: { order: Order }) {
+/**
+ * Everything about one order that its customer may see. Its headings are one level below the
+ * page's heading for the order, so that no level is skipped: 2 under a page's h1, 3 under an h2.
+ */
+export function OrderDetails({ order, headingLevel = 3 }: { order: Order; headingLevel?: 2 | 3 }) {
   const { t, language } = useTranslation();
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <div className="order-details">
       <p className="order-details__meta">
         <OrderStatusBadge status={order.status} />{' '}
         <span>{t('orders.placedOn', { date: formatDateTime(order.createdAt, language, t('orders.notAvailable')) })}</span>
       </p>
-      <h3 className="order-details__heading">{t('orders.items')}</h3>
+      <Heading className="order-details__heading">{t('orders.items')}</Heading>
       <ul className="order-details__items">
         {order.items.map((item, index) => (
           <li key={index}>
@@ -59,7 +63,7 @@ export function OrderDetails({ order }: { order: Order }) {
       <p>
         {t('orders.paymentMethod')}: {t(`orders.method.${order.paymentMethod}`)}
       </p>
-      <h3 className="order-details__heading">{t('orders.shipTo')}</h3>
+      <Heading className="order-details__heading">{t('orders.shipTo')}</Heading>
       <AddressText address={order.shippingAddress} />
     </div>
   );

@@ -26,7 +26,7 @@ export function ConfirmDialog({ title, message, onConfirm, onCancel }: ConfirmDi
         <button type="button" className="button button--danger" onClick={onConfirm}>
           {t('confirm.confirm')}
         </button>
-        <button type="button" className="button" onClick={onCancel} autoFocus>
+        <button type="button" className="button" onClick={onCancel} data-autofocus>
           {t('confirm.cancel')}
         </button>
       </div>

@@ -11,7 +11,8 @@ export function LanguageSwitcher() {
           lang={language}
           className="language-switcher__option"
           aria-pressed={language === active}
-          aria-label={t(`language.${language}`)}
+          // The name starts with the code the button shows, so that it can be spoken as seen ("click EN").
+          aria-label={`${language.toUpperCase()}, ${t(`language.${language}`)}`}
           onClick={() => setLanguage(language)}
         >
           {language.toUpperCase()}

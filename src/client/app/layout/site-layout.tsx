@@ -28,7 +28,10 @@ export function SiteLayout({ children }: { children: ReactNode }) {
       <a className="skip-link" href="#main">
         {t('app.skipToContent')}
       </a>
-      <p className="dev-banner">{t('banner.devNotice')}</p>
+      {/* A labelled region, so that screen-reader users who move by landmarks meet the notice too. */}
+      <section className="dev-banner" aria-label={t('banner.label')}>
+        <p>{t('banner.devNotice')}</p>
+      </section>
       <div className="site-top">
         <Header cartCount={items.length} onLogin={() => openLogin()} onLogout={() => void logout()} />
         <ConnectionBar />

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, Redirect, useLocation } from 'wouter';
 import { priceLines, SHIPPING_MINOR, TAX_PERCENT } from '../../../shared/money.js';
 import { useCartWithCurrentPrices } from '../../cart/cart.js';
@@ -24,16 +24,35 @@ export default function CartPage() {
   const [, navigate] = useLocation();
   const [removing, setRemoving] = useState<string | null>(null);
   const priceText = usePriceText();
+  const titleRef = useRef<HTMLHeadingElement>(null);
+  const removeButtons = useRef(new Map<string, HTMLButtonElement>());
+  /** The line being removed and the line whose Remove button takes the focus once it has left the list. */
+  const focusAfterRemoval = useRef<{ removedId: string; nextId: string | null } | null>(null);
   usePageMeta({ titleKey: 'meta.cartTitle', noIndex: true });
+
+  // The focused Remove button leaves with its line; without this the focus would fall to <body> and a
+  // keyboard user would start again at the top of the page.
+  useEffect(() => {
+    const pending = focusAfterRemoval.current;
+    if (!pending || cart.items.some((item) => item.id === pending.removedId)) return;
+    focusAfterRemoval.current = null;
+    const next = pending.nextId ? removeButtons.current.get(pending.nextId) : undefined;
+    (next ?? titleRef.current)?.focus();
+  }, [cart.items]);
 
   if (!user) return <SignInRequired messageKey="cart.signInPrompt" />;
   if (sessionStorage.getItem(ORDER_JUST_PLACED)) return <Redirect to="/profile?tab=orders" replace />;
 
   const remove = async (item: ShownCartItem) => {
+    if (removing === item.id) return;
+    const index = cart.items.findIndex((line) => line.id === item.id);
+    const next = cart.items[index + 1] ?? cart.items[index - 1];
+    focusAfterRemoval.current = { removedId: item.id, nextId: next?.id ?? null };
     setRemoving(item.id);
     try {
       await cart.remove(item);
     } catch {
+      focusAfterRemoval.current = null;
       showModal({ type: 'error', message: t('cart.removeError') });
     } finally {
       setRemoving(null);
@@ -51,7 +70,7 @@ export default function CartPage() {
   const pricesChanged = cart.items.some((item) => earlierPriceOf(item) !== null);
   return (
     <section className="cart" aria-labelledby="cart-title">
-      <h1 id="cart-title" className="page-title">
+      <h1 id="cart-title" className="page-title" ref={titleRef} tabIndex={-1}>
         {t('cart.title')}
       </h1>
       {cart.items.length === 0 ? (
@@ -82,8 +101,13 @@ export default function CartPage() {
                   <button
                     type="button"
                     className="button button--small button--ghost"
+                    ref={(button) => {
+                      if (button) removeButtons.current.set(item.id, button);
+                      else removeButtons.current.delete(item.id);
+                    }}
                     onClick={() => void remove(item)}
-                    disabled={removing === item.id}
+                    // Not disabled: a disabled button loses the focus before it could be moved on.
+                    aria-disabled={removing === item.id || undefined}
                     aria-label={t('cart.removeLabel', { productName: item.name })}
                   >
                     {t('cart.remove')}

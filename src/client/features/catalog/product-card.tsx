@@ -21,7 +21,7 @@ export function ProductCard({ product, adding, eager, onAddToCart }: ProductCard
           <img
             src={`${product.imageUrl}?w=640`}
             srcSet={srcSet(product.imageUrl)}
-            sizes="(min-width: 1200px) 280px, (min-width: 900px) 30vw, (min-width: 600px) 45vw, 100vw"
+            sizes="(min-width: 1200px) 280px, (min-width: 900px) 30vw, (min-width: 600px) 45vw, 6.5rem"
             width={640}
             height={640}
             alt={product.name}
@@ -42,8 +42,12 @@ export function ProductCard({ product, adding, eager, onAddToCart }: ProductCard
           <button
             type="button"
             className="button button--primary"
-            onClick={() => onAddToCart(product)}
-            disabled={adding}
+            // aria-disabled rather than disabled: a disabled button drops the keyboard focus, which
+            // then could not come back to it when the "added" message closes.
+            onClick={() => {
+              if (!adding) onAddToCart(product);
+            }}
+            aria-disabled={adding || undefined}
             aria-label={adding ? undefined : t('products.addToCartLabel', { productName: product.name })}
           >
             {adding ? t('products.adding') : t('products.addToCart')}

@@ -155,7 +155,7 @@ export default function PaymentPage() {
         </>
       )}
       <div className="panel">
-        <OrderDetails order={current} />
+        <OrderDetails order={current} headingLevel={2} />
       </div>
     </section>
   );

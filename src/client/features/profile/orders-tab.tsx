@@ -24,7 +24,7 @@ export function OrdersTab() {
       {orders.data.map((order) => (
         <li key={order.orderId} className="order-card" aria-label={t('orders.number', { orderId: order.orderId })}>
           <div className="order-card__head">
-            <h3 className="order-card__title">{t('orders.number', { orderId: order.orderId })}</h3>
+            <h2 className="order-card__title">{t('orders.number', { orderId: order.orderId })}</h2>
             <OrderStatusBadge status={order.status} />
           </div>
           <p className="muted">{t('orders.placedOn', { date: formatDateTime(order.createdAt, language, t('orders.notAvailable')) })}</p>

@@ -15,7 +15,7 @@ export function ModalDialog({ type = 'default', title, message, onClose }: Modal
       <p id={messageId} className="modal__message">
         {message}
       </p>
-      <button type="button" className="button button--primary dialog__wide-button" onClick={onClose} autoFocus>
+      <button type="button" className="button button--primary dialog__wide-button" onClick={onClose} data-autofocus>
         {t('modal.ok')}
       </button>
     </Dialog>
