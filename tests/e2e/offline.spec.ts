@@ -56,7 +56,7 @@ test('after one visit the shop reloads offline with its catalogue, images and ca
   await page.goto('/');
   await signInThroughUi(page, inbox, email);
   const first = await productName(page, 0);
-  await card(page, 0).getByRole('button', { name: `Add ${first} to cart` }).click();
+  await card(page, 0).getByRole('button', { name: `Add to Cart: ${first}` }).click();
   await page.getByRole('dialog', { name: 'Success' }).getByRole('button', { name: 'OK' }).click();
   await expect(cartLink(page)).toHaveAccessibleName('Cart, 1 item');
 
@@ -79,7 +79,7 @@ test('after one visit the shop reloads offline with its catalogue, images and ca
   await expect(cartLink(page)).toHaveAccessibleName('Cart, 1 item');
 
   const second = await productName(page, 1);
-  await card(page, 1).getByRole('button', { name: `Add ${second} to cart` }).click();
+  await card(page, 1).getByRole('button', { name: `Add to Cart: ${second}` }).click();
   await expect(page.getByRole('dialog', { name: 'Success' })).toContainText(`${second} added to cart! It will be saved to your account when you are back online.`);
   await page.getByRole('button', { name: 'OK' }).click();
   await expect(cartLink(page)).toHaveAccessibleName('Cart, 2 items');
@@ -131,7 +131,7 @@ test('pages opened directly and then cut off say that they are offline instead o
   await expect(offlineBar(page)).toBeVisible();
   // Home was never open in this visit; the worker has the catalogue it fetched when it started.
   await page.getByRole('banner').getByRole('link', { name: 'Home', exact: true }).click();
-  await expect(card(page, 0).getByRole('button', { name: /^Add .+ to cart$/ })).toBeVisible();
+  await expect(card(page, 0).getByRole('button', { name: /^Add to Cart: .+$/ })).toBeVisible();
 
   await page.getByRole('banner').getByRole('link', { name: 'Profile' }).click();
   await expect(page.getByRole('heading', { name: 'My Profile' })).toBeVisible();
@@ -221,7 +221,7 @@ test.describe('before the worker is installed', () => {
     await page.getByRole('banner').getByRole('link', { name: 'Начало', exact: true }).click();
     await expect(offline).toBeVisible();
     await context.setOffline(false);
-    await expect(card(page, 0).getByRole('button', { name: /^Добави .+ в количката$/ })).toBeVisible();
+    await expect(card(page, 0).getByRole('button', { name: /^Добави в количката: .+$/ })).toBeVisible();
   });
 });
 
