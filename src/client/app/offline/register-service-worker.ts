@@ -1,4 +1,4 @@
-import { Workbox } from 'workbox-window';
+import { messageSW, Workbox } from 'workbox-window';
 import { SERVICE_WORKER_PATH } from '../../../shared/service-worker.js';
 import { setAppUpdate } from './app-update.js';
 
@@ -7,12 +7,15 @@ const UPDATE_CHECK_MS = 60 * 60 * 1000;
 
 /**
  * What this page loaded before the worker could see it (the first visit): the catalogue and the
- * product images on screen, handed to the worker to keep, as later pages' requests are kept.
+ * product images shown, handed to the worker to keep, as later pages' requests are kept. Images are
+ * taken from the page as well as from the resource timings, which omit those the browser had in memory.
  */
 function seenBeforeTheWorker(): string[] {
-  const images = performance
-    .getEntriesByType('resource')
-    .map((entry) => new URL(entry.name))
+  const shown = Array.from(document.images, (image) => (image.complete && image.naturalWidth > 0 ? image.currentSrc : ''));
+  const loaded = performance.getEntriesByType('resource').map((entry) => entry.name);
+  const images = [...shown, ...loaded]
+    .filter(Boolean)
+    .map((address) => new URL(address, window.location.href))
     .filter((url) => url.origin === window.location.origin && url.pathname.startsWith('/images/'))
     .map((url) => url.pathname + url.search);
   return ['/api/products', ...new Set(images)];
@@ -55,8 +58,10 @@ export async function registerServiceWorker(): Promise<void> {
     if (navigator.onLine) registration.update().catch(() => undefined);
   }, UPDATE_CHECK_MS);
   if (firstVisit) {
-    await workbox.active;
+    // The worker may have been installed by an earlier page still installing it, so wait for the
+    // registration's active worker rather than for this page's own.
+    const { active } = await navigator.serviceWorker.ready;
     // Workbox's router keeps each URL as its route says (CACHE_URLS), and answers once it has.
-    void workbox.messageSW({ type: 'CACHE_URLS', payload: { urlsToCache: seenBeforeTheWorker() } });
+    if (active) void messageSW(active, { type: 'CACHE_URLS', payload: { urlsToCache: seenBeforeTheWorker() } });
   }
 }
