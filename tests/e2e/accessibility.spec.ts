@@ -210,7 +210,7 @@ for (const [language, text] of Object.entries(LANGUAGES)) {
       await page.getByRole('tab', { name: text.ordersTab }).click();
       await expect(page.getByRole('table')).toBeVisible();
       await audit.check('admin: orders');
-      await page.getByRole('button', { name: new RegExp(`^${text.details}`) }).first().click();
+      await page.getByRole('link', { name: new RegExp(`^${text.details}`) }).first().click();
       await expect(page.getByRole('heading', { level: 2, name: /NA-[A-Z2-9]{8}/ })).toBeVisible();
       await audit.check('admin: order');
       await audit.report();

@@ -225,7 +225,9 @@ test.describe('before the worker is installed', () => {
   });
 });
 
-test('a new deployment installs beside the old one, says so, and takes over when the visitor reloads', async ({ page, context }) => {
+test('a new deployment installs beside the old one, says so, and takes over when the visitor reloads', async ({ page, context, allowConsoleErrors }) => {
+  // The live stream of an open page tries again while the server restarts, and the browser reports the refusal.
+  allowConsoleErrors(/ERR_CONNECTION_REFUSED .*\/api\/events/);
   // A copy of the build, changed as the next build would change it: a different page, hence a different worker.
   const clientDir = await mkdtemp(path.join(tmpdir(), 'shop-build-'));
   const dataDir = await mkdtemp(path.join(tmpdir(), 'shop-e2e-'));
