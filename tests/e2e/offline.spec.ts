@@ -25,7 +25,8 @@ const imageShown = (page: Page, index: number) =>
 
 /** Waits until the worker controls the page and keeps the catalogue, which it fetches as soon as it starts. */
 async function waitForOfflineReady(page: Page) {
-  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller)), { timeout: 20_000 }).toBe(true);
+  // Installing precaches the whole build, which takes long while the other browser tests load the machine.
+  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller)), { timeout: 40_000 }).toBe(true);
   await expect.poll(() => inCache(page, RUNTIME_CACHES.products, '/api/products')).toBe(true);
 }
 
