@@ -1,5 +1,6 @@
 import type { OrderStatus } from './order-status.js';
-import type { PaymentMethod } from './orders.js';
+import type { Order, PaymentMethod } from './orders.js';
+import type { StockChange } from './stock.js';
 
 /** A line of the admin's order list: enough to find an order, without its items. */
 export interface AdminOrderSummary {
@@ -21,3 +22,9 @@ export interface AdminOrderPage {
 
 export const ADMIN_ORDERS_PAGE_SIZE = 25;
 export const MAX_ADMIN_PAGE_SIZE = 100;
+
+/** An order as the admin sees it: with the stock changes it made (pieces sold, returned, taken again). */
+export interface AdminOrderDetail {
+  order: Order;
+  stockChanges: StockChange[];
+}

@@ -1,3 +1,5 @@
+import type { StockShortage } from './stock.js';
+
 /**
  * Stable error codes of the JSON API. The client maps each code to a translated text;
  * the English message in a response is only for logs and developers.
@@ -24,9 +26,12 @@ export const API_ERROR_CODES = [
   'order_not_payable',
   'cart_full',
   'too_many_streams',
+  'stock_short',
+  'stock_changed',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 
 export interface ApiErrorBody {
-  error: { code: ApiErrorCode; message: string };
+  /** With stock_short: each line that asks for more pieces than are left; with stock_changed: the count now. */
+  error: { code: ApiErrorCode; message: string; shortages?: StockShortage[]; stock?: number | null };
 }

@@ -1,11 +1,23 @@
 import { z } from 'zod';
 import { PRODUCT_CATEGORIES } from './catalog.js';
 import { MAX_PRICE_MINOR, parsePriceToMinor } from './money.js';
+import { MAX_STOCK } from './stock.js';
 import { typedText } from './text.js';
 
 // Kept apart from catalog.ts so that the first page, which needs only its types, does not load zod.
 
 const messages = 'admin.products.messages';
+
+/** A count as a form sends it: empty for made to order (null), else a whole number of pieces. */
+const stockCount = z
+  .union([z.string(), z.number()])
+  .transform((value, context) => {
+    const text = String(value).trim();
+    if (text === '') return null;
+    if (/^\d{1,9}$/.test(text) && Number(text) <= MAX_STOCK) return Number(text);
+    context.addIssue({ code: 'custom', message: `${messages}.invalidStock` });
+    return z.NEVER;
+  });
 
 /** The product form's text fields as the admin types them; the server reads the same from multipart. */
 export const productFieldsSchema = z.object({
@@ -25,6 +37,13 @@ export const productFieldsSchema = z.object({
     })
     .pipe(z.number().min(1, { error: `${messages}.requiredFields` }).max(MAX_PRICE_MINOR, { error: `${messages}.priceTooHigh` })),
   category: z.enum(['', ...PRODUCT_CATEGORIES], { error: `${messages}.unknownCategory` }).default(''),
+  /** Absent: made to order for a new product, unchanged for an edited one. */
+  stock: stockCount.optional(),
+  /**
+   * The count the form showed when the admin opened it. A count the admin changed is refused when
+   * orders changed it meanwhile, and one the admin left alone is not written back over their sales.
+   */
+  stockSeen: stockCount.optional(),
 });
 
 export type ProductFieldsInput = z.input<typeof productFieldsSchema>;

@@ -8,6 +8,8 @@ export interface Product {
   description: string;
   priceMinor: number;
   category: ProductCategory | '';
+  /** Pieces in stock; null when the product is made to order (see stock.ts). */
+  stock: number | null;
   imageUrl: string | null;
   createdAt: string;
   updatedAt: string;

@@ -16,8 +16,26 @@ export interface CatalogueChangeEvent {
   catalogueVersion: number;
 }
 
-/** The first event of every stream, sent once the server is listening for the stream. */
-export interface LiveReadyEvent extends CatalogueChangeEvent {
+/**
+ * The event that says stock counts changed (an order took pieces, or cancelling it returned them):
+ * the new count of each product it names. Counts change with every order, so they do not count as
+ * a catalogue change, which every checkout would then wait to write.
+ */
+export const STOCK_TOPIC = 'stock';
+
+/** Counts by product id; null for a product made to order. */
+export type StockCounts = Record<string, number | null>;
+
+export interface StockEvent {
+  stock: StockCounts;
+}
+
+/**
+ * The first event of every stream, sent once the server is listening for the stream. Besides the
+ * catalogue's version it carries the count of every product whose stock is counted, so that a sale
+ * made before the stream listened (or while it was down) is not missed.
+ */
+export interface LiveReadyEvent extends CatalogueChangeEvent, StockEvent {
   /** Whether the stream belongs to a session; a page that thinks otherwise asks who it is again. */
   signedIn: boolean;
 }

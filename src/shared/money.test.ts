@@ -18,17 +18,23 @@ describe('taxFor', () => {
 });
 
 describe('priceLines', () => {
+  const one = (priceMinor: number) => ({ priceMinor, quantity: 1 });
+
   it('charges no shipping for an empty cart', () => {
     expect(priceLines([])).toEqual({ subtotal: 0, tax: 0, shipping: 0, total: 0 });
   });
 
   it('adds 5% tax and 5.99 shipping to a non-empty cart', () => {
-    expect(priceLines([1250, 2499])).toEqual({ subtotal: 3749, tax: 187, shipping: 599, total: 4535 });
+    expect(priceLines([one(1250), one(2499)])).toEqual({ subtotal: 3749, tax: 187, shipping: 599, total: 4535 });
+  });
+
+  it('charges each piece of a line: two at 12.50 and one at 24.99', () => {
+    expect(priceLines([{ priceMinor: 1250, quantity: 2 }, one(2499)])).toEqual({ subtotal: 4999, tax: 250, shipping: 599, total: 5848 });
   });
 
   it('keeps the total equal to the sum of its parts', () => {
     for (const lines of [[1], [333, 333, 334], [8999, 1, 10], [150]]) {
-      const pricing = priceLines(lines);
+      const pricing = priceLines(lines.map(one));
       expect(pricing.total).toBe(pricing.subtotal + pricing.tax + pricing.shipping);
     }
   });

@@ -21,11 +21,11 @@ export function taxFor(subtotalMinor: number): number {
   return Math.floor((subtotalMinor * TAX_PERCENT + 50) / 100);
 }
 
-/** Pricing of an order or cart from the prices of its lines; shipping only applies to a non-empty cart. */
-export function priceLines(linePricesMinor: readonly number[]): Pricing {
-  const subtotal = linePricesMinor.reduce((sum, price) => sum + price, 0);
+/** Pricing of an order or cart from its lines' unit prices and quantities; shipping only applies to a non-empty cart. */
+export function priceLines(lines: readonly { priceMinor: number; quantity: number }[]): Pricing {
+  const subtotal = lines.reduce((sum, line) => sum + line.priceMinor * line.quantity, 0);
   const tax = taxFor(subtotal);
-  const shipping = linePricesMinor.length > 0 ? SHIPPING_MINOR : 0;
+  const shipping = lines.some((line) => line.quantity > 0) ? SHIPPING_MINOR : 0;
   return { subtotal, tax, shipping, total: subtotal + tax + shipping };
 }
 

@@ -20,7 +20,9 @@ export const mockPaymentPath = (orderId: string) => `/mock-payment/${encodeURICo
 export interface OrderItem {
   productId: string | null;
   name: string;
+  /** The price of one piece. */
   priceMinor: number;
+  quantity: number;
   addedAt: string | null;
 }
 

@@ -1,22 +1,25 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ADMIN_ORDERS_PAGE_SIZE, type AdminOrderPage } from '../../shared/admin.js';
+import { ADMIN_ORDERS_PAGE_SIZE, type AdminOrderDetail, type AdminOrderPage } from '../../shared/admin.js';
 import { productFieldsSchema } from '../../shared/catalog-schemas.js';
 import type { Product } from '../../shared/catalog.js';
+import { STOCK_FILTERS, type StockChange } from '../../shared/stock.js';
 import { typedText } from '../../shared/text.js';
 import { ORDER_STATUSES, type OrderStatus } from '../../shared/order-status.js';
 import type { Order } from '../../shared/orders.js';
 import { requireAdmin } from '../auth/session.js';
-import { createProduct, deleteProduct, listProducts, updateProduct, type ProductFields } from '../catalog/service.js';
+import { createProduct, deleteProduct, listProducts, updateProduct, type ProductFields, type StockInput } from '../catalog/service.js';
 import type { Database } from '../db/client.js';
 import { HttpError } from '../http/errors.js';
 import { parseInput } from '../http/validation.js';
 import type { ProductImages } from '../images/product-images.js';
 import { orderIdOf } from '../orders/routes.js';
 import { changeOrderStatus, getOrder, searchOrders } from '../orders/service.js';
+import { stockChangesOfOrder, stockChangesOfProduct } from '../stock/service.js';
 
 interface ProductForm {
   fields: ProductFields;
+  stock: StockInput;
   image: Buffer | undefined;
 }
 
@@ -34,11 +37,12 @@ async function readProductForm(request: FastifyRequest): Promise<ProductForm> {
       values[part.fieldname] = String(part.value ?? '');
     }
   }
-  const { name, description, price, category } = parseInput(productFieldsSchema, values);
-  return { fields: { name, description, priceMinor: price, category }, image };
+  const { name, description, price, category, stock, stockSeen } = parseInput(productFieldsSchema, values);
+  return { fields: { name, description, priceMinor: price, category }, stock: { stock, stockSeen }, image };
 }
 
 const idParam = z.object({ id: z.uuid({ error: 'Product ID is required' }) });
+const productQuerySchema = z.object({ stock: z.enum(STOCK_FILTERS).optional().catch(undefined) });
 const orderQuerySchema = z.object({
   status: z.enum(ORDER_STATUSES).optional().catch(undefined),
   q: typedText(254, { tooLong: 'admin.orders.searchInvalid', invalid: 'admin.orders.searchInvalid' }).optional(),
@@ -52,23 +56,32 @@ export function registerAdminRoutes(app: FastifyInstance, db: Database, images: 
     return { admin: true };
   });
 
-  app.get('/api/admin/products', async (request): Promise<{ products: Product[] }> => {
+  app.get('/api/admin/products', async (request, reply): Promise<{ products: Product[] }> => {
     await requireAdmin(db, request);
-    return { products: await listProducts(db) };
+    const { stock } = parseInput(productQuerySchema, request.query);
+    reply.header('cache-control', 'no-store');
+    return { products: await listProducts(db, stock) };
   });
 
   app.post('/api/admin/products', async (request, reply) => {
-    await requireAdmin(db, request);
-    const { fields, image } = await readProductForm(request);
+    const admin = await requireAdmin(db, request);
+    const { fields, stock, image } = await readProductForm(request);
     if (!image) throw new HttpError(400, 'bad_request', 'Please select an image for the product');
-    return reply.status(201).send({ product: await createProduct(db, images, fields, image) });
+    return reply.status(201).send({ product: await createProduct(db, images, fields, stock.stock ?? null, image, admin.email) });
   });
 
   app.put('/api/admin/products/:id', async (request): Promise<{ product: Product }> => {
+    const admin = await requireAdmin(db, request);
+    const { id } = parseInput(idParam, request.params);
+    const { fields, stock, image } = await readProductForm(request);
+    return { product: await updateProduct(db, images, id, fields, stock, image, admin.email) };
+  });
+
+  app.get('/api/admin/products/:id/stock-changes', async (request, reply): Promise<{ stockChanges: StockChange[] }> => {
     await requireAdmin(db, request);
     const { id } = parseInput(idParam, request.params);
-    const { fields, image } = await readProductForm(request);
-    return { product: await updateProduct(db, images, id, fields, image) };
+    reply.header('cache-control', 'no-store');
+    return { stockChanges: await stockChangesOfProduct(db, id) };
   });
 
   app.delete('/api/admin/products/:id', async (request, reply) => {
@@ -85,13 +98,18 @@ export function registerAdminRoutes(app: FastifyInstance, db: Database, images: 
     return searchOrders(db, { status: query.status as OrderStatus | undefined, search: query.q, page: query.page, pageSize: query.pageSize });
   });
 
-  app.get<{ Params: { orderId: string } }>('/api/admin/orders/:orderId', async (request): Promise<{ order: Order }> => {
+  app.get<{ Params: { orderId: string } }>('/api/admin/orders/:orderId', async (request, reply): Promise<AdminOrderDetail> => {
     await requireAdmin(db, request);
-    return { order: await getOrder(db, orderIdOf(request.params)) };
+    const orderId = orderIdOf(request.params);
+    reply.header('cache-control', 'no-store');
+    const order = await getOrder(db, orderId);
+    return { order, stockChanges: await stockChangesOfOrder(db, orderId) };
   });
 
-  app.patch<{ Params: { orderId: string }; Body: { status?: unknown } }>('/api/admin/orders/:orderId/status', async (request) => {
+  app.patch<{ Params: { orderId: string }; Body: { status?: unknown } }>('/api/admin/orders/:orderId/status', async (request): Promise<AdminOrderDetail> => {
     await requireAdmin(db, request);
-    return { order: await changeOrderStatus(db, orderIdOf(request.params), request.body?.status) };
+    const orderId = orderIdOf(request.params);
+    const order = await changeOrderStatus(db, orderId, request.body?.status);
+    return { order, stockChanges: await stockChangesOfOrder(db, orderId) };
   });
 }

@@ -1,5 +1,5 @@
-import { and, asc, count, eq, inArray, lt } from 'drizzle-orm';
-import { MAX_CART_LINES, type CartItem, type CartOperation, type CartOperationsResponse } from '../../shared/cart.js';
+import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { MAX_CART_PIECES, type CartItem, type CartOperation, type CartOperationResult, type CartOperationsResponse } from '../../shared/cart.js';
 import { lockProductAgainstDeletion } from '../catalog/service.js';
 import type { Database, Executor } from '../db/client.js';
 import { appliedCartOperations, cartItems, products } from '../db/schema.js';
@@ -10,17 +10,21 @@ import { announceChange } from '../live/live-hub.js';
 /** Operation ids older than this may be forgotten: no browser replays a queue that old. */
 const OPERATION_MEMORY_DAYS = 30;
 
-/** The cart's lines with the products' current names and prices, oldest first. */
+const lineColumns = {
+  id: cartItems.id,
+  productId: cartItems.productId,
+  name: products.name,
+  priceMinor: products.priceMinor,
+  addedPriceMinor: cartItems.priceMinor,
+  quantity: cartItems.quantity,
+  stock: products.stock,
+  addedAt: cartItems.addedAt,
+};
+
+/** The cart's lines with the products' current names, prices and counts, oldest first. */
 export async function getCart(db: Executor, userId: string): Promise<CartItem[]> {
   const rows = await db
-    .select({
-      id: cartItems.id,
-      productId: cartItems.productId,
-      name: products.name,
-      priceMinor: products.priceMinor,
-      addedPriceMinor: cartItems.priceMinor,
-      addedAt: cartItems.addedAt,
-    })
+    .select(lineColumns)
     .from(cartItems)
     .innerJoin(products, eq(products.id, cartItems.productId))
     .where(eq(cartItems.userId, userId))
@@ -30,13 +34,16 @@ export async function getCart(db: Executor, userId: string): Promise<CartItem[]>
 
 /**
  * Applies the operations in order, in one transaction, each id at most once. Names and prices come
- * from the product table, never from the browser. Other devices hear of the change when it commits.
- * Operations on one cart, and checkouts of it, take turns, so each sees the cart the one before left.
+ * from the product table, never from the browser. A line may not hold more pieces than its product
+ * has in stock (the order takes them; the cart only keeps the customer from asking for what is not
+ * there). Other devices hear of the change when it commits. Operations on one cart, and checkouts
+ * of it, take turns, so each sees the cart the one before left.
  */
 export async function applyCartOperations(db: Database, userId: string, operations: readonly CartOperation[]): Promise<CartOperationsResponse> {
   return inTransaction(db, async (tx) => {
     await lockSubject(tx, 'cart', userId);
-    const outcomes: CartOperationsResponse['outcomes'] = [];
+    const outcomes: CartOperationResult[] = [];
+    let added = false;
     for (const operation of operations) {
       const [fresh] = await tx
         .insert(appliedCartOperations)
@@ -47,29 +54,14 @@ export async function applyCartOperations(db: Database, userId: string, operatio
         outcomes.push({ id: operation.id, outcome: 'duplicate' });
         continue;
       }
-      if (operation.type === 'add') {
-        const product = await lockProductAgainstDeletion(tx, operation.productId);
-        if (!product) {
-          outcomes.push({ id: operation.id, outcome: 'product_missing' });
-          continue;
-        }
-        await tx.insert(cartItems).values({ userId, productId: product.id, name: product.name, priceMinor: product.priceMinor });
-      } else {
-        const removed = await tx
-          .delete(cartItems)
-          .where(and(eq(cartItems.id, operation.itemId), eq(cartItems.userId, userId)))
-          .returning({ id: cartItems.id });
-        if (removed.length === 0) {
-          outcomes.push({ id: operation.id, outcome: 'item_missing' });
-          continue;
-        }
-      }
-      outcomes.push({ id: operation.id, outcome: 'applied' });
+      const result = await applyOperation(tx, userId, operation);
+      outcomes.push({ id: operation.id, ...result });
+      if (result.outcome === 'applied' && operation.type !== 'remove') added = true;
     }
-    if (operations.some((operation, index) => operation.type === 'add' && outcomes[index]?.outcome === 'applied')) {
-      const [lines] = await tx.select({ total: count() }).from(cartItems).where(eq(cartItems.userId, userId));
-      if ((lines?.total ?? 0) > MAX_CART_LINES) {
-        throw new HttpError(409, 'cart_full', `A cart holds at most ${MAX_CART_LINES} items.`);
+    if (added) {
+      const [cart] = await tx.select({ pieces: sql<number>`coalesce(sum(${cartItems.quantity}), 0)::int` }).from(cartItems).where(eq(cartItems.userId, userId));
+      if ((cart?.pieces ?? 0) > MAX_CART_PIECES) {
+        throw new HttpError(409, 'cart_full', `A cart holds at most ${MAX_CART_PIECES} items.`);
       }
     }
     if (outcomes.some(({ outcome }) => outcome === 'applied')) await announceChange(tx, userId, 'cart');
@@ -79,23 +71,61 @@ export async function applyCartOperations(db: Database, userId: string, operatio
   });
 }
 
+async function applyOperation(tx: Executor, userId: string, operation: CartOperation): Promise<Omit<CartOperationResult, 'id'>> {
+  if (operation.type === 'remove') {
+    const removed = await tx
+      .delete(cartItems)
+      .where(and(eq(cartItems.id, operation.itemId), eq(cartItems.userId, userId)))
+      .returning({ id: cartItems.id });
+    return { outcome: removed.length > 0 ? 'applied' : 'item_missing' };
+  }
+  if (operation.type === 'set' && operation.quantity === 0) {
+    await tx.delete(cartItems).where(and(eq(cartItems.userId, userId), eq(cartItems.productId, operation.productId)));
+    return { outcome: 'applied' };
+  }
+  const product = await lockProductAgainstDeletion(tx, operation.productId);
+  if (!product) return { outcome: 'product_missing' };
+  const [line] = await tx
+    .select({ id: cartItems.id, quantity: cartItems.quantity })
+    .from(cartItems)
+    .where(and(eq(cartItems.userId, userId), eq(cartItems.productId, product.id)));
+  const quantity = operation.type === 'add' ? (line?.quantity ?? 0) + 1 : operation.quantity;
+  if (product.stock !== null && quantity > product.stock && quantity > (line?.quantity ?? 0)) {
+    return { outcome: 'stock_short', shortage: { productId: product.id, name: product.name, wanted: quantity, left: product.stock } };
+  }
+  if (line) await tx.update(cartItems).set({ quantity }).where(eq(cartItems.id, line.id));
+  else await tx.insert(cartItems).values({ userId, productId: product.id, name: product.name, priceMinor: product.priceMinor, quantity });
+  return { outcome: 'applied' };
+}
+
 export interface CheckoutLine {
   id: string;
   productId: string;
   name: string;
   priceMinor: number;
+  quantity: number;
+  stock: number | null;
   addedAt: Date;
 }
 
 /**
  * Takes the cart for checkout inside the caller's transaction: cart operations wait until it ends,
- * and the products stay until then (a deletion waits), while other customers' checkouts and price
- * changes go on. Names and prices are the products' current ones.
+ * and the products stay until then (a deletion, or an admin switching a product between counted
+ * and made to order, waits), while other customers' checkouts and price changes go on. Names,
+ * prices and counts are the products' current ones.
  */
 export async function takeCartForCheckout(tx: Executor, userId: string): Promise<CheckoutLine[]> {
   await lockSubject(tx, 'cart', userId);
   return tx
-    .select({ id: cartItems.id, productId: cartItems.productId, addedAt: cartItems.addedAt, name: products.name, priceMinor: products.priceMinor })
+    .select({
+      id: cartItems.id,
+      productId: cartItems.productId,
+      addedAt: cartItems.addedAt,
+      name: products.name,
+      priceMinor: products.priceMinor,
+      quantity: cartItems.quantity,
+      stock: products.stock,
+    })
     .from(cartItems)
     .innerJoin(products, eq(products.id, cartItems.productId))
     .where(eq(cartItems.userId, userId))

@@ -5,6 +5,8 @@ export interface DemoProduct {
   description: string;
   priceMinor: number;
   category: DemoCategory;
+  /** Pieces in stock; null for made to order. */
+  stock: number | null;
   svg: string;
 }
 
@@ -691,6 +693,7 @@ export const demoProducts: readonly DemoProduct[] = [
     description: 'Twenty-four almond press-on nails in blush and milky pink, finished with tiny glass pearls and a fine gold foil line.',
     priceMinor: 3400,
     category: 'nails',
+    stock: 12,
     svg: blushPearlAlmondSet(),
   },
   {
@@ -698,6 +701,7 @@ export const demoProducts: readonly DemoProduct[] = [
     description: 'Long coffin nails hand-painted in deep indigo and orchid, layered with holographic glitter and a glossy gel top coat. 24 nails.',
     priceMinor: 3900,
     category: 'nails',
+    stock: 1,
     svg: midnightGalaxyCoffinSet(),
   },
   {
@@ -705,6 +709,7 @@ export const demoProducts: readonly DemoProduct[] = [
     description: 'Sheer pink stiletto nails with hand-painted sakura branches, each blossom dotted by brush. A set of 20 in ten sizes.',
     priceMinor: 4200,
     category: 'nails',
+    stock: null,
     svg: cherryBlossomStilettoSet(),
   },
   {
@@ -712,6 +717,7 @@ export const demoProducts: readonly DemoProduct[] = [
     description: 'Short square nails in warm nude with a crisp ivory tip and a real gold foil smile line. 24 nails for everyday elegance.',
     priceMinor: 2950,
     category: 'nails',
+    stock: 8,
     svg: goldFoilFrenchTips(),
   },
   {
@@ -719,6 +725,7 @@ export const demoProducts: readonly DemoProduct[] = [
     description: 'A sheet of 48 water-slide daisy decals in five pastel shades. Slide on, seal with top coat, and enjoy a spring garden.',
     priceMinor: 850,
     category: 'nail-art',
+    stock: null,
     svg: pastelDaisyDecals(),
   },
   {
@@ -726,6 +733,7 @@ export const demoProducts: readonly DemoProduct[] = [
     description: 'Over 1,200 flat-back glass rhinestones in eight sparkling colours, neatly sorted in a clear rotating wheel.',
     priceMinor: 1690,
     category: 'nail-art',
+    stock: 40,
     svg: crystalRhinestonePalette(),
   },
   {
@@ -733,6 +741,7 @@ export const demoProducts: readonly DemoProduct[] = [
     description: 'Thirty puffy 3D heart charms in gold, rose gold and pink enamel, packed in a little glass jar with a cork lid.',
     priceMinor: 1250,
     category: 'nail-art',
+    stock: 0,
     svg: tinyHeartCharms(),
   },
   {
@@ -740,6 +749,7 @@ export const demoProducts: readonly DemoProduct[] = [
     description: 'Ten oval tips painted by hand with juicy lemon slices and polka dots on cream and sky blue, sealed with a glossy finish.',
     priceMinor: 2400,
     category: 'nail-art',
+    stock: 1,
     svg: handPaintedLemonTips(),
   },
   {
@@ -747,6 +757,7 @@ export const demoProducts: readonly DemoProduct[] = [
     description: 'A double-sided Czech glass file in rose pink that shapes gently without splitting, tucked into a soft velvet sleeve.',
     priceMinor: 1490,
     category: 'accessories',
+    stock: 3,
     svg: roseGlassNailFile(),
   },
   {
@@ -754,6 +765,7 @@ export const demoProducts: readonly DemoProduct[] = [
     description: 'Nourishing jojoba and sweet almond oil scented with real vanilla, in a 15 ml amber glass bottle with a dropper.',
     priceMinor: 1550,
     category: 'accessories',
+    stock: null,
     svg: vanillaCuticleOil(),
   },
   {
@@ -761,6 +773,7 @@ export const demoProducts: readonly DemoProduct[] = [
     description: 'A pearl-white box with six soft-lined compartments to keep your press-on sets safe, sorted and ready to wear again.',
     priceMinor: 3200,
     category: 'accessories',
+    stock: 2,
     svg: pearlKeepsakeStorageBox(),
   },
   {
@@ -768,6 +781,7 @@ export const demoProducts: readonly DemoProduct[] = [
     description: 'Everything for a first manicure at home: 20 nude coffin nails, nail glue, a mini file, a wooden cuticle stick and prep pads.',
     priceMinor: 4900,
     category: 'kits',
+    stock: 15,
     svg: pressOnStarterKit(),
   },
   {
@@ -775,6 +789,7 @@ export const demoProducts: readonly DemoProduct[] = [
     description: 'A blush gift box tied with gold ribbon, holding a handmade press-on set of your choice, cuticle oil and a glass file.',
     priceMinor: 6900,
     category: 'kits',
+    stock: null,
     svg: blossomGiftBox(),
   },
   {
@@ -782,6 +797,7 @@ export const demoProducts: readonly DemoProduct[] = [
     description: 'A satin-lined case with five detail brushes, four rich polishes and three pots of glitter for creating your own designs.',
     priceMinor: 8900,
     category: 'kits',
+    stock: null,
     svg: deluxeNailArtistKit(),
   },
 ];

@@ -1,11 +1,14 @@
-import { asc, count, eq, max, sql } from 'drizzle-orm';
+import { asc, count, eq, max, sql, type SQL } from 'drizzle-orm';
 import sharp from 'sharp';
 import type { CatalogueResponse, Product, ProductCategory } from '../../shared/catalog.js';
+import { LOW_STOCK_MAX, type StockFilter } from '../../shared/stock.js';
 import type { Database, Executor } from '../db/client.js';
 import { products, shopState } from '../db/schema.js';
+import { inTransaction } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
 import { imageUrlForKey, type ProductImages } from '../images/product-images.js';
 import { announceCatalogueChange } from '../live/live-hub.js';
+import { lockForStockChange, recordStockSet } from '../stock/service.js';
 import { demoProducts } from './demo-catalogue.js';
 
 type ProductRow = typeof products.$inferSelect;
@@ -17,6 +20,7 @@ export function toProduct(row: ProductRow): Product {
     description: row.description,
     priceMinor: row.priceMinor,
     category: row.category as Product['category'],
+    stock: row.stock,
     imageUrl: imageUrlForKey(row.imageKey),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -26,8 +30,19 @@ export function toProduct(row: ProductRow): Product {
 /** The catalogue is a handmade shop's: small, so one page of it is the whole of it in practice. */
 export const CATALOGUE_PAGE_SIZE = 200;
 
-export async function listProducts(db: Database): Promise<Product[]> {
-  const rows = await db.select().from(products).orderBy(asc(products.name), asc(products.id)).limit(CATALOGUE_PAGE_SIZE);
+const stockConditions: Record<StockFilter, SQL> = {
+  soldOut: sql`${products.stock} = 0`,
+  low: sql`${products.stock} between 1 and ${LOW_STOCK_MAX}`,
+};
+
+/** The catalogue, or (for the admin) only its sold-out or low-stock products. */
+export async function listProducts(db: Database, stock?: StockFilter): Promise<Product[]> {
+  const rows = await db
+    .select()
+    .from(products)
+    .where(stock ? stockConditions[stock] : undefined)
+    .orderBy(asc(products.name), asc(products.id))
+    .limit(CATALOGUE_PAGE_SIZE);
   return rows.map(toProduct);
 }
 
@@ -82,13 +97,23 @@ export interface ProductFields {
   category: ProductCategory | '';
 }
 
+/**
+ * A count the admin sent with the product form: the new count (null: made to order; undefined:
+ * leave it) and the count the form showed when it was opened.
+ */
+export interface StockInput {
+  stock: number | null | undefined;
+  stockSeen: number | null | undefined;
+}
+
 /** Adds a product with its image; if the database refuses it, the stored image is removed again. */
-export async function createProduct(db: Database, images: ProductImages, fields: ProductFields, image: Buffer): Promise<Product> {
+export async function createProduct(db: Database, images: ProductImages, fields: ProductFields, stock: number | null, image: Buffer, admin: string): Promise<Product> {
   const id = crypto.randomUUID();
   const imageKey = await images.storeUpload(id, image);
   try {
     return await db.transaction(async (tx) => {
-      const [row] = await tx.insert(products).values({ id, ...fields, imageKey }).returning();
+      const [row] = await tx.insert(products).values({ id, ...fields, stock, imageKey }).returning();
+      if (stock !== null) await recordStockSet(tx, id, null, stock, admin);
       await catalogueChanged(tx);
       return toProduct(row!);
     });
@@ -98,20 +123,47 @@ export async function createProduct(db: Database, images: ProductImages, fields:
   }
 }
 
-/** Changes a product, and its image when a new one comes; the old image files are removed after. */
-export async function updateProduct(db: Database, images: ProductImages, id: string, fields: ProductFields, image: Buffer | undefined): Promise<Product> {
+/**
+ * Changes a product, and its image when a new one comes; the old image files are removed after.
+ * The count is written only when the admin changed it in the form, and only if orders did not
+ * change it since the form was opened (stock_changed): a sale is never undone by saving a form.
+ */
+export async function updateProduct(
+  db: Database,
+  images: ProductImages,
+  id: string,
+  fields: ProductFields,
+  { stock, stockSeen }: StockInput,
+  image: Buffer | undefined,
+  admin: string,
+): Promise<Product> {
   const existing = await findProduct(db, id);
   if (!existing) throw new HttpError(404, 'not_found', 'Product not found');
   const imageKey = image ? await images.storeUpload(id, image) : existing.imageKey;
-  const row = await db.transaction(async (tx) => {
-    const [updated] = await tx
-      .update(products)
-      .set({ ...fields, imageKey, updatedAt: new Date() })
-      .where(eq(products.id, id))
-      .returning();
-    if (updated) await catalogueChanged(tx);
-    return updated;
-  });
+  let row: ProductRow | undefined;
+  try {
+    row = await inTransaction(db, async (tx) => {
+      const current = await lockForStockChange(tx, id);
+      if (!current) return undefined;
+      const setsStock = stock !== undefined && !(stockSeen !== undefined && stock === stockSeen) && stock !== current.stock;
+      if (setsStock && stockSeen !== undefined && stockSeen !== current.stock) {
+        throw new HttpError(409, 'stock_changed', `The stock is now ${current.stock ?? 'made to order'}; orders changed it since the form was opened.`, {
+          stock: current.stock,
+        });
+      }
+      const [updated] = await tx
+        .update(products)
+        .set({ ...fields, ...(setsStock ? { stock } : {}), imageKey, updatedAt: new Date() })
+        .where(eq(products.id, id))
+        .returning();
+      if (setsStock) await recordStockSet(tx, id, current.stock, stock, admin);
+      await catalogueChanged(tx);
+      return updated;
+    });
+  } catch (error) {
+    if (image && imageKey) await images.remove(imageKey);
+    throw error;
+  }
   if (!row) {
     if (image && imageKey) await images.remove(imageKey);
     throw new HttpError(404, 'not_found', 'Product not found');
@@ -161,7 +213,7 @@ export async function seedDemoCatalogue(db: Database, images: ProductImages): Pr
       const id = crypto.randomUUID();
       // 90 dpi renders the 800-unit drawing at 1000 px, just above the largest stored width.
       const imageKey = await images.store(id, sharp(Buffer.from(demo.svg), { density: 90 }));
-      rows.push({ id, name: demo.name, description: demo.description, priceMinor: demo.priceMinor, category: demo.category, imageKey });
+      rows.push({ id, name: demo.name, description: demo.description, priceMinor: demo.priceMinor, category: demo.category, stock: demo.stock, imageKey });
     }
     await tx.insert(products).values(rows);
     await catalogueChanged(tx);

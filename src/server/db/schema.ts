@@ -102,6 +102,8 @@ export const products = pgTable(
     description: text('description').notNull(),
     priceMinor: integer('price_minor').notNull(),
     category: text('category').notNull().default(''),
+    /** Pieces in stock; null when made to order. Orders take pieces with a conditional update, so it never goes below 0. */
+    stock: integer('stock'),
     imageKey: text('image_key'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -109,6 +111,7 @@ export const products = pgTable(
   (table) => [
     index('products_name_idx').on(table.name),
     check('products_price_not_negative', sql`${table.priceMinor} >= 0`),
+    check('products_stock_not_negative', sql`${table.stock} >= 0`),
     check('products_category_known', sql`${table.category} in ('', 'nails', 'nail-art', 'accessories', 'kits')`),
   ],
 );
@@ -124,13 +127,20 @@ export const cartItems = pgTable(
       .notNull()
       .references(() => products.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
+    /** The price when the line was added, so that the cart can say when it changed since. */
     priceMinor: integer('price_minor').notNull(),
+    quantity: integer('quantity').notNull().default(1),
     // clock_timestamp(), unlike now(), advances within a transaction, so lines added together keep their order.
     addedAt: moment('added_at')
       .notNull()
       .default(sql`clock_timestamp()`),
   },
-  (table) => [index('cart_items_user_idx').on(table.userId, table.addedAt)],
+  (table) => [
+    index('cart_items_user_idx').on(table.userId, table.addedAt),
+    // One line per product: adding it again raises the line's quantity.
+    uniqueIndex('cart_items_user_product_idx').on(table.userId, table.productId),
+    check('cart_items_quantity_positive', sql`${table.quantity} > 0`),
+  ],
 );
 
 /** Ids of cart operations already applied, so that a replayed offline operation changes nothing. */
@@ -210,10 +220,40 @@ export const orderItems = pgTable(
     position: integer('position').notNull(),
     productId: uuid('product_id').references(() => products.id, { onDelete: 'set null' }),
     name: text('name').notNull(),
+    /** The price of one piece. */
     priceMinor: integer('price_minor').notNull(),
+    quantity: integer('quantity').notNull().default(1),
     addedAt: moment('added_at'),
   },
   (table) => [uniqueIndex('order_items_order_position_idx').on(table.orderId, table.position)],
+);
+
+/**
+ * Every change of a product's stock count, with its reason: sold in an order, returned by cancelling
+ * it, taken again when it was reopened, or set by an admin. An order holds the pieces its entries
+ * took and did not return, which is what cancelling it gives back.
+ */
+export const stockChanges = pgTable(
+  'stock_changes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    orderId: text('order_id').references(() => orders.id, { onDelete: 'cascade' }),
+    change: integer('change').notNull(),
+    stockAfter: integer('stock_after'),
+    reason: text('reason').notNull(),
+    changedBy: text('changed_by'),
+    changedAt: moment('changed_at')
+      .notNull()
+      .default(sql`clock_timestamp()`),
+  },
+  (table) => [
+    index('stock_changes_product_idx').on(table.productId, table.changedAt),
+    index('stock_changes_order_idx').on(table.orderId),
+    check('stock_changes_reason_known', sql`${table.reason} in ('sold', 'returned', 'retaken', 'set')`),
+  ],
 );
 
 /**

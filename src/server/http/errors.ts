@@ -7,13 +7,15 @@ export class HttpError extends Error {
     readonly statusCode: number,
     readonly code: ApiErrorCode,
     message: string,
+    /** What the client needs besides the code to explain the error, such as the lines short of stock. */
+    readonly details: Omit<ApiErrorBody['error'], 'code' | 'message'> = {},
   ) {
     super(message);
   }
 }
 
-export function errorBody(code: ApiErrorCode, message: string): ApiErrorBody {
-  return { error: { code, message } };
+export function errorBody(code: ApiErrorCode, message: string, details: Omit<ApiErrorBody['error'], 'code' | 'message'> = {}): ApiErrorBody {
+  return { error: { code, message, ...details } };
 }
 
 const codeForStatus: Readonly<Record<number, ApiErrorCode>> = {
@@ -37,7 +39,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const status = error instanceof HttpError ? error.statusCode : error.validation ? 400 : (error.statusCode ?? 500);
     if (status >= 500) request.log.error({ err: error }, 'request failed');
     if (error instanceof HttpError) {
-      return reply.status(error.statusCode).send(errorBody(error.code, error.message));
+      return reply.status(error.statusCode).send(errorBody(error.code, error.message, error.details));
     }
     const code = codeForStatus[status];
     if (status < 500 && code) {

@@ -1,19 +1,19 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'drizzle-orm';
 import type { LiveTopic } from '../../shared/cart.js';
-import { CATALOGUE_TOPIC, type CatalogueChangeEvent } from '../../shared/live.js';
+import { CATALOGUE_TOPIC, STOCK_TOPIC, type CatalogueChangeEvent, type StockCounts, type StockEvent } from '../../shared/live.js';
 import type { Database, DatabaseHandle } from '../db/client.js';
 
 const CHANNEL = 'shop_events';
 
 /**
  * A change to a user's data, the end of a session (named by its id's hash and never by the id), or
- * a change to the catalogue, which every stream hears.
+ * a change to the catalogue or to stock counts, which every stream hears.
  */
-type LiveMessage = { userId: string; topic: LiveTopic } | { endedSession: string } | { catalogueVersion: number };
+type LiveMessage = { userId: string; topic: LiveTopic } | { endedSession: string } | { catalogueVersion: number } | StockEvent;
 
 /** The event names a stream carries. */
-export type LiveEvent = LiveTopic | typeof CATALOGUE_TOPIC | 'resync';
+export type LiveEvent = LiveTopic | typeof CATALOGUE_TOPIC | typeof STOCK_TOPIC | 'resync';
 
 /** One open event stream, as the hub sees it. */
 export interface LiveStream {
@@ -99,6 +99,9 @@ export class LiveHub {
       } else if ('catalogueVersion' in message) {
         const event: CatalogueChangeEvent = { catalogueVersion: message.catalogueVersion };
         for (const stream of this.all) stream.send(CATALOGUE_TOPIC, event);
+      } else if ('stock' in message) {
+        const event: StockEvent = { stock: message.stock };
+        for (const stream of this.all) stream.send(STOCK_TOPIC, event);
       } else {
         for (const stream of this.byUser.get(message.userId) ?? []) stream.send(message.topic);
       }
@@ -133,6 +136,11 @@ export async function announceChange(db: Pick<Database, 'execute'>, userId: stri
 /** Announces a change to the catalogue, at its new version, to every open page; call it inside the transaction that makes the change. */
 export async function announceCatalogueChange(db: Pick<Database, 'execute'>, catalogueVersion: number): Promise<void> {
   await notify(db, { catalogueVersion });
+}
+
+/** Announces new stock counts to every open page; call it inside the transaction that changes them. */
+export async function announceStock(db: Pick<Database, 'execute'>, stock: StockCounts): Promise<void> {
+  await notify(db, { stock });
 }
 
 /** Announces that the session with this id hash has ended, so that every process ends its streams. */

@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { LiveReadyEvent } from '../../shared/live.js';
 import { findUserSession, isSessionActive, resentSessionCookie, type UserSession } from '../auth/session.js';
-import { catalogueVersion } from '../catalog/service.js';
+import { CATALOGUE_PAGE_SIZE, catalogueVersion } from '../catalog/service.js';
 import type { Database } from '../db/client.js';
 import { HttpError } from '../http/errors.js';
+import { countedStock } from '../stock/service.js';
 import type { LiveHub } from './live-hub.js';
 
 const HEARTBEAT_MS = 25_000;
@@ -118,10 +119,11 @@ export function registerLiveRoutes(
     request.raw.on('close', end);
     // A browser that left while its session was being checked closed the socket before anyone listened.
     if (request.raw.socket.destroyed) return end();
-    // The version is read only now that the stream is subscribed: a change committed before this
-    // read shows in the version, and one committed after it arrives as an event, so none is missed.
+    // The version and the counts are read only now that the stream is subscribed: a change committed
+    // before this read shows in them, and one committed after it arrives as an event, so none is missed.
     try {
-      const ready: LiveReadyEvent = { catalogueVersion: await catalogueVersion(db), signedIn: session !== null };
+      const [version, stock] = await Promise.all([catalogueVersion(db), countedStock(db, CATALOGUE_PAGE_SIZE)]);
+      const ready: LiveReadyEvent = { catalogueVersion: version, stock, signedIn: session !== null };
       write('ready', ready);
     } catch (error) {
       // Without its version the page could not tell what it missed; the browser opens the stream again.

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, count, desc, eq, inArray, like, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, like, or, sql, type SQL } from 'drizzle-orm';
 import type { Country } from '../../shared/addresses.js';
 import { MAX_ADMIN_PAGE_SIZE, type AdminOrderPage } from '../../shared/admin.js';
+import { pieceCount } from '../../shared/cart.js';
 import { priceLines } from '../../shared/money.js';
 import { isOrderStatus, normalizeOrderStatus, orderStatusRank, ORDER_STATUSES, storedValuesOf, type OrderStatus } from '../../shared/order-status.js';
 import { mockPaymentPath, type Order, type OrderStatusChange, type PaymentMethod } from '../../shared/orders.js';
@@ -12,6 +13,7 @@ import { orderItems, orders, orderStatusChanges, payments } from '../db/schema.j
 import { databaseErrorCode, inTransaction, UNIQUE_VIOLATION } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
 import { announceChange } from '../live/live-hub.js';
+import { readStockForOrder, returnStock, takeStock } from '../stock/service.js';
 
 type OrderRow = typeof orders.$inferSelect;
 type OrderItemRow = typeof orderItems.$inferSelect;
@@ -54,7 +56,7 @@ export function toOrder(row: OrderRow, items: OrderItemRow[], payment: PaymentRo
       .map((change): OrderStatusChange => ({ status: normalizeOrderStatus(change.status), at: change.changedAt.toISOString() })),
     items: items
       .sort((a, b) => a.position - b.position)
-      .map((item) => ({ productId: item.productId, name: item.name, priceMinor: item.priceMinor, addedAt: item.addedAt?.toISOString() ?? null })),
+      .map((item) => ({ productId: item.productId, name: item.name, priceMinor: item.priceMinor, quantity: item.quantity, addedAt: item.addedAt?.toISOString() ?? null })),
     pricing: { subtotal: row.subtotalMinor, tax: row.taxMinor, shipping: row.shippingMinor, total: row.totalMinor },
     itemSummary: { count: row.itemCount, description: row.itemDescription },
     shippingAddress: {
@@ -147,8 +149,10 @@ async function findByIdempotencyKey(db: Executor, userId: string, key: string): 
 
 /**
  * Places an order from the customer's cart on the server, at the products' current prices, in one
- * transaction that also takes the ordered lines out of the cart: it all happens or none of it does.
- * If the total is not the one the customer confirmed, nothing is written and the answer is 409.
+ * transaction that also takes the ordered lines out of the cart and their pieces out of stock: it
+ * all happens or none of it does. If the total is not the one the customer confirmed (price_changed)
+ * or a product has fewer pieces left than the cart holds (stock_short), nothing is written and the
+ * answer is 409.
  * A request repeated with the same idempotency key returns the order the first one placed.
  */
 export async function placeOrder(
@@ -170,7 +174,7 @@ export async function placeOrder(
         : await listAddresses(tx, user.id).then((all) => all.find((candidate) => candidate.isDefault) ?? all[0] ?? null);
       if (!address) throw new HttpError(400, 'address_required', 'Shipping address is required');
 
-      const pricing = priceLines(lines.map((line) => line.priceMinor));
+      const pricing = priceLines(lines);
       if (pricing.total !== input.expectedTotalMinor) {
         throw new HttpError(409, 'price_changed', `The order total is now ${pricing.total}, not ${input.expectedTotalMinor}; confirm it again.`);
       }
@@ -187,8 +191,8 @@ export async function placeOrder(
           taxMinor: pricing.tax,
           shippingMinor: pricing.shipping,
           totalMinor: pricing.total,
-          itemCount: lines.length,
-          itemDescription: lines.map((line) => line.name).join(', ').slice(0, 500),
+          itemCount: pieceCount(lines),
+          itemDescription: describeLines(lines),
           paymentMethod: input.paymentMethod,
           checkoutUrl: `${publicUrl}${mockPaymentPath(orderId)}${input.paymentMethod === 'card' ? '?method=card' : ''}`,
           paymentReference: `ref_${randomBytes(8).toString('hex')}`,
@@ -206,11 +210,16 @@ export async function placeOrder(
         .returning();
       const items = await tx
         .insert(orderItems)
-        .values(lines.map((line, position) => ({ orderId, position, productId: line.productId, name: line.name, priceMinor: line.priceMinor, addedAt: line.addedAt })))
+        .values(
+          lines.map((line, position) => ({ orderId, position, productId: line.productId, name: line.name, priceMinor: line.priceMinor, quantity: line.quantity, addedAt: line.addedAt })),
+        )
         .returning();
       const placed = await recordStatusChange(tx, orderId, 'pending', row!.createdAt);
       await removeOrderedLines(tx, user.id, lines);
       await announceChange(tx, user.id, 'orders');
+      // Last, so that other orders of the same products wait on their rows for as short a time as
+      // possible; a shortage throws and the transaction writes nothing.
+      await takeStock(tx, orderId, lines, 'sold');
       return { order: toOrder(row!, items, undefined, [placed]), created: true };
     });
   } catch (error) {
@@ -221,6 +230,14 @@ export async function placeOrder(
     }
     throw error;
   }
+}
+
+/** "Pearl Tips × 2, Gold Foil": the order's lines in a few words, for lists. */
+function describeLines(lines: readonly { name: string; quantity: number }[]): string {
+  return lines
+    .map((line) => (line.quantity > 1 ? `${line.name} × ${line.quantity}` : line.name))
+    .join(', ')
+    .slice(0, 500);
 }
 
 /**
@@ -327,15 +344,35 @@ export async function getOrder(db: Database, orderId: string): Promise<Order> {
 /**
  * Any status from any status (spec section 4); the customer's open pages hear of it. Setting the
  * status the order already has (a repeated click, two admins at once) changes and announces nothing.
+ * Cancelling puts the order's pieces back in stock; reopening a cancelled order takes them again,
+ * and is refused with stock_short (changing nothing) when they are no longer there.
  */
 export async function changeOrderStatus(db: Database, orderId: string, status: unknown): Promise<Order> {
   if (!isOrderStatus(status)) throw new HttpError(400, 'bad_request', 'Invalid status');
   const found = await inTransaction(db, async (tx) => {
     const [row] = await tx.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId)).for('update');
     if (!row) return false;
-    if (row.status !== status) await setOrderStatus(tx, orderId, status);
+    const before = normalizeOrderStatus(row.status);
+    if (before === status) return true;
+    if (status === 'cancelled') await returnStock(tx, orderId);
+    else if (before === 'cancelled') await retakeStock(tx, orderId);
+    await setOrderStatus(tx, orderId, status);
     return true;
   });
   if (!found) throw new HttpError(404, 'not_found', `Order ${orderId} not found`);
   return getOrder(db, orderId);
+}
+
+/** Takes again the pieces of a cancelled order that is being reopened, in the caller's transaction. */
+async function retakeStock(tx: Executor, orderId: string): Promise<void> {
+  const items = await tx
+    .select({ productId: orderItems.productId, name: orderItems.name, quantity: orderItems.quantity })
+    .from(orderItems)
+    .where(and(eq(orderItems.orderId, orderId), isNotNull(orderItems.productId)));
+  const counts = await readStockForOrder(
+    tx,
+    items.map((item) => item.productId!),
+  );
+  const lines = items.flatMap((item) => (counts.has(item.productId!) ? [{ ...item, productId: item.productId!, stock: counts.get(item.productId!)! }] : []));
+  await takeStock(tx, orderId, lines, 'retaken');
 }

@@ -1,0 +1,58 @@
+/**
+ * Stock of a product: a count of pieces on hand, or null for a piece made to order (no limit).
+ * A one-of-a-kind piece has a stock of 1. Placing an order takes its pieces, cancelling the order
+ * gives them back; every change is recorded with its reason.
+ */
+
+/** At this count or fewer, the shop says "Only N left". */
+export const LOW_STOCK_MAX = 3;
+/** The highest count the admin may set. */
+export const MAX_STOCK = 100_000;
+
+export type StockLevel = 'madeToOrder' | 'inStock' | 'low' | 'soldOut';
+
+export function stockLevel(stock: number | null): StockLevel {
+  if (stock === null) return 'madeToOrder';
+  if (stock <= 0) return 'soldOut';
+  return stock <= LOW_STOCK_MAX ? 'low' : 'inStock';
+}
+
+/** How many more pieces of a product with this stock a cart holding `inCart` of them may take. */
+export function piecesAvailable(stock: number | null, inCart: number): number {
+  return stock === null ? Number.POSITIVE_INFINITY : Math.max(0, stock - inCart);
+}
+
+/** A line of a cart or order that asks for more pieces than are left. */
+export interface StockShortage {
+  productId: string;
+  name: string;
+  /** Pieces asked for. */
+  wanted: number;
+  /** Pieces left in stock. */
+  left: number;
+}
+
+/**
+ * Why a count changed: sold in an order, returned by cancelling an order, taken again when a
+ * cancelled order was reopened, or set by the admin.
+ */
+export const STOCK_CHANGE_REASONS = ['sold', 'returned', 'retaken', 'set'] as const;
+export type StockChangeReason = (typeof STOCK_CHANGE_REASONS)[number];
+
+export interface StockChange {
+  productId: string;
+  productName: string;
+  orderId: string | null;
+  /** Pieces added (positive) or taken (negative); 0 when a product became made to order or tracked. */
+  change: number;
+  /** The count after the change; null when the product is made to order. */
+  stockAfter: number | null;
+  reason: StockChangeReason;
+  /** The admin who set the count. */
+  changedBy: string | null;
+  at: string;
+}
+
+/** The admin's product list filter. */
+export const STOCK_FILTERS = ['soldOut', 'low'] as const;
+export type StockFilter = (typeof STOCK_FILTERS)[number];
