@@ -10,6 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import { count, sql } from 'drizzle-orm';
 import { ADMIN_ORDERS_PAGE_SIZE } from '../src/shared/admin.js';
+import { pieceCount } from '../src/shared/cart.js';
 import { priceLines } from '../src/shared/money.js';
 import { normalizeOrderStatus, ORDER_STATUSES } from '../src/shared/order-status.js';
 import { seedDemoCatalogue } from '../src/server/catalog/service.js';
@@ -68,8 +69,8 @@ async function generate(db: Database, images: ProductImages, total: number): Pro
     const historyRows: (typeof orderStatusChanges.$inferInsert)[] = [];
     for (let index = 0; index < Math.min(BATCH, total - done); index += 1) {
       const customer = random.pick(customers);
-      const lines = Array.from({ length: 1 + Math.floor(random.next() * 3) }, () => random.pick(catalogue));
-      const pricing = priceLines(lines.map((line) => line.priceMinor));
+      const lines = Array.from({ length: 1 + Math.floor(random.next() * 3) }, () => ({ ...random.pick(catalogue), quantity: 1 + Math.floor(random.next() * 2) }));
+      const pricing = priceLines(lines);
       const createdAt = new Date(now - Math.floor(random.next() * yearMs));
       const stored = random.pick(STORED_STATUSES);
       const id = newOrderId();
@@ -82,7 +83,7 @@ async function generate(db: Database, images: ProductImages, total: number): Pro
         taxMinor: pricing.tax,
         shippingMinor: pricing.shipping,
         totalMinor: pricing.total,
-        itemCount: lines.length,
+        itemCount: pieceCount(lines),
         itemDescription: lines.map((line) => line.name).join(', '),
         paymentMethod: random.next() < 0.5 ? 'pay_by_link' : 'card',
         shippingFullName: `Customer ${customer.email.slice(9, 14)}`,
@@ -97,7 +98,7 @@ async function generate(db: Database, images: ProductImages, total: number): Pro
         pendingAt: createdAt,
         [STATUS_TIME_COLUMNS[normalizeOrderStatus(stored)]]: createdAt,
       });
-      lines.forEach((line, position) => itemRows.push({ orderId: id, position, productId: line.id, name: line.name, priceMinor: line.priceMinor, addedAt: createdAt }));
+      lines.forEach((line, position) => itemRows.push({ orderId: id, position, productId: line.id, name: line.name, priceMinor: line.priceMinor, quantity: line.quantity, addedAt: createdAt }));
       historyRows.push({ orderId: id, position: 0, status: 'pending', changedAt: createdAt });
       if (normalizeOrderStatus(stored) !== 'pending') historyRows.push({ orderId: id, position: 1, status: normalizeOrderStatus(stored), changedAt: createdAt });
     }

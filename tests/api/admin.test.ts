@@ -42,7 +42,7 @@ const key = () => randomUUID().replace(/-/g, '');
 async function placeOrder(testApp: TestApp, cookie: string, product: { id: string; priceMinor: number }): Promise<Order> {
   await testApp.app.inject({ method: 'POST', url: '/api/addresses', headers: { cookie }, payload: sofia });
   await testApp.app.inject({ method: 'POST', url: '/api/cart/operations', headers: { cookie }, payload: { operations: [{ id: key(), type: 'add', productId: product.id }] } });
-  const expectedTotalMinor = priceLines([product.priceMinor]).total;
+  const expectedTotalMinor = priceLines([{ priceMinor: product.priceMinor, quantity: 1 }]).total;
   const placed = await testApp.app.inject({ method: 'POST', url: '/api/orders', headers: { cookie }, payload: { idempotencyKey: key(), expectedTotalMinor } });
   expect(placed.statusCode, placed.body).toBe(201);
   return placed.json<{ order: Order }>().order;

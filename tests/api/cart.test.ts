@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import type { CartOperation, CartOperationsResponse, CartResponse } from '../../src/shared/cart.js';
 import { products } from '../../src/server/db/schema.js';
@@ -56,7 +57,7 @@ describeEachDatabase('cart', (context) => {
     const body = response.json<CartOperationsResponse>();
     expect(body.outcomes.map((outcome) => outcome.outcome)).toEqual(['applied']);
     expect(body.items).toEqual([
-      { id: expect.any(String), productId: rose.id, name: 'Rose Set', priceMinor: 2450, addedPriceMinor: 2450, addedAt: expect.any(String) },
+      { id: expect.any(String), productId: rose.id, name: 'Rose Set', priceMinor: 2450, addedPriceMinor: 2450, quantity: 1, stock: null, addedAt: expect.any(String) },
     ]);
     expect(await cartOf(testApp, alice)).toEqual(body.items);
   });
@@ -109,17 +110,70 @@ describeEachDatabase('cart', (context) => {
     expect((await cartOf(testApp, bob)).some((item) => item.id === aliceItem!.id)).toBe(false);
   });
 
-  it('removes a line, applying a batch in order', async () => {
+  it('keeps one line per product: adding it again raises the quantity, which can be set, and a line leaves in one operation', async () => {
     const testApp = context();
     const carol = await signIn(testApp, 'carol@example.com');
     const added = (await operate(testApp, carol, [
       { id: opId(), type: 'add', productId: rose.id },
-      { id: opId(), type: 'add', productId: rose.id },
       { id: opId(), type: 'add', productId: lemon.id },
+      { id: opId(), type: 'add', productId: rose.id },
     ])).json<CartOperationsResponse>();
-    expect(added.items).toHaveLength(3);
+    expect(added.items.map((item) => [item.name, item.quantity])).toEqual([
+      ['Rose Set', 2],
+      ['Lemon Tips', 1],
+    ]);
+    const set = (await operate(testApp, carol, [{ id: opId(), type: 'set', productId: lemon.id, quantity: 4 }])).json<CartOperationsResponse>();
+    expect(set.items.map((item) => [item.name, item.quantity])).toEqual([
+      ['Rose Set', 2],
+      ['Lemon Tips', 4],
+    ]);
     const removed = (await operate(testApp, carol, [{ id: opId(), type: 'remove', itemId: added.items[0]!.id }])).json<CartOperationsResponse>();
-    expect(removed.items.map((item) => item.name)).toEqual(['Rose Set', 'Lemon Tips']);
+    expect(removed.items.map((item) => [item.name, item.quantity])).toEqual([['Lemon Tips', 4]]);
+    const cleared = (await operate(testApp, carol, [
+      { id: opId(), type: 'set', productId: lemon.id, quantity: 0 },
+      // Taking out a product that is not in the cart changes nothing, and is not an error: another device may have done it.
+      { id: opId(), type: 'set', productId: rose.id, quantity: 0 },
+    ])).json<CartOperationsResponse>();
+    expect(cleared.outcomes.map((outcome) => outcome.outcome)).toEqual(['applied', 'applied']);
+    expect(cleared.items).toEqual([]);
+    // Setting a quantity of a product not in the cart adds its line, so a queue made offline replays in any state.
+    const fresh = (await operate(testApp, carol, [{ id: opId(), type: 'set', productId: rose.id, quantity: 3 }])).json<CartOperationsResponse>();
+    expect(fresh.items.map((item) => [item.name, item.quantity, item.priceMinor])).toEqual([['Rose Set', 3, 2450]]);
+  });
+
+  it('refuses malformed quantities with 400', async () => {
+    const testApp = context();
+    for (const quantity of [-1, 1.5, 101, '2', null]) {
+      const response = await operate(testApp, alice, [{ id: opId(), type: 'set', productId: rose.id, quantity }]);
+      expect(response.statusCode, String(quantity)).toBe(400);
+    }
+  });
+
+  it('holds no more pieces of a product than are in stock, naming what is left, but always lets a line shrink', async () => {
+    const testApp = context();
+    const erin = await signIn(testApp, 'erin@example.com');
+    const [pair] = await testApp.database.db.insert(products).values({ name: 'Opal Pair', description: 'x', priceMinor: 900, stock: 2 }).returning();
+    const [gone] = await testApp.database.db.insert(products).values({ name: 'Gone Set', description: 'x', priceMinor: 900, stock: 0 }).returning();
+    const adds = [1, 2, 3].map(() => ({ id: opId(), type: 'add', productId: pair!.id }));
+    const soldOut = { id: opId(), type: 'add', productId: gone!.id };
+    const tooMany = { id: opId(), type: 'set', productId: pair!.id, quantity: 5 };
+    const response = (await operate(testApp, erin, [...adds, soldOut, tooMany])).json<CartOperationsResponse>();
+    expect(response.outcomes).toEqual([
+      { id: adds[0]!.id, outcome: 'applied' },
+      { id: adds[1]!.id, outcome: 'applied' },
+      { id: adds[2]!.id, outcome: 'stock_short', shortage: { productId: pair!.id, name: 'Opal Pair', wanted: 3, left: 2 } },
+      { id: soldOut.id, outcome: 'stock_short', shortage: { productId: gone!.id, name: 'Gone Set', wanted: 1, left: 0 } },
+      { id: tooMany.id, outcome: 'stock_short', shortage: { productId: pair!.id, name: 'Opal Pair', wanted: 5, left: 2 } },
+    ]);
+    expect(response.items.map((item) => [item.name, item.quantity, item.stock])).toEqual([['Opal Pair', 2, 2]]);
+
+    // The count fell after the line was filled: the line stays (the checkout will say so) and may shrink, but not grow.
+    await testApp.database.db.update(products).set({ stock: 1 }).where(eq(products.id, pair!.id));
+    const grow = (await operate(testApp, erin, [{ id: opId(), type: 'add', productId: pair!.id }])).json<CartOperationsResponse>();
+    expect(grow.outcomes[0]!.outcome).toBe('stock_short');
+    const shrink = (await operate(testApp, erin, [{ id: opId(), type: 'set', productId: pair!.id, quantity: 1 }])).json<CartOperationsResponse>();
+    expect(shrink.outcomes[0]!.outcome).toBe('applied');
+    expect(shrink.items.map((item) => [item.quantity, item.stock])).toEqual([[1, 1]]);
   });
 
   it('tells the user’s other connections of a change within a second', async () => {

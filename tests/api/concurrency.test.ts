@@ -4,7 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, expect, it } from 'vitest';
 import type { Address } from '../../src/shared/addresses.js';
 import { SIGN_IN_RATE_LIMIT } from '../../src/shared/auth.js';
-import { MAX_CART_LINES, type CartItem, type CartOperation, type CartOperationsResponse } from '../../src/shared/cart.js';
+import { MAX_CART_PIECES, pieceCount, type CartItem, type CartOperation, type CartOperationsResponse } from '../../src/shared/cart.js';
 import { priceLines } from '../../src/shared/money.js';
 import type { Order } from '../../src/shared/orders.js';
 import { orderItems, orders, products } from '../../src/server/db/schema.js';
@@ -56,7 +56,7 @@ describeEachDatabase('many customers at once', (context) => {
         return cookie;
       }),
     );
-    const total = priceLines([1000, 1111, 1222, 1333]).total;
+    const total = priceLines([1000, 1111, 1222, 1333].map((priceMinor) => ({ priceMinor, quantity: 1 }))).total;
 
     const placed = await Promise.all(customers.map((cookie) => place(testApp, cookie, total)));
 
@@ -83,7 +83,7 @@ describeEachDatabase('many customers at once', (context) => {
 
       // One tab places the order it shows while another (or the offline queue) adds a line.
       const [order, added] = await Promise.all([
-        place(testApp, cookie, priceLines(seen.map((line) => line.priceMinor)).total),
+        place(testApp, cookie, priceLines(seen).total),
         operate(testApp, cookie, [add(second)]),
       ]);
 
@@ -157,18 +157,22 @@ describeEachDatabase('many customers at once', (context) => {
   it('ends two devices adding and removing the same lines in the state their acknowledged operations describe', async () => {
     const testApp = context();
     const cookie = await signIn(testApp, 'two-devices@example.com');
-    const [product] = shared as [string];
-    const start = (await operate(testApp, cookie, Array.from({ length: 10 }, () => add(product)))).json<CartOperationsResponse>().items;
+    const many = await testApp.database.db
+      .insert(products)
+      .values(Array.from({ length: 20 }, (_, index) => ({ name: `Device Set ${index}`, description: 'x', priceMinor: 700 })))
+      .returning({ id: products.id });
+    const [removedProducts, addedProducts] = [many.slice(0, 10).map((row) => row.id), many.slice(10).map((row) => row.id)];
+    const start = (await operate(testApp, cookie, removedProducts.map(add))).json<CartOperationsResponse>().items;
     const ids = start.map((line) => line.id);
 
     // The phone removes the lines one by one and then in one batch; the laptop removes them in the
-    // opposite order, in one batch and one by one, and adds ten new lines meanwhile.
+    // opposite order, in one batch and one by one, and adds ten other products meanwhile.
     const requests = [
       ids.map(remove),
       [...ids].reverse().map(remove),
       ...ids.map((id) => [remove(id)]),
       ...[...ids].reverse().map((id) => [remove(id)]),
-      ...Array.from({ length: 10 }, () => [add(product)]),
+      ...addedProducts.map((product) => [add(product)]),
     ];
     const answers = await Promise.all(requests.map((operations) => operate(testApp, cookie, operations)));
 
@@ -185,7 +189,7 @@ describeEachDatabase('many customers at once', (context) => {
     const added = outcomes.filter(({ operation, outcome }) => operation.type === 'add' && outcome === 'applied');
     expect(added).toHaveLength(10);
     const cart = await cartOf(testApp, cookie);
-    expect(cart).toHaveLength(10);
+    expect(cart.map((line) => line.productId).sort()).toEqual([...addedProducts].sort());
     expect(cart.some((line) => ids.includes(line.id))).toBe(false);
   });
 
@@ -203,21 +207,23 @@ describeEachDatabase('many customers at once', (context) => {
     expect(await cartOf(testApp, cookie)).toEqual([]);
   });
 
-  it('holds at most 100 lines in a cart: past that a 409, and nothing of that request is applied', async () => {
+  it('holds at most 100 pieces in a cart: past that a 409, and nothing of that request is applied', async () => {
     const testApp = context();
     const cookie = await signIn(testApp, 'hoarder@example.com');
-    const [product] = shared as [string];
-    expect((await operate(testApp, cookie, Array.from({ length: 60 }, () => add(product)))).statusCode).toBe(200);
-    const tooMany = await operate(testApp, cookie, Array.from({ length: 41 }, () => add(product)));
+    const [first, second] = shared as [string, string];
+    expect((await operate(testApp, cookie, Array.from({ length: 60 }, () => add(first)))).statusCode).toBe(200);
+    const tooMany = await operate(testApp, cookie, [add(second), ...Array.from({ length: 40 }, () => add(first))]);
     expect(tooMany.statusCode).toBe(409);
     expect(tooMany.json().error.code).toBe('cart_full');
-    expect(await cartOf(testApp, cookie)).toHaveLength(60);
+    expect((await cartOf(testApp, cookie)).map((line) => [line.productId, line.quantity])).toEqual([[first, 60]]);
 
-    const fill = await Promise.all(Array.from({ length: 50 }, () => operate(testApp, cookie, [add(product)])));
+    const fill = await Promise.all(Array.from({ length: 50 }, (_, index) => operate(testApp, cookie, [add(index % 2 ? first : second)])));
     expect(serverErrors(fill)).toEqual([]);
-    expect(statuses(fill).filter((status) => status === 200)).toHaveLength(MAX_CART_LINES - 60);
-    expect(statuses(fill).filter((status) => status === 409)).toHaveLength(50 - (MAX_CART_LINES - 60));
-    expect(await cartOf(testApp, cookie)).toHaveLength(MAX_CART_LINES);
+    expect(statuses(fill).filter((status) => status === 200)).toHaveLength(MAX_CART_PIECES - 60);
+    expect(statuses(fill).filter((status) => status === 409)).toHaveLength(50 - (MAX_CART_PIECES - 60));
+    expect(pieceCount(await cartOf(testApp, cookie))).toBe(MAX_CART_PIECES);
+    const setTooHigh = await operate(testApp, cookie, [{ id: opId(), type: 'set', productId: first, quantity: 100 }]);
+    expect(setTooHigh.json().error.code).toBe('cart_full');
   });
 });
 

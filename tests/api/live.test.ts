@@ -1,31 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CatalogueResponse, Product } from '../../src/shared/catalog.js';
 import type { CatalogueChangeEvent, LiveReadyEvent } from '../../src/shared/live.js';
 import { admins } from '../../src/server/db/schema.js';
 import { openEventStream, type EventStreamReader } from '../support/event-stream.js';
+import { pngImage, productForm } from './product-form.js';
 import { signIn } from './sign-in.js';
 import { createTestApp, describeEachDatabase, type TestApp } from './test-app.js';
 
-/** A multipart/form-data body, as the admin's product form sends it. */
-function productForm(fields: Record<string, string>, image?: Buffer) {
-  const boundary = `----live${randomUUID()}`;
-  const parts: Buffer[] = Object.entries(fields).map(([name, value]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
-  if (image) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="nails.png"\r\nContent-Type: image/png\r\n\r\n`), image, Buffer.from('\r\n'));
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
-
-const pngImage = (red: number) => sharp({ create: { width: 400, height: 400, channels: 3, background: { r: red, g: 120, b: 170 } } }).png().toBuffer();
 
 async function createProduct(testApp: TestApp, admin: string, name: string, price: string): Promise<Product> {
   const response = await testApp.app.inject({
     method: 'POST',
     url: '/api/admin/products',
-    ...withCookie(productForm({ name, description: 'Glossy tips painted by hand.', price, category: 'nails' }, await pngImage(200)), admin),
+    ...productForm({ name, description: 'Glossy tips painted by hand.', price, category: 'nails' }, await pngImage(200), admin),
   });
   expect(response.statusCode, response.body).toBe(201);
   return response.json<{ product: Product }>().product;
@@ -33,7 +21,7 @@ async function createProduct(testApp: TestApp, admin: string, name: string, pric
 
 async function editProduct(testApp: TestApp, admin: string, product: Product, changes: { name?: string; price?: string; image?: Buffer }) {
   const fields = { name: changes.name ?? product.name, description: product.description, price: changes.price ?? (product.priceMinor / 100).toFixed(2), category: product.category };
-  const response = await testApp.app.inject({ method: 'PUT', url: `/api/admin/products/${product.id}`, ...withCookie(productForm(fields, changes.image), admin) });
+  const response = await testApp.app.inject({ method: 'PUT', url: `/api/admin/products/${product.id}`, ...productForm(fields, changes.image, admin) });
   expect(response.statusCode, response.body).toBe(200);
   return response.json<{ product: Product }>().product;
 }
@@ -42,8 +30,6 @@ async function removeProduct(testApp: TestApp, admin: string, product: Product) 
   const response = await testApp.app.inject({ method: 'DELETE', url: `/api/admin/products/${product.id}`, headers: { cookie: admin } });
   expect(response.statusCode, response.body).toBe(204);
 }
-
-const withCookie = (form: ReturnType<typeof productForm>, cookie: string) => ({ payload: form.payload, headers: { ...form.headers, cookie } });
 
 const catalogue = async (testApp: TestApp) => (await testApp.app.inject({ method: 'GET', url: '/api/products' })).json<CatalogueResponse>();
 
@@ -83,7 +69,7 @@ describeEachDatabase(
       const testApp = context();
       const visitor = track(await openVisitorStream(address, '10.20.0.1'));
       const ready = latest<LiveReadyEvent>(visitor, 'ready');
-      expect(ready).toEqual({ catalogueVersion: (await catalogue(testApp)).version, signedIn: false });
+      expect(ready).toEqual({ catalogueVersion: (await catalogue(testApp)).version, stock: {}, signedIn: false });
 
       const created = await createProduct(testApp, admin, 'Aurora Tips', '18.00');
       await visitor.waitFor('products', 1000);

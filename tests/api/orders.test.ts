@@ -22,7 +22,7 @@ const cartOf = async (testApp: TestApp, cookie: string) =>
 
 /** Places an order confirming the total the cart shows now, as the checkout page does, unless the payload names one. */
 async function place(testApp: TestApp, cookie: string, payload: object) {
-  const expectedTotalMinor = priceLines((await cartOf(testApp, cookie)).map((item) => item.priceMinor)).total;
+  const expectedTotalMinor = priceLines(await cartOf(testApp, cookie)).total;
   return testApp.app.inject({ method: 'POST', url: '/api/orders', headers: { cookie }, payload: { expectedTotalMinor, ...payload } });
 }
 
@@ -61,8 +61,7 @@ describeEachDatabase('orders', (context) => {
     });
     expect(response.statusCode).toBe(201);
     const order = response.json<{ order: Order }>().order;
-    const expected = priceLines([2099, 1, 2099]);
-    expect(order.pricing).toEqual(expected);
+    expect(order.pricing).toEqual(priceLines([{ priceMinor: 2099, quantity: 2 }, { priceMinor: 1, quantity: 1 }]));
     expect(order.pricing).toEqual({ subtotal: 4199, tax: 210, shipping: 599, total: 5008 });
     expect(order).toMatchObject({
       orderId: expect.stringMatching(/^NA-[A-Z2-9]{8}$/),
@@ -70,14 +69,13 @@ describeEachDatabase('orders', (context) => {
       status: 'pending',
       paymentMethod: 'card',
       payment: null,
-      itemSummary: { count: 3, description: 'Ring Set, Cuticle Oil, Ring Set' },
+      itemSummary: { count: 3, description: 'Ring Set × 2, Cuticle Oil' },
       shippingAddress: { fullName: 'Maria Ivanova', city: 'Sofia', phone: '+359 88 812 3456' },
     });
     expect(order.checkoutUrl).toBe(`http://shop.test/mock-payment/${order.orderId}?method=card`);
-    expect(order.items.map((item) => [item.name, item.priceMinor])).toEqual([
-      ['Ring Set', 2099],
-      ['Cuticle Oil', 1],
-      ['Ring Set', 2099],
+    expect(order.items.map((item) => [item.name, item.priceMinor, item.quantity])).toEqual([
+      ['Ring Set', 2099, 2],
+      ['Cuticle Oil', 1, 1],
     ]);
     expect(address!.isDefault).toBe(true);
     expect(await cartOf(testApp, cookie)).toEqual([]);
@@ -243,7 +241,7 @@ describeEachDatabase('orders', (context) => {
     await saveAddress(testApp, cookie, 'Sofia');
     const [cheap] = await testApp.database.db.insert(products).values({ name: 'Glitter Jar', description: 'x', priceMinor: 1649 }).returning();
     await addToCart(testApp, cookie, [cheap!.id]);
-    const seen = priceLines([1649]).total;
+    const seen = priceLines([{ priceMinor: 1649, quantity: 1 }]).total;
     await testApp.database.db.update(products).set({ priceMinor: 5849 }).where(eq(products.id, cheap!.id));
 
     const idempotencyKey = key();
@@ -255,9 +253,9 @@ describeEachDatabase('orders', (context) => {
     // The cart shows the new price beside the one the line was added at, and the new total can be confirmed.
     const [line] = await cartOf(testApp, cookie);
     expect(line).toMatchObject({ name: 'Glitter Jar', priceMinor: 5849, addedPriceMinor: 1649 });
-    const confirmed = await testApp.app.inject({ method: 'POST', url: '/api/orders', headers: { cookie }, payload: { idempotencyKey, expectedTotalMinor: priceLines([5849]).total } });
+    const confirmed = await testApp.app.inject({ method: 'POST', url: '/api/orders', headers: { cookie }, payload: { idempotencyKey, expectedTotalMinor: priceLines([{ priceMinor: 5849, quantity: 1 }]).total } });
     expect(confirmed.statusCode).toBe(201);
-    expect(confirmed.json<{ order: Order }>().order.pricing.total).toBe(priceLines([5849]).total);
+    expect(confirmed.json<{ order: Order }>().order.pricing.total).toBe(priceLines([{ priceMinor: 5849, quantity: 1 }]).total);
 
     const missing = await testApp.app.inject({ method: 'POST', url: '/api/orders', headers: { cookie }, payload: { idempotencyKey: key() } });
     expect(missing.statusCode).toBe(400);

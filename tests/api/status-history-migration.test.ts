@@ -1,65 +1,13 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { asc, eq } from 'drizzle-orm';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
-import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders, orderStatusChanges, payments, users } from '../../src/server/db/schema.js';
-import * as schema from '../../src/server/db/schema.js';
-import { projectPath } from '../../src/server/project-path.js';
-import { createPostgresDatabase, databaseTargets } from './test-app.js';
+import { migratedWith, type Target } from './migration-targets.js';
+import { databaseTargets } from './test-app.js';
 
 // Orders placed before the status history existed get theirs from the times they kept: the
 // migration is run on a database that has the migrations before it and such orders.
 
 const HISTORY_MIGRATION = '0002_order_status_history';
-const migrations = projectPath('src/server/db/migrations');
-
-/** A copy of the migrations folder that ends just before the status history. */
-async function migrationsBeforeHistory(): Promise<{ folder: string; remove(): Promise<void> }> {
-  const folder = await mkdtemp(path.join(tmpdir(), 'shop-migrations-'));
-  await cp(migrations, folder, { recursive: true });
-  const journalPath = path.join(folder, 'meta', '_journal.json');
-  const journal = JSON.parse(await readFile(journalPath, 'utf8')) as { entries: { tag: string }[] };
-  const cut = journal.entries.findIndex((entry) => entry.tag === HISTORY_MIGRATION);
-  expect(cut).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, cut);
-  await writeFile(journalPath, JSON.stringify(journal));
-  return { folder, remove: () => rm(folder, { recursive: true, force: true }) };
-}
-
-type Db = ReturnType<typeof drizzlePglite<typeof schema>> | ReturnType<typeof drizzlePostgres<typeof schema>>;
-
-interface Target {
-  db: Db;
-  migrate(folder: string): Promise<void>;
-  close(): Promise<void>;
-}
-
-async function openTarget(kind: 'pglite' | 'postgres'): Promise<Target> {
-  if (kind === 'pglite') {
-    const client = new PGlite({ extensions: { pg_trgm } });
-    const db = drizzlePglite({ client, schema });
-    return { db, migrate: (folder) => migratePglite(db, { migrationsFolder: folder }), close: () => client.close() };
-  }
-  const database = await createPostgresDatabase();
-  const pool = new pg.Pool({ connectionString: database.url });
-  const db = drizzlePostgres({ client: pool, schema });
-  return {
-    db,
-    migrate: (folder) => migratePostgres(db, { migrationsFolder: folder }),
-    close: async () => {
-      await pool.end();
-      await database.drop();
-    },
-  };
-}
 
 const at = (minutes: number, extraMs = 0) => new Date(Date.UTC(2025, 0, 10, 9, minutes) + extraMs);
 
@@ -76,14 +24,7 @@ for (const kind of databaseTargets) {
   describe(`status history of existing orders [${kind}]`, () => {
     let target: Target;
     beforeAll(async () => {
-      target = await openTarget(kind);
-      const before = await migrationsBeforeHistory();
-      try {
-        await target.migrate(before.folder);
-      } finally {
-        await before.remove();
-      }
-      const db = target.db;
+      target = await migratedWith(kind, HISTORY_MIGRATION, async (db) => {
       const [user] = await db.insert(users).values({ email: 'old-customer@example.com' }).returning();
       const order = (id: string, status: string, times: Partial<typeof orders.$inferInsert>) => ({
         id,
@@ -118,7 +59,7 @@ for (const kind of databaseTargets) {
         { paymentId: 'pay_prepare', orderId: 'NA-PREPARE0', method: 'card', amountMinor: 1649, processedAt: at(10) },
         { paymentId: 'pay_repaid', orderId: 'NA-REPAID00', method: 'card', amountMinor: 1649, processedAt: at(10) },
       ]);
-      await target.migrate(migrations);
+      });
     });
     afterAll(async () => {
       await target?.close();

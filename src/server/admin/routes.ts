@@ -6,7 +6,6 @@ import type { Product } from '../../shared/catalog.js';
 import { STOCK_FILTERS, type StockChange } from '../../shared/stock.js';
 import { typedText } from '../../shared/text.js';
 import { ORDER_STATUSES, type OrderStatus } from '../../shared/order-status.js';
-import type { Order } from '../../shared/orders.js';
 import { requireAdmin } from '../auth/session.js';
 import { createProduct, deleteProduct, listProducts, updateProduct, type ProductFields, type StockInput } from '../catalog/service.js';
 import type { Database } from '../db/client.js';
