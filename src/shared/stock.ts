@@ -22,6 +22,9 @@ export function piecesAvailable(stock: number | null, inCart: number): number {
   return stock === null ? Number.POSITIVE_INFINITY : Math.max(0, stock - inCart);
 }
 
+/** Whether a cart line asks for more pieces than its product has left. */
+export const exceedsStock = (line: { quantity: number; stock: number | null }) => line.stock !== null && line.quantity > line.stock;
+
 /** A line of a cart or order that asks for more pieces than are left. */
 export interface StockShortage {
   productId: string;

@@ -61,7 +61,7 @@ export async function placeOrderThroughApi(customer: APIRequestContext, productI
   const added = await customer.post('/api/cart/operations', { data: { operations: [{ id: randomKey(), type: 'add', productId }] } });
   expect(added.ok(), await added.text()).toBe(true);
   const { items } = (await added.json()) as CartResponse;
-  const expectedTotalMinor = priceLines(items.map((item) => item.priceMinor)).total;
+  const expectedTotalMinor = priceLines(items).total;
   const placed = await customer.post('/api/orders', { data: { idempotencyKey: randomKey(), paymentMethod, expectedTotalMinor } });
   expect(placed.status(), await placed.text()).toBe(201);
   return ((await placed.json()) as { order: Order }).order;

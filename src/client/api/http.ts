@@ -6,6 +6,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: ApiErrorCode | 'network',
     message: string,
+    /** What the server said besides the code, such as the lines short of stock. */
+    readonly details: Omit<ApiErrorBody['error'], 'code' | 'message'> = {},
   ) {
     super(message);
   }
@@ -24,8 +26,8 @@ export async function requestJson<T>(path: string, init: RequestInit = {}): Prom
   }
   const body: unknown = response.status === 204 ? null : await response.json().catch(() => null);
   if (!response.ok) {
-    const error = (body as ApiErrorBody | null)?.error;
-    throw new ApiError(response.status, error?.code ?? 'internal', error?.message ?? response.statusText);
+    const { code, message, ...details } = (body as ApiErrorBody | null)?.error ?? { code: 'internal' as const, message: response.statusText };
+    throw new ApiError(response.status, code, message, details);
   }
   return body as T;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CartItem } from '../../shared/cart.js';
-import { newOperationId, queueRemoval, readMirror, readQueue, toOperations, withQueue, writeMirror, writeQueue, type QueuedOperation } from './cart-storage.js';
+import { newOperationId, queueOperation, readMirror, readQueue, toOperations, withQueue, writeMirror, writeQueue, type QueuedOperation } from './cart-storage.js';
 
 class MemoryStorage implements Storage {
   private values = new Map<string, string>();
@@ -24,28 +24,45 @@ class MemoryStorage implements Storage {
   }
 }
 
-const serverItem: CartItem = { id: 'a1b2c3d4-0000-4000-8000-000000000001', productId: 'p1', name: 'Rose Set', priceMinor: 2450, addedPriceMinor: 2450, addedAt: '2026-01-01T00:00:00Z' };
-const queuedAdd: QueuedOperation = { id: 'op1xxxxx', type: 'add', productId: 'p2', name: 'Lemon Tips', priceMinor: 1999, addedAt: '2026-01-02T00:00:00Z', pendingSync: true };
+const serverItem: CartItem = {
+  id: 'a1b2c3d4-0000-4000-8000-000000000001',
+  productId: 'p1',
+  name: 'Rose Set',
+  priceMinor: 2450,
+  addedPriceMinor: 2450,
+  quantity: 1,
+  stock: 4,
+  addedAt: '2026-01-01T00:00:00Z',
+};
+const product = { name: 'Lemon Tips', priceMinor: 1999, stock: null, addedAt: '2026-01-02T00:00:00Z' };
+const queuedAdd: QueuedOperation = { id: 'op1xxxxx', type: 'add', productId: 'p2', ...product, pendingSync: true };
+const queuedSet = (productId: string, quantity: number, id = 'op9xxxxx'): QueuedOperation => ({ id, type: 'set', productId, quantity, ...product, pendingSync: true });
 
 describe('offline cart', () => {
-  it('shows queued additions as pending and hides queued removals', () => {
-    const queue: QueuedOperation[] = [queuedAdd, { id: 'op2xxxxx', type: 'remove', itemId: serverItem.id, pendingSync: true }];
-    expect(withQueue([serverItem], queue)).toEqual([
-      { id: 'pending-op1xxxxx', productId: 'p2', name: 'Lemon Tips', priceMinor: 1999, addedPriceMinor: 1999, addedAt: '2026-01-02T00:00:00Z', pendingSync: true },
+  it('shows a queued addition of a new product as a pending line, and of a product in the cart as one more piece', () => {
+    expect(withQueue([serverItem], [queuedAdd, { ...queuedAdd, id: 'op2xxxxx', productId: 'p1' }])).toEqual([
+      { ...serverItem, quantity: 2, pendingSync: true },
+      { id: 'pending-p2', productId: 'p2', name: 'Lemon Tips', priceMinor: 1999, addedPriceMinor: 1999, quantity: 1, stock: null, addedAt: '2026-01-02T00:00:00Z', pendingSync: true },
     ]);
   });
 
-  it('forgets a pending addition that is removed again, and queues the removal of a server line', () => {
-    const [pending] = withQueue([], [queuedAdd]);
-    expect(queueRemoval([queuedAdd], pending!, 'op3xxxxx')).toEqual([]);
-    expect(queueRemoval([queuedAdd], serverItem, 'op3xxxxx')).toEqual([
-      queuedAdd,
-      { id: 'op3xxxxx', type: 'remove', itemId: serverItem.id, pendingSync: true },
-    ]);
+  it('applies queued quantities, a quantity of 0 and an old removal by line id, in order', () => {
+    expect(withQueue([serverItem], [queuedAdd, queuedSet('p2', 3)])).toEqual([serverItem, expect.objectContaining({ id: 'pending-p2', quantity: 3 })]);
+    expect(withQueue([serverItem], [queuedAdd, queuedSet('p1', 0)])).toEqual([expect.objectContaining({ id: 'pending-p2', quantity: 1 })]);
+    expect(withQueue([serverItem], [{ id: 'op3xxxxx', type: 'remove', itemId: serverItem.id, pendingSync: true }])).toEqual([]);
+  });
+
+  it('lets a queued quantity replace what was queued before for the same product', () => {
+    const queue = queueOperation(queueOperation([queuedAdd], { ...queuedAdd, id: 'op2xxxxx', productId: 'p1' }), queuedSet('p2', 0));
+    expect(queue.map((operation) => operation.id)).toEqual(['op2xxxxx', 'op9xxxxx']);
+    expect(withQueue([serverItem], queue)).toEqual([{ ...serverItem, quantity: 2, pendingSync: true }]);
   });
 
   it('sends the server only the operations, not the display copies', () => {
-    expect(toOperations([queuedAdd])).toEqual([{ id: 'op1xxxxx', type: 'add', productId: 'p2' }]);
+    expect(toOperations([queuedAdd, queuedSet('p2', 2)])).toEqual([
+      { id: 'op1xxxxx', type: 'add', productId: 'p2' },
+      { id: 'op9xxxxx', type: 'set', productId: 'p2', quantity: 2 },
+    ]);
   });
 
   it('keeps the queue in local storage under pending_purchases_{email} and clears it when empty', () => {

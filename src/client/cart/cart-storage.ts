@@ -1,13 +1,25 @@
 import type { CartItem, CartOperation } from '../../shared/cart.js';
 
-/** A cart line as the browser shows it: pendingSync marks a line added offline and not yet on the server. */
+/** A cart line as the browser shows it: pendingSync marks a line added or changed offline and not yet on the server. */
 export interface ShownCartItem extends CartItem {
   pendingSync?: true;
 }
 
-/** An operation made offline, waiting in local storage for the connection (spec: pending_purchases). */
+/** What the browser knows of a product when it queues a change to its line offline, to show the line meanwhile. */
+interface QueuedProduct {
+  name: string;
+  priceMinor: number;
+  stock: number | null;
+  addedAt: string;
+}
+
+/**
+ * An operation made offline, waiting in local storage for the connection (spec: pending_purchases).
+ * Removal by line id is what this browser queued before lines had quantities; it is still sent.
+ */
 export type QueuedOperation =
-  | (Extract<CartOperation, { type: 'add' }> & { name: string; priceMinor: number; addedAt: string; pendingSync: true })
+  | (Extract<CartOperation, { type: 'add' }> & QueuedProduct & { pendingSync: true })
+  | (Extract<CartOperation, { type: 'set' }> & QueuedProduct & { pendingSync: true })
   | (Extract<CartOperation, { type: 'remove' }> & { pendingSync: true });
 
 export const cartMirrorKey = (email: string) => `user_cart_${email}`;
@@ -43,32 +55,54 @@ export function writeMirror(storage: Storage, email: string, items: readonly Sho
   storage.setItem(cartMirrorKey(email), JSON.stringify(items));
 }
 
-export const pendingItemId = (operationId: string) => `pending-${operationId}`;
+/** A line known only to this browser is named after its product, so later changes to it find it. */
+export const pendingItemId = (productId: string) => `pending-${productId}`;
 
-/** The server's cart with the offline queue on top: queued removals hidden, queued additions shown as pending. */
+/** The server's cart with the offline queue applied on top, as the server will apply it: one line per product. */
 export function withQueue(serverItems: readonly CartItem[], queue: readonly QueuedOperation[]): ShownCartItem[] {
-  const removed = new Set(queue.flatMap((operation) => (operation.type === 'remove' ? [operation.itemId] : [])));
-  const added: ShownCartItem[] = queue.flatMap((operation) =>
-    operation.type === 'add'
-      ? [{ id: pendingItemId(operation.id), productId: operation.productId, name: operation.name, priceMinor: operation.priceMinor, addedPriceMinor: operation.priceMinor, addedAt: operation.addedAt, pendingSync: true as const }]
-      : [],
-  );
-  return [...serverItems.filter((item) => !removed.has(item.id)), ...added];
+  let lines: ShownCartItem[] = [...serverItems];
+  for (const operation of queue) {
+    if (operation.type === 'remove') {
+      lines = lines.filter((line) => line.id !== operation.itemId);
+      continue;
+    }
+    const line = lines.find((candidate) => candidate.productId === operation.productId);
+    const quantity = operation.type === 'add' ? (line?.quantity ?? 0) + 1 : operation.quantity;
+    if (quantity === 0) lines = lines.filter((candidate) => candidate !== line);
+    else if (line) lines = lines.map((candidate) => (candidate === line ? { ...line, quantity, pendingSync: true } : candidate));
+    else {
+      lines.push({
+        id: pendingItemId(operation.productId),
+        productId: operation.productId,
+        name: operation.name,
+        priceMinor: operation.priceMinor,
+        addedPriceMinor: operation.priceMinor,
+        quantity,
+        stock: operation.stock,
+        addedAt: operation.addedAt,
+        pendingSync: true,
+      });
+    }
+  }
+  return lines;
 }
 
-/** The queue after removing a line offline: a pending addition is simply forgotten, a server line is queued for removal. */
-export function queueRemoval(queue: readonly QueuedOperation[], item: ShownCartItem, operationId: string): QueuedOperation[] {
-  if (item.pendingSync) return queue.filter((operation) => pendingItemId(operation.id) !== item.id);
-  return [...queue, { id: operationId, type: 'remove', itemId: item.id, pendingSync: true }];
+/**
+ * The queue with one more operation. A quantity set offline replaces what was queued before for
+ * the same product, since it says the whole of what the line should be.
+ */
+export function queueOperation(queue: readonly QueuedOperation[], operation: QueuedOperation): QueuedOperation[] {
+  if (operation.type !== 'set') return [...queue, operation];
+  return [...queue.filter((queued) => queued.type === 'remove' || queued.productId !== operation.productId), operation];
 }
 
 /** The operations as the server takes them, without what the browser keeps for display. */
 export function toOperations(queue: readonly QueuedOperation[]): CartOperation[] {
-  return queue.map((operation) =>
-    operation.type === 'add'
-      ? { id: operation.id, type: 'add', productId: operation.productId }
-      : { id: operation.id, type: 'remove', itemId: operation.itemId },
-  );
+  return queue.map((operation): CartOperation => {
+    if (operation.type === 'add') return { id: operation.id, type: 'add', productId: operation.productId };
+    if (operation.type === 'set') return { id: operation.id, type: 'set', productId: operation.productId, quantity: operation.quantity };
+    return { id: operation.id, type: 'remove', itemId: operation.itemId };
+  });
 }
 
 /** A fresh operation id; crypto.randomUUID needs a secure context, getRandomValues does not. */

@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { MAX_CART_LINES, type CartItem, type CartOperation, type CartOperationOutcome, type CartOperationsResponse, type CartResponse } from '../../shared/cart.js';
+import { MAX_CART_PIECES, type CartItem, type CartOperation, type CartOperationResult, type CartOperationsResponse, type CartResponse } from '../../shared/cart.js';
 import type { Product } from '../../shared/catalog.js';
 import { CATALOGUE_TOPIC } from '../../shared/live.js';
 import { TranslatedError } from '../api/error-text.js';
@@ -9,9 +9,10 @@ import { useConnectivity } from '../connectivity/connectivity.js';
 import { useTranslation } from '../i18n/i18n.js';
 import { useSession } from '../session/session.js';
 import { useModal } from '../ui/modal/modal-context.js';
+import { shortageText } from './shortage-text.js';
 import {
   newOperationId,
-  queueRemoval,
+  queueOperation,
   readMirror,
   readQueue,
   toOperations,
@@ -36,7 +37,10 @@ interface Cart {
    * Resolves with offline true when the addition waits in the offline queue; otherwise with the line
    * as the server added it, at the product's current name and price.
    */
-  add(product: Pick<Product, 'id' | 'name' | 'priceMinor'>): Promise<{ offline: boolean; added?: CartItem }>;
+  add(product: Pick<Product, 'id' | 'name' | 'priceMinor' | 'stock'>): Promise<{ offline: boolean; added?: CartItem }>;
+  /** Sets a line's quantity; refused with a CartError naming what is left when the product has fewer pieces. */
+  setQuantity(item: ShownCartItem, quantity: number): Promise<void>;
+  /** Takes the whole line out. */
   remove(item: ShownCartItem): Promise<void>;
 }
 
@@ -94,12 +98,12 @@ export function CartProvider({ children }: { children: ReactNode }) {
 
   /** Sends one operation, or queues it when offline or when the shop cannot be reached. */
   const sendOrQueue = useCallback(
-    async (operation: CartOperation, queueIt: () => void): Promise<{ offline: boolean; outcome?: CartOperationOutcome; items?: CartItem[] }> => {
+    async (operation: CartOperation, queueIt: () => void): Promise<{ offline: boolean; result?: CartOperationResult; items?: CartItem[] }> => {
       if (online) {
         try {
           const response = await sendOperations([operation]);
           show(withQueue(response.items, readQueue(localStorage, email!)));
-          return { offline: false, outcome: response.outcomes[0]?.outcome, items: response.items };
+          return { offline: false, result: response.outcomes[0], items: response.items };
         } catch (error) {
           if (!(error instanceof ApiError && error.code === 'network')) throw error;
           reportNetworkFailure();
@@ -117,40 +121,49 @@ export function CartProvider({ children }: { children: ReactNode }) {
       if (!email) throw new CartError(t('cart.errors.userRequired'));
       const operation: CartOperation = { id: newOperationId(), type: 'add', productId: product.id };
       try {
-        const { offline, outcome, items: lines } = await sendOrQueue(operation, () => {
-          const queued: QueuedOperation = { ...operation, name: product.name, priceMinor: product.priceMinor, addedAt: new Date().toISOString(), pendingSync: true };
-          changeOffline((queue) => [...queue, queued], (shown) => withQueue(shown, [queued]));
+        const { offline, result, items: lines } = await sendOrQueue(operation, () => {
+          const queued: QueuedOperation = { ...operation, name: product.name, priceMinor: product.priceMinor, stock: product.stock, addedAt: new Date().toISOString(), pendingSync: true };
+          changeOffline((queue) => queueOperation(queue, queued), (shown) => withQueue(shown, [queued]));
         });
-        // Every line of a product shows its current name and price, so any of them tells what was added.
         const added = lines?.find((line) => line.productId === product.id);
         // The page showed the product otherwise than the shop has it (its news is still on the way): it is shown anew.
-        const outdated = outcome === 'product_missing' || (added !== undefined && (added.name !== product.name || added.priceMinor !== product.priceMinor));
+        const outdated =
+          result?.outcome === 'product_missing' ||
+          result?.outcome === 'stock_short' ||
+          (added !== undefined && (added.name !== product.name || added.priceMinor !== product.priceMinor));
         if (outdated) void queryClient.invalidateQueries({ queryKey: [CATALOGUE_TOPIC] });
-        if (outcome === 'product_missing') throw new CartError(t('cart.errors.productMissing'));
+        if (result?.outcome === 'product_missing') throw new CartError(t('cart.errors.productMissing'));
+        if (result?.shortage) throw new CartError(shortageText(t, result.shortage));
         return { offline, added };
       } catch (error) {
-        if (error instanceof ApiError && error.code === 'cart_full') throw new CartError(t('cart.errors.cartFull', { max: MAX_CART_LINES }));
+        if (error instanceof ApiError && error.code === 'cart_full') throw new CartError(t('cart.errors.cartFull', { max: MAX_CART_PIECES }));
         throw error;
       }
     },
     [changeOffline, email, queryClient, sendOrQueue, t],
   );
 
-  const remove = useCallback<Cart['remove']>(
-    async (item) => {
+  const setQuantity = useCallback<Cart['setQuantity']>(
+    async (item, quantity) => {
       if (!email) throw new CartError(t('cart.errors.userRequired'));
-      const operationId = newOperationId();
-      const queueIt = () =>
-        changeOffline(
-          (queue) => queueRemoval(queue, item, operationId),
-          (shown) => shown.filter((line) => line.id !== item.id),
-        );
-      // A line still waiting in the queue is only in this browser: taking it out of the queue removes it.
-      if (item.pendingSync) return queueIt();
-      await sendOrQueue({ id: operationId, type: 'remove', itemId: item.id }, queueIt);
+      const operation: CartOperation = { id: newOperationId(), type: 'set', productId: item.productId, quantity };
+      const queued: QueuedOperation = { ...operation, name: item.name, priceMinor: item.priceMinor, stock: item.stock, addedAt: item.addedAt, pendingSync: true };
+      const queueIt = () => changeOffline((queue) => queueOperation(queue, queued), (shown) => withQueue(shown, [queued]));
+      // A line known only to this browser changes in the queue alone, which the server will replay in order.
+      if (item.pendingSync && item.id.startsWith('pending-')) return queueIt();
+      try {
+        const { result } = await sendOrQueue(operation, queueIt);
+        if (result?.shortage) throw new CartError(shortageText(t, result.shortage));
+        if (result?.outcome === 'product_missing') throw new CartError(t('cart.errors.productMissing'));
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'cart_full') throw new CartError(t('cart.errors.cartFull', { max: MAX_CART_PIECES }));
+        throw error;
+      }
     },
     [changeOffline, email, sendOrQueue, t],
   );
+
+  const remove = useCallback<Cart['remove']>((item) => setQuantity(item, 0), [setQuantity]);
 
   // Back online with work queued: send it, once, then reload what the customer sees.
   const syncing = useRef(false);
@@ -165,27 +178,30 @@ export function CartProvider({ children }: { children: ReactNode }) {
       const ids = new Set(sent.map((operation) => operation.id));
       writeQueue(localStorage, email, readQueue(localStorage, email).filter((operation) => !ids.has(operation.id)));
     };
-    const additions = queue.filter((operation): operation is Extract<QueuedOperation, { type: 'add' }> => operation.type === 'add');
+    const additions = queue.filter((operation): operation is Exclude<QueuedOperation, { type: 'remove' }> => operation.type !== 'remove');
     void (async () => {
       try {
         try {
           const response = await sendOperations(toOperations(queue));
           forget(queue);
-          const gone = additions.filter((operation) =>
-            response.outcomes.some((outcome) => outcome.id === operation.id && outcome.outcome === 'product_missing'),
-          );
-          if (gone.length > 0) {
-            showModal({ type: 'warning', message: t('cart.errors.droppedOffline', { names: gone.map((operation) => operation.name).join(', ') }) });
-          }
+          const outcomeOf = (operation: QueuedOperation) => response.outcomes.find((outcome) => outcome.id === operation.id);
+          const gone = additions.filter((operation) => outcomeOf(operation)?.outcome === 'product_missing');
+          const short = additions.flatMap((operation) => outcomeOf(operation)?.shortage ?? []);
+          const messages = [
+            ...(gone.length > 0 ? [t('cart.errors.droppedOffline', { names: [...new Set(gone.map((operation) => operation.name))].join(', ') })] : []),
+            // One message per product, with the count the server named last.
+            ...[...new Map(short.map((shortage) => [shortage.productId, shortage])).values()].map((shortage) => shortageText(t, shortage)),
+          ];
+          if (messages.length > 0) showModal({ type: 'warning', message: messages.join(' ') });
         } catch (error) {
           if (!(error instanceof ApiError && error.code === 'cart_full')) throw error;
           // The server applied none of it. Removals never fill a cart, so they go alone; the additions cannot.
-          const removals = queue.filter((operation) => operation.type === 'remove');
+          const removals = queue.filter((operation) => operation.type === 'remove' || (operation.type === 'set' && operation.quantity === 0));
           if (removals.length > 0) await sendOperations(toOperations(removals));
           forget(queue);
           showModal({
             type: 'warning',
-            message: t('cart.errors.cartFullOffline', { max: MAX_CART_LINES, names: [...new Set(additions.map((operation) => operation.name))].join(', ') }),
+            message: t('cart.errors.cartFullOffline', { max: MAX_CART_PIECES, names: [...new Set(additions.map((operation) => operation.name))].join(', ') }),
           });
         }
         await queryClient.invalidateQueries();
@@ -205,8 +221,8 @@ export function CartProvider({ children }: { children: ReactNode }) {
   }, [email, online, queueVersion, queryClient, reportNetworkFailure, setSyncing, showModal, t]);
 
   const value = useMemo<Cart>(
-    () => ({ items, isPending: cart.isPending && !cart.data, isError: cart.isError && !cart.data, refetch: () => void cart.refetch(), add, remove }),
-    [items, cart, add, remove],
+    () => ({ items, isPending: cart.isPending && !cart.data, isError: cart.isError && !cart.data, refetch: () => void cart.refetch(), add, setQuantity, remove }),
+    [items, cart, add, setQuantity, remove],
   );
   return <CartContext.Provider value={value}>{children}</CartContext.Provider>;
 }

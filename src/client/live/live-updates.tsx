@@ -2,8 +2,10 @@ import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { LiveTopic } from '../../shared/cart.js';
 import type { CatalogueResponse } from '../../shared/catalog.js';
-import { CATALOGUE_TOPIC, type CatalogueChangeEvent, type LiveReadyEvent } from '../../shared/live.js';
+import { CATALOGUE_TOPIC, STOCK_TOPIC, type CatalogueChangeEvent, type LiveReadyEvent, type StockCounts, type StockEvent } from '../../shared/live.js';
+import type { ShownCartItem } from '../cart/cart-storage.js';
 import { useSession } from '../session/session.js';
+import { cartWithCounts, catalogueWithCounts } from './stock-counts.js';
 
 const USER_TOPICS: readonly LiveTopic[] = ['cart', 'orders'];
 /** What shows products: the catalogue, the admin's list of it, and the cart, whose lines show current names and prices. */
@@ -37,6 +39,22 @@ export function LiveUpdates() {
     const signedIn = email !== null;
     const refetch = (queryKey: readonly unknown[]) => void queryClient.invalidateQueries({ queryKey });
     const refetchCatalogueViews = () => CATALOGUE_VIEWS.forEach(refetch);
+    // Every count heard on this page, newest last: a catalogue that arrives later, read before some of
+    // them, is brought up to date with them (one read after them already agrees).
+    // An admin's change of the catalogue is fetched whole, counts included, so what was heard before it is forgotten.
+    let heardCounts: StockCounts = {};
+    const updateCatalogueCounts = () => {
+      const catalogue = queryClient.getQueryData<CatalogueResponse>([CATALOGUE_TOPIC]);
+      const updated = catalogueWithCounts(catalogue, heardCounts);
+      if (updated !== catalogue) queryClient.setQueryData([CATALOGUE_TOPIC], updated);
+    };
+    const applyCounts = (counts: StockCounts) => {
+      Object.assign(heardCounts, counts);
+      updateCatalogueCounts();
+      queryClient.setQueriesData<ShownCartItem[]>({ queryKey: ['cart'] }, (items) => cartWithCounts(items, counts));
+      // The admin's list is filtered by counts, so it is asked again rather than patched.
+      refetch(['admin', 'products']);
+    };
 
     // The newest catalogue version the server has named; a catalogue read before it is out of date.
     let announced = 0;
@@ -50,7 +68,10 @@ export function LiveUpdates() {
     };
     // A catalogue still on its way when the stream became ready is checked when it arrives.
     const stopWatching = queryClient.getQueryCache().subscribe((event) => {
-      if (event.type === 'updated' && event.action.type === 'success' && event.query.queryKey[0] === CATALOGUE_TOPIC) checkCatalogue();
+      if (event.type === 'updated' && event.action.type === 'success' && event.query.queryKey[0] === CATALOGUE_TOPIC) {
+        checkCatalogue();
+        updateCatalogueCounts();
+      }
     });
 
     let events: EventSource | undefined;
@@ -64,6 +85,8 @@ export function LiveUpdates() {
         const ready = parse<LiveReadyEvent>(event);
         if (ready) {
           announced = ready.catalogueVersion;
+          // Counts sold before this stream listened; older servers send none.
+          if (ready.stock) applyCounts(ready.stock);
           // Signed in or out elsewhere (another tab, an ended session): the page asks who it is.
           if (ready.signedIn !== signedIn) void recheck();
         }
@@ -79,10 +102,16 @@ export function LiveUpdates() {
       });
       stream.addEventListener(CATALOGUE_TOPIC, (event) => {
         announced = Math.max(announced, parse<CatalogueChangeEvent>(event)?.catalogueVersion ?? announced);
+        heardCounts = {};
         refetchCatalogueViews();
+      });
+      stream.addEventListener(STOCK_TOPIC, (event) => {
+        const counts = parse<StockEvent>(event)?.stock;
+        if (counts) applyCounts(counts);
       });
       for (const topic of USER_TOPICS) stream.addEventListener(topic, () => refetch([topic]));
       stream.addEventListener('resync', () => {
+        heardCounts = {};
         refetchCatalogueViews();
         USER_TOPICS.forEach((topic) => refetch([topic]));
       });

@@ -55,7 +55,11 @@ export function OrderDetails({ order, headingLevel = 3 }: { order: Order; headin
       <ul className="order-details__items">
         {order.items.map((item, index) => (
           <li key={index}>
-            <span>{item.name}</span> <Price minor={item.priceMinor} />
+            <span>
+              {item.name}
+              {item.quantity > 1 && <span className="muted"> · {t('orders.quantity', { count: item.quantity })}</span>}
+            </span>{' '}
+            <Price minor={item.priceMinor * item.quantity} />
           </li>
         ))}
       </ul>

@@ -17,6 +17,7 @@ const product: Product = {
   description: 'Pink press-ons',
   priceMinor: 2450,
   category: 'nails',
+  stock: 2,
   imageUrl: '/images/nails/p1_1.webp',
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
@@ -44,6 +45,11 @@ describe('buildStructuredData', () => {
         },
       ],
     });
+  });
+
+  it('says a sold-out product is out of stock', () => {
+    const [, , list] = buildStructuredData({ ...base, products: [{ ...product, stock: 0 }] });
+    expect(list).toMatchObject({ itemListElement: [{ item: { offers: { availability: 'https://schema.org/OutOfStock' } } }] });
   });
 
   it('adds a product block to /product/ pages, with the product price when known', () => {

@@ -34,7 +34,8 @@ function productBlock(product: Product | undefined, input: StructuredDataInput):
       '@type': 'Offer',
       url: input.url,
       ...(product ? { price: (product.priceMinor / 100).toFixed(2), priceCurrency: 'BGN' } : FALLBACK_PRODUCT_PRICE),
-      availability: 'https://schema.org/InStock',
+      // A sold-out piece is said to be out of stock, so that search results do not promise what is gone.
+      availability: product?.stock === 0 ? 'https://schema.org/OutOfStock' : 'https://schema.org/InStock',
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { pieceCount } from '../../../shared/cart.js';
 import { useCart } from '../../cart/cart.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { useSession } from '../../session/session.js';
@@ -33,7 +34,7 @@ export function SiteLayout({ children }: { children: ReactNode }) {
         <p>{t('banner.devNotice')}</p>
       </section>
       <div className="site-top">
-        <Header cartCount={items.length} onLogin={() => openLogin()} onLogout={() => void logout()} />
+        <Header cartCount={pieceCount(items)} onLogin={() => openLogin()} onLogout={() => void logout()} />
         <ConnectionBar />
         <UpdateBar />
       </div>

@@ -1,16 +1,27 @@
 import { useQuery } from '@tanstack/react-query';
-import type { AdminOrderPage } from '../../../shared/admin.js';
+import type { AdminOrderDetail, AdminOrderPage } from '../../../shared/admin.js';
 import type { Product } from '../../../shared/catalog.js';
 import type { OrderStatus } from '../../../shared/order-status.js';
-import type { Order } from '../../../shared/orders.js';
+import type { StockChange, StockFilter } from '../../../shared/stock.js';
+import type { ApiErrorBody } from '../../../shared/api-errors.js';
 import { ApiError, requestJson } from '../../api/http.js';
 
 /** Asks the server again, since the session's admin flag may be older than a removal from the admins table. */
 export const useAdminAccess = (enabled: boolean) =>
   useQuery({ queryKey: ['admin', 'access'], queryFn: () => requestJson<{ admin: true }>('/api/admin/access'), retry: false, staleTime: 0, enabled });
 
-export const useAdminProducts = () =>
-  useQuery({ queryKey: ['admin', 'products'], queryFn: async () => (await requestJson<{ products: Product[] }>('/api/admin/products')).products });
+export const useAdminProducts = (stock: StockFilter | '') =>
+  useQuery({
+    queryKey: ['admin', 'products', stock],
+    queryFn: async () => (await requestJson<{ products: Product[] }>(`/api/admin/products${stock ? `?stock=${stock}` : ''}`)).products,
+    placeholderData: (previous) => previous,
+  });
+
+export const useStockHistory = (productId: string) =>
+  useQuery({
+    queryKey: ['admin', 'products', 'stock-changes', productId],
+    queryFn: async () => (await requestJson<{ stockChanges: StockChange[] }>(`/api/admin/products/${encodeURIComponent(productId)}/stock-changes`)).stockChanges,
+  });
 
 export interface OrderFilter {
   status: OrderStatus | '';
@@ -29,14 +40,17 @@ export function useAdminOrders(filter: OrderFilter) {
   });
 }
 
+export const adminOrderKey = (orderId: string) => ['orders', 'admin', 'one', orderId];
+
+/** The order with the stock changes it made. */
 export const useAdminOrder = (orderId: string) =>
   useQuery({
-    queryKey: ['orders', 'admin', 'one', orderId],
-    queryFn: async () => (await requestJson<{ order: Order }>(`/api/admin/orders/${encodeURIComponent(orderId)}`)).order,
+    queryKey: adminOrderKey(orderId),
+    queryFn: () => requestJson<AdminOrderDetail>(`/api/admin/orders/${encodeURIComponent(orderId)}`),
   });
 
-export async function changeStatus(orderId: string, status: OrderStatus): Promise<Order> {
-  return (await requestJson<{ order: Order }>(`/api/admin/orders/${encodeURIComponent(orderId)}/status`, { method: 'PATCH', body: JSON.stringify({ status }) })).order;
+export function changeStatus(orderId: string, status: OrderStatus): Promise<AdminOrderDetail> {
+  return requestJson<AdminOrderDetail>(`/api/admin/orders/${encodeURIComponent(orderId)}/status`, { method: 'PATCH', body: JSON.stringify({ status }) });
 }
 
 export async function deleteProduct(id: string): Promise<void> {
@@ -53,9 +67,10 @@ export function saveProduct(form: FormData, id: string | null, onProgress: (perc
       if (event.lengthComputable) onProgress(Math.round((event.loaded / event.total) * 100));
     };
     request.onload = () => {
-      const body = request.response as { product?: Product; error?: { code: ApiError['code']; message: string } } | null;
-      if (request.status >= 200 && request.status < 300 && body?.product) resolve(body.product);
-      else reject(new ApiError(request.status, body?.error?.code ?? 'internal', body?.error?.message ?? request.statusText));
+      const body = request.response as { product?: Product; error?: ApiErrorBody['error'] } | null;
+      if (request.status >= 200 && request.status < 300 && body?.product) return resolve(body.product);
+      const { code = 'internal', message = request.statusText, ...details } = body?.error ?? {};
+      reject(new ApiError(request.status, code, message, details));
     };
     request.onerror = () => reject(new ApiError(0, 'network', 'Network error'));
     request.send(form);

@@ -1,10 +1,11 @@
 import { useSearchParams } from 'wouter';
 import { isOrderStatus } from '../../../shared/order-status.js';
 import { PAGE_ROUTES } from '../../../shared/routes.js';
+import { STOCK_FILTERS, type StockFilter } from '../../../shared/stock.js';
 import type { OrderFilter } from './admin-api.js';
 
 // What the dashboard shows lives in its address, so that a reload, the Back button and a shared link
-// all open the same tab, list and order: /admin (products), /admin?tab=orders&status=paid&q=abv&page=2,
+// all open the same tab, list and order: /admin (products), /admin?stock=soldOut, /admin?tab=orders&status=paid&q=abv&page=2,
 // and an open order adds order=NA-....
 
 export const ADMIN_TABS = ['products', 'orders'] as const;
@@ -14,6 +15,8 @@ export interface AdminView {
   tab: AdminTab;
   filter: OrderFilter;
   orderId: string | null;
+  /** The product list's stock filter; empty for all products. */
+  stock: StockFilter | '';
 }
 
 export function readAdminView(params: URLSearchParams): AdminView {
@@ -28,12 +31,14 @@ export function readAdminView(params: URLSearchParams): AdminView {
       page: Number.isSafeInteger(page) && page > 1 ? page : 1,
     },
     orderId,
+    stock: STOCK_FILTERS.find((filter) => filter === params.get('stock')) ?? '',
   };
 }
 
 /** The query string of a view, with only what differs from the defaults. */
-export function adminSearch({ tab, filter, orderId }: AdminView): string {
+export function adminSearch({ tab, filter, orderId, stock }: AdminView): string {
   const params = new URLSearchParams();
+  if (tab === 'products' && stock) params.set('stock', stock);
   if (tab === 'orders') {
     params.set('tab', 'orders');
     if (filter.status) params.set('status', filter.status);

@@ -2,13 +2,29 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { ORDER_STATUSES, type OrderStatus } from '../../../shared/order-status.js';
+import type { AdminOrderDetail } from '../../../shared/admin.js';
+import type { StockChange } from '../../../shared/stock.js';
+import { errorText } from '../../api/error-text.js';
 import { ApiError } from '../../api/http.js';
+import { shortageText } from '../../cart/shortage-text.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { OrderDetails } from '../../orders/order-details.js';
 import { formatDateTime } from '../../ui/format-date.js';
 import { Price } from '../../ui/price.js';
 import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
-import { changeStatus, useAdminOrder } from './admin-api.js';
+import { adminOrderKey, changeStatus, useAdminOrder } from './admin-api.js';
+
+type TimelineEntry = { kind: 'status'; status: OrderStatus; at: string } | { kind: 'stock'; change: StockChange; at: string };
+
+/** The order's statuses and the stock its changes took or gave back, in the order they happened. */
+function timelineOf({ order, stockChanges }: AdminOrderDetail): TimelineEntry[] {
+  const entries: TimelineEntry[] = [
+    ...order.statusHistory.map((change) => ({ kind: 'status' as const, status: change.status, at: change.at })),
+    ...stockChanges.map((change) => ({ kind: 'stock' as const, change, at: change.at })),
+  ];
+  // A stable sort keeps a status before the stock it moved when both carry the same moment.
+  return entries.sort((a, b) => a.at.localeCompare(b.at));
+}
 
 interface OrderDetailProps {
   orderId: string;
@@ -40,22 +56,25 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
 
   const update = async (event: FormEvent) => {
     event.preventDefault();
-    if (saving || !chosen || chosen === order.data?.status) return;
+    if (saving || !chosen || chosen === order.data?.order.status) return;
     setSaving(true);
     try {
       const changed = await changeStatus(orderId, chosen);
-      queryClient.setQueryData(['orders', 'admin', 'one', orderId], changed);
+      queryClient.setQueryData(adminOrderKey(orderId), changed);
       void queryClient.invalidateQueries({ queryKey: ['orders', 'admin'] });
       setChosen(null);
-      onToast({ message: t('admin.orders.statusUpdated', { status: t(`orders.status.${changed.status}`) }), kind: 'success' });
-    } catch {
-      onToast({ message: t('admin.orders.statusUpdateError'), kind: 'error' });
+      onToast({ message: t('admin.orders.statusUpdated', { status: t(`orders.status.${changed.order.status}`) }), kind: 'success' });
+    } catch (error) {
+      // Reopening a cancelled order whose pieces were sold meanwhile: say which, so the owner can raise the count.
+      const shortages = error instanceof ApiError && error.code === 'stock_short' ? (error.details.shortages ?? []) : [];
+      const message = shortages.length > 0 ? `${errorText(t, error as ApiError)} ${shortages.map((shortage) => shortageText(t, shortage)).join(' ')}` : t('admin.orders.statusUpdateError');
+      onToast({ message, kind: 'error' });
     } finally {
       setSaving(false);
     }
   };
 
-  const selected = chosen ?? order.data?.status;
+  const selected = chosen ?? order.data?.order.status;
   return (
     <div className="panel" ref={panel} tabIndex={-1}>
       <Link href={listHref} className="button button--small">
@@ -75,7 +94,7 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
             {t('orders.number', { orderId })}
           </h2>
           <p>
-            {t('admin.orders.customer')}: <strong>{order.data.customerEmail}</strong>
+            {t('admin.orders.customer')}: <strong>{order.data.order.customerEmail}</strong>
           </p>
           <form className="order-detail__status" onSubmit={(event) => void update(event)}>
             <div className="field field--inline">
@@ -97,30 +116,30 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
               </select>
             </div>
             {/* aria-disabled rather than disabled: a disabled button would drop the keyboard focus to the page. */}
-            <button type="submit" className="button button--primary" aria-disabled={saving || selected === order.data.status}>
+            <button type="submit" className="button button--primary" aria-disabled={saving || selected === order.data.order.status}>
               {saving ? t('admin.orders.updatingStatus') : t('admin.orders.updateStatus')}
             </button>
             <p id={`${id}-current`} className="field__hint">
-              {t('admin.orders.currentStatus', { status: t(`orders.status.${order.data.status}`) })}
+              {t('admin.orders.currentStatus', { status: t(`orders.status.${order.data.order.status}`) })}
             </p>
           </form>
-          <OrderDetails order={order.data} />
+          <OrderDetails order={order.data.order} />
           <h3 className="order-details__heading">{t('admin.orders.payment')}</h3>
-          {order.data.payment ? (
+          {order.data.order.payment ? (
             <dl className="facts">
               <dt>{t('admin.orders.paymentId')}</dt>
-              <dd>{order.data.payment.paymentId}</dd>
+              <dd>{order.data.order.payment.paymentId}</dd>
               <dt>{t('orders.paymentMethod')}</dt>
               <dd>
-                {t(`orders.method.${order.data.payment.method}`)}
-                {order.data.payment.cardLast4 && ` (${t('admin.orders.cardLast4', { digits: order.data.payment.cardLast4 })})`}
+                {t(`orders.method.${order.data.order.payment.method}`)}
+                {order.data.order.payment.cardLast4 && ` (${t('admin.orders.cardLast4', { digits: order.data.order.payment.cardLast4 })})`}
               </dd>
               <dt>{t('admin.orders.amount')}</dt>
               <dd>
-                <Price minor={order.data.payment.amountMinor} />
+                <Price minor={order.data.order.payment.amountMinor} />
               </dd>
               <dt>{t('admin.orders.processedAt')}</dt>
-              <dd>{formatDateTime(order.data.payment.processedAt, language, t('orders.notAvailable'))}</dd>
+              <dd>{formatDateTime(order.data.order.payment.processedAt, language, t('orders.notAvailable'))}</dd>
             </dl>
           ) : (
             <p className="muted">{t('admin.orders.notPaid')}</p>
@@ -129,9 +148,17 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
             {t('admin.orders.timeline')}
           </h3>
           <ol className="timeline" aria-labelledby={`${id}-timeline`}>
-            {order.data.statusHistory.map((change, index) => (
+            {timelineOf(order.data).map((entry, index) => (
               <li key={index}>
-                <strong>{t(`orders.status.${change.status}`)}</strong> <time dateTime={change.at}>{formatDateTime(change.at, language, t('orders.notAvailable'))}</time>
+                {entry.kind === 'status' ? (
+                  <strong>{t(`orders.status.${entry.status}`)}</strong>
+                ) : (
+                  <span>
+                    {t(`admin.stockChanges.${entry.change.reason}`, { pieces: Math.abs(entry.change.change), name: entry.change.productName, orderId, admin: entry.change.changedBy ?? '' })}
+                    {entry.change.stockAfter !== null && <span className="muted"> ({t('admin.stockChanges.after', { stock: entry.change.stockAfter })})</span>}
+                  </span>
+                )}{' '}
+                <time dateTime={entry.at}>{formatDateTime(entry.at, language, t('orders.notAvailable'))}</time>
               </li>
             ))}
           </ol>

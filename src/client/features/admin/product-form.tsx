@@ -5,6 +5,7 @@ import { errorText } from '../../api/error-text.js';
 import { ApiError } from '../../api/http.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { saveProduct } from './admin-api.js';
+import { StockHistory } from './stock-history.js';
 
 interface ProductFormProps {
   /** The product being edited; absent when adding. */
@@ -21,6 +22,10 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
   const [description, setDescription] = useState(product?.description ?? '');
   const [price, setPrice] = useState(product ? (product.priceMinor / 100).toFixed(2) : '');
   const [category, setCategory] = useState<string>(product?.category ?? '');
+  const [madeToOrder, setMadeToOrder] = useState(product ? product.stock === null : false);
+  const [stock, setStock] = useState(product?.stock != null ? String(product.stock) : '1');
+  // The count the form showed: the server writes the admin's count only if orders did not change it since.
+  const [stockSeen, setStockSeen] = useState(product ? (product.stock === null ? '' : String(product.stock)) : undefined);
   const [image, setImage] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(product?.imageUrl ? `${product.imageUrl}?w=320` : null);
   const [progress, setProgress] = useState<number | null>(null);
@@ -35,7 +40,8 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const checked = productFieldsSchema.safeParse({ name, description, price, category });
+    const stockField = madeToOrder ? '' : stock.trim();
+    const checked = productFieldsSchema.safeParse({ name, description, price, category, stock: stockField });
     if (!checked.success) return setError(t(checked.error.issues[0]?.message ?? 'admin.products.messages.requiredFields'));
     if (!editing && !image) return setError(t('admin.products.messages.imageRequired'));
     if (editing && !product.id) return setError(t('admin.products.messages.idMissing'));
@@ -45,11 +51,22 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
     form.set('description', description.trim());
     form.set('price', price);
     form.set('category', category);
+    form.set('stock', stockField);
+    if (stockSeen !== undefined) form.set('stockSeen', stockSeen);
     if (image) form.set('image', image);
     setProgress(0);
     try {
       onSaved(await saveProduct(form, product?.id ?? null, setProgress));
     } catch (failure) {
+      if (failure instanceof ApiError && failure.code === 'stock_changed' && failure.details.stock !== undefined) {
+        // Orders sold (or cancelling returned) pieces meanwhile: the form shows the count now, for the admin to decide again.
+        const now = failure.details.stock;
+        setMadeToOrder(now === null);
+        setStock(now === null ? '1' : String(now));
+        setStockSeen(now === null ? '' : String(now));
+        setError(t('admin.products.messages.stockChanged', { stock: now === null ? t('admin.products.madeToOrder') : now }));
+        return;
+      }
       // The server's reason in the admin's language (a refused field's own message); a fault on our side keeps the specification's text.
       const detail = failure instanceof ApiError && failure.code !== 'internal' ? errorText(t, failure) : t('admin.products.messages.saveError');
       setError(t('admin.products.messages.errorPrefix', { message: detail }));
@@ -95,6 +112,30 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
           </select>
         </div>
       </div>
+      <fieldset className="field product-form__stock">
+        <legend className="field__label">{t('admin.products.stock')}</legend>
+        <label className="choice">
+          <input type="checkbox" checked={madeToOrder} onChange={(event) => setMadeToOrder(event.target.checked)} aria-describedby={`${id}-made-hint`} />
+          <span>{t('admin.products.madeToOrder')}</span>
+        </label>
+        <p id={`${id}-made-hint`} className="field__hint">
+          {t('admin.products.madeToOrderHint')}
+        </p>
+        {!madeToOrder && (
+          <input
+            id={`${id}-stock`}
+            className="field__input product-form__count"
+            type="number"
+            inputMode="numeric"
+            min={0}
+            max={100000}
+            step={1}
+            value={stock}
+            onChange={(event) => setStock(event.target.value)}
+            aria-label={t('admin.products.stock')}
+          />
+        )}
+      </fieldset>
       <div className="field">
         <label className="field__label" htmlFor={`${id}-image`}>
           {t('admin.products.image')}
@@ -124,6 +165,7 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
           {error}
         </p>
       )}
+      {product && <StockHistory productId={product.id} />}
       <div className="form-actions">
         <button type="submit" className="button button--primary" disabled={saving}>
           {saving ? t('admin.products.saving') : t('admin.products.save')}

@@ -1,19 +1,23 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Product } from '../../../shared/catalog.js';
+import { STOCK_FILTERS, stockLevel, type StockFilter } from '../../../shared/stock.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { ConfirmDialog } from '../../ui/confirm-dialog.js';
 import { useModal } from '../../ui/modal/modal-context.js';
 import { Price } from '../../ui/price.js';
 import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
 import { deleteProduct, useAdminProducts } from './admin-api.js';
+import { useAdminView } from './admin-location.js';
 import { ProductForm } from './product-form.js';
 
 type Editing = { product?: Product } | null;
 
 export function ProductsPanel() {
   const { t } = useTranslation();
-  const products = useAdminProducts();
+  const [view, setView] = useAdminView();
+  const products = useAdminProducts(view.stock);
+  const filterId = useId();
   const queryClient = useQueryClient();
   const showModal = useModal();
   const [editing, setEditing] = useState<Editing>(null);
@@ -54,13 +58,26 @@ export function ProductsPanel() {
         <button type="button" className="button button--primary" onClick={() => setEditing({})}>
           {t('admin.products.add')}
         </button>
+        <div className="field field--inline">
+          <label className="field__label" htmlFor={filterId}>
+            {t('admin.products.stockFilter')}
+          </label>
+          <select id={filterId} className="field__input" value={view.stock} onChange={(event) => setView({ ...view, stock: event.target.value as StockFilter | '' }, { replace: true })}>
+            <option value="">{t('admin.products.stockFilters.all')}</option>
+            {STOCK_FILTERS.map((filter) => (
+              <option key={filter} value={filter}>
+                {t(`admin.products.stockFilters.${filter}`)}
+              </option>
+            ))}
+          </select>
+        </div>
       </div>
       {products.isPending ? (
         <LoadingMessage>{t('admin.products.loading')}</LoadingMessage>
       ) : products.isError ? (
         <LoadErrorMessage message={t('products.loadError')} onRetry={products.refetch} />
       ) : products.data.length === 0 ? (
-        <p className="state-message">{t('admin.products.empty')}</p>
+        <p className="state-message">{t(view.stock ? 'admin.products.stockFilterEmpty' : 'admin.products.empty')}</p>
       ) : (
         <div className="table-wrap">
           <table className="table table--products">
@@ -70,6 +87,7 @@ export function ProductsPanel() {
                 <th scope="col">{t('admin.products.columns.name')}</th>
                 <th scope="col">{t('admin.products.columns.category')}</th>
                 <th scope="col">{t('admin.products.columns.price')}</th>
+                <th scope="col">{t('admin.products.columns.stock')}</th>
                 <th scope="col">{t('admin.products.columns.actions')}</th>
               </tr>
             </thead>
@@ -81,6 +99,13 @@ export function ProductsPanel() {
                   <td className="table__category">{product.category ? t(`products.categories.${product.category}`) : '—'}</td>
                   <td className="table__price">
                     <Price minor={product.priceMinor} />
+                  </td>
+                  <td className="table__stock" data-level={stockLevel(product.stock)}>
+                    {product.stock === null
+                      ? t('admin.products.madeToOrder')
+                      : product.stock === 0
+                        ? t('admin.products.soldOut')
+                        : t('admin.products.stockCount', { count: product.stock })}
                   </td>
                   <td className="table__actions">
                     <button type="button" className="button button--small" onClick={() => setEditing({ product })} aria-label={`${t('admin.products.edit')}: ${product.name}`}>

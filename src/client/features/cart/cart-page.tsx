@@ -1,10 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, Redirect, useLocation } from 'wouter';
+import { MAX_CART_PIECES, pieceCount } from '../../../shared/cart.js';
 import { priceLines, SHIPPING_MINOR, TAX_PERCENT } from '../../../shared/money.js';
-import { useCartWithCurrentPrices } from '../../cart/cart.js';
+import { CartError, useCartWithCurrentPrices } from '../../cart/cart.js';
 import type { ShownCartItem } from '../../cart/cart-storage.js';
 import { PriceChangeNote } from '../../cart/price-change-note.js';
+import { shortageText } from '../../cart/shortage-text.js';
 import { earlierPriceOf } from '../../cart/price-change.js';
+import { StockNote } from '../../cart/stock-note.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { usePageMeta } from '../../seo/page-meta.js';
 import { useSession } from '../../session/session.js';
@@ -23,6 +26,7 @@ export default function CartPage() {
   const showModal = useModal();
   const [, navigate] = useLocation();
   const [removing, setRemoving] = useState<string | null>(null);
+  const [changing, setChanging] = useState<string | null>(null);
   const priceText = usePriceText();
   const titleRef = useRef<HTMLHeadingElement>(null);
   const removeButtons = useRef(new Map<string, HTMLButtonElement>());
@@ -59,6 +63,18 @@ export default function CartPage() {
     }
   };
 
+  const changeQuantity = async (item: ShownCartItem, quantity: number) => {
+    if (changing === item.id) return;
+    setChanging(item.id);
+    try {
+      await cart.setQuantity(item, quantity);
+    } catch (error) {
+      showModal({ type: 'error', message: error instanceof CartError ? error.message : t('cart.quantityError') });
+    } finally {
+      setChanging(null);
+    }
+  };
+
   if (cart.isPending) {
     return <LoadingMessage>{t('cart.loading')}</LoadingMessage>;
   }
@@ -66,7 +82,8 @@ export default function CartPage() {
     return <LoadErrorMessage message={t('cart.loadError')} onRetry={cart.refetch} />;
   }
 
-  const { subtotal } = priceLines(cart.items.map((item) => item.priceMinor));
+  const { subtotal } = priceLines(cart.items);
+  const cartFull = pieceCount(cart.items) >= MAX_CART_PIECES;
   const pricesChanged = cart.items.some((item) => earlierPriceOf(item) !== null);
   return (
     <section className="cart" aria-labelledby="cart-title">
@@ -96,11 +113,48 @@ export default function CartPage() {
                     <span className="cart__item-name">{item.name}</span>
                     {item.pendingSync && <span className="tag">{t('cart.pendingSync')}</span>}
                     {earlier !== null && <PriceChangeNote earlierMinor={earlier} nowMinor={item.priceMinor} />}
+                    <StockNote item={item} />
                   </div>
-                  <Price minor={item.priceMinor} />
+                  <div className="quantity-stepper" role="group" aria-label={t('cart.quantity')}>
+                    {/* Not disabled at their limits: a disabled button would drop the focus of a keyboard user stepping through. */}
+                    <button
+                      type="button"
+                      className="button button--small"
+                      aria-label={t('cart.decrease', { productName: item.name })}
+                      aria-disabled={item.quantity <= 1 || changing === item.id || undefined}
+                      onClick={() => {
+                        if (item.quantity > 1) void changeQuantity(item, item.quantity - 1);
+                      }}
+                    >
+                      −
+                    </button>
+                    <output className="quantity-stepper__count" aria-live="polite" aria-label={t('cart.quantityOf', { productName: item.name, count: item.quantity })}>
+                      {item.quantity}
+                    </output>
+                    <button
+                      type="button"
+                      className="button button--small"
+                      aria-label={t('cart.increase', { productName: item.name })}
+                      aria-disabled={(item.stock !== null && item.quantity >= item.stock) || cartFull || changing === item.id || undefined}
+                      onClick={() => {
+                        if (changing === item.id) return;
+                        // At the count the server would refuse too: the customer is told what is left instead.
+                        if (item.stock !== null && item.quantity >= item.stock) showModal({ type: 'warning', message: shortageText(t, { name: item.name, left: item.stock }) });
+                        else void changeQuantity(item, item.quantity + 1);
+                      }}
+                    >
+                      +
+                    </button>
+                  </div>
+                  <span className="cart__item-price">
+                    {item.quantity > 1 && (
+                      <span className="muted cart__unit-price">{t('cart.lineTotal', { count: item.quantity, price: priceText(item.priceMinor) })}</span>
+                    )}
+                    <Price minor={item.priceMinor * item.quantity} />
+                  </span>
                   <button
                     type="button"
-                    className="button button--small button--ghost"
+                    className="button button--small button--ghost cart__remove"
                     ref={(button) => {
                       if (button) removeButtons.current.set(item.id, button);
                       else removeButtons.current.delete(item.id);

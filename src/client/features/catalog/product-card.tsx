@@ -1,5 +1,6 @@
 import { useTranslation } from '../../i18n/i18n.js';
 import { PRODUCT_IMAGE_WIDTHS, type Product } from '../../../shared/catalog.js';
+import { stockLevel } from '../../../shared/stock.js';
 import { Price } from '../../ui/price.js';
 
 interface ProductCardProps {
@@ -14,6 +15,8 @@ const srcSet = (imageUrl: string) => PRODUCT_IMAGE_WIDTHS.map((width) => `${imag
 
 export function ProductCard({ product, adding, eager, onAddToCart }: ProductCardProps) {
   const { t } = useTranslation();
+  const level = stockLevel(product.stock);
+  const soldOut = level === 'soldOut';
   return (
     <article className="product-card" aria-labelledby={`product-${product.id}`}>
       <div className="product-card__image">
@@ -37,20 +40,27 @@ export function ProductCard({ product, adding, eager, onAddToCart }: ProductCard
           {product.name}
         </h3>
         <p className="product-card__description">{product.description}</p>
+        {(level === 'low' || soldOut) && (
+          <p className={`product-card__stock${soldOut ? ' product-card__stock--out' : ''}`}>
+            {soldOut ? t('products.stock.soldOut') : t('products.stock.low', { count: product.stock! })}
+          </p>
+        )}
         <div className="product-card__footer">
           <Price minor={product.priceMinor} />
           <button
             type="button"
             className="button button--primary"
             // aria-disabled rather than disabled: a disabled button drops the keyboard focus, which
-            // then could not come back to it when the "added" message closes.
+            // then could not come back to it when the "added" message closes, or when the piece sells out.
             onClick={() => {
-              if (!adding) onAddToCart(product);
+              if (!adding && !soldOut) onAddToCart(product);
             }}
-            aria-disabled={adding || undefined}
-            aria-label={adding ? undefined : t('products.addToCartLabel', { productName: product.name })}
+            aria-disabled={adding || soldOut || undefined}
+            aria-label={
+              adding ? undefined : soldOut ? t('products.soldOutLabel', { productName: product.name }) : t('products.addToCartLabel', { productName: product.name })
+            }
           >
-            {adding ? t('products.adding') : t('products.addToCart')}
+            {adding ? t('products.adding') : soldOut ? t('products.stock.soldOut') : t('products.addToCart')}
           </button>
         </div>
       </div>

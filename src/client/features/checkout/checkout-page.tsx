@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link, Redirect, useLocation } from 'wouter';
 import type { AddressInput } from '../../../shared/addresses.js';
 import { priceLines } from '../../../shared/money.js';
+import { exceedsStock } from '../../../shared/stock.js';
 import { DEFAULT_PAYMENT_METHOD, PAYMENT_METHODS, type PaymentMethod } from '../../../shared/orders.js';
 import { errorText } from '../../api/error-text.js';
 import { ApiError } from '../../api/http.js';
@@ -12,6 +13,8 @@ import { useAddresses, useCreateAddress } from '../../addresses/addresses-api.js
 import { CART_QUERY_KEY, useCartWithCurrentPrices } from '../../cart/cart.js';
 import { newOperationId } from '../../cart/cart-storage.js';
 import { PriceChangeNote } from '../../cart/price-change-note.js';
+import { shortageText } from '../../cart/shortage-text.js';
+import { StockNote } from '../../cart/stock-note.js';
 import { earlierPriceOf } from '../../cart/price-change.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { PricingTable } from '../../orders/order-details.js';
@@ -57,7 +60,9 @@ export default function CheckoutPage() {
   const saved = addresses.data ?? [];
   const selected = saved.find((address) => address.id === chosenAddressId) ?? saved.find((address) => address.isDefault) ?? saved[0];
   const showForm = addingAddress || (addresses.isSuccess && saved.length === 0);
-  const pricing = priceLines(cart.items.map((item) => item.priceMinor));
+  const pricing = priceLines(cart.items);
+  // A line asking for more than is left would only be refused: the customer changes it in the cart first.
+  const shortLines = cart.items.some(exceedsStock);
   // Lines added offline are not on the server yet: an order now would not hold them, nor the total shown.
   const waitingForSync = cart.items.some((item) => item.pendingSync);
 
@@ -75,7 +80,7 @@ export default function CheckoutPage() {
       setProblem({ kind: 'message', text: t('checkout.noAddressError') });
       return;
     }
-    if (waitingForSync) return;
+    if (waitingForSync || shortLines) return;
     setPlacing(true);
     setProblem(null);
     try {
@@ -99,6 +104,11 @@ export default function CheckoutPage() {
         } catch {
           setProblem({ kind: 'message', text: t('checkout.orderProcessingError') });
         }
+      } else if (error instanceof ApiError && error.code === 'stock_short') {
+        // Nothing was written and the cart is as it was; it is fetched again to show what is left.
+        const details = (error.details.shortages ?? []).map((shortage) => shortageText(t, shortage)).join(' ');
+        setProblem({ kind: 'message', text: t('checkout.errors.stockShort', { details }) });
+        void queryClient.invalidateQueries({ queryKey: CART_QUERY_KEY });
       } else {
         // A reason the customer can act on (no address, no connection, signed out) is said; a fault on our side keeps the specification's text.
         const reason = error instanceof ApiError && error.code !== 'internal' ? errorText(t, error) : t('checkout.orderProcessingError');
@@ -161,8 +171,12 @@ export default function CheckoutPage() {
                     <span>{item.name}</span>
                     {item.pendingSync && <span className="tag">{t('cart.pendingSync')}</span>}
                     {earlier !== null && <PriceChangeNote earlierMinor={earlier} nowMinor={item.priceMinor} />}
+                    <StockNote item={item} />
                   </span>{' '}
-                  <Price minor={item.priceMinor} />
+                  <span className="summary-items__price">
+                    {item.quantity > 1 && <span className="muted">{t('checkout.quantity', { count: item.quantity })} </span>}
+                    <Price minor={item.priceMinor * item.quantity} />
+                  </span>
                 </li>
               );
             })}
@@ -190,8 +204,9 @@ export default function CheckoutPage() {
           )}
           {!selected && showForm && !problem && <p className="muted">{t('checkout.noAddressError')}</p>}
           {waitingForSync && <p className="muted">{t('checkout.waitingForSync')}</p>}
+          {shortLines && <p className="muted">{t('checkout.shortLines')}</p>}
           <div className="form-actions">
-            <button type="button" className="button button--primary" onClick={() => void submit()} disabled={placing || showForm || waitingForSync}>
+            <button type="button" className="button button--primary" onClick={() => void submit()} disabled={placing || showForm || waitingForSync || shortLines}>
               {placing ? t('checkout.placing') : t('checkout.placeOrder')}
             </button>
             <Link href="/cart" className="button">

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import type { CatalogueResponse, Product } from '../../shared/catalog.js';
+import type { ShownCartItem } from '../cart/cart-storage.js';
+import { cartWithCounts, catalogueWithCounts } from './stock-counts.js';
+
+const product = (id: string, stock: number | null): Product => ({
+  id,
+  name: id,
+  description: '',
+  priceMinor: 100,
+  category: '',
+  stock,
+  imageUrl: null,
+  createdAt: '2026-01-01T00:00:00Z',
+  updatedAt: '2026-01-01T00:00:00Z',
+});
+const catalogue: CatalogueResponse = { version: 3, products: [product('a', 2), product('b', null), product('c', 5)] };
+const line = (productId: string, stock: number | null): ShownCartItem => ({
+  id: `line-${productId}`,
+  productId,
+  name: productId,
+  priceMinor: 100,
+  addedPriceMinor: 100,
+  quantity: 1,
+  stock,
+  addedAt: '2026-01-01T00:00:00Z',
+});
+
+describe('stock counts from the live channel', () => {
+  it('sets the counts it names in the catalogue and leaves the rest and the version', () => {
+    expect(catalogueWithCounts(catalogue, { a: 0, x: 7 })).toEqual({ version: 3, products: [product('a', 0), product('b', null), product('c', 5)] });
+  });
+
+  it('gives back the same catalogue and cart when nothing changed, or when there is none', () => {
+    expect(catalogueWithCounts(catalogue, { a: 2, c: 5 })).toBe(catalogue);
+    expect(catalogueWithCounts(undefined, { a: 1 })).toBeUndefined();
+    const cart = [line('a', 2)];
+    expect(cartWithCounts(cart, { a: 2 })).toBe(cart);
+    expect(cartWithCounts(undefined, { a: 1 })).toBeUndefined();
+  });
+
+  it('sets the counts of the cart’s lines', () => {
+    expect(cartWithCounts([line('a', 2), line('b', null)], { a: 1 })).toEqual([line('a', 1), line('b', null)]);
+  });
+});
