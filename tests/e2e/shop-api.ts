@@ -14,17 +14,21 @@ const productImage = () =>
     .png()
     .toBuffer();
 
-const productForm = async (name: string, price: string, image: boolean) => ({
+const productForm = async (name: string, price: string, image: boolean, stock?: number) => ({
   name,
   description: 'A test product whose price the admin changes while a customer shops.',
   price,
   category: 'nails',
+  ...(stock === undefined ? {} : { stock: String(stock) }),
   ...(image ? { image: { name: 'product.png', mimeType: 'image/png', buffer: await productImage() } } : {}),
 });
 
-/** A new product with an image. Its name starting with "Zz" keeps it after the demo products on the home page. */
-export async function createProduct(admin: APIRequestContext, name: string, price: string): Promise<Product> {
-  const response = await admin.post('/api/admin/products', { multipart: await productForm(name, price, true) });
+/**
+ * A new product with an image, made to order unless a stock count is given. Its name starting with
+ * "Zz" keeps it after the demo products on the home page.
+ */
+export async function createProduct(admin: APIRequestContext, name: string, price: string, stock?: number): Promise<Product> {
+  const response = await admin.post('/api/admin/products', { multipart: await productForm(name, price, true, stock) });
   expect(response.status(), await response.text()).toBe(201);
   return ((await response.json()) as { product: Product }).product;
 }

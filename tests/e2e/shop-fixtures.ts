@@ -1,4 +1,4 @@
-import type { APIRequestContext } from '@playwright/test';
+import type { APIRequestContext, PlaywrightWorkerArgs } from '@playwright/test';
 import { signInLinkIn, startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
 import { test as base } from './fixtures.js';
 import { startShopServer, type ShopServer } from './shop-server.js';
@@ -38,12 +38,7 @@ export const test = base.extend<object, { inbox: SmtpInbox; shop: ShopServer; ad
   ],
   adminApi: [
     async ({ playwright, shop, inbox }, use) => {
-      const api = await playwright.request.newContext({ baseURL: shop.baseURL, extraHTTPHeaders: clientAddressHeader() });
-      const requested = await api.post('/api/auth/sign-in-links', { data: { email: API_ADMIN_EMAIL } });
-      if (!requested.ok()) throw new Error(`Requesting the admin's sign-in link failed: ${requested.status()}`);
-      const token = new URL(signInLinkIn(await inbox.waitForMail(API_ADMIN_EMAIL))).searchParams.get('signInToken');
-      const signedIn = await api.post('/api/auth/sessions', { data: { token, email: API_ADMIN_EMAIL } });
-      if (!signedIn.ok()) throw new Error(`The admin's sign-in failed: ${signedIn.status()}`);
+      const api = await signedInApi(playwright, shop.baseURL, inbox, API_ADMIN_EMAIL);
       await use(api);
       await api.dispose();
     },
@@ -53,6 +48,17 @@ export const test = base.extend<object, { inbox: SmtpInbox; shop: ShopServer; ad
   // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object
   extraHTTPHeaders: async ({}, use) => use(clientAddressHeader()),
 });
+
+/** A client of the API signed in as the e-mail's owner (through the link mailed to the inbox), as another customer's browser would be. */
+export async function signedInApi(playwright: PlaywrightWorkerArgs['playwright'], baseURL: string, inbox: SmtpInbox, email: string): Promise<APIRequestContext> {
+  const api = await playwright.request.newContext({ baseURL, extraHTTPHeaders: clientAddressHeader() });
+  const requested = await api.post('/api/auth/sign-in-links', { data: { email } });
+  if (!requested.ok()) throw new Error(`Requesting the sign-in link of ${email} failed: ${requested.status()}`);
+  const token = new URL(signInLinkIn(await inbox.waitForMail(email))).searchParams.get('signInToken');
+  const signedIn = await api.post('/api/auth/sessions', { data: { token, email } });
+  if (!signedIn.ok()) throw new Error(`The sign-in of ${email} failed: ${signedIn.status()}`);
+  return api;
+}
 
 let clients = 0;
 /** A header that makes the shop see requests as coming from a client address of their own. */
