@@ -83,6 +83,10 @@ describe('offline cart', () => {
     expect(readMirror(storage, 'ana@example.com')).toEqual([]);
     writeMirror(storage, 'ana@example.com', [serverItem]);
     expect(readMirror(storage, 'ana@example.com')).toEqual([serverItem]);
+    // As an earlier release kept it: no quantity, no stock.
+    const { quantity: _quantity, stock: _stock, ...older } = serverItem;
+    storage.setItem('user_cart_ana@example.com', JSON.stringify([older]));
+    expect(readMirror(storage, 'ana@example.com')).toEqual([{ ...serverItem, quantity: 1, stock: null }]);
   });
 
   it('makes operation ids the server accepts', () => {

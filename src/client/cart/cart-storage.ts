@@ -41,7 +41,8 @@ export function readMirror(storage: Storage, email: string): ShownCartItem[] | u
   } catch {
     return undefined;
   }
-  return readJson<ShownCartItem>(storage, cartMirrorKey(email));
+  // A mirror kept before lines had quantities holds one piece per line and knows no stock.
+  return readJson<ShownCartItem>(storage, cartMirrorKey(email)).map((item) => ({ ...item, quantity: item.quantity ?? 1, stock: item.stock ?? null }));
 }
 export const readQueue = (storage: Storage, email: string) => readJson<QueuedOperation>(storage, pendingQueueKey(email));
 

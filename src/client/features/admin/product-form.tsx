@@ -114,13 +114,6 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
       </div>
       <fieldset className="field product-form__stock">
         <legend className="field__label">{t('admin.products.stock')}</legend>
-        <label className="choice">
-          <input type="checkbox" checked={madeToOrder} onChange={(event) => setMadeToOrder(event.target.checked)} aria-describedby={`${id}-made-hint`} />
-          <span>{t('admin.products.madeToOrder')}</span>
-        </label>
-        <p id={`${id}-made-hint`} className="field__hint">
-          {t('admin.products.madeToOrderHint')}
-        </p>
         {!madeToOrder && (
           <input
             id={`${id}-stock`}
@@ -135,6 +128,13 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
             aria-label={t('admin.products.stock')}
           />
         )}
+        <label className="choice">
+          <input type="checkbox" checked={madeToOrder} onChange={(event) => setMadeToOrder(event.target.checked)} aria-describedby={`${id}-made-hint`} />
+          <span>{t('admin.products.madeToOrder')}</span>
+        </label>
+        <p id={`${id}-made-hint`} className="field__hint">
+          {t('admin.products.madeToOrderHint')}
+        </p>
       </fieldset>
       <div className="field">
         <label className="field__label" htmlFor={`${id}-image`}>
