@@ -118,3 +118,38 @@ test('cancelling an order returns its piece, and an open page shows it for sale 
   await expect(card.getByRole('button', { name: `Add to Cart: ${opal.name}` })).not.toHaveAttribute('aria-disabled', 'true');
   expect(await page.evaluate(() => performance.getEntriesByType('resource').filter((entry) => entry.name.endsWith('/api/products')).length)).toBe(1);
 });
+
+test('an addition queued offline that meets a sold-out product on sync is dropped with a message, and the rest syncs', async ({
+  page,
+  context,
+  inbox,
+  adminApi,
+  playwright,
+  baseURL,
+  allowConsoleErrors,
+}) => {
+  allowConsoleErrors(/ERR_INTERNET_DISCONNECTED/);
+  const star = await createProduct(adminApi, unique('Offline Star'), '15.00', 1);
+  const custom = await createProduct(adminApi, unique('Offline Custom'), '11.00');
+  await page.goto('/');
+  await signInThroughUi(page, inbox, uniqueEmail('offline-stock'));
+  await page.waitForLoadState('networkidle');
+
+  await context.setOffline(true);
+  for (const product of [star, custom]) {
+    await productCard(page, product.name).getByRole('button', { name: `Add to Cart: ${product.name}` }).click();
+    await page.getByRole('dialog', { name: 'Success' }).getByRole('button', { name: 'OK' }).click();
+  }
+  // Meanwhile another customer buys the one piece.
+  const quicker = await signedInApi(playwright, baseURL!, inbox, uniqueEmail('online-buyer'));
+  await placeOrderThroughApi(quicker, star.id, 'card');
+  await quicker.dispose();
+
+  await context.setOffline(false);
+  const warning = page.getByRole('dialog', { name: 'Warning' });
+  await expect(warning).toContainText(`${star.name} is sold out.`);
+  await warning.getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByRole('banner').getByRole('link', { name: /^Cart, / })).toHaveAccessibleName('Cart, 1 item');
+  const cart = (await (await page.request.get('/api/cart')).json()) as { items: Array<{ productId: string }> };
+  expect(cart.items.map((item) => item.productId)).toEqual([custom.id]);
+});

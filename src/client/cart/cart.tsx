@@ -178,7 +178,10 @@ export function CartProvider({ children }: { children: ReactNode }) {
       const ids = new Set(sent.map((operation) => operation.id));
       writeQueue(localStorage, email, readQueue(localStorage, email).filter((operation) => !ids.has(operation.id)));
     };
-    const additions = queue.filter((operation): operation is Exclude<QueuedOperation, { type: 'remove' }> => operation.type !== 'remove');
+    // What may add pieces; the rest (removals, quantities of 0) never fills a cart nor meets a short stock.
+    const additions = queue.filter(
+      (operation): operation is Exclude<QueuedOperation, { type: 'remove' }> => operation.type === 'add' || (operation.type === 'set' && operation.quantity > 0),
+    );
     void (async () => {
       try {
         try {
@@ -196,7 +199,7 @@ export function CartProvider({ children }: { children: ReactNode }) {
         } catch (error) {
           if (!(error instanceof ApiError && error.code === 'cart_full')) throw error;
           // The server applied none of it. Removals never fill a cart, so they go alone; the additions cannot.
-          const removals = queue.filter((operation) => operation.type === 'remove' || (operation.type === 'set' && operation.quantity === 0));
+          const removals = queue.filter((operation) => !additions.some((addition) => addition.id === operation.id));
           if (removals.length > 0) await sendOperations(toOperations(removals));
           forget(queue);
           showModal({
