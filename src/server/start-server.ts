@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { buildApp } from './app.js';
 import { addAdmin } from './admin/service.js';
-import { seedDemoCatalogue } from './catalog/service.js';
+import { refreshSearchTexts, seedDemoCatalogue } from './catalog/service.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirInUseError, openDatabase } from './db/client.js';
 import { ProductImages } from './images/product-images.js';
@@ -18,6 +18,7 @@ export async function startServer(createPages: () => Promise<PageSource>): Promi
     let added = 0;
     for (const email of config.adminEmails) if (await addAdmin(database.db, email)) added++;
     if (added) app.log.info(`${added} admin(s) added from ADMIN_EMAILS`);
+    await refreshSearchTexts(database.db);
     if (config.seedDemo) {
       const seeded = await seedDemoCatalogue(database.db, images);
       if (seeded) app.log.info(`Added ${seeded} demo products to the empty catalogue`);

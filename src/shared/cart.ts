@@ -1,3 +1,4 @@
+import type { LocalizedText } from './catalog.js';
 import type { StockShortage } from './stock.js';
 
 /**
@@ -8,7 +9,7 @@ import type { StockShortage } from './stock.js';
 export interface CartItem {
   id: string;
   productId: string;
-  name: string;
+  name: LocalizedText;
   priceMinor: number;
   addedPriceMinor: number;
   quantity: number;

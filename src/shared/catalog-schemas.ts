@@ -19,31 +19,43 @@ const stockCount = z
     return z.NEVER;
   });
 
-/** The product form's text fields as the admin types them; the server reads the same from multipart. */
-export const productFieldsSchema = z.object({
-  name: typedText(200, { missing: `${messages}.requiredFields`, tooLong: `${messages}.nameTooLong`, invalid: `${messages}.invalidCharacters` }),
-  description: typedText(2000, {
-    missing: `${messages}.requiredFields`,
-    tooLong: `${messages}.descriptionTooLong`,
-    invalid: `${messages}.invalidCharacters`,
-  }),
-  price: z
-    .unknown()
-    .transform((value, context) => {
-      const minor = parsePriceToMinor(value);
-      if (minor !== undefined) return minor;
-      context.addIssue({ code: 'custom', message: `${messages}.priceTooPrecise` });
-      return z.NEVER;
-    })
-    .pipe(z.number().min(1, { error: `${messages}.requiredFields` }).max(MAX_PRICE_MINOR, { error: `${messages}.priceTooHigh` })),
-  category: z.enum(['', ...PRODUCT_CATEGORIES], { error: `${messages}.unknownCategory` }).default(''),
-  /** Absent: made to order for a new product, unchanged for an edited one. */
-  stock: stockCount.optional(),
-  /**
-   * The count the form showed when the admin opened it. A count the admin changed is refused when
-   * orders changed it meanwhile, and one the admin left alone is not written back over their sales.
-   */
-  stockSeen: stockCount.optional(),
-});
+const productText = (max: number, tooLong: string) =>
+  typedText(max, { tooLong: `${messages}.${tooLong}`, invalid: `${messages}.invalidCharacters` })
+    .optional()
+    .transform((text) => text ?? '');
+
+/**
+ * The product form's fields as the admin types them; the server reads the same from multipart. A
+ * name and a description are needed in at least one language; the page shows the other language's
+ * where one is empty.
+ */
+export const productFieldsSchema = z
+  .object({
+    nameEn: productText(200, 'nameTooLong'),
+    nameBg: productText(200, 'nameTooLong'),
+    descriptionEn: productText(2000, 'descriptionTooLong'),
+    descriptionBg: productText(2000, 'descriptionTooLong'),
+    price: z
+      .unknown()
+      .transform((value, context) => {
+        const minor = parsePriceToMinor(value);
+        if (minor !== undefined) return minor;
+        context.addIssue({ code: 'custom', message: `${messages}.priceTooPrecise` });
+        return z.NEVER;
+      })
+      .pipe(z.number().min(1, { error: `${messages}.requiredFields` }).max(MAX_PRICE_MINOR, { error: `${messages}.priceTooHigh` })),
+    category: z.enum(['', ...PRODUCT_CATEGORIES], { error: `${messages}.unknownCategory` }).default(''),
+    /** Absent: made to order for a new product, unchanged for an edited one. */
+    stock: stockCount.optional(),
+    /**
+     * The count the form showed when the admin opened it. A count the admin changed is refused when
+     * orders changed it meanwhile, and one the admin left alone is not written back over their sales.
+     */
+    stockSeen: stockCount.optional(),
+  })
+  .superRefine((fields, context) => {
+    if (!fields.nameEn && !fields.nameBg) context.addIssue({ code: 'custom', path: ['nameEn'], message: `${messages}.requiredFields` });
+    if (!fields.descriptionEn && !fields.descriptionBg) context.addIssue({ code: 'custom', path: ['descriptionEn'], message: `${messages}.requiredFields` });
+  });
 
 export type ProductFieldsInput = z.input<typeof productFieldsSchema>;

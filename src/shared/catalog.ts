@@ -1,23 +1,111 @@
 export const PRODUCT_CATEGORIES = ['nails', 'nail-art', 'accessories', 'kits'] as const;
 export type ProductCategory = (typeof PRODUCT_CATEGORIES)[number];
 
+/** The languages a product's texts are written in, the interface's own. */
+export const TEXT_LANGUAGES = ['en', 'bg'] as const;
+export type TextLanguage = (typeof TEXT_LANGUAGES)[number];
+
+/** A text in English and Bulgarian; either may be empty. */
+export type LocalizedText = Record<TextLanguage, string>;
+
+/**
+ * The text to show in a language: that language's, else the other one's, with the language it is
+ * written in (so that a page can mark it with `lang`).
+ */
+export function pickText(text: LocalizedText, language: TextLanguage): { text: string; language: TextLanguage } {
+  if (text[language]) return { text: text[language], language };
+  const other = language === 'en' ? 'bg' : 'en';
+  return text[other] ? { text: text[other], language: other } : { text: '', language };
+}
+
+/** One photo of a product; an empty alt text means the product's name. */
+export interface ProductPhoto {
+  id: string;
+  /** Without a width: the largest stored; `?w=` picks a smaller one (PRODUCT_IMAGE_WIDTHS). */
+  url: string;
+  alt: LocalizedText;
+}
+
 /** A product as the API sends it. Prices are in minor units (stotinki). */
 export interface Product {
   id: string;
-  name: string;
-  description: string;
+  /** The product page is /product/{slug}. */
+  slug: string;
+  name: LocalizedText;
+  description: LocalizedText;
   priceMinor: number;
   category: ProductCategory | '';
   /** Pieces in stock; null when the product is made to order (see stock.ts). */
   stock: number | null;
-  imageUrl: string | null;
+  /** The cover first; at most MAX_PRODUCT_PHOTOS. */
+  photos: ProductPhoto[];
   createdAt: string;
   updatedAt: string;
 }
 
-/** The products endpoint's answer: the whole catalogue and the version it was read at (see live.ts). */
+export const MAX_PRODUCT_PHOTOS = 8;
+
+/** The cover photo's address, or null for a product without photos. */
+export const coverUrl = (product: Pick<Product, 'photos'>): string | null => product.photos[0]?.url ?? null;
+
+export const CATALOGUE_SORTS = ['name', 'newest', 'price', 'price-desc'] as const;
+export type CatalogueSort = (typeof CATALOGUE_SORTS)[number];
+/** The longest search the catalogue takes; longer text is cut to it. */
+export const MAX_SEARCH_LENGTH = 1000;
+
+/** What the catalogue is filtered and sorted by; the home page keeps it in its address (?category=nails&q=pearl&sort=price). */
+export interface CatalogueQuery {
+  category?: ProductCategory;
+  q?: string;
+  sort: CatalogueSort;
+  /** 1 for the first page. */
+  page: number;
+}
+
+/**
+ * Reads a catalogue query from an address's parameters. Unknown categories and sorts are ignored
+ * (an old or mistyped link still shows the catalogue); the search is text, never a pattern.
+ */
+export function parseCatalogueQuery(params: { get(name: string): string | null }): CatalogueQuery {
+  const category = params.get('category');
+  const sort = params.get('sort');
+  const q = params.get('q')?.trim().slice(0, MAX_SEARCH_LENGTH);
+  const page = Number(params.get('page'));
+  return {
+    ...(PRODUCT_CATEGORIES.includes(category as ProductCategory) ? { category: category as ProductCategory } : {}),
+    ...(q ? { q } : {}),
+    sort: CATALOGUE_SORTS.includes(sort as CatalogueSort) ? (sort as CatalogueSort) : 'name',
+    page: Number.isInteger(page) && page >= 1 && page <= MAX_CATALOGUE_PAGE ? page : 1,
+  };
+}
+
+/** The query as address parameters, leaving out what is the default. */
+export function catalogueQueryParams(query: Partial<CatalogueQuery>): URLSearchParams {
+  const params = new URLSearchParams();
+  if (query.category) params.set('category', query.category);
+  if (query.q) params.set('q', query.q);
+  if (query.sort && query.sort !== 'name') params.set('sort', query.sort);
+  if (query.page && query.page > 1) params.set('page', String(query.page));
+  return params;
+}
+
+/** The products endpoint's answer: a page of the products the query asks for, how many match in all, and the catalogue version it was read at (see live.ts). */
 export interface CatalogueResponse {
   products: Product[];
+  total: number;
+  /** 1 for the first page. */
+  page: number;
+  pageSize: number;
+  version: number;
+}
+
+/** The highest page number the catalogue answers for. */
+export const MAX_CATALOGUE_PAGE = 1000;
+
+/** A product page's data: the product and other products of its category. */
+export interface ProductPageResponse {
+  product: Product;
+  related: Product[];
   version: number;
 }
 

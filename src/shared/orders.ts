@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Address } from './addresses.js';
+import type { LocalizedText } from './catalog.js';
 import { isStorableText } from './text.js';
 import type { Pricing } from './money.js';
 import type { OrderStatus } from './order-status.js';
@@ -19,7 +20,8 @@ export const mockPaymentPath = (orderId: string) => `/mock-payment/${encodeURICo
 
 export interface OrderItem {
   productId: string | null;
-  name: string;
+  /** The product's names when the order was placed. */
+  name: LocalizedText;
   /** The price of one piece. */
   priceMinor: number;
   quantity: number;

@@ -1,6 +1,9 @@
+import type { TextLanguage } from './catalog.js';
+
 /** The app's page routes (spec section 2). The server answers 200 with the app for these, 404 otherwise. */
 export const PAGE_ROUTES = {
   home: '/',
+  product: '/product/:slug',
   profile: '/profile',
   cart: '/cart',
   checkout: '/checkout',
@@ -9,13 +12,65 @@ export const PAGE_ROUTES = {
   admin: '/admin',
 } as const;
 
-const routePatterns = Object.values(PAGE_ROUTES).map(
-  (route) => new RegExp('^' + route.replace(/:[a-zA-Z]+/g, '[^/]+') + '/?$'),
+export type PageName = keyof typeof PAGE_ROUTES;
+
+const routePatterns = Object.entries(PAGE_ROUTES).map(
+  ([name, route]) => [name as PageName, new RegExp('^' + route.replace(/:[a-zA-Z]+/g, '([^/]+)') + '/?$')] as const,
 );
 
-export function isPageRoute(pathname: string): boolean {
-  return routePatterns.some((pattern) => pattern.test(pathname));
+/** Which page of the app a path is, with its one parameter (the product's slug, the order's id), or undefined. */
+export function matchPageRoute(pathname: string): { page: PageName; param?: string } | undefined {
+  for (const [page, pattern] of routePatterns) {
+    const match = pattern.exec(pathname);
+    if (match) return match[1] === undefined ? { page } : { page, param: match[1] };
+  }
+  return undefined;
 }
 
-/** Pages a search engine should index; the rest are personal or transactional. */
-export const INDEXABLE_ROUTES = [PAGE_ROUTES.home] as const;
+export function isPageRoute(pathname: string): boolean {
+  return matchPageRoute(pathname) !== undefined;
+}
+
+/** Pages a search engine should index, each in both languages; the rest are personal or transactional. */
+export const INDEXABLE_ROUTES = [PAGE_ROUTES.home, PAGE_ROUTES.product] as const;
+
+const INDEXABLE_PAGES: readonly PageName[] = ['home', 'product'];
+
+/** Whether the path is one of the INDEXABLE_ROUTES, whose address names its language. */
+export const isIndexablePath = (pathname: string): boolean => {
+  const page = matchPageRoute(pathname)?.page;
+  return page !== undefined && INDEXABLE_PAGES.includes(page);
+};
+
+export const productPath = (slug: string) => `/product/${slug}`;
+
+/**
+ * Each language of an indexable page has its own address: English is the address without a
+ * language (the default, and what x-default names), Bulgarian adds ?lang=bg (/product/pearl-set?lang=bg,
+ * /?category=nails&lang=bg). Other pages do not carry it.
+ */
+export const LANGUAGE_PARAM = 'lang';
+export const DEFAULT_PAGE_LANGUAGE: TextLanguage = 'en';
+
+/** The language an address names, or undefined when it names none (or one the shop does not have). */
+export function languageFromSearch(search: string | { get(name: string): string | null }): TextLanguage | undefined {
+  const value = (typeof search === 'string' ? new URLSearchParams(search) : search).get(LANGUAGE_PARAM);
+  return value === 'en' || value === 'bg' ? value : undefined;
+}
+
+/**
+ * The address's query (with its "?", or "" for none) for a language, keeping its other parameters in
+ * their order: the default language takes the parameter away, another sets it last.
+ */
+export function searchWithLanguage(search: string, language: TextLanguage): string {
+  const params = new URLSearchParams(search);
+  params.delete(LANGUAGE_PARAM);
+  if (language !== DEFAULT_PAGE_LANGUAGE) params.set(LANGUAGE_PARAM, language);
+  const query = params.toString();
+  return query ? `?${query}` : '';
+}
+
+/** A path with its parameters and the language's, as an indexable page's address in that language. */
+export function localizedPath(pathname: string, language: TextLanguage, params: Record<string, string> = {}): string {
+  return pathname + searchWithLanguage(new URLSearchParams(params).toString(), language);
+}

@@ -1,3 +1,5 @@
+import type { LocalizedText } from './catalog.js';
+
 /**
  * Stock of a product: a count of pieces on hand, or null for a piece made to order (no limit).
  * A one-of-a-kind piece has a stock of 1. Placing an order takes its pieces, cancelling the order
@@ -28,7 +30,7 @@ export const exceedsStock = (line: { quantity: number; stock: number | null }) =
 /** A line of a cart or order that asks for more pieces than are left. */
 export interface StockShortage {
   productId: string;
-  name: string;
+  name: LocalizedText;
   /** Pieces asked for. */
   wanted: number;
   /** Pieces left in stock. */
@@ -44,7 +46,7 @@ export type StockChangeReason = (typeof STOCK_CHANGE_REASONS)[number];
 
 export interface StockChange {
   productId: string;
-  productName: string;
+  productName: LocalizedText;
   orderId: string | null;
   /** Pieces added (positive) or taken (negative); 0 when a product became made to order or tracked. */
   change: number;

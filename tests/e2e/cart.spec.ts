@@ -223,12 +223,12 @@ test.describe('in Bulgarian', () => {
 
     const name = await productName(page, 0);
     await context.setOffline(true);
-    await card(page, 0).getByRole('button', { name: `Добави в количката: ${name}` }).click();
-    await expect(page.getByRole('dialog', { name: 'Готово' })).toContainText(`${name} е добавен в количката!`);
+    await card(page, 0).getByRole('button', { name: `Добавете в количката: ${name}` }).click();
+    await expect(page.getByRole('dialog', { name: 'Готово' })).toContainText(`${name} в количката!`);
     await page.getByRole('button', { name: 'Добре' }).click();
     await cartLink(page).click();
     await expect(page.getByText('Чака синхронизиране')).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Свържи се отново' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Свържете се отново' })).toBeVisible();
     await expect(page.locator('p', { hasText: 'Междинна сума' })).toContainText(/BGN \d+,\d{2}/);
     await context.setOffline(false);
     await expect(page.getByText('Чака синхронизиране')).toHaveCount(0);

@@ -253,22 +253,22 @@ test.describe('in Bulgarian', () => {
     await page.getByRole('button', { name: 'Към поръчката' }).click();
     await expect(page.getByRole('heading', { name: 'Поръчка', exact: true })).toBeVisible();
     await expect(page.getByText('Моля, добавете адрес за доставка, за да продължите.')).toBeVisible();
-    await page.getByRole('button', { name: 'Запази адреса' }).click();
+    await page.getByRole('button', { name: 'Запазете адреса' }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'Името е задължително' })).toBeVisible();
     await fillAddress(page, { 'Име и фамилия': 'Мария Иванова', 'Улица и номер': 'бул. Витоша 12', Град: 'София', Област: 'София', 'Пощенски код': '1000' });
     await page.getByLabel('Телефонен номер').fill('0888123');
-    await page.getByRole('button', { name: 'Запази адреса' }).click();
+    await page.getByRole('button', { name: 'Запазете адреса' }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'Моля, въведете валиден телефонен номер с код на държавата' })).toBeVisible();
     await page.getByLabel('Телефонен номер').fill('0888 123 456');
     await expect(page.getByText('Валиден номер: +359 88 812 3456')).toBeVisible();
-    await page.getByRole('button', { name: 'Запази адреса' }).click();
+    await page.getByRole('button', { name: 'Запазете адреса' }).click();
 
     const tax = taxOf(price!);
     const summary = page.locator('dl.pricing');
     await expect(summary).toContainText(`Данък (5%)${money(tax, ',')}`);
     await expect(summary).toContainText('ДоставкаBGN 5,99');
     await expect(summary).toContainText(`Общо${money(price! + tax + 599, ',')}`);
-    await page.getByRole('button', { name: 'Поръчай' }).click();
+    await page.getByRole('button', { name: 'Поръчайте' }).click();
     const created = page.getByRole('dialog', { name: 'Готово' });
     await expect(created).toContainText(/Поръчка №NA-[A-Z2-9]{8} е създадена и очаква плащане/);
     await created.getByRole('button', { name: 'Добре' }).click();
@@ -276,11 +276,11 @@ test.describe('in Bulgarian', () => {
     await expect(page.getByText('Очаква плащане', { exact: true })).toBeVisible();
     expect(await hasHorizontalScroll(page)).toBe(false);
 
-    await page.getByRole('button', { name: 'Плати сега' }).click();
+    await page.getByRole('button', { name: 'Платете сега' }).click();
     const popupPromise = page.waitForEvent('popup');
-    await page.getByRole('button', { name: 'Отвори линка за плащане' }).click();
+    await page.getByRole('button', { name: 'Отворете линка за плащане' }).click();
     const popup = await popupPromise;
-    await popup.getByRole('button', { name: 'Завърши плащането' }).click();
+    await popup.getByRole('button', { name: 'Завършете плащането' }).click();
     await expect(popup.getByText('Обработване на плащането...')).toBeVisible();
     await popup.waitForEvent('close', { timeout: 10_000 });
     await expect(page.getByRole('heading', { name: 'Плащането е успешно!' })).toBeVisible();

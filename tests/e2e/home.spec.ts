@@ -114,13 +114,13 @@ test.describe('home page in Bulgarian', () => {
   test('a Bulgarian browser gets Bulgarian, and the language switch persists across reloads', async ({ page }) => {
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1, name: 'Добре дошли в Nail Art Atelier' })).toBeVisible();
-    await expect(page.getByRole('heading', { level: 2, name: 'Избрани арт продукти' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 2, name: 'Избрани продукти' })).toBeVisible();
     await expect(page.locator('html')).toHaveAttribute('lang', 'bg');
     await expect(page.getByRole('article').first().getByText(/^BGN \d+,\d{2}$/)).toBeVisible();
     await expect(page.getByRole('contentinfo')).toContainText('Всички права запазени.');
     expect(await hasHorizontalScroll(page)).toBe(false);
 
-    await page.getByRole('article').first().getByRole('button', { name: /^Добави в количката: .+$/ }).click();
+    await page.getByRole('article').first().getByRole('button', { name: /^Добавете в количката: .+$/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Информация' });
     await expect(dialog).toContainText('Моля, влезте в профила си, за да добавяте продукти в количката.');
     await dialog.getByRole('button', { name: 'Добре' }).click();
@@ -144,7 +144,7 @@ test.describe('home page in Bulgarian', () => {
     await expect(page.getByRole('article').first()).toBeVisible();
     await context.setOffline(true);
     await expect(page.getByText('Няма връзка с интернет. Някои функции може да са ограничени.')).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Свържи се отново' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Свържете се отново' })).toBeVisible();
     await context.setOffline(false);
   });
 });

@@ -222,7 +222,7 @@ test.describe('before the worker is installed', () => {
     await page.getByRole('banner').getByRole('link', { name: 'Начало', exact: true }).click();
     await expect(offline).toBeVisible();
     await context.setOffline(false);
-    await expect(card(page, 0).getByRole('button', { name: /^Добави в количката: .+$/ })).toBeVisible();
+    await expect(card(page, 0).getByRole('button', { name: /^Добавете в количката: .+$/ })).toBeVisible();
   });
 });
 

@@ -179,7 +179,7 @@ test('a refused order says why in the interface’s language', async ({ page, in
     route.fulfill({ status: 503, json: { error: { code: 'unavailable', message: 'The database is not answering' } } }),
   );
   await page.goto('/checkout');
-  await page.getByRole('button', { name: 'Поръчай' }).click();
+  await page.getByRole('button', { name: 'Поръчайте' }).click();
   await expect(page.getByRole('alert')).toHaveText('В момента магазинът не е достъпен. Моля, опитайте отново след няколко минути.');
 });
 

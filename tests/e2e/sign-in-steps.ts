@@ -6,7 +6,7 @@ export async function requestLinkThroughUi(page: Page, inbox: SmtpInbox, email: 
   await page.getByRole('banner').getByRole('button', { name: /^(Log in|Вход)$/ }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('textbox').fill(email);
-  await dialog.getByRole('button', { name: /^(Send sign-in link|Изпрати линк за вход)$/ }).click();
+  await dialog.getByRole('button', { name: /^(Send sign-in link|Изпратете линк за вход)$/ }).click();
   await expect(dialog.getByRole('status')).toContainText(email);
   return signInLinkIn(await inbox.waitForMail(email));
 }

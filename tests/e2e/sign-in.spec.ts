@@ -81,7 +81,7 @@ test.describe('in Bulgarian', () => {
     await page.getByRole('banner').getByRole('button', { name: 'Вход' }).click();
     const dialog = page.getByRole('dialog', { name: 'Вход' });
     await dialog.getByRole('textbox').fill('offline@example.com');
-    await dialog.getByRole('button', { name: 'Изпрати линк за вход' }).click();
+    await dialog.getByRole('button', { name: 'Изпратете линк за вход' }).click();
     await expect(dialog.getByRole('alert')).toHaveText(
       'Изглежда нямате връзка с интернет. Моля, проверете връзката си и опитайте отново.',
     );

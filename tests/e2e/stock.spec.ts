@@ -28,7 +28,7 @@ test('a sold-out card cannot be added, a one-of-a-kind card says only 1 is left,
   await expect(productCard(page, plenty.name).getByText(/left|Sold out/)).toHaveCount(0);
 
   await page.getByRole('button', { name: 'Български' }).click();
-  await expect(productCard(page, gone.name).getByRole('button', { name: `${gone.name} е изчерпан` })).toHaveText('Изчерпано');
+  await expect(productCard(page, gone.name).getByRole('button', { name: `${gone.name} – изчерпано` })).toHaveText('Изчерпано');
   await expect(productCard(page, last.name).getByText('Остана само 1')).toBeVisible();
 });
 

@@ -15,6 +15,7 @@ const PaymentPage = lazy(() => import('../features/payment/payment-page.js'));
 const MockPaymentPage = lazy(() => import('../features/payment/mock-payment-page.js'));
 const AdminPage = lazy(() => import('../features/admin/admin-page.js'));
 const NotFoundPage = lazy(() => import('../features/not-found/not-found-page.js'));
+const ProductPage = lazy(() => import('../features/catalog/product-page.js'));
 
 function PageLoading() {
   const { t } = useTranslation();
@@ -41,6 +42,12 @@ export function AppRoutes() {
           <Switch>
             <Route path={PAGE_ROUTES.home}>
               <HomePage />
+            </Route>
+            <Route path={PAGE_ROUTES.product}>
+              {/* Its texts are the first page's own, so a visitor from a shared link waits for no other. */}
+              <ChunkBoundary fallback={<PageLoading />}>
+                <ProductPage notFound={lazyPage(<NotFoundPage />)} />
+              </ChunkBoundary>
             </Route>
             <Route path={PAGE_ROUTES.profile}>{lazyPage(<ProfilePage />)}</Route>
             <Route path={PAGE_ROUTES.cart}>{lazyPage(<CartPage />)}</Route>

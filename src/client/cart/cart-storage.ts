@@ -1,4 +1,5 @@
 import type { CartItem, CartOperation } from '../../shared/cart.js';
+import type { LocalizedText } from '../../shared/catalog.js';
 
 /** A cart line as the browser shows it: pendingSync marks a line added or changed offline and not yet on the server. */
 export interface ShownCartItem extends CartItem {
@@ -7,7 +8,7 @@ export interface ShownCartItem extends CartItem {
 
 /** What the browser knows of a product when it queues a change to its line offline, to show the line meanwhile. */
 interface QueuedProduct {
-  name: string;
+  name: LocalizedText;
   priceMinor: number;
   stock: number | null;
   addedAt: string;
@@ -42,9 +43,14 @@ export function readMirror(storage: Storage, email: string): ShownCartItem[] | u
     return undefined;
   }
   // A mirror kept before lines had quantities holds one piece per line and knows no stock.
-  return readJson<ShownCartItem>(storage, cartMirrorKey(email)).map((item) => ({ ...item, quantity: item.quantity ?? 1, stock: item.stock ?? null }));
+  return readJson<ShownCartItem>(storage, cartMirrorKey(email)).map((item) => ({ ...item, name: storedName(item.name), quantity: item.quantity ?? 1, stock: item.stock ?? null }));
 }
-export const readQueue = (storage: Storage, email: string) => readJson<QueuedOperation>(storage, pendingQueueKey(email));
+
+export const readQueue = (storage: Storage, email: string) =>
+  readJson<QueuedOperation>(storage, pendingQueueKey(email)).map((operation) => (operation.type === 'remove' ? operation : { ...operation, name: storedName(operation.name) }));
+
+/** A name as this browser kept it: before products had names in two languages, it was the English one. */
+const storedName = (name: LocalizedText | string | undefined): LocalizedText => (typeof name === 'object' && name !== null ? name : { en: name ?? '', bg: '' });
 
 /** Throws when the storage refuses the write (full, or disabled). */
 export function writeQueue(storage: Storage, email: string, queue: readonly QueuedOperation[]): void {

@@ -54,7 +54,7 @@ const sendOperations = (operations: CartOperation[]) =>
  * local storage. Changes made offline wait in the queue and are sent, once each, on reconnect.
  */
 export function CartProvider({ children }: { children: ReactNode }) {
-  const { t } = useTranslation();
+  const { t, language } = useTranslation();
   const { user } = useSession();
   const email = user?.email ?? null;
   const { online, reportNetworkFailure, setSyncing } = useConnectivity();
@@ -130,17 +130,17 @@ export function CartProvider({ children }: { children: ReactNode }) {
         const outdated =
           result?.outcome === 'product_missing' ||
           result?.outcome === 'stock_short' ||
-          (added !== undefined && (added.name !== product.name || added.priceMinor !== product.priceMinor));
+          (added !== undefined && (added.name.en !== product.name.en || added.name.bg !== product.name.bg || added.priceMinor !== product.priceMinor));
         if (outdated) void queryClient.invalidateQueries({ queryKey: [CATALOGUE_TOPIC] });
         if (result?.outcome === 'product_missing') throw new CartError(t('cart.errors.productMissing'));
-        if (result?.shortage) throw new CartError(shortageText(t, result.shortage));
+        if (result?.shortage) throw new CartError(shortageText(t, language, result.shortage));
         return { offline, added };
       } catch (error) {
         if (error instanceof ApiError && error.code === 'cart_full') throw new CartError(t('cart.errors.cartFull', { max: MAX_CART_PIECES }));
         throw error;
       }
     },
-    [changeOffline, email, queryClient, sendOrQueue, t],
+    [changeOffline, email, language, queryClient, sendOrQueue, t],
   );
 
   const setQuantity = useCallback<Cart['setQuantity']>(
@@ -153,14 +153,14 @@ export function CartProvider({ children }: { children: ReactNode }) {
       if (item.pendingSync && item.id.startsWith('pending-')) return queueIt();
       try {
         const { result } = await sendOrQueue(operation, queueIt);
-        if (result?.shortage) throw new CartError(shortageText(t, result.shortage));
+        if (result?.shortage) throw new CartError(shortageText(t, language, result.shortage));
         if (result?.outcome === 'product_missing') throw new CartError(t('cart.errors.productMissing'));
       } catch (error) {
         if (error instanceof ApiError && error.code === 'cart_full') throw new CartError(t('cart.errors.cartFull', { max: MAX_CART_PIECES }));
         throw error;
       }
     },
-    [changeOffline, email, sendOrQueue, t],
+    [changeOffline, email, language, sendOrQueue, t],
   );
 
   const remove = useCallback<Cart['remove']>((item) => setQuantity(item, 0), [setQuantity]);
@@ -193,7 +193,7 @@ export function CartProvider({ children }: { children: ReactNode }) {
           const messages = [
             ...(gone.length > 0 ? [t('cart.errors.droppedOffline', { names: [...new Set(gone.map((operation) => operation.name))].join(', ') })] : []),
             // One message per product, with the count the server named last.
-            ...[...new Map(short.map((shortage) => [shortage.productId, shortage])).values()].map((shortage) => shortageText(t, shortage)),
+            ...[...new Map(short.map((shortage) => [shortage.productId, shortage])).values()].map((shortage) => shortageText(t, language, shortage)),
           ];
           if (messages.length > 0) showModal({ type: 'warning', message: messages.join(' ') });
         } catch (error) {
@@ -221,7 +221,7 @@ export function CartProvider({ children }: { children: ReactNode }) {
         setSyncing(false);
       }
     })();
-  }, [email, online, queueVersion, queryClient, reportNetworkFailure, setSyncing, showModal, t]);
+  }, [email, language, online, queueVersion, queryClient, reportNetworkFailure, setSyncing, showModal, t]);
 
   const value = useMemo<Cart>(
     () => ({ items, isPending: cart.isPending && !cart.data, isError: cart.isError && !cart.data, refetch: () => void cart.refetch(), add, setQuantity, remove }),

@@ -1,11 +1,10 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { LiveTopic } from '../../shared/cart.js';
-import type { CatalogueResponse } from '../../shared/catalog.js';
 import { CATALOGUE_TOPIC, STOCK_TOPIC, type CatalogueChangeEvent, type LiveReadyEvent, type StockCounts, type StockEvent } from '../../shared/live.js';
 import type { ShownCartItem } from '../cart/cart-storage.js';
 import { useSession } from '../session/session.js';
-import { cartWithCounts, catalogueWithCounts } from './stock-counts.js';
+import { cartWithCounts, catalogueWithCounts, type CatalogueView } from './stock-counts.js';
 
 const USER_TOPICS: readonly LiveTopic[] = ['cart', 'orders'];
 /** What shows products: the catalogue, the admin's list of it, and the cart, whose lines show current names and prices. */
@@ -44,9 +43,7 @@ export function LiveUpdates() {
     // An admin's change of the catalogue is fetched whole, counts included, so what was heard before it is forgotten.
     let heardCounts: StockCounts = {};
     const updateCatalogueCounts = () => {
-      const catalogue = queryClient.getQueryData<CatalogueResponse>([CATALOGUE_TOPIC]);
-      const updated = catalogueWithCounts(catalogue, heardCounts);
-      if (updated !== catalogue) queryClient.setQueryData([CATALOGUE_TOPIC], updated);
+      queryClient.setQueriesData<CatalogueView>({ queryKey: [CATALOGUE_TOPIC] }, (view) => catalogueWithCounts(view, heardCounts));
     };
     const applyCounts = (counts: StockCounts) => {
       Object.assign(heardCounts, counts);
@@ -60,9 +57,10 @@ export function LiveUpdates() {
     let announced = 0;
     let refetchedFor = -1;
     const checkCatalogue = () => {
-      const catalogue = queryClient.getQueryData<CatalogueResponse>([CATALOGUE_TOPIC]);
+      const views = queryClient.getQueriesData<CatalogueView>({ queryKey: [CATALOGUE_TOPIC] });
+      const outdated = views.some(([, view]) => view !== undefined && (view.version ?? 0) < announced);
       // Once per version, so that a server whose version went back (a restored database) cannot start a loop.
-      if (!catalogue || (catalogue.version ?? 0) >= announced || refetchedFor === announced) return;
+      if (!outdated || refetchedFor === announced) return;
       refetchedFor = announced;
       refetchCatalogueViews();
     };

@@ -1,13 +1,24 @@
-import type { CatalogueResponse } from '../../shared/catalog.js';
+import type { CatalogueResponse, Product, ProductPageResponse } from '../../shared/catalog.js';
 import type { StockCounts } from '../../shared/live.js';
 import type { ShownCartItem } from '../cart/cart-storage.js';
 
 // Counts arrive with every order, so pages put them into what they hold instead of fetching it again.
 // Each returns its input itself when no count changed, so that nothing re-renders for nothing.
 
-export function catalogueWithCounts(catalogue: CatalogueResponse | undefined, counts: StockCounts): CatalogueResponse | undefined {
-  if (!catalogue || !catalogue.products.some((product) => product.id in counts && counts[product.id] !== product.stock)) return catalogue;
-  return { ...catalogue, products: catalogue.products.map((product) => (product.id in counts ? { ...product, stock: counts[product.id]! } : product)) };
+/** What pages hold of the catalogue: a page of its list, or a product page. */
+export type CatalogueView = CatalogueResponse | ProductPageResponse;
+
+const changes = (products: readonly Product[], counts: StockCounts) => products.some((product) => product.id in counts && counts[product.id] !== product.stock);
+const counted = (product: Product, counts: StockCounts): Product => (product.id in counts ? { ...product, stock: counts[product.id]! } : product);
+
+export function catalogueWithCounts<View extends CatalogueView>(view: View | undefined, counts: StockCounts): View | undefined {
+  if (!view) return view;
+  if ('products' in view) {
+    if (!changes(view.products, counts)) return view;
+    return { ...view, products: view.products.map((product) => counted(product, counts)) };
+  }
+  if (!changes([view.product, ...view.related], counts)) return view;
+  return { ...view, product: counted(view.product, counts), related: view.related.map((product) => counted(product, counts)) };
 }
 
 export function cartWithCounts(items: ShownCartItem[] | undefined, counts: StockCounts): ShownCartItem[] | undefined {

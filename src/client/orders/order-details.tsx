@@ -4,6 +4,7 @@ import { AddressText } from '../addresses/address-text.js';
 import { useTranslation } from '../i18n/i18n.js';
 import { formatDateTime } from '../ui/format-date.js';
 import { Price } from '../ui/price.js';
+import { Localized } from '../i18n/localized.js';
 
 export function OrderStatusBadge({ status }: { status: Order['status'] }) {
   const { t } = useTranslation();
@@ -56,7 +57,7 @@ export function OrderDetails({ order, headingLevel = 3 }: { order: Order; headin
         {order.items.map((item, index) => (
           <li key={index}>
             <span>
-              {item.name}
+              <Localized text={item.name} />
               {item.quantity > 1 && <span className="muted"> · {t('orders.quantity', { count: item.quantity })}</span>}
             </span>{' '}
             <Price minor={item.priceMinor * item.quantity} />

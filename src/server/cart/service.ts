@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { MAX_CART_PIECES, type CartItem, type CartOperation, type CartOperationResult, type CartOperationsResponse } from '../../shared/cart.js';
-import { lockProductAgainstDeletion } from '../catalog/service.js';
+import type { LocalizedText } from '../../shared/catalog.js';
+import { lockProductAgainstDeletion, productName } from '../catalog/service.js';
 import type { Database, Executor } from '../db/client.js';
 import { appliedCartOperations, cartItems, products } from '../db/schema.js';
 import { inTransaction, lockSubject } from '../db/transaction.js';
@@ -13,7 +14,8 @@ const OPERATION_MEMORY_DAYS = 30;
 const lineColumns = {
   id: cartItems.id,
   productId: cartItems.productId,
-  name: products.name,
+  nameEn: products.nameEn,
+  nameBg: products.nameBg,
   priceMinor: products.priceMinor,
   addedPriceMinor: cartItems.priceMinor,
   quantity: cartItems.quantity,
@@ -29,7 +31,7 @@ export async function getCart(db: Executor, userId: string): Promise<CartItem[]>
     .innerJoin(products, eq(products.id, cartItems.productId))
     .where(eq(cartItems.userId, userId))
     .orderBy(asc(cartItems.addedAt), asc(cartItems.id));
-  return rows.map((row) => ({ ...row, addedAt: row.addedAt.toISOString() }));
+  return rows.map(({ nameEn, nameBg, ...row }) => ({ ...row, name: { en: nameEn, bg: nameBg }, addedAt: row.addedAt.toISOString() }));
 }
 
 /**
@@ -91,17 +93,17 @@ async function applyOperation(tx: Executor, userId: string, operation: CartOpera
     .where(and(eq(cartItems.userId, userId), eq(cartItems.productId, product.id)));
   const quantity = operation.type === 'add' ? (line?.quantity ?? 0) + 1 : operation.quantity;
   if (product.stock !== null && quantity > product.stock && quantity > (line?.quantity ?? 0)) {
-    return { outcome: 'stock_short', shortage: { productId: product.id, name: product.name, wanted: quantity, left: product.stock } };
+    return { outcome: 'stock_short', shortage: { productId: product.id, name: productName(product), wanted: quantity, left: product.stock } };
   }
   if (line) await tx.update(cartItems).set({ quantity }).where(eq(cartItems.id, line.id));
-  else await tx.insert(cartItems).values({ userId, productId: product.id, name: product.name, priceMinor: product.priceMinor, quantity });
+  else await tx.insert(cartItems).values({ userId, productId: product.id, name: product.nameEn || product.nameBg, priceMinor: product.priceMinor, quantity });
   return { outcome: 'applied' };
 }
 
 export interface CheckoutLine {
   id: string;
   productId: string;
-  name: string;
+  name: LocalizedText;
   priceMinor: number;
   quantity: number;
   stock: number | null;
@@ -116,12 +118,13 @@ export interface CheckoutLine {
  */
 export async function takeCartForCheckout(tx: Executor, userId: string): Promise<CheckoutLine[]> {
   await lockSubject(tx, 'cart', userId);
-  return tx
+  const rows = await tx
     .select({
       id: cartItems.id,
       productId: cartItems.productId,
       addedAt: cartItems.addedAt,
-      name: products.name,
+      nameEn: products.nameEn,
+      nameBg: products.nameBg,
       priceMinor: products.priceMinor,
       quantity: cartItems.quantity,
       stock: products.stock,
@@ -131,6 +134,7 @@ export async function takeCartForCheckout(tx: Executor, userId: string): Promise
     .where(eq(cartItems.userId, userId))
     .orderBy(asc(cartItems.addedAt), asc(cartItems.id))
     .for('key share', { of: products });
+  return rows.map(({ nameEn, nameBg, ...row }) => ({ ...row, name: { en: nameEn, bg: nameBg } }));
 }
 
 /** Removes the lines an order took, inside the caller's transaction; a line added since stays. */

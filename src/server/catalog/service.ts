@@ -1,9 +1,11 @@
-import { asc, count, eq, max, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, max, or, sql, type SQL } from 'drizzle-orm';
 import sharp from 'sharp';
-import type { CatalogueResponse, Product, ProductCategory } from '../../shared/catalog.js';
+import type { CatalogueQuery, CatalogueResponse, LocalizedText, Product, ProductCategory, ProductPageResponse, ProductPhoto } from '../../shared/catalog.js';
+import { searchableText } from '../../shared/search.js';
+import { slugify } from '../../shared/slug.js';
 import { LOW_STOCK_MAX, type StockFilter } from '../../shared/stock.js';
 import type { Database, Executor } from '../db/client.js';
-import { products, shopState } from '../db/schema.js';
+import { productPhotos, productSlugs, products, shopState } from '../db/schema.js';
 import { inTransaction } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
 import { imageUrlForKey, type ProductImages } from '../images/product-images.js';
@@ -12,38 +14,139 @@ import { lockForStockChange, recordStockSet } from '../stock/service.js';
 import { demoProducts } from './demo-catalogue.js';
 
 type ProductRow = typeof products.$inferSelect;
+type PhotoRow = typeof productPhotos.$inferSelect;
 
-export function toProduct(row: ProductRow): Product {
+export const productName = (row: Pick<ProductRow, 'nameEn' | 'nameBg'>): LocalizedText => ({ en: row.nameEn, bg: row.nameBg });
+
+export function toPhoto(row: PhotoRow): ProductPhoto {
+  return { id: row.id, url: imageUrlForKey(row.imageKey)!, alt: { en: row.altEn, bg: row.altBg } };
+}
+
+export function toProduct(row: ProductRow, photos: readonly PhotoRow[]): Product {
   return {
     id: row.id,
-    name: row.name,
-    description: row.description,
+    slug: row.slug,
+    name: productName(row),
+    description: { en: row.descriptionEn, bg: row.descriptionBg },
     priceMinor: row.priceMinor,
     category: row.category as Product['category'],
     stock: row.stock,
-    imageUrl: imageUrlForKey(row.imageKey),
+    photos: photos.map(toPhoto),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
 }
 
-/** The catalogue is a handmade shop's: small, so one page of it is the whole of it in practice. */
-export const CATALOGUE_PAGE_SIZE = 200;
+/** The photos of these products, each product's in order, cover first. */
+async function photosOf(db: Executor, productIds: readonly string[]): Promise<Map<string, PhotoRow[]>> {
+  const byProduct = new Map<string, PhotoRow[]>(productIds.map((id) => [id, []]));
+  if (productIds.length === 0) return byProduct;
+  const rows = await db
+    .select()
+    .from(productPhotos)
+    .where(inArray(productPhotos.productId, [...productIds]))
+    .orderBy(asc(productPhotos.productId), asc(productPhotos.position), asc(productPhotos.createdAt));
+  for (const row of rows) byProduct.get(row.productId)?.push(row);
+  return byProduct;
+}
+
+export async function withPhotos(db: Executor, rows: readonly ProductRow[]): Promise<Product[]> {
+  const photos = await photosOf(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => toProduct(row, photos.get(row.id) ?? []));
+}
+
+/** Products per page of the catalogue: a grid of 2, 3 or 4 columns fills evenly. */
+export const CATALOGUE_PAGE_SIZE = 48;
+/** The admin's table shows the whole catalogue of a handmade shop on one page. */
+export const ADMIN_PRODUCTS_LIMIT = 500;
 
 const stockConditions: Record<StockFilter, SQL> = {
   soldOut: sql`${products.stock} = 0`,
   low: sql`${products.stock} between 1 and ${LOW_STOCK_MAX}`,
 };
 
-/** The catalogue, or (for the admin) only its sold-out or low-stock products. */
-export async function listProducts(db: Database, stock?: StockFilter): Promise<Product[]> {
+/** A search is plain text: LIKE's wildcards and its escape character in it match only themselves. */
+export const likePattern = (search: string) => `%${searchableText(search).replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+
+/** A name to sort by in a language: its own, else the other's. */
+const nameIn = (language: 'en' | 'bg') =>
+  language === 'bg' ? sql`coalesce(nullif(${products.nameBg}, ''), ${products.nameEn})` : sql`coalesce(nullif(${products.nameEn}, ''), ${products.nameBg})`;
+
+export interface CatalogueFilter extends Partial<CatalogueQuery> {
+  /** Sorting by name follows this language's names. */
+  language?: 'en' | 'bg';
+  /** The admin's filters by stock. */
+  stock?: StockFilter;
+  page?: number;
+  pageSize?: number;
+}
+
+function catalogueConditions(filter: CatalogueFilter): SQL | undefined {
+  const conditions: SQL[] = [];
+  if (filter.category) conditions.push(eq(products.category, filter.category));
+  if (filter.q) conditions.push(sql`${products.searchText} like ${likePattern(filter.q)} escape '\\'`);
+  if (filter.stock) conditions.push(stockConditions[filter.stock]);
+  return conditions.length > 0 ? and(...conditions) : undefined;
+}
+
+function catalogueOrder(filter: CatalogueFilter): SQL[] {
+  switch (filter.sort) {
+    case 'newest':
+      return [desc(products.createdAt), asc(products.id)];
+    case 'price':
+      return [asc(products.priceMinor), asc(products.id)];
+    case 'price-desc':
+      return [desc(products.priceMinor), asc(products.id)];
+    default:
+      return [asc(nameIn(filter.language ?? 'en')), asc(products.id)];
+  }
+}
+
+/** One page of the catalogue as filtered, searched and sorted, with how many products match in all. */
+export async function listProducts(db: Executor, filter: CatalogueFilter = {}): Promise<{ products: Product[]; total: number }> {
+  const pageSize = filter.pageSize ?? CATALOGUE_PAGE_SIZE;
+  const page = filter.page ?? 1;
+  const where = catalogueConditions(filter);
+  const [rows, [counted]] = await Promise.all([
+    db
+      .select()
+      .from(products)
+      .where(where)
+      .orderBy(...catalogueOrder(filter))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db.select({ total: count() }).from(products).where(where),
+  ]);
+  return { products: await withPhotos(db, rows), total: counted?.total ?? 0 };
+}
+
+/**
+ * The product whose page this slug is: by its current slug, or by one it had before a rename
+ * (`redirect` then names the slug to send the visitor to).
+ */
+export async function findProductBySlug(db: Executor, slug: string): Promise<{ product: Product; redirect: boolean } | undefined> {
+  const [row] = await db.select().from(products).where(eq(products.slug, slug));
+  if (row) return { product: (await withPhotos(db, [row]))[0]!, redirect: false };
+  const [old] = await db
+    .select({ product: products })
+    .from(productSlugs)
+    .innerJoin(products, eq(products.id, productSlugs.productId))
+    .where(eq(productSlugs.slug, slug));
+  return old ? { product: (await withPhotos(db, [old.product]))[0]!, redirect: true } : undefined;
+}
+
+/** Other products of the product's category (or of none, for a product without one), newest first. */
+export async function relatedProducts(db: Executor, product: Product, limit = 4): Promise<Product[]> {
   const rows = await db
     .select()
     .from(products)
-    .where(stock ? stockConditions[stock] : undefined)
-    .orderBy(asc(products.name), asc(products.id))
-    .limit(CATALOGUE_PAGE_SIZE);
-  return rows.map(toProduct);
+    .where(and(eq(products.category, product.category), sql`${products.id} <> ${product.id}`))
+    .orderBy(desc(products.createdAt), asc(products.id))
+    .limit(limit);
+  return withPhotos(db, rows);
 }
 
 const CATALOGUE_VERSION = 'catalogue_version';
@@ -58,7 +161,7 @@ export async function catalogueVersion(db: Executor): Promise<number> {
  * Counts a change to the catalogue and tells every open page, in the transaction that makes the
  * change. Changes take turns on the version's row, which only admins' edits ever wait for.
  */
-async function catalogueChanged(tx: Executor): Promise<void> {
+export async function catalogueChanged(tx: Executor): Promise<void> {
   const [row] = await tx
     .insert(shopState)
     .values({ key: CATALOGUE_VERSION, value: '1' })
@@ -68,12 +171,21 @@ async function catalogueChanged(tx: Executor): Promise<void> {
 }
 
 /**
- * The catalogue with the version it was read at. The version is read first: the products may then
- * be newer than it says, which costs a page one needless refresh, but never older.
+ * A page of the catalogue with the version it was read at. The version is read first: the products
+ * may then be newer than it says, which costs a page one needless refresh, but never older.
  */
-export async function listCatalogue(db: Database): Promise<CatalogueResponse> {
+export async function listCatalogue(db: Database, filter: CatalogueFilter): Promise<CatalogueResponse> {
   const version = await catalogueVersion(db);
-  return { products: await listProducts(db), version };
+  const page = filter.page ?? 1;
+  return { ...(await listProducts(db, { ...filter, page })), version, page, pageSize: CATALOGUE_PAGE_SIZE };
+}
+
+/** A product page's data, or a redirect when the slug is one the product had before a rename. */
+export async function productPage(db: Database, slug: string): Promise<{ page: ProductPageResponse; redirect: boolean } | undefined> {
+  const version = await catalogueVersion(db);
+  const found = await findProductBySlug(db, slug);
+  if (!found) return undefined;
+  return { page: { product: found.product, related: await relatedProducts(db, found.product), version }, redirect: found.redirect };
 }
 
 export async function findProduct(db: Executor, id: string): Promise<ProductRow | undefined> {
@@ -91,10 +203,52 @@ export async function lockProductAgainstDeletion(tx: Executor, id: string): Prom
 }
 
 export interface ProductFields {
-  name: string;
-  description: string;
+  name: LocalizedText;
+  description: LocalizedText;
   priceMinor: number;
   category: ProductCategory | '';
+}
+
+/** The product's columns for these fields, with the text its search looks in. */
+function productColumns(fields: ProductFields) {
+  return {
+    nameEn: fields.name.en,
+    nameBg: fields.name.bg,
+    descriptionEn: fields.description.en,
+    descriptionBg: fields.description.bg,
+    priceMinor: fields.priceMinor,
+    category: fields.category,
+    searchText: searchTextOf(fields),
+  };
+}
+
+const searchTextOf = (fields: Pick<ProductFields, 'name' | 'description'>) =>
+  searchableText([fields.name.en, fields.name.bg, fields.description.en, fields.description.bg].join(' '));
+
+/** The name a slug is made from: the English one, else the Bulgarian. */
+const slugSource = (name: LocalizedText) => name.en || name.bg;
+
+/**
+ * A slug for the name that no other product has or had (those keep redirecting to their products):
+ * the name's own, else it with -2, -3... The caller holds the catalogue's version row, so two
+ * products saved at once cannot both take the same one.
+ */
+async function freeSlug(tx: Executor, name: LocalizedText, productId: string): Promise<string> {
+  const base = slugify(slugSource(name));
+  const taken = new Set<string>();
+  const pattern = `${base.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+  const [current, old] = await Promise.all([
+    tx.select({ slug: products.slug }).from(products).where(and(sql`${products.slug} like ${pattern} escape '\\'`, sql`${products.id} <> ${productId}`)),
+    tx
+      .select({ slug: productSlugs.slug })
+      .from(productSlugs)
+      .where(and(sql`${productSlugs.slug} like ${pattern} escape '\\'`, sql`${productSlugs.productId} <> ${productId}`)),
+  ]);
+  for (const row of [...current, ...old]) taken.add(row.slug);
+  for (let suffix = 1; ; suffix++) {
+    const slug = suffix === 1 ? base : `${base}-${suffix}`;
+    if (!taken.has(slug)) return slug;
+  }
 }
 
 /**
@@ -106,16 +260,18 @@ export interface StockInput {
   stockSeen: number | null | undefined;
 }
 
-/** Adds a product with its image; if the database refuses it, the stored image is removed again. */
+/** Adds a product with its cover photo; if the database refuses it, the stored image is removed again. */
 export async function createProduct(db: Database, images: ProductImages, fields: ProductFields, stock: number | null, image: Buffer, admin: string): Promise<Product> {
   const id = crypto.randomUUID();
   const imageKey = await images.storeUpload(id, image);
   try {
     return await db.transaction(async (tx) => {
-      const [row] = await tx.insert(products).values({ id, ...fields, stock, imageKey }).returning();
-      if (stock !== null) await recordStockSet(tx, id, null, stock, admin);
       await catalogueChanged(tx);
-      return toProduct(row!);
+      const slug = await freeSlug(tx, fields.name, id);
+      const [row] = await tx.insert(products).values({ id, ...productColumns(fields), slug, stock }).returning();
+      const [photo] = await tx.insert(productPhotos).values({ productId: id, position: 0, imageKey }).returning();
+      if (stock !== null) await recordStockSet(tx, id, null, stock, admin);
+      return toProduct(row!, [photo!]);
     });
   } catch (error) {
     await images.remove(imageKey);
@@ -124,63 +280,53 @@ export async function createProduct(db: Database, images: ProductImages, fields:
 }
 
 /**
- * Changes a product, and its image when a new one comes; the old image files are removed after.
- * The count is written only when the admin changed it in the form, and only if orders did not
- * change it since the form was opened (stock_changed): a sale is never undone by saving a form.
+ * Changes a product's texts, price, category and count. A new name gives a new slug; the old one
+ * keeps leading to the product. The count is written only when the admin changed it in the form,
+ * and only if orders did not change it since the form was opened (stock_changed): a sale is never
+ * undone by saving a form.
  */
-export async function updateProduct(
-  db: Database,
-  images: ProductImages,
-  id: string,
-  fields: ProductFields,
-  { stock, stockSeen }: StockInput,
-  image: Buffer | undefined,
-  admin: string,
-): Promise<Product> {
-  const existing = await findProduct(db, id);
-  if (!existing) throw new HttpError(404, 'not_found', 'Product not found');
-  const imageKey = image ? await images.storeUpload(id, image) : existing.imageKey;
-  let row: ProductRow | undefined;
-  try {
-    row = await inTransaction(db, async (tx) => {
-      const current = await lockForStockChange(tx, id);
-      if (!current) return undefined;
-      const setsStock = stock !== undefined && !(stockSeen !== undefined && stock === stockSeen) && stock !== current.stock;
-      if (setsStock && stockSeen !== undefined && stockSeen !== current.stock) {
-        throw new HttpError(409, 'stock_changed', `The stock is now ${current.stock ?? 'made to order'}; orders changed it since the form was opened.`, {
-          stock: current.stock,
-        });
-      }
-      const [updated] = await tx
-        .update(products)
-        .set({ ...fields, ...(setsStock ? { stock } : {}), imageKey, updatedAt: new Date() })
-        .where(eq(products.id, id))
-        .returning();
-      if (setsStock) await recordStockSet(tx, id, current.stock, stock, admin);
-      await catalogueChanged(tx);
-      return updated;
-    });
-  } catch (error) {
-    if (image && imageKey) await images.remove(imageKey);
-    throw error;
-  }
-  if (!row) {
-    if (image && imageKey) await images.remove(imageKey);
-    throw new HttpError(404, 'not_found', 'Product not found');
-  }
-  if (image && existing.imageKey) await images.remove(existing.imageKey);
-  return toProduct(row);
+export async function updateProduct(db: Database, id: string, fields: ProductFields, { stock, stockSeen }: StockInput, admin: string): Promise<Product> {
+  const row = await inTransaction(db, async (tx) => {
+    const current = await lockForStockChange(tx, id);
+    if (!current) return undefined;
+    const setsStock = stock !== undefined && !(stockSeen !== undefined && stock === stockSeen) && stock !== current.stock;
+    if (setsStock && stockSeen !== undefined && stockSeen !== current.stock) {
+      throw new HttpError(409, 'stock_changed', `The stock is now ${current.stock ?? 'made to order'}; orders changed it since the form was opened.`, {
+        stock: current.stock,
+      });
+    }
+    await catalogueChanged(tx);
+    const [before] = await tx.select({ slug: products.slug, nameEn: products.nameEn, nameBg: products.nameBg }).from(products).where(eq(products.id, id));
+    let slug = before!.slug;
+    if (slugSource(productName(before!)) !== slugSource(fields.name) && slugify(slugSource(fields.name)) !== slugify(slugSource(productName(before!)))) {
+      slug = await freeSlug(tx, fields.name, id);
+      // The old address leads to the product from now on; one the product had before and takes again is its own again.
+      await tx.insert(productSlugs).values({ slug: before!.slug, productId: id }).onConflictDoNothing();
+      await tx.delete(productSlugs).where(and(eq(productSlugs.slug, slug), eq(productSlugs.productId, id)));
+    }
+    const [updated] = await tx
+      .update(products)
+      .set({ ...productColumns(fields), slug, ...(setsStock ? { stock } : {}), updatedAt: new Date() })
+      .where(eq(products.id, id))
+      .returning();
+    if (setsStock) await recordStockSet(tx, id, current.stock, stock, admin);
+    return updated;
+  });
+  if (!row) throw new HttpError(404, 'not_found', 'Product not found');
+  return (await withPhotos(db, [row]))[0]!;
 }
 
 export async function deleteProduct(db: Database, images: ProductImages, id: string): Promise<void> {
   const removed = await db.transaction(async (tx) => {
-    // Carts holding the product lose its lines with it (on delete cascade); their pages hear of it as a catalogue change.
-    const [row] = await tx.delete(products).where(eq(products.id, id)).returning({ imageKey: products.imageKey });
+    const photos = await tx.select({ imageKey: productPhotos.imageKey }).from(productPhotos).where(eq(productPhotos.productId, id));
+    // Carts holding the product lose its lines with it, and it loses its photos and old slugs (on
+    // delete cascade); open pages hear of it as a catalogue change.
+    const [row] = await tx.delete(products).where(eq(products.id, id)).returning({ id: products.id });
     if (row) await catalogueChanged(tx);
-    return row;
+    return row ? photos : undefined;
   });
   if (!removed) throw new HttpError(404, 'not_found', 'Product not found');
-  if (removed.imageKey) await images.remove(removed.imageKey);
+  await Promise.all(removed.map((photo) => images.remove(photo.imageKey)));
 }
 
 /** When the catalogue last changed, for the sitemap. */
@@ -189,8 +335,40 @@ export async function catalogueUpdatedAt(db: Database): Promise<Date | null> {
   return row?.latest ?? null;
 }
 
+/** Every product page for the sitemap: slug, names, last change and photos, at most `limit`. */
+export async function sitemapProducts(db: Database, limit = 10_000): Promise<Product[]> {
+  const rows = await db.select().from(products).orderBy(asc(products.createdAt), asc(products.id)).limit(limit);
+  return withPhotos(db, rows);
+}
+
+/** Version of searchableText's rules that the stored search texts were made with. */
+const SEARCH_TEXT_VERSION = '1';
+const SEARCH_TEXT_KEY = 'search_text_version';
+
+/**
+ * Writes every product's search text again when it was made by other rules than today's (the
+ * migration that added it left it empty), so that a search finds products saved before.
+ */
+export async function refreshSearchTexts(db: Database): Promise<number> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK})`);
+    const [done] = await tx.select().from(shopState).where(eq(shopState.key, SEARCH_TEXT_KEY));
+    if (done?.value === SEARCH_TEXT_VERSION) return 0;
+    const rows = await tx.select().from(products);
+    for (const row of rows) {
+      const searchText = searchTextOf({ name: productName(row), description: { en: row.descriptionEn, bg: row.descriptionBg } });
+      if (searchText !== row.searchText) await tx.update(products).set({ searchText }).where(eq(products.id, row.id));
+    }
+    await tx
+      .insert(shopState)
+      .values({ key: SEARCH_TEXT_KEY, value: SEARCH_TEXT_VERSION })
+      .onConflictDoUpdate({ target: shopState.key, set: { value: SEARCH_TEXT_VERSION, updatedAt: sql`now()` } });
+    return rows.length;
+  });
+}
+
 const DEMO_SEEDED = 'demo_catalogue_seeded_at';
-/** An advisory lock key, arbitrary but fixed, held while one process seeds. */
+/** An advisory lock key, arbitrary but fixed, held while one process seeds or refreshes the catalogue. */
 const SEED_LOCK = 7_260_002;
 
 /**
@@ -208,17 +386,22 @@ export async function seedDemoCatalogue(db: Database, images: ProductImages): Pr
       await markSeeded(tx);
       return 0;
     }
-    const rows: (typeof products.$inferInsert)[] = [];
+    await catalogueChanged(tx);
     for (const demo of demoProducts) {
       const id = crypto.randomUUID();
+      const fields: ProductFields = {
+        name: { en: demo.name, bg: demo.nameBg },
+        description: { en: demo.description, bg: demo.descriptionBg },
+        priceMinor: demo.priceMinor,
+        category: demo.category,
+      };
+      await tx.insert(products).values({ id, ...productColumns(fields), slug: await freeSlug(tx, fields.name, id), stock: demo.stock });
       // 90 dpi renders the 800-unit drawing at 1000 px, just above the largest stored width.
       const imageKey = await images.store(id, sharp(Buffer.from(demo.svg), { density: 90 }));
-      rows.push({ id, name: demo.name, description: demo.description, priceMinor: demo.priceMinor, category: demo.category, stock: demo.stock, imageKey });
+      await tx.insert(productPhotos).values({ productId: id, position: 0, imageKey });
     }
-    await tx.insert(products).values(rows);
-    await catalogueChanged(tx);
     await markSeeded(tx);
-    return rows.length;
+    return demoProducts.length;
   });
 }
 

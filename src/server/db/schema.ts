@@ -98,22 +98,64 @@ export const products = pgTable(
   'products',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    name: text('name').notNull(),
-    description: text('description').notNull(),
+    /** Names and descriptions in English and Bulgarian; either may be empty, and pages then show the other. */
+    nameEn: text('name_en').notNull(),
+    nameBg: text('name_bg').notNull().default(''),
+    descriptionEn: text('description_en').notNull(),
+    descriptionBg: text('description_bg').notNull().default(''),
+    /** The product page's address, made from the name; the slugs it had before are in product_slugs. */
+    slug: text('slug').notNull(),
+    /** Names and descriptions in both languages, lower-cased and without accents (shared/search.ts), for the catalogue's search. */
+    searchText: text('search_text').notNull().default(''),
     priceMinor: integer('price_minor').notNull(),
     category: text('category').notNull().default(''),
     /** Pieces in stock; null when made to order. Orders take pieces with a conditional update, so it never goes below 0. */
     stock: integer('stock'),
-    imageKey: text('image_key'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (table) => [
-    index('products_name_idx').on(table.name),
+    index('products_name_idx').on(table.nameEn),
+    uniqueIndex('products_slug_idx').on(table.slug),
+    index('products_category_name_idx').on(table.category, table.nameEn),
+    index('products_price_idx').on(table.priceMinor),
+    index('products_created_idx').on(table.createdAt),
+    // A search finds any part of a name or description (LIKE '%part%'), which a trigram index answers.
+    index('products_search_trgm_idx').using('gin', table.searchText.op('gin_trgm_ops')).with({ fastupdate: false }),
     check('products_price_not_negative', sql`${table.priceMinor} >= 0`),
     check('products_stock_not_negative', sql`${table.stock} >= 0`),
     check('products_category_known', sql`${table.category} in ('', 'nails', 'nail-art', 'accessories', 'kits')`),
   ],
+);
+
+/** A product's photos, the cover first (position 0). An empty alt text means the product's name. */
+export const productPhotos = pgTable(
+  'product_photos',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    imageKey: text('image_key').notNull(),
+    altEn: text('alt_en').notNull().default(''),
+    altBg: text('alt_bg').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (table) => [index('product_photos_product_idx').on(table.productId, table.position)],
+);
+
+/** Slugs a product had before a rename: their addresses redirect to the product's page. */
+export const productSlugs = pgTable(
+  'product_slugs',
+  {
+    slug: text('slug').primaryKey(),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (table) => [index('product_slugs_product_idx').on(table.productId)],
 );
 
 export const cartItems = pgTable(
@@ -219,7 +261,9 @@ export const orderItems = pgTable(
       .references(() => orders.id, { onDelete: 'cascade' }),
     position: integer('position').notNull(),
     productId: uuid('product_id').references(() => products.id, { onDelete: 'set null' }),
-    name: text('name').notNull(),
+    /** The product's names when the order was placed. */
+    nameEn: text('name_en').notNull(),
+    nameBg: text('name_bg').notNull().default(''),
     /** The price of one piece. */
     priceMinor: integer('price_minor').notNull(),
     quantity: integer('quantity').notNull().default(1),

@@ -3,6 +3,7 @@ import { and, asc, count, desc, eq, inArray, isNotNull, like, or, sql, type SQL 
 import type { Country } from '../../shared/addresses.js';
 import { MAX_ADMIN_PAGE_SIZE, type AdminOrderPage } from '../../shared/admin.js';
 import { pieceCount } from '../../shared/cart.js';
+import type { LocalizedText } from '../../shared/catalog.js';
 import { priceLines } from '../../shared/money.js';
 import { isOrderStatus, normalizeOrderStatus, orderStatusRank, ORDER_STATUSES, storedValuesOf, type OrderStatus } from '../../shared/order-status.js';
 import { mockPaymentPath, type Order, type OrderStatusChange, type PaymentMethod } from '../../shared/orders.js';
@@ -56,7 +57,7 @@ export function toOrder(row: OrderRow, items: OrderItemRow[], payment: PaymentRo
       .map((change): OrderStatusChange => ({ status: normalizeOrderStatus(change.status), at: change.changedAt.toISOString() })),
     items: items
       .sort((a, b) => a.position - b.position)
-      .map((item) => ({ productId: item.productId, name: item.name, priceMinor: item.priceMinor, quantity: item.quantity, addedAt: item.addedAt?.toISOString() ?? null })),
+      .map((item) => ({ productId: item.productId, name: { en: item.nameEn, bg: item.nameBg }, priceMinor: item.priceMinor, quantity: item.quantity, addedAt: item.addedAt?.toISOString() ?? null })),
     pricing: { subtotal: row.subtotalMinor, tax: row.taxMinor, shipping: row.shippingMinor, total: row.totalMinor },
     itemSummary: { count: row.itemCount, description: row.itemDescription },
     shippingAddress: {
@@ -211,7 +212,7 @@ export async function placeOrder(
       const items = await tx
         .insert(orderItems)
         .values(
-          lines.map((line, position) => ({ orderId, position, productId: line.productId, name: line.name, priceMinor: line.priceMinor, quantity: line.quantity, addedAt: line.addedAt })),
+          lines.map((line, position) => ({ orderId, position, productId: line.productId, nameEn: line.name.en, nameBg: line.name.bg, priceMinor: line.priceMinor, quantity: line.quantity, addedAt: line.addedAt })),
         )
         .returning();
       const placed = await recordStatusChange(tx, orderId, 'pending', row!.createdAt);
@@ -233,9 +234,12 @@ export async function placeOrder(
 }
 
 /** "Pearl Tips × 2, Gold Foil": the order's lines in a few words, for lists. */
-function describeLines(lines: readonly { name: string; quantity: number }[]): string {
+function describeLines(lines: readonly { name: LocalizedText; quantity: number }[]): string {
   return lines
-    .map((line) => (line.quantity > 1 ? `${line.name} × ${line.quantity}` : line.name))
+    .map((line) => {
+      const name = line.name.en || line.name.bg;
+      return line.quantity > 1 ? `${name} × ${line.quantity}` : name;
+    })
     .join(', ')
     .slice(0, 500);
 }
@@ -366,13 +370,13 @@ export async function changeOrderStatus(db: Database, orderId: string, status: u
 /** Takes again the pieces of a cancelled order that is being reopened, in the caller's transaction. */
 async function retakeStock(tx: Executor, orderId: string): Promise<void> {
   const items = await tx
-    .select({ productId: orderItems.productId, name: orderItems.name, quantity: orderItems.quantity })
+    .select({ productId: orderItems.productId, nameEn: orderItems.nameEn, nameBg: orderItems.nameBg, quantity: orderItems.quantity })
     .from(orderItems)
     .where(and(eq(orderItems.orderId, orderId), isNotNull(orderItems.productId)));
   const counts = await readStockForOrder(
     tx,
     items.map((item) => item.productId!),
   );
-  const lines = items.flatMap((item) => (counts.has(item.productId!) ? [{ ...item, productId: item.productId!, stock: counts.get(item.productId!)! }] : []));
+  const lines = items.flatMap((item) => (counts.has(item.productId!) ? [{ productId: item.productId!, name: { en: item.nameEn, bg: item.nameBg }, quantity: item.quantity, stock: counts.get(item.productId!)! }] : []));
   await takeStock(tx, orderId, lines, 'retaken');
 }

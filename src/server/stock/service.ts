@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import type { LocalizedText } from '../../shared/catalog.js';
 import type { StockCounts } from '../../shared/live.js';
 import type { StockChange, StockChangeReason, StockShortage } from '../../shared/stock.js';
 import type { Executor } from '../db/client.js';
@@ -9,7 +10,7 @@ import { announceStock } from '../live/live-hub.js';
 /** A line that takes pieces; its count was read with the product held (takeCartForCheckout, readStockForOrder), so it cannot switch between counted and made to order meanwhile. */
 export interface StockLine {
   productId: string;
-  name: string;
+  name: LocalizedText;
   quantity: number;
   /** The count as read; null (made to order) takes nothing. */
   stock: number | null;
@@ -44,7 +45,7 @@ export async function takeStock(tx: Executor, orderId: string, lines: readonly S
     }
   }
   if (shortages.length > 0) {
-    const text = shortages.map((shortage) => `${shortage.name}: ${shortage.left} left, ${shortage.wanted} wanted`).join('; ');
+    const text = shortages.map((shortage) => `${shortage.name.en || shortage.name.bg}: ${shortage.left} left, ${shortage.wanted} wanted`).join('; ');
     throw new HttpError(409, 'stock_short', `Not enough in stock: ${text}`, { shortages });
   }
   if (Object.keys(counts).length > 0) await announceStock(tx, counts);
@@ -122,11 +123,11 @@ export async function countedStock(db: Executor, limit: number): Promise<StockCo
   return Object.fromEntries(rows.map((row) => [row.id, row.stock]));
 }
 
-type StockChangeRow = { productName: string } & typeof stockChanges.$inferSelect;
+type StockChangeRow = { productNameEn: string; productNameBg: string } & typeof stockChanges.$inferSelect;
 
 const toStockChange = (row: StockChangeRow): StockChange => ({
   productId: row.productId,
-  productName: row.productName,
+  productName: { en: row.productNameEn, bg: row.productNameBg },
   orderId: row.orderId,
   change: row.change,
   stockAfter: row.stockAfter,
@@ -144,7 +145,8 @@ const changeColumns = {
   reason: stockChanges.reason,
   changedBy: stockChanges.changedBy,
   changedAt: stockChanges.changedAt,
-  productName: products.name,
+  productNameEn: products.nameEn,
+  productNameBg: products.nameBg,
 };
 
 /** The stock changes an order made, oldest first. */

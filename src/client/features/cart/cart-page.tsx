@@ -15,12 +15,14 @@ import { Price, usePriceText } from '../../ui/price.js';
 import { useModal } from '../../ui/modal/modal-context.js';
 import { SignInRequired } from '../../ui/sign-in-required.js';
 import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
+import { Localized, useLocalize } from '../../i18n/localized.js';
 
 /** Set by checkout when an order was just placed (spec section 7, session flags). */
 const ORDER_JUST_PLACED = 'orderJustPlaced';
 
 export default function CartPage() {
-  const { t } = useTranslation();
+  const { t, language } = useTranslation();
+  const localize = useLocalize();
   const { user } = useSession();
   const cart = useCartWithCurrentPrices();
   const showModal = useModal();
@@ -110,7 +112,9 @@ export default function CartPage() {
               return (
                 <li key={item.id} className="cart__item">
                   <div className="cart__item-text">
-                    <span className="cart__item-name">{item.name}</span>
+                    <span className="cart__item-name">
+                      <Localized text={item.name} />
+                    </span>
                     {item.pendingSync && <span className="tag">{t('cart.pendingSync')}</span>}
                     {earlier !== null && <PriceChangeNote earlierMinor={earlier} nowMinor={item.priceMinor} />}
                     <StockNote item={item} />
@@ -120,7 +124,7 @@ export default function CartPage() {
                     <button
                       type="button"
                       className="button button--small"
-                      aria-label={t('cart.decrease', { productName: item.name })}
+                      aria-label={t('cart.decrease', { productName: localize(item.name) })}
                       aria-disabled={item.quantity <= 1 || changing === item.id || undefined}
                       onClick={() => {
                         if (item.quantity > 1) void changeQuantity(item, item.quantity - 1);
@@ -128,18 +132,18 @@ export default function CartPage() {
                     >
                       −
                     </button>
-                    <output className="quantity-stepper__count" aria-live="polite" aria-label={t('cart.quantityOf', { productName: item.name, count: item.quantity })}>
+                    <output className="quantity-stepper__count" aria-live="polite" aria-label={t('cart.quantityOf', { productName: localize(item.name), count: item.quantity })}>
                       {item.quantity}
                     </output>
                     <button
                       type="button"
                       className="button button--small"
-                      aria-label={t('cart.increase', { productName: item.name })}
+                      aria-label={t('cart.increase', { productName: localize(item.name) })}
                       aria-disabled={(item.stock !== null && item.quantity >= item.stock) || cartFull || changing === item.id || undefined}
                       onClick={() => {
                         if (changing === item.id) return;
                         // At the count the server would refuse too: the customer is told what is left instead.
-                        if (item.stock !== null && item.quantity >= item.stock) showModal({ type: 'warning', message: shortageText(t, { name: item.name, left: item.stock }) });
+                        if (item.stock !== null && item.quantity >= item.stock) showModal({ type: 'warning', message: shortageText(t, language, { name: item.name, left: item.stock }) });
                         else void changeQuantity(item, item.quantity + 1);
                       }}
                     >
@@ -162,7 +166,7 @@ export default function CartPage() {
                     onClick={() => void remove(item)}
                     // Not disabled: a disabled button loses the focus before it could be moved on.
                     aria-disabled={removing === item.id || undefined}
-                    aria-label={t('cart.removeLabel', { productName: item.name })}
+                    aria-label={t('cart.removeLabel', { productName: localize(item.name) })}
                   >
                     {t('cart.remove')}
                   </button>

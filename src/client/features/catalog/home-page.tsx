@@ -1,58 +1,39 @@
-import { useState } from 'react';
-import type { Product } from '../../../shared/catalog.js';
-import { errorText } from '../../api/error-text.js';
-import { useCart } from '../../cart/cart.js';
+import { useSearchParams } from 'wouter';
+import { catalogueQueryParams, parseCatalogueQuery, type CatalogueQuery } from '../../../shared/catalog.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { usePageMeta } from '../../seo/page-meta.js';
-import { useSession } from '../../session/session.js';
-import { useModal } from '../../ui/modal/modal-context.js';
-import { usePriceText } from '../../ui/price.js';
 import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
+import { CatalogueFilters } from './catalogue-filters.js';
 import { ProductCard } from './product-card.js';
 import { useProducts } from './products-api.js';
+import { useAddToCart } from './use-add-to-cart.js';
 
 const EAGER_IMAGES = 4;
 
+/** Parameters of the address that are not the catalogue's own (the language, say), kept when the view changes. */
+const CATALOGUE_PARAMS = new Set(['category', 'q', 'sort', 'page']);
+
 export function HomePage() {
-  const { t } = useTranslation();
-  const { user } = useSession();
-  const showModal = useModal();
-  const priceText = usePriceText();
-  const products = useProducts();
+  const { t, language } = useTranslation();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const query = parseCatalogueQuery(searchParams);
+  const products = useProducts(query, language);
+  const list = products.data?.products;
   usePageMeta({
     titleKey: 'meta.homeTitle',
-    products: products.data,
-    image: products.data?.[0]?.imageUrl,
+    products: list,
+    image: list?.[0]?.photos[0]?.url,
+    category: query.category,
   });
+  const { adding, addToCart } = useAddToCart();
 
-  const cart = useCart();
-  const [adding, setAdding] = useState<ReadonlySet<string>>(new Set());
-
-  const addToCart = async (product: Product) => {
-    if (!user) {
-      showModal({ type: 'info', message: t('products.signInRequired') });
-      return;
-    }
-    setAdding((ids) => new Set(ids).add(product.id));
-    try {
-      const { offline, added } = await cart.add(product);
-      // The message names the product as the cart holds it, and says so when its price is not the one this page showed.
-      const productName = added?.name ?? product.name;
-      const message =
-        added && added.priceMinor !== product.priceMinor
-          ? t('products.addedAtNewPrice', { productName, price: priceText(added.priceMinor) })
-          : t(offline ? 'products.addedOffline' : 'products.addedToCart', { productName });
-      showModal({ type: 'success', message });
-    } catch (error) {
-      showModal({ type: 'error', message: t('products.addError', { errorMessage: errorText(t, error) }) });
-    } finally {
-      setAdding((ids) => {
-        const next = new Set(ids);
-        next.delete(product.id);
-        return next;
-      });
-    }
+  const showQuery = (next: CatalogueQuery, options?: { replace?: boolean }) => {
+    const params = catalogueQueryParams(next);
+    for (const [name, value] of searchParams) if (!CATALOGUE_PARAMS.has(name)) params.set(name, value);
+    setSearchParams(params, options);
   };
+  const filtered = query.category !== undefined || query.q !== undefined;
+  const pages = products.data ? Math.max(1, Math.ceil(products.data.total / products.data.pageSize)) : 1;
 
   return (
     <>
@@ -64,18 +45,50 @@ export function HomePage() {
         <h2 id="products-title" className="section-title">
           {t('products.title')}
         </h2>
+        <CatalogueFilters query={query} onChange={showQuery} />
         {products.isPending ? (
           <LoadingMessage>{t('products.loading')}</LoadingMessage>
         ) : products.isError ? (
           <LoadErrorMessage message={t('products.loadError')} onRetry={products.refetch} />
-        ) : products.data.length === 0 ? (
+        ) : products.data.total === 0 && !filtered ? (
           <p className="state-message">{t('products.empty')}</p>
         ) : (
-          <div className="product-grid">
-            {products.data.map((product, index) => (
-              <ProductCard key={product.id} product={product} adding={adding.has(product.id)} eager={index < EAGER_IMAGES} onAddToCart={(chosen) => void addToCart(chosen)} />
-            ))}
-          </div>
+          <>
+            <p className="catalogue-count" role="status" aria-live="polite">
+              {products.isPlaceholderData ? t('products.loading') : t('catalogue.count', { count: products.data.total })}
+            </p>
+            {products.data.products.length === 0 ? (
+              <div className="state-message">
+                <p>{t('catalogue.noResults')}</p>
+                <button type="button" className="button" onClick={() => showQuery({ sort: query.sort, page: 1 })}>
+                  {t('catalogue.clearFilters')}
+                </button>
+              </div>
+            ) : (
+              <div className="product-grid" aria-busy={products.isPlaceholderData || undefined}>
+                {products.data.products.map((product, index) => (
+                  <ProductCard
+                    key={product.id}
+                    product={product}
+                    adding={adding.has(product.id)}
+                    eager={index < EAGER_IMAGES}
+                    onAddToCart={(chosen) => void addToCart(chosen)}
+                  />
+                ))}
+              </div>
+            )}
+            {pages > 1 && (
+              <nav className="pagination" aria-label={t('catalogue.pagesLabel')}>
+                <button type="button" className="button" disabled={query.page <= 1} onClick={() => showQuery({ ...query, page: query.page - 1 })}>
+                  {t('catalogue.previousPage')}
+                </button>
+                <span>{t('catalogue.pageOf', { page: query.page, pages })}</span>
+                <button type="button" className="button" disabled={query.page >= pages} onClick={() => showQuery({ ...query, page: query.page + 1 })}>
+                  {t('catalogue.nextPage')}
+                </button>
+              </nav>
+            )}
+          </>
         )}
       </section>
     </>

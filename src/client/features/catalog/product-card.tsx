@@ -1,6 +1,9 @@
-import { useTranslation } from '../../i18n/i18n.js';
-import { PRODUCT_IMAGE_WIDTHS, type Product } from '../../../shared/catalog.js';
+import { Link } from 'wouter';
+import { coverUrl, PRODUCT_IMAGE_WIDTHS, type Product } from '../../../shared/catalog.js';
+import { productPath } from '../../../shared/routes.js';
 import { stockLevel } from '../../../shared/stock.js';
+import { useTranslation } from '../../i18n/i18n.js';
+import { Localized, useLocalize } from '../../i18n/localized.js';
 import { Price } from '../../ui/price.js';
 
 interface ProductCardProps {
@@ -11,23 +14,26 @@ interface ProductCardProps {
   onAddToCart(product: Product): void;
 }
 
-const srcSet = (imageUrl: string) => PRODUCT_IMAGE_WIDTHS.map((width) => `${imageUrl}?w=${width} ${width}w`).join(', ');
+export const photoSrcSet = (url: string) => PRODUCT_IMAGE_WIDTHS.map((width) => `${url}?w=${width} ${width}w`).join(', ');
 
 export function ProductCard({ product, adding, eager, onAddToCart }: ProductCardProps) {
   const { t } = useTranslation();
+  const localize = useLocalize();
   const level = stockLevel(product.stock);
   const soldOut = level === 'soldOut';
+  const cover = coverUrl(product);
+  const name = localize(product.name);
   return (
     <article className="product-card" aria-labelledby={`product-${product.id}`}>
       <div className="product-card__image">
-        {product.imageUrl && (
+        {cover && (
           <img
-            src={`${product.imageUrl}?w=640`}
-            srcSet={srcSet(product.imageUrl)}
+            src={`${cover}?w=640`}
+            srcSet={photoSrcSet(cover)}
             sizes="(min-width: 1200px) 280px, (min-width: 900px) 30vw, (min-width: 600px) 45vw, 6.5rem"
             width={640}
             height={640}
-            alt={product.name}
+            alt={localize(product.photos[0]!.alt) || name}
             loading={eager ? 'eager' : 'lazy'}
             decoding="async"
             fetchPriority={eager ? 'high' : 'auto'}
@@ -37,9 +43,14 @@ export function ProductCard({ product, adding, eager, onAddToCart }: ProductCard
       <div className="product-card__body">
         {product.category && <p className="product-card__category">{t(`products.categories.${product.category}`)}</p>}
         <h3 id={`product-${product.id}`} className="product-card__name">
-          {product.name}
+          {/* The whole card is the link's target (a stretched link), the name its text. */}
+          <Link href={productPath(product.slug)} className="product-card__link">
+            <Localized text={product.name} />
+          </Link>
         </h3>
-        <p className="product-card__description">{product.description}</p>
+        <p className="product-card__description">
+          <Localized text={product.description} />
+        </p>
         {(level === 'low' || soldOut) && (
           <p className={`product-card__stock${soldOut ? ' product-card__stock--out' : ''}`}>
             {soldOut ? t('products.stock.soldOut') : t('products.stock.low', { count: product.stock! })}
@@ -56,9 +67,7 @@ export function ProductCard({ product, adding, eager, onAddToCart }: ProductCard
               if (!adding && !soldOut) onAddToCart(product);
             }}
             aria-disabled={adding || soldOut || undefined}
-            aria-label={
-              adding ? undefined : soldOut ? t('products.soldOutLabel', { productName: product.name }) : t('products.addToCartLabel', { productName: product.name })
-            }
+            aria-label={adding ? undefined : soldOut ? t('products.soldOutLabel', { productName: name }) : t('products.addToCartLabel', { productName: name })}
           >
             {adding ? t('products.adding') : soldOut ? t('products.stock.soldOut') : t('products.addToCart')}
           </button>

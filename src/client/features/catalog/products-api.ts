@@ -1,21 +1,44 @@
-import { useQuery } from '@tanstack/react-query';
-import type { CatalogueResponse } from '../../../shared/catalog.js';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { catalogueQueryParams, type CatalogueQuery, type CatalogueResponse, type ProductPageResponse } from '../../../shared/catalog.js';
 import { CATALOGUE_TOPIC } from '../../../shared/live.js';
-import { requestJson } from '../../api/http.js';
+import { ApiError, requestJson } from '../../api/http.js';
+import type { Language } from '../../i18n/i18n.js';
 
-/** The live channel names the catalogue by this key, and refreshes it on every product change. */
+/**
+ * Every view of the catalogue is kept under this key's prefix, so that the live channel refreshes
+ * them all on a product change (and puts new stock counts into them).
+ */
 export const PRODUCTS_QUERY_KEY = [CATALOGUE_TOPIC] as const;
 
-const selectProducts = (catalogue: CatalogueResponse) => catalogue.products;
-
-export function useProducts() {
+/** A page of the catalogue, filtered, searched and sorted by the server; names sort in the page's language. */
+export function useProducts(query: CatalogueQuery, language: Language) {
+  const params = catalogueQueryParams(query);
+  if (query.sort === 'name') params.set('lang', language);
+  const search = params.toString();
   return useQuery({
-    queryKey: PRODUCTS_QUERY_KEY,
-    // The whole answer is kept, with its version, so that the live channel can tell whether it missed a change.
-    queryFn: () => requestJson<CatalogueResponse>('/api/products'),
-    select: selectProducts,
+    queryKey: [...PRODUCTS_QUERY_KEY, 'list', search],
+    queryFn: () => requestJson<CatalogueResponse>(`/api/products${search ? `?${search}` : ''}`),
     staleTime: 30_000,
+    // A new filter shows the products before it until its own arrive, instead of a blank page.
+    placeholderData: keepPreviousData,
     // Asked even offline: the service worker answers with the catalogue it last saw.
+    networkMode: 'offlineFirst',
+  });
+}
+
+/** A product page's data; null when there is no such product. */
+export function useProductPage(slug: string) {
+  return useQuery({
+    queryKey: [...PRODUCTS_QUERY_KEY, 'product', slug],
+    queryFn: async () => {
+      try {
+        return await requestJson<ProductPageResponse>(`/api/products/by-slug/${encodeURIComponent(slug)}`);
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404) return null;
+        throw error;
+      }
+    },
+    staleTime: 30_000,
     networkMode: 'offlineFirst',
   });
 }

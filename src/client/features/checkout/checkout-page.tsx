@@ -25,12 +25,13 @@ import { useSession } from '../../session/session.js';
 import { useModal } from '../../ui/modal/modal-context.js';
 import { Price, usePriceText } from '../../ui/price.js';
 import { LoadingMessage } from '../../ui/state-message.js';
+import { Localized } from '../../i18n/localized.js';
 
 /** What went wrong placing the order: the server's total differed from the one shown, or anything else. */
 type Problem = { kind: 'priceChanged' } | { kind: 'message'; text: string };
 
 export default function CheckoutPage() {
-  const { t } = useTranslation();
+  const { t, language } = useTranslation();
   const { user } = useSession();
   const cart = useCartWithCurrentPrices();
   const addresses = useAddresses(Boolean(user));
@@ -106,7 +107,7 @@ export default function CheckoutPage() {
         }
       } else if (error instanceof ApiError && error.code === 'stock_short') {
         // Nothing was written and the cart is as it was; it is fetched again to show what is left.
-        const details = (error.details.shortages ?? []).map((shortage) => shortageText(t, shortage)).join(' ');
+        const details = (error.details.shortages ?? []).map((shortage) => shortageText(t, language, shortage)).join(' ');
         setProblem({ kind: 'message', text: t('checkout.errors.stockShort', { details }) });
         void queryClient.invalidateQueries({ queryKey: CART_QUERY_KEY });
       } else {
@@ -168,7 +169,7 @@ export default function CheckoutPage() {
               return (
                 <li key={item.id}>
                   <span className="summary-items__name">
-                    <span>{item.name}</span>
+                    <Localized text={item.name} />
                     {item.pendingSync && <span className="tag">{t('cart.pendingSync')}</span>}
                     {earlier !== null && <PriceChangeNote earlierMinor={earlier} nowMinor={item.priceMinor} />}
                     <StockNote item={item} />

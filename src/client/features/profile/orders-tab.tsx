@@ -5,6 +5,7 @@ import { useOrders } from '../../orders/orders-api.js';
 import { formatDateTime } from '../../ui/format-date.js';
 import { Price } from '../../ui/price.js';
 import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
+import { Localized } from '../../i18n/localized.js';
 
 export function OrdersTab() {
   const { t, language } = useTranslation();
@@ -31,7 +32,7 @@ export function OrdersTab() {
           <ul className="order-card__items">
             {order.items.map((item, index) => (
               <li key={index}>
-                {item.name} <Price minor={item.priceMinor} />
+                <Localized text={item.name} /> <Price minor={item.priceMinor} />
               </li>
             ))}
           </ul>

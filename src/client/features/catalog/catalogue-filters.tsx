@@ -1,0 +1,90 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { CATALOGUE_SORTS, MAX_SEARCH_LENGTH, PRODUCT_CATEGORIES, type CatalogueQuery, type CatalogueSort, type ProductCategory } from '../../../shared/catalog.js';
+import { useTranslation } from '../../i18n/i18n.js';
+
+interface CatalogueFiltersProps {
+  query: CatalogueQuery;
+  /** Moves to another view of the catalogue; `replace` for a search still being typed, so Back skips its letters. */
+  onChange(query: CatalogueQuery, options?: { replace?: boolean }): void;
+}
+
+/** While typing, the list follows the search after this pause. */
+const TYPING_PAUSE_MS = 350;
+
+/** Category chips, a search box and a sort order for the catalogue; the address holds all three. */
+export function CatalogueFilters({ query, onChange }: CatalogueFiltersProps) {
+  const { t } = useTranslation();
+  const id = useId();
+  const [search, setSearch] = useState(query.q ?? '');
+  const typing = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  // The address changed by itself (Back, a link, Clear filters): the box shows its search.
+  useEffect(() => {
+    clearTimeout(typing.current);
+    setSearch(query.q ?? '');
+  }, [query.q]);
+  useEffect(() => () => clearTimeout(typing.current), []);
+
+  const withSearch = (text: string): CatalogueQuery => ({ ...query, q: text.trim() || undefined, page: 1 });
+
+  const type = (text: string) => {
+    setSearch(text);
+    clearTimeout(typing.current);
+    typing.current = setTimeout(() => onChange(withSearch(text), { replace: true }), TYPING_PAUSE_MS);
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    clearTimeout(typing.current);
+    if ((query.q ?? '') !== search.trim()) onChange(withSearch(search));
+  };
+
+  const chooseCategory = (category: ProductCategory | undefined) => onChange({ ...query, category, page: 1 });
+
+  return (
+    <div className="catalogue-filters">
+      <form role="search" className="catalogue-filters__search" onSubmit={submit}>
+        <label htmlFor={`${id}-q`} className="visually-hidden">
+          {t('catalogue.searchLabel')}
+        </label>
+        <input
+          id={`${id}-q`}
+          type="search"
+          className="field__input"
+          value={search}
+          maxLength={MAX_SEARCH_LENGTH}
+          placeholder={t('catalogue.searchPlaceholder')}
+          onChange={(event) => type(event.target.value)}
+          enterKeyHint="search"
+        />
+        <button type="submit" className="button">
+          {t('catalogue.searchButton')}
+        </button>
+      </form>
+      <div className="catalogue-filters__row">
+        <div className="chips" role="group" aria-label={t('catalogue.categoriesLabel')}>
+          <button type="button" className="chip" aria-pressed={!query.category} onClick={() => chooseCategory(undefined)}>
+            {t('catalogue.allCategories')}
+          </button>
+          {PRODUCT_CATEGORIES.map((category) => (
+            <button key={category} type="button" className="chip" aria-pressed={query.category === category} onClick={() => chooseCategory(category)}>
+              {t(`products.categories.${category}`)}
+            </button>
+          ))}
+        </div>
+        <div className="catalogue-filters__sort">
+          <label htmlFor={`${id}-sort`} className="field__label">
+            {t('catalogue.sortLabel')}
+          </label>
+          <select id={`${id}-sort`} className="field__input" value={query.sort} onChange={(event) => onChange({ ...query, sort: event.target.value as CatalogueSort, page: 1 })}>
+            {CATALOGUE_SORTS.map((sort) => (
+              <option key={sort} value={sort}>
+                {t(`catalogue.sort.${sort}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+    </div>
+  );
+}
