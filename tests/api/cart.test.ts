@@ -6,6 +6,7 @@ import { products } from '../../src/server/db/schema.js';
 import { openEventStream } from '../support/event-stream.js';
 import { signIn } from './sign-in.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';
+import { testProduct } from './test-products.js';
 
 const opId = () => randomUUID().replace(/-/g, '');
 
@@ -28,8 +29,8 @@ describeEachDatabase('cart', (context) => {
     [rose, lemon] = await testApp.database.db
       .insert(products)
       .values([
-        { name: 'Rose Set', description: 'Pink', priceMinor: 2450, category: 'nails' },
-        { name: 'Lemon Tips', description: 'Yellow', priceMinor: 1999, category: 'nail-art' },
+        testProduct({ name: 'Rose Set', description: 'Pink', priceMinor: 2450, category: 'nails' }),
+        testProduct({ name: 'Lemon Tips', description: 'Yellow', priceMinor: 1999, category: 'nail-art' }),
       ])
       .returning({ id: products.id }) as [{ id: string }, { id: string }];
     alice = await signIn(testApp, 'alice@example.com');
@@ -57,7 +58,7 @@ describeEachDatabase('cart', (context) => {
     const body = response.json<CartOperationsResponse>();
     expect(body.outcomes.map((outcome) => outcome.outcome)).toEqual(['applied']);
     expect(body.items).toEqual([
-      { id: expect.any(String), productId: rose.id, name: 'Rose Set', priceMinor: 2450, addedPriceMinor: 2450, quantity: 1, stock: null, addedAt: expect.any(String) },
+      { id: expect.any(String), productId: rose.id, name: { en: 'Rose Set', bg: '' }, priceMinor: 2450, addedPriceMinor: 2450, quantity: 1, stock: null, addedAt: expect.any(String) },
     ]);
     expect(await cartOf(testApp, alice)).toEqual(body.items);
   });
@@ -98,7 +99,7 @@ describeEachDatabase('cart', (context) => {
     expect(responses.map((response) => response.statusCode)).toEqual([200, 200, 200]);
     const outcomes = responses.map((response) => response.json<CartOperationsResponse>().outcomes[0]!.outcome).sort();
     expect(outcomes).toEqual(['applied', 'duplicate', 'duplicate']);
-    expect((await cartOf(testApp, bob)).map((item) => item.name)).toEqual(['Lemon Tips', 'Rose Set']);
+    expect((await cartOf(testApp, bob)).map((item) => item.name.en)).toEqual(['Lemon Tips', 'Rose Set']);
   });
 
   it('keeps each cart to its owner', async () => {
@@ -118,17 +119,17 @@ describeEachDatabase('cart', (context) => {
       { id: opId(), type: 'add', productId: lemon.id },
       { id: opId(), type: 'add', productId: rose.id },
     ])).json<CartOperationsResponse>();
-    expect(added.items.map((item) => [item.name, item.quantity])).toEqual([
+    expect(added.items.map((item) => [item.name.en, item.quantity])).toEqual([
       ['Rose Set', 2],
       ['Lemon Tips', 1],
     ]);
     const set = (await operate(testApp, carol, [{ id: opId(), type: 'set', productId: lemon.id, quantity: 4 }])).json<CartOperationsResponse>();
-    expect(set.items.map((item) => [item.name, item.quantity])).toEqual([
+    expect(set.items.map((item) => [item.name.en, item.quantity])).toEqual([
       ['Rose Set', 2],
       ['Lemon Tips', 4],
     ]);
     const removed = (await operate(testApp, carol, [{ id: opId(), type: 'remove', itemId: added.items[0]!.id }])).json<CartOperationsResponse>();
-    expect(removed.items.map((item) => [item.name, item.quantity])).toEqual([['Lemon Tips', 4]]);
+    expect(removed.items.map((item) => [item.name.en, item.quantity])).toEqual([['Lemon Tips', 4]]);
     const cleared = (await operate(testApp, carol, [
       { id: opId(), type: 'set', productId: lemon.id, quantity: 0 },
       // Taking out a product that is not in the cart changes nothing, and is not an error: another device may have done it.
@@ -138,7 +139,7 @@ describeEachDatabase('cart', (context) => {
     expect(cleared.items).toEqual([]);
     // Setting a quantity of a product not in the cart adds its line, so a queue made offline replays in any state.
     const fresh = (await operate(testApp, carol, [{ id: opId(), type: 'set', productId: rose.id, quantity: 3 }])).json<CartOperationsResponse>();
-    expect(fresh.items.map((item) => [item.name, item.quantity, item.priceMinor])).toEqual([['Rose Set', 3, 2450]]);
+    expect(fresh.items.map((item) => [item.name.en, item.quantity, item.priceMinor])).toEqual([['Rose Set', 3, 2450]]);
   });
 
   it('refuses malformed quantities with 400', async () => {
@@ -152,8 +153,8 @@ describeEachDatabase('cart', (context) => {
   it('holds no more pieces of a product than are in stock, naming what is left, but always lets a line shrink', async () => {
     const testApp = context();
     const erin = await signIn(testApp, 'erin@example.com');
-    const [pair] = await testApp.database.db.insert(products).values({ name: 'Opal Pair', description: 'x', priceMinor: 900, stock: 2 }).returning();
-    const [gone] = await testApp.database.db.insert(products).values({ name: 'Gone Set', description: 'x', priceMinor: 900, stock: 0 }).returning();
+    const [pair] = await testApp.database.db.insert(products).values(testProduct({ name: 'Opal Pair', description: 'x', priceMinor: 900, stock: 2 })).returning();
+    const [gone] = await testApp.database.db.insert(products).values(testProduct({ name: 'Gone Set', description: 'x', priceMinor: 900, stock: 0 })).returning();
     const adds = [1, 2, 3].map(() => ({ id: opId(), type: 'add', productId: pair!.id }));
     const soldOut = { id: opId(), type: 'add', productId: gone!.id };
     const tooMany = { id: opId(), type: 'set', productId: pair!.id, quantity: 5 };
@@ -161,11 +162,11 @@ describeEachDatabase('cart', (context) => {
     expect(response.outcomes).toEqual([
       { id: adds[0]!.id, outcome: 'applied' },
       { id: adds[1]!.id, outcome: 'applied' },
-      { id: adds[2]!.id, outcome: 'stock_short', shortage: { productId: pair!.id, name: 'Opal Pair', wanted: 3, left: 2 } },
-      { id: soldOut.id, outcome: 'stock_short', shortage: { productId: gone!.id, name: 'Gone Set', wanted: 1, left: 0 } },
-      { id: tooMany.id, outcome: 'stock_short', shortage: { productId: pair!.id, name: 'Opal Pair', wanted: 5, left: 2 } },
+      { id: adds[2]!.id, outcome: 'stock_short', shortage: { productId: pair!.id, name: { en: 'Opal Pair', bg: '' }, wanted: 3, left: 2 } },
+      { id: soldOut.id, outcome: 'stock_short', shortage: { productId: gone!.id, name: { en: 'Gone Set', bg: '' }, wanted: 1, left: 0 } },
+      { id: tooMany.id, outcome: 'stock_short', shortage: { productId: pair!.id, name: { en: 'Opal Pair', bg: '' }, wanted: 5, left: 2 } },
     ]);
-    expect(response.items.map((item) => [item.name, item.quantity, item.stock])).toEqual([['Opal Pair', 2, 2]]);
+    expect(response.items.map((item) => [item.name.en, item.quantity, item.stock])).toEqual([['Opal Pair', 2, 2]]);
 
     // The count fell after the line was filled: the line stays (the checkout will say so) and may shrink, but not grow.
     await testApp.database.db.update(products).set({ stock: 1 }).where(eq(products.id, pair!.id));

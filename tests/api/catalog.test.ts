@@ -4,6 +4,7 @@ import type { Product } from '../../src/shared/catalog.js';
 import { seedDemoCatalogue } from '../../src/server/catalog/service.js';
 import { products } from '../../src/server/db/schema.js';
 import { describeEachDatabase } from './test-app.js';
+import { testProduct } from './test-products.js';
 
 describeEachDatabase('catalogue', (context) => {
   beforeAll(async () => {
@@ -17,13 +18,16 @@ describeEachDatabase('catalogue', (context) => {
     const list = response.json<{ products: Product[] }>().products;
     expect(list.length).toBeGreaterThanOrEqual(12);
     expect(new Set(list.map((product) => product.category))).toEqual(new Set(['nails', 'nail-art', 'accessories', 'kits']));
-    const names = list.map((product) => product.name);
+    const names = list.map((product) => product.name.en);
     expect(names).toEqual([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
     for (const product of list) {
-      expect(product.name).not.toBe('');
-      expect(product.description.length).toBeGreaterThan(20);
+      expect(product.name.en).not.toBe('');
+      expect(product.name.bg).toMatch(/[а-я]/);
+      expect(product.description.en.length).toBeGreaterThan(20);
+      expect(product.description.bg).toMatch(/[а-я]/);
+      expect(product.slug).toMatch(/^[a-z0-9-]+$/);
       expect(Number.isInteger(product.priceMinor) && product.priceMinor > 0).toBe(true);
-      expect(product.imageUrl).toMatch(/^\/images\/nails\/[0-9a-f-]{36}_\d+\.webp$/);
+      expect(product.photos[0]?.url).toMatch(/^\/images\/nails\/[0-9a-f-]{36}_\d+\.webp$/);
     }
   });
 
@@ -36,7 +40,7 @@ describeEachDatabase('catalogue', (context) => {
       ['', 960],
       ['5000', 960],
     ] as const) {
-      const response = await app.inject({ method: 'GET', url: `${product!.imageUrl}?w=${requested}` });
+      const response = await app.inject({ method: 'GET', url: `${product!.photos[0]!.url}?w=${requested}` });
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toBe('image/webp');
       expect(response.headers['cache-control']).toContain('immutable');
@@ -68,9 +72,9 @@ describeEachDatabase('catalogue', (context) => {
 describeEachDatabase('demo seeding of a catalogue that already has products', (context) => {
   it('leaves the products as they are', async () => {
     const { database, images } = context();
-    await database.db.insert(products).values({ name: 'Owner product', description: 'Made by the owner', priceMinor: 1000 });
+    await database.db.insert(products).values(testProduct({ name: 'Owner product', description: 'Made by the owner', priceMinor: 1000 }));
     expect(await seedDemoCatalogue(database.db, images)).toBe(0);
     const rows = await database.db.select().from(products);
-    expect(rows.map((row) => row.name)).toEqual(['Owner product']);
+    expect(rows.map((row) => row.nameEn)).toEqual(['Owner product']);
   });
 });

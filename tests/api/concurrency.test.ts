@@ -11,6 +11,7 @@ import { orderItems, orders, products } from '../../src/server/db/schema.js';
 import { sofia } from './sample-data.js';
 import { nextClientAddress, signIn } from './sign-in.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';
+import { testProduct } from './test-products.js';
 
 // Many customers at once, as on a busy day. PGlite runs one query at a time, so these tests only
 // prove their counts there; on PostgreSQL (TEST_DATABASE_URL) the requests really overlap.
@@ -39,7 +40,7 @@ describeEachDatabase('many customers at once', (context) => {
   beforeAll(async () => {
     const rows = await context()
       .database.db.insert(products)
-      .values(['Rose', 'Lemon', 'Mint', 'Plum'].map((name, index) => ({ name: `${name} Set`, description: 'x', priceMinor: 1000 + index * 111 })))
+      .values(['Rose', 'Lemon', 'Mint', 'Plum'].map((name, index) => testProduct({ name: `${name} Set`, description: 'x', priceMinor: 1000 + index * 111 })))
       .returning({ id: products.id });
     shared = rows.map((row) => row.id);
   });
@@ -159,7 +160,7 @@ describeEachDatabase('many customers at once', (context) => {
     const cookie = await signIn(testApp, 'two-devices@example.com');
     const many = await testApp.database.db
       .insert(products)
-      .values(Array.from({ length: 20 }, (_, index) => ({ name: `Device Set ${index}`, description: 'x', priceMinor: 700 })))
+      .values(Array.from({ length: 20 }, (_, index) => testProduct({ name: `Device Set ${index}`, description: 'x', priceMinor: 700 })))
       .returning({ id: products.id });
     const [removedProducts, addedProducts] = [many.slice(0, 10).map((row) => row.id), many.slice(10).map((row) => row.id)];
     const start = (await operate(testApp, cookie, removedProducts.map(add))).json<CartOperationsResponse>().items;
@@ -196,7 +197,7 @@ describeEachDatabase('many customers at once', (context) => {
   it('answers an add racing the deletion of its product with applied or product_missing, never a failure', async () => {
     const testApp = context();
     const cookie = await signIn(testApp, 'late-adder@example.com');
-    const [doomed] = await testApp.database.db.insert(products).values({ name: 'Doomed Set', description: 'x', priceMinor: 500 }).returning();
+    const [doomed] = await testApp.database.db.insert(products).values(testProduct({ name: 'Doomed Set', description: 'x', priceMinor: 500 })).returning();
     const [answers] = await Promise.all([
       Promise.all(Array.from({ length: 20 }, () => operate(testApp, cookie, [add(doomed!.id)]))),
       new Promise((resolve) => setTimeout(resolve, 5)).then(() => testApp.database.db.delete(products).where(eq(products.id, doomed!.id))),

@@ -13,16 +13,27 @@ async function createProduct(testApp: TestApp, admin: string, name: string, pric
   const response = await testApp.app.inject({
     method: 'POST',
     url: '/api/admin/products',
-    ...productForm({ name, description: 'Glossy tips painted by hand.', price, category: 'nails' }, await pngImage(200), admin),
+    ...productForm({ nameEn: name, descriptionEn: 'Glossy tips painted by hand.', price, category: 'nails' }, await pngImage(200), admin),
   });
   expect(response.statusCode, response.body).toBe(201);
   return response.json<{ product: Product }>().product;
 }
 
-async function editProduct(testApp: TestApp, admin: string, product: Product, changes: { name?: string; price?: string; image?: Buffer }) {
-  const fields = { name: changes.name ?? product.name, description: product.description, price: changes.price ?? (product.priceMinor / 100).toFixed(2), category: product.category };
-  const response = await testApp.app.inject({ method: 'PUT', url: `/api/admin/products/${product.id}`, ...productForm(fields, changes.image, admin) });
+async function editProduct(testApp: TestApp, admin: string, product: Product, changes: { name?: string; price?: string }) {
+  const fields = {
+    nameEn: changes.name ?? product.name.en,
+    descriptionEn: product.description.en,
+    price: changes.price ?? (product.priceMinor / 100).toFixed(2),
+    category: product.category,
+  };
+  const response = await testApp.app.inject({ method: 'PUT', url: `/api/admin/products/${product.id}`, ...productForm(fields, undefined, admin) });
   expect(response.statusCode, response.body).toBe(200);
+  return response.json<{ product: Product }>().product;
+}
+
+async function addPhoto(testApp: TestApp, admin: string, product: Product, image: Buffer) {
+  const response = await testApp.app.inject({ method: 'POST', url: `/api/admin/products/${product.id}/photos`, ...productForm({}, image, admin) });
+  expect(response.statusCode, response.body).toBe(201);
   return response.json<{ product: Product }>().product;
 }
 
@@ -75,15 +86,15 @@ describeEachDatabase(
       await visitor.waitFor('products', 1000);
       const afterCreate = latest<CatalogueChangeEvent>(visitor, 'products').catalogueVersion;
       expect(afterCreate).toBe(ready.catalogueVersion + 1);
-      expect(await catalogue(testApp)).toMatchObject({ version: afterCreate, products: expect.arrayContaining([expect.objectContaining({ name: 'Aurora Tips', priceMinor: 1800 })]) });
+      expect(await catalogue(testApp)).toMatchObject({ version: afterCreate, products: expect.arrayContaining([expect.objectContaining({ name: { en: 'Aurora Tips', bg: '' }, priceMinor: 1800 })]) });
 
       const renamed = await editProduct(testApp, admin, created, { name: 'Aurora Tips II', price: '21.50' });
       await visitor.waitFor('products', 1000);
       expect(latest<CatalogueChangeEvent>(visitor, 'products').catalogueVersion).toBe(afterCreate + 1);
-      expect((await catalogue(testApp)).products.find((product) => product.id === created.id)).toMatchObject({ name: 'Aurora Tips II', priceMinor: 2150 });
+      expect((await catalogue(testApp)).products.find((product) => product.id === created.id)).toMatchObject({ name: { en: 'Aurora Tips II', bg: '' }, priceMinor: 2150 });
 
-      const reimaged = await editProduct(testApp, admin, renamed, { image: await pngImage(40) });
-      expect(reimaged.imageUrl).not.toBe(renamed.imageUrl);
+      const reimaged = await addPhoto(testApp, admin, renamed, await pngImage(40));
+      expect(reimaged.photos.map((photo) => photo.url)).toEqual([renamed.photos[0]!.url, expect.not.stringMatching(renamed.photos[0]!.url)]);
       await visitor.waitFor('products', 1000);
 
       await removeProduct(testApp, admin, reimaged);

@@ -9,6 +9,7 @@ import { orders, payments, products } from '../../src/server/db/schema.js';
 import { sofia } from './sample-data.js';
 import { signIn } from './sign-in.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';
+import { testProduct } from './test-products.js';
 
 const key = () => randomUUID().replace(/-/g, '');
 
@@ -38,8 +39,8 @@ describeEachDatabase('orders', (context) => {
     const rows = await context()
       .database.db.insert(products)
       .values([
-        { name: 'Ring Set', description: 'x', priceMinor: 1999 },
-        { name: 'Cuticle Oil', description: 'x', priceMinor: 1 },
+        testProduct({ name: 'Ring Set', description: 'x', priceMinor: 1999 }),
+        testProduct({ name: 'Cuticle Oil', description: 'x', priceMinor: 1 }),
       ])
       .returning({ id: products.id });
     [ring, oil] = rows.map((row) => row.id) as [string, string];
@@ -73,7 +74,7 @@ describeEachDatabase('orders', (context) => {
       shippingAddress: { fullName: 'Maria Ivanova', city: 'Sofia', phone: '+359 88 812 3456' },
     });
     expect(order.checkoutUrl).toBe(`http://shop.test/mock-payment/${order.orderId}?method=card`);
-    expect(order.items.map((item) => [item.name, item.priceMinor, item.quantity])).toEqual([
+    expect(order.items.map((item) => [item.name.en, item.priceMinor, item.quantity])).toEqual([
       ['Ring Set', 2099, 2],
       ['Cuticle Oil', 1, 1],
     ]);
@@ -145,7 +146,7 @@ describeEachDatabase('orders', (context) => {
       await testApp.database.db.execute(sql`drop trigger refuse_order_items on order_items`);
     }
     expect(await testApp.database.db.select().from(orders).where(eq(orders.customerEmail, 'unlucky@example.com'))).toEqual([]);
-    expect((await cartOf(testApp, cookie)).map((item) => item.name)).toEqual(['Ring Set', 'Cuticle Oil']);
+    expect((await cartOf(testApp, cookie)).map((item) => item.name.en)).toEqual(['Ring Set', 'Cuticle Oil']);
   });
 
   it('shows customers only their own orders', async () => {
@@ -239,7 +240,7 @@ describeEachDatabase('orders', (context) => {
     const testApp = context();
     const cookie = await signIn(testApp, 'careful@example.com');
     await saveAddress(testApp, cookie, 'Sofia');
-    const [cheap] = await testApp.database.db.insert(products).values({ name: 'Glitter Jar', description: 'x', priceMinor: 1649 }).returning();
+    const [cheap] = await testApp.database.db.insert(products).values(testProduct({ name: 'Glitter Jar', description: 'x', priceMinor: 1649 })).returning();
     await addToCart(testApp, cookie, [cheap!.id]);
     const seen = priceLines([{ priceMinor: 1649, quantity: 1 }]).total;
     await testApp.database.db.update(products).set({ priceMinor: 5849 }).where(eq(products.id, cheap!.id));
@@ -252,7 +253,7 @@ describeEachDatabase('orders', (context) => {
 
     // The cart shows the new price beside the one the line was added at, and the new total can be confirmed.
     const [line] = await cartOf(testApp, cookie);
-    expect(line).toMatchObject({ name: 'Glitter Jar', priceMinor: 5849, addedPriceMinor: 1649 });
+    expect(line).toMatchObject({ name: { en: 'Glitter Jar', bg: '' }, priceMinor: 5849, addedPriceMinor: 1649 });
     const confirmed = await testApp.app.inject({ method: 'POST', url: '/api/orders', headers: { cookie }, payload: { idempotencyKey, expectedTotalMinor: priceLines([{ priceMinor: 5849, quantity: 1 }]).total } });
     expect(confirmed.statusCode).toBe(201);
     expect(confirmed.json<{ order: Order }>().order.pricing.total).toBe(priceLines([{ priceMinor: 5849, quantity: 1 }]).total);

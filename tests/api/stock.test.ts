@@ -16,6 +16,7 @@ import { pngImage, productForm } from './product-form.js';
 import { sofia } from './sample-data.js';
 import { signIn } from './sign-in.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';
+import { testProduct } from './test-products.js';
 
 // Pieces are never sold twice: the counts hold with many buyers at once (on PostgreSQL the requests
 // really overlap; PGlite runs one query at a time and proves the counts only), cancelling gives
@@ -49,7 +50,7 @@ async function customerWith(testApp: TestApp, email: string, lines: Array<[produ
 }
 
 async function newProduct(testApp: TestApp, name: string, stock: number | null, priceMinor = 2500): Promise<string> {
-  const [row] = await testApp.database.db.insert(products).values({ name, description: 'Handmade.', priceMinor, stock }).returning({ id: products.id });
+  const [row] = await testApp.database.db.insert(products).values(testProduct({ name, priceMinor, stock })).returning({ id: products.id });
   return row!.id;
 }
 
@@ -83,7 +84,7 @@ describeEachDatabase('stock', (context) => {
     expect(placed).toHaveLength(1);
     expect(refused).toHaveLength(199);
     for (const answer of refused) {
-      expect(answer.json().error).toMatchObject({ code: 'stock_short', shortages: [{ productId: unique, name: 'Opal Moon Set', wanted: 1, left: 0 }] });
+      expect(answer.json().error).toMatchObject({ code: 'stock_short', shortages: [{ productId: unique, name: { en: 'Opal Moon Set', bg: '' }, wanted: 1, left: 0 }] });
     }
     expect(await stockOf(testApp, unique)).toBe(0);
     const sold = await testApp.database.db.select().from(orderItems).where(eq(orderItems.productId, unique));
@@ -143,8 +144,8 @@ describeEachDatabase('stock', (context) => {
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error.shortages).toEqual(
       expect.arrayContaining([
-        { productId: pair, name: 'Pair Charms', wanted: 2, left: 1 },
-        { productId: last, name: 'Last Lemon', wanted: 1, left: 0 },
+        { productId: pair, name: { en: 'Pair Charms', bg: '' }, wanted: 2, left: 1 },
+        { productId: last, name: { en: 'Last Lemon', bg: '' }, wanted: 1, left: 0 },
       ]),
     );
     expect(refused.json().error.shortages).toHaveLength(2);
@@ -186,7 +187,7 @@ describeEachDatabase('stock', (context) => {
     const cancelledAgain = (await setStatus(testApp, order.orderId, 'cancelled')).json<AdminOrderDetail>();
     expect(await stockOf(testApp, gem)).toBe(3);
 
-    expect(cancelledAgain.stockChanges.map((change) => [change.reason, change.productName, change.change, change.stockAfter])).toEqual([
+    expect(cancelledAgain.stockChanges.map((change) => [change.reason, change.productName.en, change.change, change.stockAfter])).toEqual([
       ['sold', 'Gem Set', -2, 1],
       ['returned', 'Gem Set', 2, 3],
       ['retaken', 'Gem Set', -2, 1],
@@ -206,7 +207,7 @@ describeEachDatabase('stock', (context) => {
 
     const reopen = await setStatus(testApp, order.orderId, 'paid');
     expect(reopen.statusCode).toBe(409);
-    expect(reopen.json().error).toMatchObject({ code: 'stock_short', shortages: [{ productId: single, name: 'Single Star', wanted: 1, left: 0 }] });
+    expect(reopen.json().error).toMatchObject({ code: 'stock_short', shortages: [{ productId: single, name: { en: 'Single Star', bg: '' }, wanted: 1, left: 0 }] });
     const detail = (await testApp.app.inject({ method: 'GET', url: `/api/admin/orders/${order.orderId}`, headers: { cookie: admin } })).json<AdminOrderDetail>();
     expect(detail.order.status).toBe('cancelled');
     expect(await stockOf(testApp, single)).toBe(0);
@@ -217,7 +218,7 @@ describeEachDatabase('stock', (context) => {
     const create = await testApp.app.inject({
       method: 'POST',
       url: '/api/admin/products',
-      ...productForm({ name: 'Ruby Set', description: 'Red.', price: '30.00', category: 'nails', stock: '2' }, await pngImage(), admin),
+      ...productForm({ nameEn: 'Ruby Set', descriptionEn: 'Red.', price: '30.00', category: 'nails', stock: '2' }, await pngImage(), admin),
     });
     expect(create.statusCode, create.body).toBe(201);
     const ruby = create.json<{ product: Product }>().product;
@@ -226,13 +227,13 @@ describeEachDatabase('stock', (context) => {
       testApp.app.inject({
         method: 'PUT',
         url: `/api/admin/products/${ruby.id}`,
-        ...productForm({ name: 'Ruby Set', description: 'Red.', price: '30.00', category: 'nails', ...fields }, undefined, admin),
+        ...productForm({ nameEn: 'Ruby Set', descriptionEn: 'Red.', price: '30.00', category: 'nails', ...fields }, undefined, admin),
       });
 
     // The form was opened at 2; a piece sells; saving the form with the count untouched keeps the sale.
     const buyer = await customerWith(testApp, 'ruby-buyer@example.com', [[ruby.id, 1]]);
     const sale = (await checkout(testApp, buyer)).json<{ order: Order }>().order;
-    expect((await edit({ description: 'Deep red.', stock: '2', stockSeen: '2' })).json<{ product: Product }>().product).toMatchObject({ stock: 1, description: 'Deep red.' });
+    expect((await edit({ descriptionEn: 'Deep red.', stock: '2', stockSeen: '2' })).json<{ product: Product }>().product).toMatchObject({ stock: 1, description: { en: 'Deep red.', bg: '' } });
 
     // Changing the count from a stale form is refused with the count now; from a fresh one it is set.
     const stale = await edit({ stock: '5', stockSeen: '2' });
@@ -267,7 +268,7 @@ describeEachDatabase('stock', (context) => {
     const list = async (query: string) =>
       (await testApp.app.inject({ method: 'GET', url: `/api/admin/products${query}`, headers: { cookie: admin } }))
         .json<{ products: Product[] }>()
-        .products.map((product) => product.name)
+        .products.map((product) => product.name.en)
         .filter((name) => name.startsWith('Filter'));
     expect(await list('?stock=soldOut')).toEqual(['Filter Gone']);
     expect(await list('?stock=low')).toEqual(['Filter Low']);

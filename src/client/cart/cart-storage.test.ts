@@ -27,14 +27,14 @@ class MemoryStorage implements Storage {
 const serverItem: CartItem = {
   id: 'a1b2c3d4-0000-4000-8000-000000000001',
   productId: 'p1',
-  name: 'Rose Set',
+  name: { en: 'Rose Set', bg: 'Розов комплект' },
   priceMinor: 2450,
   addedPriceMinor: 2450,
   quantity: 1,
   stock: 4,
   addedAt: '2026-01-01T00:00:00Z',
 };
-const product = { name: 'Lemon Tips', priceMinor: 1999, stock: null, addedAt: '2026-01-02T00:00:00Z' };
+const product = { name: { en: 'Lemon Tips', bg: '' }, priceMinor: 1999, stock: null, addedAt: '2026-01-02T00:00:00Z' };
 const queuedAdd: QueuedOperation = { id: 'op1xxxxx', type: 'add', productId: 'p2', ...product, pendingSync: true };
 const queuedSet = (productId: string, quantity: number, id = 'op9xxxxx'): QueuedOperation => ({ id, type: 'set', productId, quantity, ...product, pendingSync: true });
 
@@ -42,7 +42,7 @@ describe('offline cart', () => {
   it('shows a queued addition of a new product as a pending line, and of a product in the cart as one more piece', () => {
     expect(withQueue([serverItem], [queuedAdd, { ...queuedAdd, id: 'op2xxxxx', productId: 'p1' }])).toEqual([
       { ...serverItem, quantity: 2, pendingSync: true },
-      { id: 'pending-p2', productId: 'p2', name: 'Lemon Tips', priceMinor: 1999, addedPriceMinor: 1999, quantity: 1, stock: null, addedAt: '2026-01-02T00:00:00Z', pendingSync: true },
+      { id: 'pending-p2', productId: 'p2', name: { en: 'Lemon Tips', bg: '' }, priceMinor: 1999, addedPriceMinor: 1999, quantity: 1, stock: null, addedAt: '2026-01-02T00:00:00Z', pendingSync: true },
     ]);
   });
 
@@ -87,6 +87,14 @@ describe('offline cart', () => {
     const { quantity: _quantity, stock: _stock, ...older } = serverItem;
     storage.setItem('user_cart_ana@example.com', JSON.stringify([older]));
     expect(readMirror(storage, 'ana@example.com')).toEqual([{ ...serverItem, quantity: 1, stock: null }]);
+  });
+
+  it('reads names kept before products had names in two languages as English names', () => {
+    const storage = new MemoryStorage();
+    storage.setItem('user_cart_ana@example.com', JSON.stringify([{ ...serverItem, name: 'Rose Set' }]));
+    expect(readMirror(storage, 'ana@example.com')).toEqual([{ ...serverItem, name: { en: 'Rose Set', bg: '' } }]);
+    storage.setItem('pending_purchases_ana@example.com', JSON.stringify([{ ...queuedAdd, name: 'Lemon Tips' }]));
+    expect(readQueue(storage, 'ana@example.com')).toEqual([queuedAdd]);
   });
 
   it('makes operation ids the server accepts', () => {

@@ -5,20 +5,21 @@ import { cartWithCounts, catalogueWithCounts } from './stock-counts.js';
 
 const product = (id: string, stock: number | null): Product => ({
   id,
-  name: id,
-  description: '',
+  slug: id,
+  name: { en: id, bg: '' },
+  description: { en: '', bg: '' },
   priceMinor: 100,
   category: '',
   stock,
-  imageUrl: null,
+  photos: [],
   createdAt: '2026-01-01T00:00:00Z',
   updatedAt: '2026-01-01T00:00:00Z',
 });
-const catalogue: CatalogueResponse = { version: 3, products: [product('a', 2), product('b', null), product('c', 5)] };
+const catalogue: CatalogueResponse = { version: 3, total: 3, page: 1, pageSize: 48, products: [product('a', 2), product('b', null), product('c', 5)] };
 const line = (productId: string, stock: number | null): ShownCartItem => ({
   id: `line-${productId}`,
   productId,
-  name: productId,
+  name: { en: productId, bg: '' },
   priceMinor: 100,
   addedPriceMinor: 100,
   quantity: 1,
@@ -28,7 +29,7 @@ const line = (productId: string, stock: number | null): ShownCartItem => ({
 
 describe('stock counts from the live channel', () => {
   it('sets the counts it names in the catalogue and leaves the rest and the version', () => {
-    expect(catalogueWithCounts(catalogue, { a: 0, x: 7 })).toEqual({ version: 3, products: [product('a', 0), product('b', null), product('c', 5)] });
+    expect(catalogueWithCounts(catalogue, { a: 0, x: 7 })).toEqual({ ...catalogue, products: [product('a', 0), product('b', null), product('c', 5)] });
   });
 
   it('gives back the same catalogue and cart when nothing changed, or when there is none', () => {
@@ -37,6 +38,12 @@ describe('stock counts from the live channel', () => {
     const cart = [line('a', 2)];
     expect(cartWithCounts(cart, { a: 2 })).toBe(cart);
     expect(cartWithCounts(undefined, { a: 1 })).toBeUndefined();
+  });
+
+  it('sets the counts of a product page’s product and of the products beside it', () => {
+    const page = { version: 3, product: product('a', 2), related: [product('b', null), product('c', 5)] };
+    expect(catalogueWithCounts(page, { a: 1, c: 0 })).toEqual({ version: 3, product: product('a', 1), related: [product('b', null), product('c', 0)] });
+    expect(catalogueWithCounts(page, { b: null })).toBe(page);
   });
 
   it('sets the counts of the cart’s lines', () => {
