@@ -116,7 +116,15 @@ async function benchDatabase(label: string, databaseUrl: string | undefined): Pr
       const runId = randomBytes(4).toString('hex');
       const rows = await database.db
         .insert(products)
-        .values(Array.from({ length: productCount }, (_, index) => ({ name: `Bench ${runId} ${index}`, description: 'x', priceMinor: PRICE_MINOR, stock: ORDERS * 10 })))
+        .values(
+          Array.from({ length: productCount }, (_, index) => ({
+            nameEn: `Bench ${runId} ${index}`,
+            descriptionEn: 'x',
+            slug: `bench-${runId}-${index}`,
+            priceMinor: PRICE_MINOR,
+            stock: ORDERS * 10,
+          })),
+        )
         .returning({ id: products.id });
       const cookies = await prepareCustomers(database, Array.from({ length: ORDERS }, (_, index) => rows[index % rows.length]!.id), runId);
       const { seconds, latencies, statuses } = await placeAll(baseUrl, cookies);

@@ -56,7 +56,7 @@ async function ensureCustomers(db: Database): Promise<{ id: string; email: strin
 async function generate(db: Database, images: ProductImages, total: number): Promise<void> {
   // Orders need products; a new database gets the demo catalogue, as the shop's first start would.
   await seedDemoCatalogue(db, images);
-  const catalogue = await db.select({ id: products.id, name: products.name, priceMinor: products.priceMinor }).from(products);
+  const catalogue = await db.select({ id: products.id, name: products.nameEn, nameBg: products.nameBg, priceMinor: products.priceMinor }).from(products);
   const customers = await ensureCustomers(db);
   const random = randomSource(total);
   const now = Date.now();
@@ -98,7 +98,7 @@ async function generate(db: Database, images: ProductImages, total: number): Pro
         pendingAt: createdAt,
         [STATUS_TIME_COLUMNS[normalizeOrderStatus(stored)]]: createdAt,
       });
-      lines.forEach((line, position) => itemRows.push({ orderId: id, position, productId: line.id, name: line.name, priceMinor: line.priceMinor, quantity: line.quantity, addedAt: createdAt }));
+      lines.forEach((line, position) => itemRows.push({ orderId: id, position, productId: line.id, nameEn: line.name, nameBg: line.nameBg, priceMinor: line.priceMinor, quantity: line.quantity, addedAt: createdAt }));
       historyRows.push({ orderId: id, position: 0, status: 'pending', changedAt: createdAt });
       if (normalizeOrderStatus(stored) !== 'pending') historyRows.push({ orderId: id, position: 1, status: normalizeOrderStatus(stored), changedAt: createdAt });
     }

@@ -137,7 +137,8 @@ describeEachDatabase('product pages and names in both languages', (context) => {
     const bulgarianOnly = await create(testApp, { nameBg: 'Перлен комплект', descriptionBg: 'Нокти с перли.' });
     expect(bulgarianOnly.statusCode, bulgarianOnly.body).toBe(201);
     expect(bulgarianOnly.json<{ product: Product }>().product).toMatchObject({ slug: 'perlen-komplekt', name: { en: '', bg: 'Перлен комплект' } });
-    for (const fields of [{ descriptionEn: 'No name.' }, { nameEn: 'No description' }, { nameEn: '  ', nameBg: ' ', descriptionEn: 'x' }]) {
+    const incomplete: Record<string, string>[] = [{ descriptionEn: 'No name.' }, { nameEn: 'No description' }, { nameEn: '  ', nameBg: ' ', descriptionEn: 'x' }];
+    for (const fields of incomplete) {
       const refused = await create(testApp, fields);
       expect(refused.statusCode).toBe(400);
       expect(refused.json().error.message).toContain('admin.products.messages.requiredFields');

@@ -1,0 +1,135 @@
+/**
+ * Fills a database with sample products, then times the catalogue's list with filters on it.
+ *
+ *   npm run products:generate -- 1000        add 1,000 products, then measure
+ *   npm run products:generate -- 0           only measure what is there
+ *
+ * It uses the server's database (DATABASE_URL, or the embedded one in DATA_DIR), so point it at a
+ * scratch one. The sample products share the demo catalogue's photos (seeded first on a new database).
+ */
+import { performance } from 'node:perf_hooks';
+import { count, eq, sql } from 'drizzle-orm';
+import { PRODUCT_CATEGORIES } from '../src/shared/catalog.js';
+import { buildApp } from '../src/server/app.js';
+import { seedDemoCatalogue } from '../src/server/catalog/service.js';
+import { loadConfig } from '../src/server/config.js';
+import { openDatabase, type Database } from '../src/server/db/client.js';
+import { productPhotos, products } from '../src/server/db/schema.js';
+import { ProductImages } from '../src/server/images/product-images.js';
+import { builtPages } from '../src/server/pages.js';
+import { projectPath } from '../src/server/project-path.js';
+import { searchableText } from '../src/shared/search.js';
+
+const BATCH = 500;
+const COLOURS = [
+  ['Rose', 'Розов'],
+  ['Pearl', 'Перлен'],
+  ['Midnight', 'Среднощен'],
+  ['Lemon', 'Лимонов'],
+  ['Opal', 'Опалов'],
+  ['Cherry', 'Черешов'],
+  ['Mint', 'Ментов'],
+  ['Golden', 'Златен'],
+] as const;
+const THINGS = [
+  ['Almond Set', 'комплект бадемовидни нокти'],
+  ['Coffin Set', 'комплект нокти балерина'],
+  ['Decals', 'стикери за нокти'],
+  ['Charm Kit', 'комплект декорации'],
+  ['Nail File', 'пила за нокти'],
+  ['Gift Box', 'подаръчна кутия'],
+] as const;
+
+async function generate(db: Database, images: ProductImages, total: number): Promise<void> {
+  await seedDemoCatalogue(db, images);
+  const photos = await db.select({ imageKey: productPhotos.imageKey }).from(productPhotos).where(eq(productPhotos.position, 0));
+  const [existing] = await db.select({ total: count() }).from(products);
+  const start = existing?.total ?? 0;
+  for (let offset = 0; offset < total; offset += BATCH) {
+    const rows = Array.from({ length: Math.min(BATCH, total - offset) }, (_, index) => {
+      const number = start + offset + index;
+      const [colourEn, colourBg] = COLOURS[number % COLOURS.length]!;
+      const [thingEn, thingBg] = THINGS[Math.floor(number / COLOURS.length) % THINGS.length]!;
+      const nameEn = `${colourEn} ${thingEn} No. ${number}`;
+      const nameBg = `${colourBg} ${thingBg} № ${number}`;
+      const descriptionEn = `A sample piece, ${colourEn.toLowerCase()} and handmade, number ${number} of the generated catalogue.`;
+      const descriptionBg = `Примерно изделие, ${colourBg.toLowerCase()} цвят, ръчна изработка, номер ${number} от създадения каталог.`;
+      return {
+        id: crypto.randomUUID(),
+        nameEn,
+        nameBg,
+        descriptionEn,
+        descriptionBg,
+        slug: `sample-${number}-${crypto.randomUUID().slice(0, 6)}`,
+        searchText: searchableText([nameEn, nameBg, descriptionEn, descriptionBg].join(' ')),
+        priceMinor: 500 + ((number * 737) % 9500),
+        category: PRODUCT_CATEGORIES[number % PRODUCT_CATEGORIES.length]!,
+        stock: number % 5 === 0 ? null : number % 7,
+      };
+    });
+    await db.insert(products).values(rows);
+    if (photos.length > 0) {
+      await db.insert(productPhotos).values(rows.map((row, index) => ({ productId: row.id, position: 0, imageKey: photos[index % photos.length]!.imageKey })));
+    }
+  }
+}
+
+async function measure(database: Awaited<ReturnType<typeof openDatabase>>, config: ReturnType<typeof loadConfig>): Promise<void> {
+  const [counted] = await database.db.select({ total: count() }).from(products);
+  // Through the whole server (routing, query, JSON), as a browser asks; the app is built but does not listen.
+  const app = await buildApp({ config, database, images: new ProductImages(config.dataDir), pages: builtPages(projectPath('dist', 'client')) });
+  await app.ready();
+  console.warn(`\nGET /api/products on ${counted!.total.toLocaleString('en')} products (median of 15 runs after 3 warm-up runs):`);
+  const cases: [string, string][] = [
+    ['first page, by name', ''],
+    ['first page, by name in Bulgarian', '?lang=bg'],
+    ['category', '?category=nails'],
+    ['category, price low to high', '?category=kits&sort=price'],
+    ['newest', '?sort=newest'],
+    ['search "pearl"', '?q=pearl'],
+    ['search "перл" (Cyrillic)', `?q=${encodeURIComponent('перл')}`],
+    ['search "no. 99" in a category', '?q=no.%2099&category=nail-art'],
+    ['search with no match', '?q=zzzzzz'],
+    ['page 10, price high to low', '?sort=price-desc&page=10'],
+  ];
+  let baseline: number | undefined;
+  try {
+    for (const [label, query] of cases) {
+      const runs: number[] = [];
+      let matching = 0;
+      for (let run = 0; run < 18; run += 1) {
+        const started = performance.now();
+        const response = await app.inject({ method: 'GET', url: `/api/products${query}` });
+        const elapsed = performance.now() - started;
+        if (response.statusCode !== 200) throw new Error(`${query}: ${response.statusCode} ${response.body}`);
+        matching = response.json<{ total: number }>().total;
+        if (run >= 3) runs.push(elapsed);
+      }
+      runs.sort((a, b) => a - b);
+      const ms = runs[Math.floor(runs.length / 2)]!;
+      baseline ??= ms;
+      console.warn(`  ${label.padEnd(36)} ${ms.toFixed(1).padStart(6)} ms  ${(ms / baseline).toFixed(2).padStart(5)}×   ${matching.toLocaleString('en')} matching`);
+    }
+  } finally {
+    await app.close();
+  }
+}
+
+const requested = Number(process.argv[2] ?? '1000');
+if (!Number.isInteger(requested) || requested < 0) {
+  console.error('Usage: npm run products:generate -- <number of products to add, 0 to only measure>');
+  process.exit(2);
+}
+const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn' });
+const database = await openDatabase(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir });
+try {
+  console.warn(`Database: ${database.kind === 'postgres' ? 'PostgreSQL' : `PGlite in ${config.dataDir}`}`);
+  if (requested > 0) {
+    console.warn(`Adding ${requested.toLocaleString('en')} products...`);
+    await generate(database.db, new ProductImages(config.dataDir), requested);
+    await database.db.execute(sql`analyze`);
+  }
+  await measure(database, config);
+} finally {
+  await database.close();
+}
