@@ -10,7 +10,7 @@ const priceOf = async (page: Page, index: number) =>
 
 async function serverCart(page: Page) {
   const response = await page.request.get('/api/cart');
-  return (await response.json()).items as Array<{ productId: string; name: string; quantity: number }>;
+  return (await response.json()).items as Array<{ productId: string; name: { en: string; bg: string }; quantity: number }>;
 }
 
 test('adds to the cart with a busy button, counts in the badge, totals and removes', async ({ page, inbox }) => {
@@ -52,7 +52,7 @@ test('adds to the cart with a busy button, counts in the badge, totals and remov
   await expect(lines).toHaveCount(1);
   await expect(cartLink(page)).toHaveAccessibleName('Cart, 1 item');
   await expect(page.locator('p', { hasText: 'Subtotal' })).toContainText(`BGN ${(await serverCartTotal(page)).toFixed(2)}`);
-  expect((await serverCart(page)).map((item) => item.name)).toEqual([second]);
+  expect((await serverCart(page)).map((item) => item.name.en)).toEqual([second]);
 
   await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
   await expect(page).toHaveURL(/\/checkout$/);
@@ -127,7 +127,7 @@ test('an add made offline waits in the queue and reaches the server exactly once
   await expect(page.getByRole('status').filter({ hasText: 'Syncing data...' })).toHaveCount(0);
 
   const items = await serverCart(page);
-  expect(items.filter((item) => item.name === name)).toHaveLength(1);
+  expect(items.filter((item) => item.name.en === name)).toHaveLength(1);
   expect(items).toHaveLength(1);
   await cartLink(page).click();
   await expect(page.getByRole('listitem')).toHaveCount(1);

@@ -170,14 +170,14 @@ test('a price changed after the cart was loaded is shown before the order is pla
   try {
     await page.goto('/');
     await signInThroughUi(page, inbox, uniqueEmail('price-watcher'));
-    await page.getByRole('button', { name: `Add to Cart: ${product.name}` }).click();
+    await page.getByRole('button', { name: `Add to Cart: ${product.name.en}` }).click();
     await page.getByRole('dialog', { name: 'Success' }).getByRole('button', { name: 'OK' }).click();
 
     // Changed while the customer browses: the cart shows the price an order would be charged, and says it changed.
     await changePrice(adminApi, product, '58.49');
     await page.getByRole('banner').getByRole('link', { name: /^Cart/ }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Some prices have changed since you added the products.' })).toBeVisible();
-    const cartLine = page.getByRole('listitem').filter({ hasText: product.name });
+    const cartLine = page.getByRole('listitem').filter({ hasText: product.name.en });
     await expect(cartLine).toContainText('Price changed: was BGN 16.49, now BGN 58.49');
     await expect(page.locator('p', { hasText: 'Subtotal' })).toContainText('BGN 58.49');
     expect(await hasHorizontalScroll(page)).toBe(false);
@@ -195,7 +195,7 @@ test('a price changed after the cart was loaded is shown before the order is pla
     await expect(page.getByRole('alert')).toHaveText(
       `Prices in your order changed. The new total is ${money(totalFor(6000))}. Please check the order and place it again.`,
     );
-    await expect(page.getByRole('listitem').filter({ hasText: product.name })).toContainText('Price changed: was BGN 58.49, now BGN 60.00');
+    await expect(page.getByRole('listitem').filter({ hasText: product.name.en })).toContainText('Price changed: was BGN 58.49, now BGN 60.00');
     await expect(summary).toContainText(`Total${money(totalFor(6000))}`);
     expect(await hasHorizontalScroll(page)).toBe(false);
     expect((await (await page.request.get('/api/orders')).json()).orders).toEqual([]);
@@ -208,7 +208,7 @@ test('a price changed after the cart was loaded is shown before the order is pla
     await created.getByRole('button', { name: 'OK' }).click();
     const orders = (await (await page.request.get('/api/orders')).json()).orders;
     expect(orders).toHaveLength(1);
-    expect(orders[0]).toMatchObject({ orderId, pricing: { subtotal: 6000, total: totalFor(6000) }, items: [{ name: product.name, priceMinor: 6000 }] });
+    expect(orders[0]).toMatchObject({ orderId, pricing: { subtotal: 6000, total: totalFor(6000) }, items: [{ name: product.name.en, priceMinor: 6000 }] });
     await expect(page.getByRole('listitem', { name: `Order #${orderId}` })).toContainText(`Total: ${money(totalFor(6000))}`);
   } finally {
     await deleteProduct(adminApi, product);

@@ -35,7 +35,7 @@ const inCache = (page: Page, cache: string, url: string) =>
 
 async function serverCart(page: Page) {
   const response = await page.request.get('/api/cart');
-  return ((await response.json()) as { items: Array<{ name: string }> }).items;
+  return ((await response.json()) as { items: Array<{ name: { en: string; bg: string } }> }).items;
 }
 
 /** Signs the browser in through the API, so that the first page it opens is the one the test names. */
@@ -103,7 +103,7 @@ test('after one visit the shop reloads offline with its catalogue, images and ca
   await expect(offlineBar(page)).toBeHidden();
   await expect.poll(() => page.evaluate((key) => localStorage.getItem(key), `pending_purchases_${email}`)).toBeNull();
   await expect(page.getByText('Waiting to sync')).toHaveCount(0);
-  expect((await serverCart(page)).map((item) => item.name).sort()).toEqual([first, second].sort());
+  expect((await serverCart(page)).map((item) => item.name.en).sort()).toEqual([first, second].sort());
   await expect(lines).toHaveCount(2);
 
   // Of the API, the worker kept the public catalogue and nothing else: no cart, session or writes.

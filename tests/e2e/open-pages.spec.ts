@@ -36,27 +36,27 @@ test('an admin’s edit and deletion reach open shopper pages, signed in or not,
 
   // A new product appears on the open pages.
   const product = await createProduct(adminApi, `Zz Live Opal ${stamp}`, '10.00');
-  for (const shopper of [page, visitor]) await expect(cardOf(shopper, product.name)).toContainText('BGN 10.00');
+  for (const shopper of [page, visitor]) await expect(cardOf(shopper, product.name.en)).toContainText('BGN 10.00');
 
   // Renamed and repriced: the open pages show the new name and price, and nothing of the old.
   const renamed = await renameProduct(adminApi, product, `Zz Live Aurora ${stamp}`, '12.40');
   for (const shopper of [page, visitor]) {
-    await expect(cardOf(shopper, renamed.name)).toContainText('BGN 12.40');
-    await expect(cardOf(shopper, product.name)).toHaveCount(0);
+    await expect(cardOf(shopper, renamed.name.en)).toContainText('BGN 12.40');
+    await expect(cardOf(shopper, product.name.en)).toHaveCount(0);
   }
 
   // Add puts in the cart what the page shows.
-  await addButton(page, renamed.name).click();
-  await expect(page.getByRole('dialog', { name: 'Success' })).toContainText(`${renamed.name} added to cart!`);
+  await addButton(page, renamed.name.en).click();
+  await expect(page.getByRole('dialog', { name: 'Success' })).toContainText(`${renamed.name.en} added to cart!`);
   await okButton(page).click();
   expect((await serverCart(page)).filter((line) => line.productId === product.id)).toEqual([
-    expect.objectContaining({ name: renamed.name, priceMinor: 1240 }),
+    expect.objectContaining({ name: renamed.name.en, priceMinor: 1240 }),
   ]);
   await expect(cartLink(page)).toHaveAccessibleName('Cart, 1 item');
 
   // Deleted: it leaves the open pages, and the cart that held it.
   await deleteProduct(adminApi, renamed);
-  for (const shopper of [page, visitor]) await expect(cardOf(shopper, renamed.name)).toHaveCount(0);
+  for (const shopper of [page, visitor]) await expect(cardOf(shopper, renamed.name.en)).toHaveCount(0);
   await expect(cartLink(page)).toHaveAccessibleName('Cart, 0 items');
   expect(await sameDocument(page)).toBe(true);
   expect(await sameDocument(visitor)).toBe(true);
@@ -67,14 +67,14 @@ test('an open cart page shows the new price of a line the admin repriced', async
   const product = await createProduct(adminApi, `Zz Live Cart ${Date.now()}`, '8.00');
   await page.goto('/');
   await signInThroughUi(page, inbox, uniqueEmail('live-cart'));
-  await addButton(page, product.name).click();
+  await addButton(page, product.name.en).click();
   await okButton(page).click();
   await cartLink(page).click();
-  const line = page.getByRole('listitem').filter({ hasText: product.name });
+  const line = page.getByRole('listitem').filter({ hasText: product.name.en });
   await expect(line).toContainText('BGN 8.00');
   await markDocument(page);
 
-  await renameProduct(adminApi, product, product.name, '9.50');
+  await renameProduct(adminApi, product, product.name.en, '9.50');
   await expect(line).toContainText('Price changed: was BGN 8.00, now BGN 9.50');
   await expect(page.getByText('Subtotal')).toBeVisible();
   await expect(page.getByRole('paragraph').filter({ hasText: 'Subtotal' })).toContainText('BGN 9.50');
@@ -88,13 +88,13 @@ test('a page that has not heard of a new price yet says the price when adding, a
   await page.route('/api/events', (route) => route.fulfill({ status: 204 }));
   await page.goto('/');
   await signInThroughUi(page, inbox, uniqueEmail('live-late'));
-  await expect(cardOf(page, product.name)).toContainText('BGN 20.00');
-  await renameProduct(adminApi, product, product.name, '24.00');
+  await expect(cardOf(page, product.name.en)).toContainText('BGN 20.00');
+  await renameProduct(adminApi, product, product.name.en, '24.00');
 
-  await addButton(page, product.name).click();
-  await expect(page.getByRole('dialog', { name: 'Success' })).toContainText(`${product.name} added to cart! Its price has changed: it is now BGN 24.00.`);
+  await addButton(page, product.name.en).click();
+  await expect(page.getByRole('dialog', { name: 'Success' })).toContainText(`${product.name.en} added to cart! Its price has changed: it is now BGN 24.00.`);
   await okButton(page).click();
-  await expect(cardOf(page, product.name)).toContainText('BGN 24.00');
+  await expect(cardOf(page, product.name.en)).toContainText('BGN 24.00');
   await deleteProduct(adminApi, product);
 });
 

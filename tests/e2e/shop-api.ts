@@ -9,14 +9,14 @@ import type { Order, PaymentMethod } from '../../src/shared/orders.js';
 // Setting the scene through the API, for tests whose journey starts later: the admin's side of a
 // story, or an order that only has to exist.
 
-const productImage = () =>
-  sharp({ create: { width: 640, height: 640, channels: 3, background: { r: 214, g: 120, b: 160 } } })
+const productImage = (red = 214) =>
+  sharp({ create: { width: 640, height: 640, channels: 3, background: { r: red, g: 120, b: 160 } } })
     .png()
     .toBuffer();
 
 const productForm = async (name: string, price: string, image: boolean, stock?: number) => ({
-  name,
-  description: 'A test product whose price the admin changes while a customer shops.',
+  nameEn: name,
+  descriptionEn: 'A test product whose price the admin changes while a customer shops.',
   price,
   category: 'nails',
   ...(stock === undefined ? {} : { stock: String(stock) }),
@@ -34,7 +34,7 @@ export async function createProduct(admin: APIRequestContext, name: string, pric
 }
 
 export async function changePrice(admin: APIRequestContext, product: Product, price: string): Promise<void> {
-  const response = await admin.put(`/api/admin/products/${product.id}`, { multipart: await productForm(product.name, price, false) });
+  const response = await admin.put(`/api/admin/products/${product.id}`, { multipart: await productForm(product.name.en, price, false) });
   expect(response.status(), await response.text()).toBe(200);
 }
 
@@ -42,6 +42,15 @@ export async function changePrice(admin: APIRequestContext, product: Product, pr
 export async function renameProduct(admin: APIRequestContext, product: Product, name: string, price: string): Promise<Product> {
   const response = await admin.put(`/api/admin/products/${product.id}`, { multipart: await productForm(name, price, false) });
   expect(response.status(), await response.text()).toBe(200);
+  return ((await response.json()) as { product: Product }).product;
+}
+
+/** Adds a photo of another colour to the product, after its others. */
+export async function addPhoto(admin: APIRequestContext, product: Product, red: number): Promise<Product> {
+  const response = await admin.post(`/api/admin/products/${product.id}/photos`, {
+    multipart: { image: { name: 'photo.png', mimeType: 'image/png', buffer: await productImage(red) } },
+  });
+  expect(response.status(), await response.text()).toBe(201);
   return ((await response.json()) as { product: Product }).product;
 }
 

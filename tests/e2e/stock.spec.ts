@@ -15,56 +15,56 @@ test('a sold-out card cannot be added, a one-of-a-kind card says only 1 is left,
   const plenty = await createProduct(adminApi, unique('Plenty Set'), '9.00', 20);
   await page.goto('/');
 
-  const soldOut = productCard(page, gone.name);
+  const soldOut = productCard(page, gone.name.en);
   await expect(soldOut.getByText('Sold out', { exact: true }).first()).toBeVisible();
-  const soldOutButton = soldOut.getByRole('button', { name: `${gone.name} is sold out` });
+  const soldOutButton = soldOut.getByRole('button', { name: `${gone.name.en} is sold out` });
   await expect(soldOutButton).toHaveAttribute('aria-disabled', 'true');
   // Pressed anyway (it keeps its focus, so Playwright must be told to press it): nothing is added.
   await soldOutButton.click({ force: true });
   await expect(page.getByRole('dialog')).toHaveCount(0);
 
-  await expect(productCard(page, last.name).getByText('Only 1 left')).toBeVisible();
-  await expect(productCard(page, last.name).getByRole('button', { name: `Add to Cart: ${last.name}` })).not.toHaveAttribute('aria-disabled', 'true');
-  await expect(productCard(page, plenty.name).getByText(/left|Sold out/)).toHaveCount(0);
+  await expect(productCard(page, last.name.en).getByText('Only 1 left')).toBeVisible();
+  await expect(productCard(page, last.name.en).getByRole('button', { name: `Add to Cart: ${last.name.en}` })).not.toHaveAttribute('aria-disabled', 'true');
+  await expect(productCard(page, plenty.name.en).getByText(/left|Sold out/)).toHaveCount(0);
 
   await page.getByRole('button', { name: 'Български' }).click();
-  await expect(productCard(page, gone.name).getByRole('button', { name: `${gone.name} – изчерпано` })).toHaveText('Изчерпано');
-  await expect(productCard(page, last.name).getByText('Остана само 1')).toBeVisible();
+  await expect(productCard(page, gone.name.en).getByRole('button', { name: `${gone.name.en} – изчерпано` })).toHaveText('Изчерпано');
+  await expect(productCard(page, last.name.en).getByText('Остана само 1')).toBeVisible();
 });
 
 test('the cart’s quantity stepper raises and lowers a line, stops at the stock with a message, and Remove takes the line', async ({ page, inbox, adminApi }) => {
   const batch = await createProduct(adminApi, unique('Batch Tips'), '10.00', 3);
   await page.goto('/');
   await signInThroughUi(page, inbox, uniqueEmail('stepper'));
-  await productCard(page, batch.name).getByRole('button', { name: `Add to Cart: ${batch.name}` }).click();
+  await productCard(page, batch.name.en).getByRole('button', { name: `Add to Cart: ${batch.name.en}` }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
   // Adding it again raises the quantity of its one line.
-  await productCard(page, batch.name).getByRole('button', { name: `Add to Cart: ${batch.name}` }).click();
+  await productCard(page, batch.name.en).getByRole('button', { name: `Add to Cart: ${batch.name.en}` }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
   const cartLink = page.getByRole('banner').getByRole('link', { name: /^Cart, / });
   await expect(cartLink).toHaveAccessibleName('Cart, 2 items');
 
   await cartLink.click();
   await expect(page.getByRole('listitem')).toHaveCount(1);
-  const count = page.getByRole('status', { name: `Quantity of ${batch.name}: 2` });
+  const count = page.getByRole('status', { name: `Quantity of ${batch.name.en}: 2` });
   await expect(count).toHaveText('2');
   await expect(page.locator('p', { hasText: 'Subtotal' })).toContainText('BGN 20.00');
 
-  await page.getByRole('button', { name: `One more ${batch.name}` }).click();
-  await expect(page.getByRole('status', { name: `Quantity of ${batch.name}: 3` })).toHaveText('3');
+  await page.getByRole('button', { name: `One more ${batch.name.en}` }).click();
+  await expect(page.getByRole('status', { name: `Quantity of ${batch.name.en}: 3` })).toHaveText('3');
   await expect(page.locator('p', { hasText: 'Subtotal' })).toContainText('BGN 30.00');
-  await expect(page.getByRole('button', { name: `One more ${batch.name}` })).toHaveAttribute('aria-disabled', 'true');
-  await page.getByRole('button', { name: `One more ${batch.name}` }).click({ force: true });
-  await expect(page.getByRole('dialog')).toContainText(`Only 3 pieces of ${batch.name} are left.`);
+  await expect(page.getByRole('button', { name: `One more ${batch.name.en}` })).toHaveAttribute('aria-disabled', 'true');
+  await page.getByRole('button', { name: `One more ${batch.name.en}` }).click({ force: true });
+  await expect(page.getByRole('dialog')).toContainText(`Only 3 pieces of ${batch.name.en} are left.`);
   await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
 
-  await page.getByRole('button', { name: `One fewer ${batch.name}` }).click();
-  await expect(page.getByRole('status', { name: `Quantity of ${batch.name}: 2` })).toHaveText('2');
+  await page.getByRole('button', { name: `One fewer ${batch.name.en}` }).click();
+  await expect(page.getByRole('status', { name: `Quantity of ${batch.name.en}: 2` })).toHaveText('2');
   await expect(cartLink).toHaveAccessibleName('Cart, 2 items');
   const server = (await (await page.request.get('/api/cart')).json()) as { items: Array<{ quantity: number }> };
   expect(server.items.map((item) => item.quantity)).toEqual([2]);
 
-  await page.getByRole('button', { name: `Remove ${batch.name} from cart` }).click();
+  await page.getByRole('button', { name: `Remove ${batch.name.en} from cart` }).click();
   await expect(page.getByText('Your cart is empty.')).toBeVisible();
   await expect(cartLink).toHaveAccessibleName('Cart, 0 items');
 });
@@ -81,7 +81,7 @@ test('a checkout is refused when another customer bought the last piece a moment
     data: { fullName: 'Petya Dimitrova', streetAddress: '7 Shipka St', city: 'Sofia', postalCode: '1504', country: 'BG', phone: '0888 123 456' },
   });
   expect(address.ok()).toBe(true);
-  await productCard(page, lily.name).getByRole('button', { name: `Add to Cart: ${lily.name}` }).click();
+  await productCard(page, lily.name.en).getByRole('button', { name: `Add to Cart: ${lily.name.en}` }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
   await page.goto('/checkout');
   const placeOrder = page.getByRole('button', { name: 'Place Order' });
@@ -92,7 +92,7 @@ test('a checkout is refused when another customer bought the last piece a moment
   await quicker.dispose();
 
   await placeOrder.click();
-  await expect(page.getByRole('alert')).toContainText(`Someone else was quicker: not enough pieces are left. ${lily.name} is sold out.`);
+  await expect(page.getByRole('alert')).toContainText(`Someone else was quicker: not enough pieces are left. ${lily.name.en} is sold out.`);
   await expect(page).toHaveURL(/\/checkout$/);
   await expect(page.getByText('Sold out: remove it to order')).toBeVisible();
   await expect(placeOrder).toBeDisabled();
@@ -105,17 +105,17 @@ test('a checkout is refused when another customer bought the last piece a moment
 test('cancelling an order returns its piece, and an open page shows it for sale again at once', async ({ page, inbox, adminApi, playwright, baseURL }) => {
   const opal = await createProduct(adminApi, unique('Opal Drop'), '22.00', 1);
   await page.goto('/');
-  const card = productCard(page, opal.name);
+  const card = productCard(page, opal.name.en);
   await expect(card.getByText('Only 1 left')).toBeVisible();
 
   const buyer = await signedInApi(playwright, baseURL!, inbox, uniqueEmail('changes-mind'));
   const order = await placeOrderThroughApi(buyer, opal.id, 'pay_by_link');
   await buyer.dispose();
-  await expect(card.getByRole('button', { name: `${opal.name} is sold out` })).toHaveAttribute('aria-disabled', 'true', { timeout: 3000 });
+  await expect(card.getByRole('button', { name: `${opal.name.en} is sold out` })).toHaveAttribute('aria-disabled', 'true', { timeout: 3000 });
 
   await setOrderStatus(adminApi, order.orderId, 'cancelled');
   await expect(card.getByText('Only 1 left')).toBeVisible({ timeout: 3000 });
-  await expect(card.getByRole('button', { name: `Add to Cart: ${opal.name}` })).not.toHaveAttribute('aria-disabled', 'true');
+  await expect(card.getByRole('button', { name: `Add to Cart: ${opal.name.en}` })).not.toHaveAttribute('aria-disabled', 'true');
   expect(await page.evaluate(() => performance.getEntriesByType('resource').filter((entry) => entry.name.endsWith('/api/products')).length)).toBe(1);
 });
 
@@ -137,7 +137,7 @@ test('an addition queued offline that meets a sold-out product on sync is droppe
 
   await context.setOffline(true);
   for (const product of [star, custom]) {
-    await productCard(page, product.name).getByRole('button', { name: `Add to Cart: ${product.name}` }).click();
+    await productCard(page, product.name.en).getByRole('button', { name: `Add to Cart: ${product.name.en}` }).click();
     await page.getByRole('dialog', { name: 'Success' }).getByRole('button', { name: 'OK' }).click();
   }
   // Meanwhile another customer buys the one piece.

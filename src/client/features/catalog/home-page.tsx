@@ -1,9 +1,11 @@
+import { useEffect } from 'react';
 import { useSearchParams } from 'wouter';
 import { catalogueQueryParams, parseCatalogueQuery, type CatalogueQuery } from '../../../shared/catalog.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { usePageMeta } from '../../seo/page-meta.js';
 import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
 import { CatalogueFilters } from './catalogue-filters.js';
+import { rememberCatalogueView } from './catalogue-view.js';
 import { ProductCard } from './product-card.js';
 import { useProducts } from './products-api.js';
 import { useAddToCart } from './use-add-to-cart.js';
@@ -26,6 +28,8 @@ export function HomePage() {
     category: query.category,
   });
   const { adding, addToCart } = useAddToCart();
+  const viewSearch = searchParams.toString();
+  useEffect(() => rememberCatalogueView(viewSearch), [viewSearch]);
 
   const showQuery = (next: CatalogueQuery, options?: { replace?: boolean }) => {
     const params = catalogueQueryParams(next);

@@ -8,6 +8,7 @@ import { Localized } from '../../i18n/localized.js';
 import { usePageMeta } from '../../seo/page-meta.js';
 import { Price } from '../../ui/price.js';
 import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
+import { lastCatalogueView } from './catalogue-view.js';
 import { ProductCard } from './product-card.js';
 import { ProductGallery } from './product-gallery.js';
 import { useProductPage } from './products-api.js';
@@ -49,7 +50,7 @@ export default function ProductPage({ notFound }: { notFound: ReactNode }) {
     <>
       <article className="product-page" aria-labelledby="product-title">
         <p className="product-page__back">
-          <Link href={search ? `/?${search}` : '/'}>← {t('productPage.backToShop')}</Link>
+          <Link href={lastCatalogueView()}>← {t('productPage.backToShop')}</Link>
         </p>
         <div className="product-page__layout">
           <ProductGallery product={product} />

@@ -1,0 +1,146 @@
+import type { Page } from '@playwright/test';
+import { addPhoto, createProduct } from './shop-api.js';
+import { expect, test, uniqueEmail } from './shop-fixtures.js';
+import { signInThroughUi } from './sign-in-steps.js';
+
+// Browsing: categories, search and sort live in the address (links, reload and Back show the same
+// view); each product has a page with a gallery used by keyboard and touch.
+
+const cardNames = (page: Page) => page.getByRole('article').getByRole('heading', { level: 3 });
+const categories = (page: Page) => page.getByRole('group', { name: 'Categories' });
+const searchBox = (page: Page) => page.getByRole('searchbox', { name: 'Search products' });
+
+test('filters by category, searches and sorts through the address, and Back and reload keep each view', async ({ page }) => {
+  await page.goto('/');
+  await categories(page).getByRole('button', { name: 'Kits' }).click();
+  await expect(page).toHaveURL(/\/\?category=kits$/);
+  await expect(categories(page).getByRole('button', { name: 'Kits' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(cardNames(page)).toHaveText(['Blossom Gift Box', 'Deluxe Nail Artist Kit', 'Press-On Starter Kit']);
+
+  await page.getByLabel('Sort by').selectOption({ label: 'Price: high to low' });
+  await expect(page).toHaveURL(/\/\?category=kits&sort=price-desc$/);
+  await expect(cardNames(page)).toHaveText(['Deluxe Nail Artist Kit', 'Blossom Gift Box', 'Press-On Starter Kit']);
+
+  await page.reload();
+  await expect(page.getByLabel('Sort by')).toHaveValue('price-desc');
+  await expect(cardNames(page)).toHaveText(['Deluxe Nail Artist Kit', 'Blossom Gift Box', 'Press-On Starter Kit']);
+
+  await page.goBack();
+  await expect(page).toHaveURL(/\/\?category=kits$/);
+  await expect(cardNames(page)).toHaveText(['Blossom Gift Box', 'Deluxe Nail Artist Kit', 'Press-On Starter Kit']);
+
+  // A few letters find a product by its name or description, whatever the case.
+  await categories(page).getByRole('button', { name: 'All' }).click();
+  await searchBox(page).fill('PEARL');
+  await expect(page).toHaveURL(/\/\?q=PEARL$/);
+  await expect(cardNames(page)).toHaveText(['Blush Pearl Almond Set', 'Pearl Keepsake Storage Box']);
+  await expect(page.getByRole('status').filter({ hasText: 'products' })).toHaveText('2 products');
+
+  await searchBox(page).fill('no such thing %_');
+  await expect(page.getByText('No products match your search.')).toBeVisible();
+  await page.getByRole('button', { name: 'Clear filters' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(searchBox(page)).toHaveValue('');
+  expect(await cardNames(page).count()).toBeGreaterThanOrEqual(14);
+
+  // Typing replaces the address as it goes, so Back leaves the search instead of taking a letter off.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/\?category=kits$/);
+});
+
+test('searches in Bulgarian in the Bulgarian interface, which shows the Bulgarian names', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Български' }).click();
+  await page.getByRole('searchbox', { name: 'Търсене на продукти' }).fill('перла');
+  await expect(cardNames(page)).toHaveText(['Комплект бадемовидни нокти „Розова перла“']);
+  await page.getByRole('group', { name: 'Категории' }).getByRole('button', { name: 'Аксесоари' }).click();
+  await expect(page.getByText('Няма продукти, които да отговарят на търсенето.')).toBeVisible();
+});
+
+test('a product page shows its gallery, used by keyboard and touch, its texts, and adds to the cart', async ({ page, adminApi, inbox }, testInfo) => {
+  const name = `Zz Gallery Set ${Date.now().toString(36)}`;
+  let product = await createProduct(adminApi, name, '31.50', 4);
+  product = await addPhoto(adminApi, product, 40);
+  product = await addPhoto(adminApi, product, 90);
+
+  await page.goto('/');
+  await signInThroughUi(page, inbox, uniqueEmail('gallery'));
+  await searchBox(page).fill(name);
+  await page.getByRole('link', { name }).click();
+  await expect(page).toHaveURL(new RegExp(`/product/${product.slug}$`));
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  await expect(page).toHaveTitle(new RegExp(name));
+  await expect(page.getByText('BGN 31.50').first()).toBeVisible();
+
+  const gallery = page.getByRole('group', { name: `Photos of ${name}` });
+  const images = gallery.getByRole('button', { name: /^Enlarge photo/ }).getByRole('img');
+  await expect(gallery.getByText('Photo 1 of 3')).toBeVisible();
+  const firstSource = await images.getAttribute('src');
+
+  if (testInfo.project.name === 'desktop') {
+    // The thumbnails are one Tab stop; the arrow keys move between them and show each photo.
+    await gallery.getByRole('button', { name: 'Show photo 1 of 3' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(gallery.getByRole('button', { name: 'Show photo 2 of 3' })).toBeFocused();
+    await expect(gallery.getByText('Photo 2 of 3')).toBeVisible();
+    await page.keyboard.press('End');
+    await expect(gallery.getByText('Photo 3 of 3')).toBeVisible();
+    await page.keyboard.press('ArrowRight');
+    await expect(gallery.getByText('Photo 1 of 3')).toBeVisible();
+    await expect(images).toHaveAttribute('src', firstSource!);
+
+    // The larger view opens from the photo, steps with the arrow keys, and Escape closes it.
+    await gallery.getByRole('button', { name: 'Enlarge photo 1 of 3' }).press('Enter');
+    const lightbox = page.getByRole('dialog', { name: `${name} · Photo 1 of 3` });
+    await expect(lightbox).toBeVisible();
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByRole('dialog', { name: `${name} · Photo 2 of 3` })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(gallery.getByRole('button', { name: 'Enlarge photo 2 of 3' })).toBeFocused();
+  } else {
+    // A swipe to the left shows the next photo, to the right the one before.
+    const box = (await gallery.getByRole('button', { name: /^Enlarge photo/ }).boundingBox())!;
+    const swipe = async (from: number, to: number) => {
+      await page.mouse.move(box.x + from, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + to, box.y + box.height / 2, { steps: 5 });
+      await page.mouse.up();
+    };
+    await swipe(box.width * 0.8, box.width * 0.2);
+    await expect(gallery.getByText('Photo 2 of 3')).toBeVisible();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await swipe(box.width * 0.2, box.width * 0.8);
+    await expect(gallery.getByText('Photo 1 of 3')).toBeVisible();
+    await gallery.getByRole('button', { name: 'Show photo 3 of 3' }).tap();
+    await expect(gallery.getByText('Photo 3 of 3')).toBeVisible();
+  }
+
+  await page.getByRole('button', { name: `Add to Cart: ${name}` }).click();
+  await expect(page.getByRole('dialog')).toContainText(`${name} added to cart!`);
+  await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByRole('banner').getByRole('link', { name: /^Cart, / })).toHaveAccessibleName('Cart, 1 item');
+});
+
+test('a sold-out product’s page cannot add it; an unknown product answers with the not-found page', async ({ page, adminApi }) => {
+  const gone = await createProduct(adminApi, `Zz Gone Page ${Date.now().toString(36)}`, '12.00', 0);
+  await page.goto(`/product/${gone.slug}`);
+  await expect(page.getByRole('heading', { level: 1, name: gone.name.en })).toBeVisible();
+  await expect(page.getByRole('button', { name: `${gone.name.en} is sold out` })).toHaveAttribute('aria-disabled', 'true');
+  await expect(page.getByText('Sold out').first()).toBeVisible();
+
+  const missing = await page.goto('/product/no-such-product');
+  expect(missing?.status()).toBe(404);
+  await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+});
+
+test('cards link to their product pages, whose related products are of the same category', async ({ page }) => {
+  await page.goto('/?category=accessories');
+  await page.getByRole('link', { name: 'Vanilla Cuticle Oil' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Vanilla Cuticle Oil' })).toBeVisible();
+  const related = page.getByRole('region', { name: 'More from Accessories' });
+  await expect(related.getByRole('article')).not.toHaveCount(0);
+  await expect(related.getByRole('article').filter({ hasText: 'Vanilla Cuticle Oil' })).toHaveCount(0);
+  await page.getByRole('link', { name: /Back to the shop/ }).click();
+  await expect(page).toHaveURL(/\/\?category=accessories$/);
+});
