@@ -102,6 +102,6 @@ export async function buildApp({ config, database, images, pages, logger = false
   }
 
   const settings: PublicSettings = { supportEmail: config.supportEmail, publicUrl: config.publicUrl, devMailbox };
-  registerPageFallback(app, pages, settings);
+  registerPageFallback(app, pages, settings, db);
   return app;
 }

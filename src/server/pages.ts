@@ -4,9 +4,10 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { PUBLIC_SETTINGS_ELEMENT_ID, type PublicSettings } from '../shared/settings.js';
-import { isPageRoute } from '../shared/routes.js';
 import { isNotPagePath, SERVICE_WORKER_PATH, SHELL_REVISION_PLACEHOLDER } from '../shared/service-worker.js';
+import type { Database } from './db/client.js';
 import { errorBody } from './http/errors.js';
+import { answerPage, injectPageHead, pageWithoutData, shellHead, type PageAnswer, type PageRequest } from './seo/page-head.js';
 
 /** Where the single-page app comes from: the production build, or Vite during development. */
 export interface PageSource {
@@ -89,16 +90,21 @@ const PLACEHOLDER = '<!--shop-settings-->';
 
 export function injectSettings(html: string, settings: PublicSettings): string {
   const json = JSON.stringify(settings).replace(/</g, '\\u003c');
-  return html.replace(PLACEHOLDER, `<script id="${PUBLIC_SETTINGS_ELEMENT_ID}" type="application/json">${json}</script>`);
+  return html.replace(PLACEHOLDER, () => `<script id="${PUBLIC_SETTINGS_ELEMENT_ID}" type="application/json">${json}</script>`);
 }
 
 /**
- * Page paths load the app: 200 for the app's routes, 404 (still with the app) for others; unknown API
- * paths get JSON. /index.html is the app shell the service worker keeps for offline use, and /sw.js
- * that worker, which browsers must be able to fetch anew at any time (never cached for long).
+ * Page paths load the app with the page's head (title, description, canonical address, sharing tags,
+ * hreflang alternates, JSON-LD) in the language its address names, for crawlers and link previews
+ * that run no JavaScript: 200 for the app's pages, 404 (still with the app) for others and for unknown
+ * products, 301 from a product's old slug to its new one. Unknown API paths get JSON. /index.html is
+ * the app shell the service worker keeps for offline use, with a generic head, and /sw.js that worker,
+ * which browsers must be able to fetch anew at any time (never cached for long).
+ *
+ * Without a database (a caller that gives none) every page gets the head that needs no data.
  */
-export function registerPageFallback(app: FastifyInstance, pages: PageSource, settings: PublicSettings): void {
-  const shell = async () => injectSettings(await pages.indexHtml('/'), settings);
+export function registerPageFallback(app: FastifyInstance, pages: PageSource, settings: PublicSettings, db?: Database): void {
+  const shell = async () => injectPageHead(injectSettings(await pages.indexHtml('/'), settings), shellHead(settings.publicUrl));
 
   app.get('/index.html', async (_request, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(await shell()));
 
@@ -114,11 +120,20 @@ export function registerPageFallback(app: FastifyInstance, pages: PageSource, se
     const pathname = request.url.split('?')[0] ?? '/';
     const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && !isNotPagePath(pathname);
     if (!wantsPage) return reply.status(404).send(errorBody('not_found', `No route for ${request.method} ${pathname}`));
-    const html = injectSettings(await pages.indexHtml(request.url), settings);
-    return reply
-      .status(isPageRoute(pathname) ? 200 : 404)
-      .type('text/html; charset=utf-8')
-      .header('cache-control', 'no-cache')
-      .send(html);
+    const page: PageRequest = { siteUrl: settings.publicUrl, pathname, search: request.url.slice(pathname.length) };
+    let answer: PageAnswer;
+    try {
+      answer = db ? await answerPage(db, page) : pageWithoutData(page);
+    } catch (error) {
+      // The app itself can still load (and say what it cannot reach); only the head is generic.
+      request.log.error({ err: error }, 'The page head could not be built from the database');
+      answer = pageWithoutData(page);
+    }
+    if (answer.status === 301) {
+      // Not cached for long: a product renamed back takes its old slug again.
+      return reply.status(301).header('location', answer.location).header('cache-control', 'no-cache').send();
+    }
+    const html = injectPageHead(injectSettings(await pages.indexHtml(request.url), settings), answer.head);
+    return reply.status(answer.status).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
   });
 }

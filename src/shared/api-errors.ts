@@ -28,6 +28,9 @@ export const API_ERROR_CODES = [
   'too_many_streams',
   'stock_short',
   'stock_changed',
+  'too_many_photos',
+  'last_photo',
+  'photos_changed',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 

@@ -34,7 +34,7 @@ const pngImage = () =>
     .png()
     .toBuffer();
 
-const fields = { name: 'Opal Press-On Set', description: 'Milky opal nails with a gold line.', price: '24.5', category: 'nails' };
+const fields = { nameEn: 'Opal Press-On Set', descriptionEn: 'Milky opal nails with a gold line.', price: '24.5', category: 'nails' };
 
 const key = () => randomUUID().replace(/-/g, '');
 
@@ -59,7 +59,7 @@ describeEachDatabase('admin', (context) => {
     await testApp.database.db.insert(admins).values({ id: 'boss@example.com' });
     admin = await signIn(testApp, 'boss@example.com');
     customer = await signIn(testApp, 'client@example.com');
-    [kit] = (await testApp.database.db.insert(products).values({ name: 'Kit', description: 'x', priceMinor: 4900 }).returning()) as [typeof kit];
+    [kit] = (await testApp.database.db.insert(products).values({ nameEn: 'Kit', descriptionEn: 'x', slug: 'kit', priceMinor: 4900 }).returning()) as [typeof kit];
     customerOrder = await placeOrder(testApp, customer, kit);
   });
 
@@ -72,6 +72,9 @@ describeEachDatabase('admin', (context) => {
       { method: 'POST', url: '/api/admin/products', ...form(fields) },
       { method: 'PUT', url: `/api/admin/products/${productId}`, ...form(fields) },
       { method: 'DELETE', url: `/api/admin/products/${productId}` },
+      { method: 'POST', url: `/api/admin/products/${productId}/photos`, ...form({}, { name: 'a.png', type: 'image/png', content: Buffer.from('x') }) },
+      { method: 'PUT', url: `/api/admin/products/${productId}/photos`, payload: { photos: [{ id: productId }] } },
+      { method: 'DELETE', url: `/api/admin/products/${productId}/photos/${productId}` },
       { method: 'GET', url: '/api/admin/orders' },
       { method: 'GET', url: `/api/admin/orders/${customerOrder.orderId}` },
       { method: 'PATCH', url: `/api/admin/orders/${customerOrder.orderId}/status`, payload: { status: 'sent' } },
@@ -92,15 +95,16 @@ describeEachDatabase('admin', (context) => {
     const response = await testApp.app.inject({ method: 'POST', url: '/api/admin/products', headers: { ...body.headers, cookie: admin }, payload: body.payload });
     expect(response.statusCode, response.body).toBe(201);
     const product = response.json<{ product: Product }>().product;
-    expect(product).toMatchObject({ name: 'Opal Press-On Set', priceMinor: 2450, category: 'nails' });
-    expect(product.imageUrl).toMatch(new RegExp(`^/images/nails/${product.id}_\\d+\\.webp$`));
-    const image = await testApp.app.inject({ method: 'GET', url: `${product.imageUrl}?w=640` });
+    expect(product).toMatchObject({ name: { en: 'Opal Press-On Set', bg: '' }, priceMinor: 2450, category: 'nails' });
+    expect(product.photos).toHaveLength(1);
+    expect(product.photos[0]!.url).toMatch(new RegExp(`^/images/nails/${product.id}_\\d+\\.webp$`));
+    const image = await testApp.app.inject({ method: 'GET', url: `${product.photos[0]!.url}?w=640` });
     const metadata = await sharp(image.rawPayload).metadata();
     expect(metadata).toMatchObject({ format: 'webp', width: 640, height: 640 });
     expect(metadata.exif).toBeUndefined();
 
     const home = (await testApp.app.inject({ method: 'GET', url: '/api/products' })).json<{ products: Product[] }>().products;
-    expect(home.map((item) => item.name)).toContain('Opal Press-On Set');
+    expect(home.map((item) => item.name.en)).toContain('Opal Press-On Set');
   });
 
   it('refuses files that are not JPEG, PNG or WebP, whatever their name, and files over 10 MB', async () => {
@@ -129,18 +133,29 @@ describeEachDatabase('admin', (context) => {
 
   it('asks for the required fields and for an image when adding', async () => {
     const testApp = context();
-    for (const missing of ['name', 'description', 'price']) {
+    for (const missing of ['nameEn', 'descriptionEn', 'price']) {
       const body = form({ ...fields, [missing]: '' }, { name: 'a.png', type: 'image/png', content: await pngImage() });
       const response = await testApp.app.inject({ method: 'POST', url: '/api/admin/products', headers: { ...body.headers, cookie: admin }, payload: body.payload });
       expect(response.json().error.message, missing).toBe(`${missing}: admin.products.messages.requiredFields`);
     }
+    // A name and a description in either language will do: the pages show the other language's where one is missing.
+    const bulgarianOnly = form(
+      { nameBg: 'Опалов комплект', descriptionBg: 'Млечни опалови нокти.', price: '24.5' },
+      { name: 'a.png', type: 'image/png', content: await pngImage() },
+    );
+    const created = await testApp.app.inject({ method: 'POST', url: '/api/admin/products', headers: { ...bulgarianOnly.headers, cookie: admin }, payload: bulgarianOnly.payload });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json<{ product: Product }>().product).toMatchObject({ name: { en: '', bg: 'Опалов комплект' }, description: { en: '', bg: 'Млечни опалови нокти.' } });
     for (const [field, value, messageKey] of [
       ['price', '100000.01', 'priceTooHigh'],
       ['price', '12.345', 'priceTooPrecise'],
       ['price', '0,005', 'priceTooPrecise'],
-      ['name', 'x'.repeat(201), 'nameTooLong'],
-      ['description', 'x'.repeat(10_000), 'descriptionTooLong'],
-      ['name', 'Rose\u0000Set', 'invalidCharacters'],
+      ['nameEn', 'x'.repeat(201), 'nameTooLong'],
+      ['nameBg', 'x'.repeat(201), 'nameTooLong'],
+      ['descriptionEn', 'x'.repeat(10_000), 'descriptionTooLong'],
+      ['descriptionBg', 'x'.repeat(2001), 'descriptionTooLong'],
+      ['nameEn', 'Rose\u0000Set', 'invalidCharacters'],
+      ['descriptionBg', 'Роза\u0000', 'invalidCharacters'],
       ['category', 'shoes', 'unknownCategory'],
     ]) {
       const body = form({ ...fields, [field!]: value! }, { name: 'a.png', type: 'image/png', content: await pngImage() });
@@ -153,7 +168,7 @@ describeEachDatabase('admin', (context) => {
     expect(response.json().error.message).toBe('Please select an image for the product');
   });
 
-  it('edits a product, replacing its image files, and deletes it with its files', async () => {
+  it('edits a product’s texts and keeps its photos, which change only through the photo endpoints, and deletes it with all its files', async () => {
     const testApp = context();
     const created = form(fields, { name: 'a.png', type: 'image/png', content: await pngImage() });
     const product = (
@@ -163,14 +178,25 @@ describeEachDatabase('admin', (context) => {
     expect(await filesOf(product.id)).toHaveLength(3);
 
     const jpeg = await sharp({ create: { width: 500, height: 500, channels: 3, background: '#333' } }).jpeg().toBuffer();
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    const edit = form({ ...fields, price: '19,90', name: 'Opal Set II' }, { name: 'b.jpg', type: 'image/jpeg', content: jpeg });
+    const second = form({}, { name: 'b.jpg', type: 'image/jpeg', content: jpeg });
+    const added = await testApp.app.inject({ method: 'POST', url: `/api/admin/products/${product.id}/photos`, headers: { ...second.headers, cookie: admin }, payload: second.payload });
+    expect(added.statusCode, added.body).toBe(201);
+    const withTwo = added.json<{ product: Product }>().product;
+    expect(withTwo.photos).toHaveLength(2);
+    expect(await filesOf(product.id)).toHaveLength(6);
+
+    // The product form carries no image when editing: photos have endpoints of their own.
+    const withImage = form({ ...fields, nameEn: 'Opal Set II' }, { name: 'b.jpg', type: 'image/jpeg', content: jpeg });
+    const refusedImage = await testApp.app.inject({ method: 'PUT', url: `/api/admin/products/${product.id}`, headers: { ...withImage.headers, cookie: admin }, payload: withImage.payload });
+    expect(refusedImage.statusCode).toBe(400);
+
+    const edit = form({ ...fields, price: '19,90', nameEn: 'Opal Set II', nameBg: 'Опалов комплект II', descriptionBg: 'Опалови нокти.' });
     const updated = await testApp.app.inject({ method: 'PUT', url: `/api/admin/products/${product.id}`, headers: { ...edit.headers, cookie: admin }, payload: edit.payload });
-    expect(updated.statusCode).toBe(200);
+    expect(updated.statusCode, updated.body).toBe(200);
     const changed = updated.json<{ product: Product }>().product;
-    expect(changed).toMatchObject({ name: 'Opal Set II', priceMinor: 1990 });
-    expect(changed.imageUrl).not.toBe(product.imageUrl);
-    expect(await filesOf(product.id)).toHaveLength(3);
+    expect(changed).toMatchObject({ name: { en: 'Opal Set II', bg: 'Опалов комплект II' }, description: { en: fields.descriptionEn, bg: 'Опалови нокти.' }, priceMinor: 1990 });
+    expect(changed.photos).toEqual(withTwo.photos);
+    expect(await filesOf(product.id)).toHaveLength(6);
 
     // A price with a third decimal is refused, not rounded: the product keeps the price it had.
     const tooPrecise = form({ ...fields, price: '19.995' });
@@ -179,10 +205,6 @@ describeEachDatabase('admin', (context) => {
     expect(refused.json().error.message).toBe('price: admin.products.messages.priceTooPrecise');
     const [unchanged] = await testApp.database.db.select().from(products).where(eq(products.id, product.id));
     expect(unchanged!.priceMinor).toBe(1990);
-
-    const textOnly = form({ ...fields, name: 'Opal Set III' });
-    const kept = (await testApp.app.inject({ method: 'PUT', url: `/api/admin/products/${product.id}`, headers: { ...textOnly.headers, cookie: admin }, payload: textOnly.payload })).json<{ product: Product }>().product;
-    expect(kept.imageUrl).toBe(changed.imageUrl);
 
     expect((await testApp.app.inject({ method: 'DELETE', url: `/api/admin/products/${product.id}`, headers: { cookie: admin } })).statusCode).toBe(204);
     expect(await filesOf(product.id)).toEqual([]);
@@ -225,7 +247,7 @@ describeEachDatabase('admin', (context) => {
     expect((await get('?q=%25')).total).toBe(0);
     expect((await get('?page=2&pageSize=1')).orders).toEqual([]);
     const detail = (await testApp.app.inject({ method: 'GET', url: `/api/admin/orders/${customerOrder.orderId}`, headers: { cookie: admin } })).json<{ order: Order }>().order;
-    expect(detail).toMatchObject({ status: 'sent', items: [{ name: 'Kit', priceMinor: 4900 }], shippingAddress: { city: 'Sofia' } });
+    expect(detail).toMatchObject({ status: 'sent', items: [{ name: { en: 'Kit', bg: '' }, priceMinor: 4900 }], shippingAddress: { city: 'Sofia' } });
     const bad = await testApp.app.inject({ method: 'GET', url: '/api/admin/orders?page=0', headers: { cookie: admin } });
     expect(bad.statusCode).toBe(400);
   });

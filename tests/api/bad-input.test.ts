@@ -3,7 +3,7 @@ import type { InjectOptions } from 'fastify';
 import { beforeAll, expect, it } from 'vitest';
 import type { Address } from '../../src/shared/addresses.js';
 import type { Order } from '../../src/shared/orders.js';
-import { admins, products } from '../../src/server/db/schema.js';
+import { admins, productPhotos, products } from '../../src/server/db/schema.js';
 import { sofia } from './sample-data.js';
 import { signIn } from './sign-in.js';
 import { describeEachDatabase } from './test-app.js';
@@ -49,14 +49,16 @@ describeEachDatabase('bad input on every write endpoint', (context) => {
   let addressId: string;
   let orderId: string;
   let productId: string;
+  let photoId: string;
 
   beforeAll(async () => {
     const testApp = context();
     await testApp.database.db.insert(admins).values({ id: 'boss@example.com' });
     admin = await signIn(testApp, 'boss@example.com');
     customer = await signIn(testApp, 'client@example.com');
-    const [product] = await testApp.database.db.insert(products).values({ name: 'Kit', description: 'x', priceMinor: 4900 }).returning();
+    const [product] = await testApp.database.db.insert(products).values({ nameEn: 'Kit', descriptionEn: 'x', slug: 'kit', priceMinor: 4900 }).returning();
     productId = product!.id;
+    [{ id: photoId }] = await testApp.database.db.insert(productPhotos).values({ productId, position: 0, imageKey: `nails/${productId}_1700000000000.webp` }).returning() as [{ id: string }];
     const saved = await testApp.app.inject({ method: 'POST', url: '/api/addresses', headers: { cookie: customer }, payload: sofia });
     addressId = saved.json<{ addresses: Address[] }>().addresses[0]!.id;
     await testApp.app.inject({
@@ -121,10 +123,14 @@ describeEachDatabase('bad input on every write endpoint', (context) => {
       eachValue(TEXT_VALUES, `payment ${field}`, (value) => json('POST', `/api/orders/${orderId}/payment`, customer, { method: 'card', cardLast4: '4242', [field]: value }));
     }
     eachValue(TEXT_VALUES, 'order status', (value) => json('PATCH', `/api/admin/orders/${orderId}/status`, admin, { status: value }));
-    for (const field of ['name', 'description', 'category']) {
+    for (const field of ['nameEn', 'nameBg', 'descriptionEn', 'descriptionBg', 'category']) {
       eachValue(multipartText(), `product ${field}`, (value) => productForm('PUT', `/api/admin/products/${productId}`, admin, { [field]: String(value) }));
       eachValue(multipartText(), `new product ${field}`, (value) => productForm('POST', '/api/admin/products', admin, { [field]: String(value) }));
     }
+    for (const field of ['id', 'altEn', 'altBg']) {
+      eachValue(TEXT_VALUES, `photo order ${field}`, (value) => json('PUT', `/api/admin/products/${productId}/photos`, admin, { photos: [{ id: photoId, [field]: value }] }));
+    }
+    eachValue(TEXT_VALUES, 'photo order list', (value) => json('PUT', `/api/admin/products/${productId}/photos`, admin, { photos: value as object }));
     for (const price of ['100000.01', '99999999999999999999', '1e9', '-5', '12,345.67', '12.345', 'NaN', 'Infinity', '0']) {
       list.push({ name: `product price ${price}`, request: productForm('PUT', `/api/admin/products/${productId}`, admin, { price }) });
     }
@@ -138,6 +144,8 @@ describeEachDatabase('bad input on every write endpoint', (context) => {
       list.push({ name: `order id ${label} (status)`, request: json('PATCH', `/api/admin/orders/${id}/status`, admin, { status: 'sent' }) });
       list.push({ name: `product id ${label} (change)`, request: productForm('PUT', `/api/admin/products/${id}`, admin, {}) });
       list.push({ name: `product id ${label} (delete)`, request: { method: 'DELETE', url: `/api/admin/products/${id}`, headers: { cookie: admin } } });
+      list.push({ name: `product id ${label} (photo order)`, request: json('PUT', `/api/admin/products/${id}/photos`, admin, { photos: [{ id: photoId }] }) });
+      list.push({ name: `photo id ${label} (delete)`, request: { method: 'DELETE', url: `/api/admin/products/${productId}/photos/${id}`, headers: { cookie: admin } } });
     }
     for (const q of ['%00', 'x'.repeat(300)]) {
       list.push({ name: `order search ${q.slice(0, 10)}`, request: { method: 'GET', url: `/api/admin/orders?q=${q}`, headers: { cookie: admin } } });
@@ -176,7 +184,7 @@ describeEachDatabase('bad input on every write endpoint', (context) => {
 /** Multipart carries bytes: a lone surrogate cannot be sent as UTF-8, so only the other values apply. */
 const multipartText = () => TEXT_VALUES.filter(([label, value]) => typeof value === 'string' && !label.includes('surrogate'));
 
-const FIELDS = { name: 'Rose Set', description: 'Pink', price: '24.50', category: 'nails' };
+const FIELDS = { nameEn: 'Rose Set', descriptionEn: 'Pink', price: '24.50', category: 'nails' };
 
 function productForm(method: InjectOptions['method'], url: string, cookie: string, change: Record<string, string>): InjectOptions {
   const boundary = `----shop${randomUUID()}`;

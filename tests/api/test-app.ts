@@ -43,7 +43,7 @@ export const databaseTargets: DatabaseTarget[] = process.env.TEST_DATABASE_URL ?
 /** The development mailbox's key in tests; a real server makes a random one at every start. */
 export const TEST_MAILBOX_KEY = 'test-mailbox-key-0123456789';
 
-export const TEST_INDEX_HTML = '<!doctype html><html><head><!--shop-settings--></head><body><div id="root"></div></body></html>';
+export const TEST_INDEX_HTML = '<!doctype html><html lang="en"><head><!--page-head--><!--shop-settings--></head><body><div id="root"></div></body></html>';
 
 /** A fresh PostgreSQL database on the test server, dropped again on close. */
 export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {

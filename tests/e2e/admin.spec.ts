@@ -22,8 +22,8 @@ test('an admin adds a product with an image, sees it on the home page, edits and
   await page.getByRole('button', { name: 'Save product' }).click();
   await expect(page.getByRole('alert')).toHaveText('Please fill in all required fields');
   const name = `Violet Dream Set ${Date.now()}`;
-  await page.getByLabel('Name').fill(name);
-  await page.getByLabel('Description').fill('Ten violet press-on nails with a soft shimmer.');
+  await page.getByLabel('Name (English)').fill(name);
+  await page.getByLabel('Description (English)').fill('Ten violet press-on nails with a soft shimmer.');
   // A third decimal is refused, not rounded to a price the admin did not type.
   await page.getByLabel('Price (BGN)').fill('31.555');
   await page.getByRole('button', { name: 'Save product' }).click();
@@ -32,8 +32,9 @@ test('an admin adds a product with an image, sees it on the home page, edits and
   await page.getByLabel('Category').selectOption('nails');
   await page.getByRole('button', { name: 'Save product' }).click();
   await expect(page.getByRole('alert')).toHaveText('Please select an image for the product');
-  await page.getByLabel('Image').setInputFiles({ name: 'violet.png', mimeType: 'image/png', buffer: await productImage() });
-  await expect(page.getByRole('img', { name: 'Preview of the chosen image' })).toBeVisible();
+  await page.getByLabel('Add photos').setInputFiles({ name: 'violet.png', mimeType: 'image/png', buffer: await productImage() });
+  await expect(page.getByRole('img', { name: 'Photo 1' })).toBeVisible();
+  await expect(page.getByText('1 of 8 photos')).toBeVisible();
   await page.getByRole('button', { name: 'Save product' }).click();
   await expect(page.getByRole('dialog', { name: 'Success' })).toContainText('Product saved successfully');
   await page.getByRole('button', { name: 'OK' }).click();

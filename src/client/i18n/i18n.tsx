@@ -1,4 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { languageFromSearch } from '../../shared/routes.js';
 
 export const LANGUAGES = ['en', 'bg'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -42,8 +43,12 @@ function isLanguage(value: unknown): value is Language {
   return LANGUAGES.includes(value as Language);
 }
 
-/** The stored choice, then the browser's languages by prefix ("bg-BG" is bg), then English. */
-export function detectLanguage(stored: string | null, browserLanguages: readonly string[]): Language {
+/**
+ * The language the address names (?lang=bg), then the stored choice, then the browser's languages by
+ * prefix ("bg-BG" is bg), then English.
+ */
+export function detectLanguage(stored: string | null, browserLanguages: readonly string[], fromAddress?: string | null): Language {
+  if (isLanguage(fromAddress)) return fromAddress;
   if (isLanguage(stored)) return stored;
   for (const browserLanguage of browserLanguages) {
     const prefix = browserLanguage.toLowerCase().split('-')[0];
@@ -60,8 +65,22 @@ function readStoredLanguage(): string | null {
   }
 }
 
+function storeLanguage(language: Language): void {
+  try {
+    localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
+  } catch {
+    // Storage may be disabled; the choice then lasts for this page only.
+  }
+}
+
+/**
+ * The language to start in. An address that names one (a shared link, a search result in Bulgarian)
+ * wins and becomes the visitor's choice, so that the next visit without it is in that language too.
+ */
 export function detectBrowserLanguage(): Language {
-  return detectLanguage(readStoredLanguage(), navigator.languages?.length ? navigator.languages : [navigator.language]);
+  const fromAddress = languageFromSearch(window.location.search);
+  if (fromAddress) storeLanguage(fromAddress);
+  return detectLanguage(readStoredLanguage(), navigator.languages?.length ? navigator.languages : [navigator.language], fromAddress);
 }
 
 function lookup(dictionary: Dictionary, key: string): string | undefined {
@@ -137,11 +156,7 @@ export function I18nProvider({ initialLanguage, children }: { initialLanguage: L
       language: state.language,
       t: createTranslator(state.language, state.dictionary),
       setLanguage: (language) => {
-        try {
-          localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
-        } catch {
-          // Storage may be disabled; the choice then lasts for this page only.
-        }
+        storeLanguage(language);
         void show(language, state.chunks);
       },
       pageTextsReady: state.chunks.includes('pages'),

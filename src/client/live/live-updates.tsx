@@ -43,7 +43,11 @@ export function LiveUpdates() {
     // An admin's change of the catalogue is fetched whole, counts included, so what was heard before it is forgotten.
     let heardCounts: StockCounts = {};
     const updateCatalogueCounts = () => {
-      queryClient.setQueriesData<CatalogueView>({ queryKey: [CATALOGUE_TOPIC] }, (view) => catalogueWithCounts(view, heardCounts));
+      // Only views whose counts differ are set: setting one announces it, and this runs on such announcements.
+      for (const [queryKey, view] of queryClient.getQueriesData<CatalogueView>({ queryKey: [CATALOGUE_TOPIC] })) {
+        const updated = catalogueWithCounts(view, heardCounts);
+        if (updated !== view) queryClient.setQueryData(queryKey, updated);
+      }
     };
     const applyCounts = (counts: StockCounts) => {
       Object.assign(heardCounts, counts);

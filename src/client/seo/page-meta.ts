@@ -1,84 +1,91 @@
 import { useEffect } from 'react';
-import { useTranslation } from '../i18n/i18n.js';
 import { useLocation } from 'wouter';
-import type { Product } from '../../shared/catalog.js';
+import type { Product, ProductCategory } from '../../shared/catalog.js';
+import { buildPageHead, META_PAGES, META_TEXTS, PAGE_HEAD_ATTRIBUTE, type MetaPage } from '../../shared/page-head.js';
+import { jsonLdText } from '../../shared/structured-data.js';
+import { useTranslation } from '../i18n/i18n.js';
 import { settings } from '../settings.js';
-import { buildStructuredData } from './structured-data.js';
 
 export interface PageMeta {
-  /** A translation key for the title; the default title when absent. */
+  /** The page's title as a key, 'meta.cartTitle' say (see META_TEXTS); the default title when absent. */
   titleKey?: string;
+  /** 'meta.defaultDescription' or 'meta.homeDescription', or any other key for a description of its own. */
   descriptionKey?: string;
+  /** The page's own name (a product's); the title is then "{title} | Nail Art Atelier". */
+  title?: string;
+  /** The page's own description (a product's). */
+  description?: string;
   /** Personal and transactional pages ask search engines not to index them. */
   noIndex?: boolean;
   products?: readonly Product[];
   product?: Product;
+  /** The home page showing one category. */
+  category?: ProductCategory;
   article?: { headline: string; datePublished?: string; dateModified?: string };
+  /** A product photo's address to share the page with. */
   image?: string | null;
   /** The not-found page, which carries no structured data. */
   notFound?: boolean;
+  /** Whether the page has an address per language; by default the indexed pages do. */
+  alternates?: boolean;
 }
 
-const MANAGED = 'data-page-meta';
-
-function upsertTag(tagName: 'meta' | 'link', key: 'name' | 'property' | 'rel', keyValue: string, attributes: Record<string, string>) {
-  let element = document.head.querySelector<HTMLElement>(`${tagName}[${key}="${keyValue}"]`);
-  if (!element) {
-    element = document.createElement(tagName);
-    element.setAttribute(key, keyValue);
-    document.head.append(element);
-  }
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+/** The shared page a 'meta.…Title' key names, if it names one. */
+function metaPage(titleKey: string | undefined): MetaPage | undefined {
+  const name = titleKey?.match(/^meta\.(\w+)Title$/)?.[1];
+  return META_PAGES.find((page) => page === name);
 }
 
-/** Sets the page's title, description, canonical address, sharing tags and structured data. */
+/**
+ * Sets the page's title, description, canonical address, hreflang alternates, sharing tags and
+ * structured data: the head the server sent for the same address (both come from buildPageHead),
+ * kept right as the visitor moves between pages and languages.
+ */
 export function usePageMeta(meta: PageMeta): void {
   const { t, language } = useTranslation();
   const [pathname] = useLocation();
-  const title = t(meta.titleKey ?? 'meta.defaultTitle');
-  const description = t(meta.descriptionKey ?? 'meta.defaultDescription');
-  const keywords = t('meta.keywords');
-  const url = settings.publicUrl + pathname;
-  const image = meta.image ? settings.publicUrl + meta.image : settings.publicUrl + '/og-image.jpg';
-  const { noIndex, products, product, article, notFound } = meta;
+  const page = metaPage(meta.titleKey);
+  // A key that is not one of the shared titles is the page's own, translated.
+  const title = meta.title ?? (meta.titleKey && !page ? t(meta.titleKey) : undefined);
+  const descriptionName = meta.descriptionKey?.match(/^meta\.(default|home)Description$/)?.[1];
+  const description =
+    meta.description ??
+    (descriptionName === 'home' ? META_TEXTS[language].pages.home.description : descriptionName === 'default' ? META_TEXTS[language].defaultDescription : undefined) ??
+    (meta.descriptionKey ? t(meta.descriptionKey) : undefined);
+  const { noIndex, products, product, category, article, image, notFound, alternates } = meta;
 
   useEffect(() => {
-    document.title = title;
-    upsertTag('meta', 'name', 'description', { content: description });
-    upsertTag('meta', 'name', 'keywords', { content: keywords });
-    upsertTag('meta', 'name', 'robots', { content: noIndex ? 'noindex, nofollow' : 'index, follow' });
-    upsertTag('link', 'rel', 'canonical', { href: url });
-    upsertTag('meta', 'property', 'og:type', { content: article ? 'article' : product ? 'product' : 'website' });
-    upsertTag('meta', 'property', 'og:site_name', { content: t('app.name') });
-    upsertTag('meta', 'property', 'og:title', { content: title });
-    upsertTag('meta', 'property', 'og:description', { content: description });
-    upsertTag('meta', 'property', 'og:url', { content: url });
-    upsertTag('meta', 'property', 'og:image', { content: image });
-    upsertTag('meta', 'property', 'og:locale', { content: language === 'bg' ? 'bg_BG' : 'en_US' });
-    upsertTag('meta', 'name', 'twitter:card', { content: 'summary_large_image' });
-    upsertTag('meta', 'name', 'twitter:title', { content: title });
-    upsertTag('meta', 'name', 'twitter:description', { content: description });
-    upsertTag('meta', 'name', 'twitter:image', { content: image });
-
-    document.head.querySelectorAll(`script[${MANAGED}]`).forEach((script) => script.remove());
-    const blocks = buildStructuredData({
-      url,
+    const head = buildPageHead({
       siteUrl: settings.publicUrl,
-      siteName: t('app.name'),
+      language,
+      pathname,
+      page,
       title,
       description,
-      language,
+      category,
       products,
       product,
-      article,
+      image,
+      noIndex,
       notFound,
+      article,
+      alternates,
     });
-    for (const block of blocks) {
+    document.title = head.title;
+    // Whatever the server or the previous page set goes, so that no tag of another page lingers.
+    document.head.querySelectorAll(`[${PAGE_HEAD_ATTRIBUTE}]`).forEach((element) => element.remove());
+    for (const tag of head.tags) {
+      const element = document.createElement(tag.element);
+      element.setAttribute(PAGE_HEAD_ATTRIBUTE, '');
+      for (const [name, value] of Object.entries(tag.attributes)) element.setAttribute(name, value);
+      document.head.append(element);
+    }
+    for (const block of head.jsonLd) {
       const script = document.createElement('script');
       script.type = 'application/ld+json';
-      script.setAttribute(MANAGED, '');
-      script.textContent = JSON.stringify(block);
+      script.setAttribute(PAGE_HEAD_ATTRIBUTE, '');
+      script.textContent = jsonLdText(block);
       document.head.append(script);
     }
-  }, [t, title, description, keywords, url, image, language, noIndex, products, product, article, notFound]);
+  }, [language, pathname, page, title, description, category, products, product, image, noIndex, notFound, article, alternates]);
 }

@@ -2,12 +2,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ADMIN_ORDERS_PAGE_SIZE, type AdminOrderDetail, type AdminOrderPage } from '../../shared/admin.js';
 import { productFieldsSchema } from '../../shared/catalog-schemas.js';
+import { photoOrderSchema } from '../../shared/photo-schemas.js';
 import type { Product } from '../../shared/catalog.js';
 import { STOCK_FILTERS, type StockChange } from '../../shared/stock.js';
 import { typedText } from '../../shared/text.js';
 import { ORDER_STATUSES, type OrderStatus } from '../../shared/order-status.js';
 import { requireAdmin } from '../auth/session.js';
-import { createProduct, deleteProduct, listProducts, updateProduct, type ProductFields, type StockInput } from '../catalog/service.js';
+import { addPhoto, arrangePhotos, removePhoto } from '../catalog/photos.js';
+import { ADMIN_PRODUCTS_LIMIT, createProduct, deleteProduct, listProducts, updateProduct, type ProductFields, type StockInput } from '../catalog/service.js';
 import type { Database } from '../db/client.js';
 import { HttpError } from '../http/errors.js';
 import { parseInput } from '../http/validation.js';
@@ -36,11 +38,29 @@ async function readProductForm(request: FastifyRequest): Promise<ProductForm> {
       values[part.fieldname] = String(part.value ?? '');
     }
   }
-  const { name, description, price, category, stock, stockSeen } = parseInput(productFieldsSchema, values);
-  return { fields: { name, description, priceMinor: price, category }, stock: { stock, stockSeen }, image };
+  const { nameEn, nameBg, descriptionEn, descriptionBg, price, category, stock, stockSeen } = parseInput(productFieldsSchema, values);
+  return {
+    fields: { name: { en: nameEn, bg: nameBg }, description: { en: descriptionEn, bg: descriptionBg }, priceMinor: price, category },
+    stock: { stock, stockSeen },
+    image,
+  };
+}
+
+/** The one image of a photo upload (multipart, a file named `image`). */
+async function readPhotoUpload(request: FastifyRequest): Promise<Buffer> {
+  if (!request.isMultipart()) throw new HttpError(415, 'unsupported_media_type', 'Send the photo as multipart/form-data.');
+  let image: Buffer | undefined;
+  for await (const part of request.parts()) {
+    if (part.type !== 'file' || part.fieldname !== 'image') throw new HttpError(400, 'bad_request', `Unexpected field ${part.fieldname}`);
+    const content = await part.toBuffer();
+    if (content.length > 0) image = content;
+  }
+  if (!image) throw new HttpError(400, 'bad_request', 'admin.products.messages.imageRequired');
+  return image;
 }
 
 const idParam = z.object({ id: z.uuid({ error: 'Product ID is required' }) });
+const photoParams = z.object({ id: z.uuid({ error: 'Product ID is required' }), photoId: z.uuid({ error: 'Photo ID is required' }) });
 const productQuerySchema = z.object({ stock: z.enum(STOCK_FILTERS).optional().catch(undefined) });
 const orderQuerySchema = z.object({
   status: z.enum(ORDER_STATUSES).optional().catch(undefined),
@@ -55,11 +75,11 @@ export function registerAdminRoutes(app: FastifyInstance, db: Database, images: 
     return { admin: true };
   });
 
-  app.get('/api/admin/products', async (request, reply): Promise<{ products: Product[] }> => {
+  app.get('/api/admin/products', async (request, reply): Promise<{ products: Product[]; total: number }> => {
     await requireAdmin(db, request);
     const { stock } = parseInput(productQuerySchema, request.query);
     reply.header('cache-control', 'no-store');
-    return { products: await listProducts(db, stock) };
+    return listProducts(db, { stock, pageSize: ADMIN_PRODUCTS_LIMIT });
   });
 
   app.post('/api/admin/products', async (request, reply) => {
@@ -73,7 +93,28 @@ export function registerAdminRoutes(app: FastifyInstance, db: Database, images: 
     const admin = await requireAdmin(db, request);
     const { id } = parseInput(idParam, request.params);
     const { fields, stock, image } = await readProductForm(request);
-    return { product: await updateProduct(db, images, id, fields, stock, image, admin.email) };
+    if (image) throw new HttpError(400, 'bad_request', `Photos are added at /api/admin/products/${id}/photos`);
+    return { product: await updateProduct(db, id, fields, stock, admin.email) };
+  });
+
+  // Photos are added one per request, so that the browser can show each file's progress.
+  app.post('/api/admin/products/:id/photos', async (request, reply) => {
+    await requireAdmin(db, request);
+    const { id } = parseInput(idParam, request.params);
+    const image = await readPhotoUpload(request);
+    return reply.status(201).send({ product: await addPhoto(db, images, id, image) });
+  });
+
+  app.put('/api/admin/products/:id/photos', async (request): Promise<{ product: Product }> => {
+    await requireAdmin(db, request);
+    const { id } = parseInput(idParam, request.params);
+    return { product: await arrangePhotos(db, id, parseInput(photoOrderSchema, request.body)) };
+  });
+
+  app.delete('/api/admin/products/:id/photos/:photoId', async (request): Promise<{ product: Product }> => {
+    await requireAdmin(db, request);
+    const { id, photoId } = parseInput(photoParams, request.params);
+    return { product: await removePhoto(db, images, id, photoId) };
   });
 
   app.get('/api/admin/products/:id/stock-changes', async (request, reply): Promise<{ stockChanges: StockChange[] }> => {

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, max, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, max, sql, type SQL } from 'drizzle-orm';
 import sharp from 'sharp';
 import type { CatalogueQuery, CatalogueResponse, LocalizedText, Product, ProductCategory, ProductPageResponse, ProductPhoto } from '../../shared/catalog.js';
 import { searchableText } from '../../shared/search.js';

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -23,7 +24,8 @@ export class ProductImages {
 
   /** Encodes an already decoded image to WebP in every width, without metadata, and returns its key. */
   async store(productId: string, image: Sharp): Promise<string> {
-    const key = `nails/${productId}_${Date.now()}.webp`;
+    // The time and three random digits: two photos of one product stored in the same millisecond get keys of their own.
+    const key = `nails/${productId}_${Date.now()}${String(randomInt(1000)).padStart(3, '0')}.webp`;
     await mkdir(path.join(this.root, 'nails'), { recursive: true });
     for (const width of PRODUCT_IMAGE_WIDTHS) {
       await image

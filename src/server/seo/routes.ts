@@ -1,31 +1,58 @@
 import type { FastifyInstance } from 'fastify';
-import { INDEXABLE_ROUTES } from '../../shared/routes.js';
-import { catalogueUpdatedAt, listProducts } from '../catalog/service.js';
+import { PRODUCT_CATEGORIES, TEXT_LANGUAGES } from '../../shared/catalog.js';
+import { DEFAULT_PAGE_LANGUAGE, localizedPath, PAGE_ROUTES, productPath } from '../../shared/routes.js';
+import { catalogueUpdatedAt, sitemapProducts } from '../catalog/service.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 
 const escapeXml = (text: string) =>
   text.replace(/[<>&'"]/g, (char) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[char]!);
 
-/** The sitemap lists the public pages, with the catalogue's images on the home page where they are shown. */
-export async function buildSitemap(db: Database, publicUrl: string): Promise<string> {
-  const [products, updatedAt] = await Promise.all([listProducts(db), catalogueUpdatedAt(db)]);
-  const images = products
-    .filter((product) => product.imageUrl)
-    .map((product) => `    <image:image><image:loc>${escapeXml(publicUrl + product.imageUrl)}</image:loc></image:image>`);
-  const urls = INDEXABLE_ROUTES.map((route) =>
+interface SitemapPage {
+  path: string;
+  params?: Record<string, string>;
+  lastmod: Date | null;
+  images?: readonly string[];
+}
+
+/** A page's entries, one per language, each naming every language's address (and x-default) as alternates. */
+function entries(publicUrl: string, page: SitemapPage): string[] {
+  const url = (language: (typeof TEXT_LANGUAGES)[number]) => escapeXml(publicUrl + localizedPath(page.path, language, page.params));
+  const alternates = [
+    ...TEXT_LANGUAGES.map((language) => `    <xhtml:link rel="alternate" hreflang="${language}" href="${url(language)}"/>`),
+    `    <xhtml:link rel="alternate" hreflang="x-default" href="${url(DEFAULT_PAGE_LANGUAGE)}"/>`,
+  ];
+  return TEXT_LANGUAGES.map((language) =>
     [
       '  <url>',
-      `    <loc>${escapeXml(publicUrl + route)}</loc>`,
-      ...(updatedAt ? [`    <lastmod>${updatedAt.toISOString()}</lastmod>`] : []),
-      ...(route === '/' ? images : []),
+      `    <loc>${url(language)}</loc>`,
+      ...(page.lastmod ? [`    <lastmod>${page.lastmod.toISOString()}</lastmod>`] : []),
+      ...alternates,
+      ...(page.images ?? []).map((image) => `    <image:image><image:loc>${escapeXml(publicUrl + image)}</image:loc></image:image>`),
       '  </url>',
     ].join('\n'),
   );
+}
+
+/**
+ * The sitemap lists every indexable page in both languages: the home page, its category views, and
+ * every product page with all its photos. The home page and the views changed when the catalogue last did.
+ */
+export async function buildSitemap(db: Database, publicUrl: string): Promise<string> {
+  const [products, updatedAt] = await Promise.all([sitemapProducts(db), catalogueUpdatedAt(db)]);
+  const pages: SitemapPage[] = [
+    { path: PAGE_ROUTES.home, lastmod: updatedAt },
+    ...PRODUCT_CATEGORIES.map((category) => ({ path: PAGE_ROUTES.home, params: { category }, lastmod: updatedAt })),
+    ...products.map((product) => ({
+      path: productPath(product.slug),
+      lastmod: new Date(product.updatedAt),
+      images: product.photos.map((photo) => photo.url),
+    })),
+  ];
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">',
-    ...urls,
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">',
+    ...pages.flatMap((page) => entries(publicUrl, page)),
     '</urlset>',
     '',
   ].join('\n');

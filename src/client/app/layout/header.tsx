@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { useTranslation } from '../../i18n/i18n.js';
+import { useLanguageInAddress } from '../../i18n/language-address.js';
 import { useSession } from '../../session/session.js';
 import { LanguageSwitcher } from './language-switcher.js';
 
@@ -21,6 +22,8 @@ function NavLink({ href, children }: { href: string; children: ReactNode }) {
 export function Header({ cartCount, onLogin, onLogout }: HeaderProps) {
   const { t } = useTranslation();
   const { user } = useSession();
+  // Beside the language switcher, on every page that has it: the address follows the language chosen.
+  useLanguageInAddress();
   return (
     <header className="site-header">
       <div className="site-header__inner">

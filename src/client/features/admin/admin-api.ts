@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { AdminOrderDetail, AdminOrderPage } from '../../../shared/admin.js';
 import type { Product } from '../../../shared/catalog.js';
 import type { OrderStatus } from '../../../shared/order-status.js';
+import type { PhotoOrderInput } from '../../../shared/photo-schemas.js';
 import type { StockChange, StockFilter } from '../../../shared/stock.js';
 import type { ApiErrorBody } from '../../../shared/api-errors.js';
 import { ApiError, requestJson } from '../../api/http.js';
@@ -57,11 +58,11 @@ export async function deleteProduct(id: string): Promise<void> {
   await requestJson<null>(`/api/admin/products/${encodeURIComponent(id)}`, { method: 'DELETE' });
 }
 
-/** Sends the product form with its image, reporting upload progress (fetch cannot). */
-export function saveProduct(form: FormData, id: string | null, onProgress: (percent: number) => void): Promise<Product> {
+/** Sends a form by XMLHttpRequest, reporting upload progress (fetch cannot), and answers with the product the server returns. */
+function sendForm(method: 'POST' | 'PUT', url: string, form: FormData, onProgress: (percent: number) => void): Promise<Product> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
-    request.open(id ? 'PUT' : 'POST', id ? `/api/admin/products/${encodeURIComponent(id)}` : '/api/admin/products');
+    request.open(method, url);
     request.responseType = 'json';
     request.upload.onprogress = (event) => {
       if (event.lengthComputable) onProgress(Math.round((event.loaded / event.total) * 100));
@@ -75,4 +76,27 @@ export function saveProduct(form: FormData, id: string | null, onProgress: (perc
     request.onerror = () => reject(new ApiError(0, 'network', 'Network error'));
     request.send(form);
   });
+}
+
+const productUrl = (id: string) => `/api/admin/products/${encodeURIComponent(id)}`;
+
+/** Sends the product form (a new product with its first photo, or an edited one without), reporting upload progress. */
+export function saveProduct(form: FormData, id: string | null, onProgress: (percent: number) => void): Promise<Product> {
+  return id ? sendForm('PUT', productUrl(id), form, onProgress) : sendForm('POST', '/api/admin/products', form, onProgress);
+}
+
+/** Uploads one photo, added after the product's others; one file per request, so that each shows its own progress. */
+export function uploadPhoto(productId: string, file: File, onProgress: (percent: number) => void): Promise<Product> {
+  const form = new FormData();
+  form.set('image', file);
+  return sendForm('POST', `${productUrl(productId)}/photos`, form, onProgress);
+}
+
+export async function removePhoto(productId: string, photoId: string): Promise<Product> {
+  return (await requestJson<{ product: Product }>(`${productUrl(productId)}/photos/${encodeURIComponent(photoId)}`, { method: 'DELETE' })).product;
+}
+
+/** Puts every photo of the product in this order (the first is the cover) with its alt texts. */
+export async function arrangePhotos(productId: string, photos: PhotoOrderInput['photos']): Promise<Product> {
+  return (await requestJson<{ product: Product }>(`${productUrl(productId)}/photos`, { method: 'PUT', body: JSON.stringify({ photos }) })).product;
 }

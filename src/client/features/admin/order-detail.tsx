@@ -13,6 +13,7 @@ import { formatDateTime } from '../../ui/format-date.js';
 import { Price } from '../../ui/price.js';
 import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
 import { adminOrderKey, changeStatus, useAdminOrder } from './admin-api.js';
+import { useLocalize } from '../../i18n/localized.js';
 
 type TimelineEntry = { kind: 'status'; status: OrderStatus; at: string } | { kind: 'stock'; change: StockChange; at: string };
 
@@ -35,6 +36,7 @@ interface OrderDetailProps {
 
 export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
   const { t, language } = useTranslation();
+  const localize = useLocalize();
   const order = useAdminOrder(orderId);
   const queryClient = useQueryClient();
   const id = useId();
@@ -67,7 +69,7 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
     } catch (error) {
       // Reopening a cancelled order whose pieces were sold meanwhile: say which, so the owner can raise the count.
       const shortages = error instanceof ApiError && error.code === 'stock_short' ? (error.details.shortages ?? []) : [];
-      const message = shortages.length > 0 ? `${errorText(t, error as ApiError)} ${shortages.map((shortage) => shortageText(t, shortage)).join(' ')}` : t('admin.orders.statusUpdateError');
+      const message = shortages.length > 0 ? `${errorText(t, error as ApiError)} ${shortages.map((shortage) => shortageText(t, language, shortage)).join(' ')}` : t('admin.orders.statusUpdateError');
       onToast({ message, kind: 'error' });
     } finally {
       setSaving(false);
@@ -154,7 +156,7 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
                   <strong>{t(`orders.status.${entry.status}`)}</strong>
                 ) : (
                   <span>
-                    {t(`admin.stockChanges.${entry.change.reason}`, { pieces: Math.abs(entry.change.change), name: entry.change.productName, orderId, admin: entry.change.changedBy ?? '' })}
+                    {t(`admin.stockChanges.${entry.change.reason}`, { pieces: Math.abs(entry.change.change), name: localize(entry.change.productName), orderId, admin: entry.change.changedBy ?? '' })}
                     {entry.change.stockAfter !== null && <span className="muted"> ({t('admin.stockChanges.after', { stock: entry.change.stockAfter })})</span>}
                   </span>
                 )}{' '}

@@ -1,10 +1,12 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { productFieldsSchema } from '../../../shared/catalog-schemas.js';
 import { PRODUCT_CATEGORIES, type Product } from '../../../shared/catalog.js';
 import { errorText } from '../../api/error-text.js';
 import { ApiError } from '../../api/http.js';
+import type { Translate } from '../../i18n/i18n.js';
 import { useTranslation } from '../../i18n/i18n.js';
-import { saveProduct } from './admin-api.js';
+import { arrangePhotos, removePhoto, saveProduct, uploadPhoto } from './admin-api.js';
+import { PhotoManager, photoItemOf, type PhotoItem } from './photo-manager.js';
 import { StockHistory } from './stock-history.js';
 
 interface ProductFormProps {
@@ -14,83 +16,189 @@ interface ProductFormProps {
   onCancel(): void;
 }
 
+/** Photo errors have texts of the product form's own. */
+const PHOTO_ERRORS: Partial<Record<string, string>> = {
+  too_many_photos: 'admin.products.messages.tooManyPhotos',
+  last_photo: 'admin.products.messages.lastPhoto',
+  photos_changed: 'admin.products.messages.photosChanged',
+};
+
+/** Why a save failed, in the admin's language: a refused field's own message, else the code's text. */
+function failureText(t: Translate, failure: unknown): string {
+  if (failure instanceof ApiError && PHOTO_ERRORS[failure.code]) return t(PHOTO_ERRORS[failure.code]!);
+  return failure instanceof ApiError && failure.code !== 'internal' ? errorText(t, failure) : t('admin.products.messages.saveError');
+}
+
+/** Whether the product's photos differ from the list's order or alt texts. */
+const arrangementDiffers = (product: Product, items: PhotoItem[]) =>
+  product.photos.length !== items.length ||
+  product.photos.some((photo, index) => {
+    const item = items[index]!;
+    return item.photo?.id !== photo.id || item.altEn.trim() !== photo.alt.en || item.altBg.trim() !== photo.alt.bg;
+  });
+
 export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
   const { t } = useTranslation();
   const id = useId();
-  const editing = product !== undefined;
-  const [name, setName] = useState(product?.name ?? '');
-  const [description, setDescription] = useState(product?.description ?? '');
+  // The product as last saved: a new product that is created but whose later photos failed is edited from then on.
+  const [current, setCurrent] = useState(product);
+  const editing = current !== undefined;
+  const [nameEn, setNameEn] = useState(product?.name.en ?? '');
+  const [nameBg, setNameBg] = useState(product?.name.bg ?? '');
+  const [descriptionEn, setDescriptionEn] = useState(product?.description.en ?? '');
+  const [descriptionBg, setDescriptionBg] = useState(product?.description.bg ?? '');
   const [price, setPrice] = useState(product ? (product.priceMinor / 100).toFixed(2) : '');
   const [category, setCategory] = useState<string>(product?.category ?? '');
   const [madeToOrder, setMadeToOrder] = useState(product ? product.stock === null : false);
   const [stock, setStock] = useState(product?.stock != null ? String(product.stock) : '1');
   // The count the form showed: the server writes the admin's count only if orders did not change it since.
   const [stockSeen, setStockSeen] = useState(product ? (product.stock === null ? '' : String(product.stock)) : undefined);
-  const [image, setImage] = useState<File | null>(null);
-  const [preview, setPreview] = useState<string | null>(product?.imageUrl ? `${product.imageUrl}?w=320` : null);
-  const [progress, setProgress] = useState<number | null>(null);
+  const [photos, setPhotos] = useState<PhotoItem[]>(() => (product?.photos ?? []).map(photoItemOf));
+  const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (!image) return;
-    const url = URL.createObjectURL(image);
-    setPreview(url);
-    return () => URL.revokeObjectURL(url);
-  }, [image]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (saving) return;
     const stockField = madeToOrder ? '' : stock.trim();
-    const checked = productFieldsSchema.safeParse({ name, description, price, category, stock: stockField });
+    const checked = productFieldsSchema.safeParse({ nameEn, nameBg, descriptionEn, descriptionBg, price, category, stock: stockField });
     if (!checked.success) return setError(t(checked.error.issues[0]?.message ?? 'admin.products.messages.requiredFields'));
-    if (!editing && !image) return setError(t('admin.products.messages.imageRequired'));
-    if (editing && !product.id) return setError(t('admin.products.messages.idMissing'));
+    if (photos.length === 0) return setError(t('admin.products.messages.imageRequired'));
     setError(null);
-    const form = new FormData();
-    form.set('name', name.trim());
-    form.set('description', description.trim());
-    form.set('price', price);
-    form.set('category', category);
-    form.set('stock', stockField);
-    if (stockSeen !== undefined) form.set('stockSeen', stockSeen);
-    if (image) form.set('image', image);
-    setProgress(0);
+    setSaving(true);
+
+    // Each step changes the list as the server answers, so that whatever was saved stays saved if a later step fails.
+    let items = photos;
+    const setItems = (next: PhotoItem[]) => {
+      items = next;
+      setPhotos(next);
+    };
+    const setItem = (key: string, change: Partial<PhotoItem>) => setItems(items.map((item) => (item.key === key ? { ...item, ...change } : item)));
+    let saved = current;
+    const uploadAt = async (key: string, send: (file: File, onProgress: (percent: number) => void) => Promise<Product>) => {
+      const item = items.find((candidate) => candidate.key === key)!;
+      setItem(key, { progress: 0, failed: false });
+      try {
+        const known = new Set(saved?.photos.map((photo) => photo.id));
+        saved = await send(item.file!, (percent) => setItem(key, { progress: percent }));
+        setCurrent(saved);
+        // The new photo is the one the product did not have before.
+        const photo = saved.photos.find((candidate) => !known.has(candidate.id));
+        setItem(key, { photo, file: undefined, progress: undefined });
+      } catch (failure) {
+        setItem(key, { progress: undefined, failed: true });
+        const number = items.findIndex((candidate) => candidate.key === key) + 1;
+        throw new PhotoUploadError(number, item.file!.name, failure);
+      }
+    };
+
     try {
-      onSaved(await saveProduct(form, product?.id ?? null, setProgress));
+      const form = new FormData();
+      form.set('nameEn', nameEn.trim());
+      form.set('nameBg', nameBg.trim());
+      form.set('descriptionEn', descriptionEn.trim());
+      form.set('descriptionBg', descriptionBg.trim());
+      form.set('price', price);
+      form.set('category', category);
+      form.set('stock', stockField);
+      if (stockSeen !== undefined) form.set('stockSeen', stockSeen);
+      if (saved) {
+        saved = await saveProduct(form, saved.id, () => undefined);
+        setCurrent(saved);
+      } else {
+        // A new product is created with its first photo (its cover).
+        await uploadAt(items[0]!.key, (file, onProgress) => {
+          form.set('image', file);
+          return saveProduct(form, null, onProgress);
+        });
+      }
+      setStockSeen(saved!.stock === null ? '' : String(saved!.stock));
+      const productId = saved!.id;
+
+      // Photos the admin removed go first, so that new ones fit; the last of them waits for a new
+      // photo when none of the product's others stays, since a product always keeps one.
+      const kept = new Set(items.flatMap((item) => (item.photo ? [item.photo.id] : [])));
+      // Only photos this form showed: one that another admin added meanwhile is not this admin's to remove.
+      const removed = (current?.photos ?? []).filter((photo) => !kept.has(photo.id));
+      const waiting = kept.size === 0 ? removed.pop() : undefined;
+      for (const photo of removed) saved = await removePhoto(productId, photo.id);
+      for (const item of items.filter((candidate) => candidate.file)) {
+        await uploadAt(item.key, (file, onProgress) => uploadPhoto(productId, file, onProgress));
+        if (waiting && saved!.photos.some((photo) => photo.id === waiting.id)) saved = await removePhoto(productId, waiting.id);
+      }
+      if (arrangementDiffers(saved!, items)) {
+        saved = await arrangePhotos(
+          productId,
+          items.map((item) => ({ id: item.photo!.id, altEn: item.altEn, altBg: item.altBg })),
+        );
+      }
+      setCurrent(saved);
+      onSaved(saved!);
     } catch (failure) {
-      if (failure instanceof ApiError && failure.code === 'stock_changed' && failure.details.stock !== undefined) {
+      if (saved) setCurrent(saved);
+      if (failure instanceof PhotoUploadError) {
+        const reason = failureText(t, failure.reason);
+        setError(t(saved ? 'admin.products.messages.photoFailedSaved' : 'admin.products.messages.photoFailed', { number: failure.number, file: failure.fileName, message: reason }));
+      } else if (failure instanceof ApiError && failure.code === 'stock_changed' && failure.details.stock !== undefined) {
         // Orders sold (or cancelling returned) pieces meanwhile: the form shows the count now, for the admin to decide again.
         const now = failure.details.stock;
         setMadeToOrder(now === null);
         setStock(now === null ? '1' : String(now));
         setStockSeen(now === null ? '' : String(now));
         setError(t('admin.products.messages.stockChanged', { stock: now === null ? t('admin.products.madeToOrder') : now }));
-        return;
+      } else {
+        // The server's reason in the admin's language (a refused field's own message); a fault on our side keeps the specification's text.
+        setError(t('admin.products.messages.errorPrefix', { message: failureText(t, failure) }));
       }
-      // The server's reason in the admin's language (a refused field's own message); a fault on our side keeps the specification's text.
-      const detail = failure instanceof ApiError && failure.code !== 'internal' ? errorText(t, failure) : t('admin.products.messages.saveError');
-      setError(t('admin.products.messages.errorPrefix', { message: detail }));
     } finally {
-      setProgress(null);
+      setSaving(false);
     }
   };
 
-  const saving = progress !== null;
+  const choosePhotos = (next: PhotoItem[]) => {
+    setPhotos(next);
+    // The request for a photo is answered once there is one.
+    if (next.length > 0 && error === t('admin.products.messages.imageRequired')) setError(null);
+  };
+
+  const languageFields = (
+    [
+      ['en', nameEn, setNameEn, descriptionEn, setDescriptionEn],
+      ['bg', nameBg, setNameBg, descriptionBg, setDescriptionBg],
+    ] as const
+  ).map(([language, name, setName, description, setDescription]) => (
+    <fieldset key={language} className="product-form__language" aria-describedby={`${id}-texts-hint`}>
+      <legend className="product-form__language-title">{t(`admin.products.languages.${language}`)}</legend>
+      <div className="field">
+        <label className="field__label" htmlFor={`${id}-name-${language}`}>
+          {t(`admin.products.nameIn.${language}`)}
+        </label>
+        <input id={`${id}-name-${language}`} className="field__input" lang={language} value={name} onChange={(event) => setName(event.target.value)} maxLength={200} />
+      </div>
+      <div className="field">
+        <label className="field__label" htmlFor={`${id}-description-${language}`}>
+          {t(`admin.products.descriptionIn.${language}`)}
+        </label>
+        <textarea
+          id={`${id}-description-${language}`}
+          className="field__input"
+          lang={language}
+          rows={3}
+          value={description}
+          onChange={(event) => setDescription(event.target.value)}
+          maxLength={2000}
+        />
+      </div>
+    </fieldset>
+  ));
+
   return (
     <form className="panel product-form" onSubmit={(event) => void submit(event)} noValidate>
       <h2 className="panel__title">{t(editing ? 'admin.products.formEditTitle' : 'admin.products.formAddTitle')}</h2>
-      <div className="field">
-        <label className="field__label" htmlFor={`${id}-name`}>
-          {t('admin.products.name')} *
-        </label>
-        <input id={`${id}-name`} className="field__input" value={name} onChange={(event) => setName(event.target.value)} required maxLength={200} />
-      </div>
-      <div className="field">
-        <label className="field__label" htmlFor={`${id}-description`}>
-          {t('admin.products.description')} *
-        </label>
-        <textarea id={`${id}-description`} className="field__input" rows={3} value={description} onChange={(event) => setDescription(event.target.value)} required maxLength={2000} />
-      </div>
+      <p id={`${id}-texts-hint`} className="field__hint">
+        {t('admin.products.textsHint')}
+      </p>
+      <div className="product-form__languages">{languageFields}</div>
       <div className="address-form__row">
         <div className="field">
           <label className="field__label" htmlFor={`${id}-price`}>
@@ -136,36 +244,13 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
           {t('admin.products.madeToOrderHint')}
         </p>
       </fieldset>
-      <div className="field">
-        <label className="field__label" htmlFor={`${id}-image`}>
-          {t('admin.products.image')}
-          {!editing && ' *'}
-        </label>
-        <input
-          id={`${id}-image`}
-          className="field__input"
-          type="file"
-          accept="image/jpeg,image/png,image/webp"
-          onChange={(event) => setImage(event.target.files?.[0] ?? null)}
-          aria-describedby={`${id}-image-hint`}
-        />
-        <p id={`${id}-image-hint`} className="field__hint">
-          {t('admin.products.imageHint')}
-        </p>
-        {preview && <img className="product-form__preview" src={preview} alt={t('admin.products.imagePreview')} width={160} height={160} />}
-      </div>
-      {saving && (
-        <div className="progress">
-          <progress max={100} value={progress} aria-label={t('admin.products.uploading', { percent: progress })} />
-          <span>{t('admin.products.uploading', { percent: progress })}</span>
-        </div>
-      )}
+      <PhotoManager items={photos} onChange={choosePhotos} productName={{ en: nameEn.trim(), bg: nameBg.trim() }} saving={saving} />
       {error && (
         <p className="form-error" role="alert">
           {error}
         </p>
       )}
-      {product && <StockHistory productId={product.id} />}
+      {current && <StockHistory productId={current.id} />}
       <div className="form-actions">
         <button type="submit" className="button button--primary" disabled={saving}>
           {saving ? t('admin.products.saving') : t('admin.products.save')}
@@ -176,4 +261,15 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
       </div>
     </form>
   );
+}
+
+/** A photo's upload failed: which one, and why. */
+class PhotoUploadError extends Error {
+  constructor(
+    readonly number: number,
+    readonly fileName: string,
+    readonly reason: unknown,
+  ) {
+    super(`Photo ${number} (${fileName}) could not be uploaded`);
+  }
 }

@@ -10,11 +10,13 @@ import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
 import { deleteProduct, useAdminProducts } from './admin-api.js';
 import { useAdminView } from './admin-location.js';
 import { ProductForm } from './product-form.js';
+import { Localized, useLocalize } from '../../i18n/localized.js';
 
 type Editing = { product?: Product } | null;
 
 export function ProductsPanel() {
   const { t } = useTranslation();
+  const localize = useLocalize();
   const [view, setView] = useAdminView();
   const products = useAdminProducts(view.stock);
   const filterId = useId();
@@ -42,7 +44,11 @@ export function ProductsPanel() {
     return (
       <ProductForm
         product={editing.product}
-        onCancel={() => setEditing(null)}
+        onCancel={() => {
+          setEditing(null);
+          // A new product may exist by now although its form was not saved to the end (a later photo failed).
+          void refresh();
+        }}
         onSaved={() => {
           setEditing(null);
           void refresh();
@@ -94,8 +100,10 @@ export function ProductsPanel() {
             <tbody>
               {products.data.map((product) => (
                 <tr key={product.id}>
-                  <td className="table__image">{product.imageUrl && <img src={`${product.imageUrl}?w=320`} alt="" width={48} height={48} loading="lazy" className="table__thumb" />}</td>
-                  <th scope="row" className="table__name">{product.name}</th>
+                  <td className="table__image">{product.photos[0] && <img src={`${product.photos[0].url}?w=320`} alt="" width={48} height={48} loading="lazy" className="table__thumb" />}</td>
+                  <th scope="row" className="table__name">
+                    <Localized text={product.name} />
+                  </th>
                   <td className="table__category">{product.category ? t(`products.categories.${product.category}`) : '—'}</td>
                   <td className="table__price">
                     <Price minor={product.priceMinor} />
@@ -108,10 +116,10 @@ export function ProductsPanel() {
                         : t('admin.products.stockCount', { count: product.stock })}
                   </td>
                   <td className="table__actions">
-                    <button type="button" className="button button--small" onClick={() => setEditing({ product })} aria-label={`${t('admin.products.edit')}: ${product.name}`}>
+                    <button type="button" className="button button--small" onClick={() => setEditing({ product })} aria-label={`${t('admin.products.edit')}: ${localize(product.name)}`}>
                       {t('admin.products.edit')}
                     </button>
-                    <button type="button" className="button button--small button--ghost" onClick={() => setDeleting(product)} aria-label={`${t('admin.products.delete')}: ${product.name}`}>
+                    <button type="button" className="button button--small button--ghost" onClick={() => setDeleting(product)} aria-label={`${t('admin.products.delete')}: ${localize(product.name)}`}>
                       {t('admin.products.delete')}
                     </button>
                   </td>
@@ -124,7 +132,7 @@ export function ProductsPanel() {
       {deleting && (
         <ConfirmDialog
           title={t('admin.products.confirmDeleteTitle')}
-          message={t('admin.products.confirmDelete', { name: deleting.name })}
+          message={t('admin.products.confirmDelete', { name: localize(deleting.name) })}
           onConfirm={() => void remove(deleting)}
           onCancel={() => setDeleting(null)}
         />

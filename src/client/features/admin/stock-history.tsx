@@ -2,10 +2,12 @@ import { useId } from 'react';
 import { useTranslation } from '../../i18n/i18n.js';
 import { formatDateTime } from '../../ui/format-date.js';
 import { useStockHistory } from './admin-api.js';
+import { useLocalize } from '../../i18n/localized.js';
 
 /** Why a product's count is what it is: its latest changes, newest first. */
 export function StockHistory({ productId }: { productId: string }) {
   const { t, language } = useTranslation();
+  const localize = useLocalize();
   const history = useStockHistory(productId);
   const id = useId();
   return (
@@ -24,7 +26,7 @@ export function StockHistory({ productId }: { productId: string }) {
               <span>
                 {change.reason === 'set'
                   ? t('admin.stockChanges.set', { admin: change.changedBy ?? '' })
-                  : t(`admin.stockChanges.${change.reason}`, { pieces: Math.abs(change.change), name: change.productName, orderId: change.orderId ?? '' })}
+                  : t(`admin.stockChanges.${change.reason}`, { pieces: Math.abs(change.change), name: localize(change.productName), orderId: change.orderId ?? '' })}
               </span>{' '}
               <span className="muted">
                 ({change.stockAfter === null ? t('admin.products.madeToOrder') : t('admin.stockChanges.after', { stock: change.stockAfter })})

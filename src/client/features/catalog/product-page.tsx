@@ -27,7 +27,9 @@ export default function ProductPage({ notFound }: { notFound: ReactNode }) {
   usePageMeta(
     product
       ? { product, title: pickText(product.name, language).text, description: pickText(product.description, language).text, image: product.photos[0]?.url }
-      : { titleKey: 'meta.defaultTitle', notFound: page.data === null },
+      : page.data === null
+        ? { titleKey: 'meta.notFoundTitle', noIndex: true, notFound: true }
+        : {},
   );
 
   // An address from before a rename shows the product under its new one.

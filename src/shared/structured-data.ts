@@ -1,41 +1,53 @@
-import type { Product } from '../../shared/catalog.js';
+import { pickText, type Product, type TextLanguage } from './catalog.js';
 
 /** The specification's price for a product page that carries no product of its own. */
 export const FALLBACK_PRODUCT_PRICE = { price: '29.99', priceCurrency: 'USD' } as const;
 
+/** Prices are held in stotinki of the Bulgarian lev. */
+export const PRICE_CURRENCY = 'BGN';
+
 export interface StructuredDataInput {
+  /** The page's own address, absolute. */
   url: string;
+  /** The shop's address without a trailing slash (PUBLIC_URL). */
   siteUrl: string;
   siteName: string;
   title: string;
   description: string;
-  language: string;
+  language: TextLanguage;
   /** Products shown on the page, listed in an ItemList. */
   products?: readonly Product[];
   /** The product a /product/ page is about. */
   product?: Product;
+  /** A product's page in the page's language, absolute; items of a list link to it when given. */
+  productUrl?: (product: Product) => string;
   /** Marks the page as an article. */
   article?: { headline: string; datePublished?: string; dateModified?: string };
   /** A page that does not exist describes nothing, not even a product its address seems to name. */
   notFound?: boolean;
 }
 
-type JsonLd = Record<string, unknown>;
+export type JsonLd = Record<string, unknown>;
 
-function productBlock(product: Product | undefined, input: StructuredDataInput): JsonLd {
-  const image = product?.imageUrl ? input.siteUrl + product.imageUrl : undefined;
+const availability = (product: Product | undefined) =>
+  // A sold-out piece is said to be out of stock, so that search results do not promise what is gone;
+  // a piece made to order (no count) can always be ordered.
+  product?.stock === 0 ? 'https://schema.org/OutOfStock' : 'https://schema.org/InStock';
+
+function productBlock(product: Product | undefined, url: string | undefined, input: StructuredDataInput): JsonLd {
+  const images = product?.photos.map((photo) => input.siteUrl + photo.url) ?? [];
   return {
     '@type': 'Product',
-    name: product?.name ?? input.title,
-    description: product?.description ?? input.description,
-    ...(image ? { image } : {}),
+    name: product ? pickText(product.name, input.language).text : input.title,
+    description: product ? pickText(product.description, input.language).text : input.description,
+    ...(images.length ? { image: images } : {}),
     ...(product?.category ? { category: product.category } : {}),
+    ...(url ? { url } : {}),
     offers: {
       '@type': 'Offer',
-      url: input.url,
-      ...(product ? { price: (product.priceMinor / 100).toFixed(2), priceCurrency: 'BGN' } : FALLBACK_PRODUCT_PRICE),
-      // A sold-out piece is said to be out of stock, so that search results do not promise what is gone.
-      availability: product?.stock === 0 ? 'https://schema.org/OutOfStock' : 'https://schema.org/InStock',
+      ...(url ? { url } : {}),
+      ...(product ? { price: (product.priceMinor / 100).toFixed(2), priceCurrency: PRICE_CURRENCY } : FALLBACK_PRODUCT_PRICE),
+      availability: availability(product),
     },
   };
 }
@@ -61,7 +73,7 @@ export function buildStructuredData(input: StructuredDataInput): JsonLd[] {
     },
   ];
   if (new URL(input.url).pathname.includes('/product/')) {
-    blocks.push({ '@context': 'https://schema.org', ...productBlock(input.product, input) });
+    blocks.push({ '@context': 'https://schema.org', ...productBlock(input.product, input.url, input) });
   }
   if (input.products?.length) {
     blocks.push({
@@ -70,7 +82,7 @@ export function buildStructuredData(input: StructuredDataInput): JsonLd[] {
       itemListElement: input.products.map((product, index) => ({
         '@type': 'ListItem',
         position: index + 1,
-        item: productBlock(product, input),
+        item: productBlock(product, input.productUrl?.(product), input),
       })),
     });
   }
@@ -89,3 +101,9 @@ export function buildStructuredData(input: StructuredDataInput): JsonLd[] {
   }
   return blocks;
 }
+
+/**
+ * A block as the text of its script element. "<" is written \u003c (the same JSON), so that no text
+ * of a product, "</script>" say, can end the element early when the server writes it into the page.
+ */
+export const jsonLdText = (block: JsonLd): string => JSON.stringify(block).replace(/</g, '\\u003c');
