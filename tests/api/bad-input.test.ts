@@ -58,7 +58,8 @@ describeEachDatabase('bad input on every write endpoint', (context) => {
     customer = await signIn(testApp, 'client@example.com');
     const [product] = await testApp.database.db.insert(products).values({ nameEn: 'Kit', descriptionEn: 'x', slug: 'kit', priceMinor: 4900 }).returning();
     productId = product!.id;
-    [{ id: photoId }] = await testApp.database.db.insert(productPhotos).values({ productId, position: 0, imageKey: `nails/${productId}_1700000000000.webp` }).returning() as [{ id: string }];
+    const [photo] = await testApp.database.db.insert(productPhotos).values({ productId, position: 0, imageKey: `nails/${productId}_1700000000000.webp` }).returning();
+    photoId = photo!.id;
     const saved = await testApp.app.inject({ method: 'POST', url: '/api/addresses', headers: { cookie: customer }, payload: sofia });
     addressId = saved.json<{ addresses: Address[] }>().addresses[0]!.id;
     await testApp.app.inject({

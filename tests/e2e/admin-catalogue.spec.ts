@@ -19,8 +19,8 @@ test('an admin adds a product with three photos and texts in both languages, reo
   adminApi,
 }, testInfo) => {
   const stamp = Date.now();
-  const nameEn = `Aurora Chrome Set ${stamp}`;
-  const nameBg = `Комплект „Аврора“ ${stamp}`;
+  const nameEn = `Zz Aurora Chrome Set ${stamp}`;
+  const nameBg = `Яя Комплект „Аврора“ ${stamp}`;
   await signInAsApiAdmin(page, adminApi);
   await page.goto('/admin');
   await page.getByRole('button', { name: 'Add product' }).click();

@@ -44,7 +44,7 @@ export function LiveUpdates() {
     let heardCounts: StockCounts = {};
     const updateCatalogueCounts = () => {
       // Only views whose counts differ are set: setting one announces it, and this runs on such announcements.
-      for (const [queryKey, view] of queryClient.getQueriesData<CatalogueView>({ queryKey: [CATALOGUE_TOPIC] })) {
+      for (const [queryKey, view] of queryClient.getQueriesData<CatalogueView | null>({ queryKey: [CATALOGUE_TOPIC] })) {
         const updated = catalogueWithCounts(view, heardCounts);
         if (updated !== view) queryClient.setQueryData(queryKey, updated);
       }
@@ -61,8 +61,9 @@ export function LiveUpdates() {
     let announced = 0;
     let refetchedFor = -1;
     const checkCatalogue = () => {
-      const views = queryClient.getQueriesData<CatalogueView>({ queryKey: [CATALOGUE_TOPIC] });
-      const outdated = views.some(([, view]) => view !== undefined && (view.version ?? 0) < announced);
+      const views = queryClient.getQueriesData<CatalogueView | null>({ queryKey: [CATALOGUE_TOPIC] });
+      // A product page of no product holds null, which no news changes.
+      const outdated = views.some(([, view]) => view && (view.version ?? 0) < announced);
       // Once per version, so that a server whose version went back (a restored database) cannot start a loop.
       if (!outdated || refetchedFor === announced) return;
       refetchedFor = announced;

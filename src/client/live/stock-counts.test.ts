@@ -35,6 +35,7 @@ describe('stock counts from the live channel', () => {
   it('gives back the same catalogue and cart when nothing changed, or when there is none', () => {
     expect(catalogueWithCounts(catalogue, { a: 2, c: 5 })).toBe(catalogue);
     expect(catalogueWithCounts(undefined, { a: 1 })).toBeUndefined();
+    expect(catalogueWithCounts(null, { a: 1 })).toBeNull();
     const cart = [line('a', 2)];
     expect(cartWithCounts(cart, { a: 2 })).toBe(cart);
     expect(cartWithCounts(undefined, { a: 1 })).toBeUndefined();

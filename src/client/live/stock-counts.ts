@@ -11,7 +11,7 @@ export type CatalogueView = CatalogueResponse | ProductPageResponse;
 const changes = (products: readonly Product[], counts: StockCounts) => products.some((product) => product.id in counts && counts[product.id] !== product.stock);
 const counted = (product: Product, counts: StockCounts): Product => (product.id in counts ? { ...product, stock: counts[product.id]! } : product);
 
-export function catalogueWithCounts<View extends CatalogueView>(view: View | undefined, counts: StockCounts): View | undefined {
+export function catalogueWithCounts<View extends CatalogueView | null | undefined>(view: View, counts: StockCounts): View {
   if (!view) return view;
   if ('products' in view) {
     if (!changes(view.products, counts)) return view;
