@@ -82,11 +82,12 @@ export default defineConfig({
         sourcemap: false,
         runtimeCaching: [
           {
-            // The catalogue: always asked of the server first, so it is never staler than the network allows.
-            urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname === '/api/products',
+            // The catalogue, its filtered views and product pages: always asked of the server first, so
+            // they are never staler than the network allows; the views last seen are kept for offline use.
+            urlPattern: ({ url, sameOrigin }) => sameOrigin && (url.pathname === '/api/products' || url.pathname.startsWith('/api/products/by-slug/')),
             handler: 'NetworkFirst',
             method: 'GET',
-            options: { cacheName: RUNTIME_CACHES.products, cacheableResponse: { statuses: [200] }, expiration: { maxEntries: 1 } },
+            options: { cacheName: RUNTIME_CACHES.products, cacheableResponse: { statuses: [200] }, expiration: { maxEntries: 40 } },
           },
           {
             // Product images never change under one address (a new image gets a new file name).

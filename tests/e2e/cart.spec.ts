@@ -105,7 +105,7 @@ test('an add made offline waits in the queue and reaches the server exactly once
   await page.getByRole('button', { name: 'OK' }).click();
   await expect(cartLink(page)).toHaveAccessibleName('Cart, 1 item');
   const queue = await page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? '[]'), `pending_purchases_${email}`);
-  expect(queue).toEqual([expect.objectContaining({ type: 'add', name, pendingSync: true })]);
+  expect(queue).toEqual([expect.objectContaining({ type: 'add', name: expect.objectContaining({ en: name }), pendingSync: true })]);
   expect(await page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? '[]').length, `user_cart_${email}`)).toBe(1);
 
   // The first replay reaches the server, but its answer is lost on the way back.

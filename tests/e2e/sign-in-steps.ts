@@ -14,7 +14,7 @@ export async function requestLinkThroughUi(page: Page, inbox: SmtpInbox, email: 
 /** Signs in through the UI, from the login button to the link in the e-mail. */
 export async function signInThroughUi(page: Page, inbox: SmtpInbox, email: string): Promise<void> {
   const link = await requestLinkThroughUi(page, inbox, email);
-  await page.getByRole('dialog').getByRole('button', { name: /^(Close|Затвори)$/ }).click();
+  await page.getByRole('dialog').getByRole('button', { name: /^(Close|Затворете)$/ }).click();
   await page.goto(link);
   const welcome = page.getByRole('dialog');
   await expect(welcome).toContainText(email);

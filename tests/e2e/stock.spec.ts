@@ -147,7 +147,7 @@ test('an addition queued offline that meets a sold-out product on sync is droppe
 
   await context.setOffline(false);
   const warning = page.getByRole('dialog', { name: 'Warning' });
-  await expect(warning).toContainText(`${star.name} is sold out.`);
+  await expect(warning).toContainText(`${star.name.en} is sold out.`);
   await warning.getByRole('button', { name: 'OK' }).click();
   await expect(page.getByRole('banner').getByRole('link', { name: /^Cart, / })).toHaveAccessibleName('Cart, 1 item');
   const cart = (await (await page.request.get('/api/cart')).json()) as { items: Array<{ productId: string }> };

@@ -2,6 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { MAX_CART_PIECES, type CartItem, type CartOperation, type CartOperationResult, type CartOperationsResponse, type CartResponse } from '../../shared/cart.js';
 import type { Product } from '../../shared/catalog.js';
+import { pickText } from '../../shared/catalog.js';
 import { CATALOGUE_TOPIC } from '../../shared/live.js';
 import { TranslatedError } from '../api/error-text.js';
 import { ApiError, requestJson } from '../api/http.js';
@@ -191,7 +192,7 @@ export function CartProvider({ children }: { children: ReactNode }) {
           const gone = additions.filter((operation) => outcomeOf(operation)?.outcome === 'product_missing');
           const short = additions.flatMap((operation) => outcomeOf(operation)?.shortage ?? []);
           const messages = [
-            ...(gone.length > 0 ? [t('cart.errors.droppedOffline', { names: [...new Set(gone.map((operation) => operation.name))].join(', ') })] : []),
+            ...(gone.length > 0 ? [t('cart.errors.droppedOffline', { names: [...new Set(gone.map((operation) => pickText(operation.name, language).text))].join(', ') })] : []),
             // One message per product, with the count the server named last.
             ...[...new Map(short.map((shortage) => [shortage.productId, shortage])).values()].map((shortage) => shortageText(t, language, shortage)),
           ];
@@ -204,7 +205,7 @@ export function CartProvider({ children }: { children: ReactNode }) {
           forget(queue);
           showModal({
             type: 'warning',
-            message: t('cart.errors.cartFullOffline', { max: MAX_CART_PIECES, names: [...new Set(additions.map((operation) => operation.name))].join(', ') }),
+            message: t('cart.errors.cartFullOffline', { max: MAX_CART_PIECES, names: [...new Set(additions.map((operation) => pickText(operation.name, language).text))].join(', ') }),
           });
         }
         await queryClient.invalidateQueries();

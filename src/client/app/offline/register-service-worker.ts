@@ -6,19 +6,20 @@ import { setAppUpdate } from './app-update.js';
 const UPDATE_CHECK_MS = 60 * 60 * 1000;
 
 /**
- * What this page loaded before the worker could see it (the first visit): the catalogue and the
- * product images shown, handed to the worker to keep, as later pages' requests are kept. Images are
+ * What this page loaded before the worker could see it (the first visit): the catalogue, the views
+ * of it and the product pages shown, and the product images, handed to the worker to keep, as later pages' requests are kept. Images are
  * taken from the page as well as from the resource timings, which omit those the browser had in memory.
  */
 function seenBeforeTheWorker(): string[] {
   const shown = Array.from(document.images, (image) => (image.complete && image.naturalWidth > 0 ? image.currentSrc : ''));
   const loaded = performance.getEntriesByType('resource').map((entry) => entry.name);
-  const images = [...shown, ...loaded]
+  const addresses = [...shown, ...loaded]
     .filter(Boolean)
     .map((address) => new URL(address, window.location.href))
-    .filter((url) => url.origin === window.location.origin && url.pathname.startsWith('/images/'))
+    .filter((url) => url.origin === window.location.origin && (url.pathname.startsWith('/images/') || url.pathname.startsWith('/api/products')))
     .map((url) => url.pathname + url.search);
-  return ['/api/products', ...new Set(images)];
+  // The whole catalogue's first page always, and the views of it this page showed.
+  return [...new Set(['/api/products', ...addresses])];
 }
 
 /**

@@ -13,7 +13,8 @@ export const PRODUCTS_QUERY_KEY = [CATALOGUE_TOPIC] as const;
 /** A page of the catalogue, filtered, searched and sorted by the server; names sort in the page's language. */
 export function useProducts(query: CatalogueQuery, language: Language) {
   const params = catalogueQueryParams(query);
-  if (query.sort === 'name') params.set('lang', language);
+  // Names sort in the page's language; English is the server's default, so the plain catalogue keeps one address.
+  if (query.sort === 'name' && language !== 'en') params.set('lang', language);
   const search = params.toString();
   return useQuery({
     queryKey: [...PRODUCTS_QUERY_KEY, 'list', search],
