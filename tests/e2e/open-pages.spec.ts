@@ -157,7 +157,7 @@ test('a failed addition says why in the interface’s language, never in the ser
   await page.goto('/');
   await signInThroughUi(page, inbox, uniqueEmail('bulgarian-error'));
   await page.route('/api/cart/operations', (route) => route.fulfill({ status: 500, json: { error: { code: 'internal', message: 'Internal error' } } }));
-  await page.getByRole('article').first().getByRole('button', { name: /^Добави/ }).click();
+  await page.getByRole('article').first().getByRole('button', { name: /^Добавете/ }).click();
   const dialog = page.getByRole('dialog', { name: 'Грешка' });
   await expect(dialog).toContainText('Неуспешно добавяне в количката: Нещо се обърка от наша страна. Моля, опитайте отново по-късно.');
   await expect(dialog).not.toContainText('Internal error');
@@ -173,7 +173,7 @@ test('a refused order says why in the interface’s language', async ({ page, in
     data: { fullName: 'Petya Dimitrova', streetAddress: '7 Shipka St', city: 'Sofia', postalCode: '1504', country: 'BG', phone: '0888 123 456' },
   });
   expect(address.ok()).toBe(true);
-  await page.getByRole('article').first().getByRole('button', { name: /^Добави/ }).click();
+  await page.getByRole('article').first().getByRole('button', { name: /^Добавете/ }).click();
   await okButton(page).click();
   await page.route('/api/orders', (route) =>
     route.fulfill({ status: 503, json: { error: { code: 'unavailable', message: 'The database is not answering' } } }),

@@ -16,9 +16,11 @@ export function useLanguageInAddress(): void {
   const search = useSearch();
   useEffect(() => {
     if (!isIndexablePath(pathname)) return;
-    const named = new URLSearchParams(search).get(LANGUAGE_PARAM);
+    // The address as it is now: another part of the app (the sign-in, cleaning its link away) may have
+    // replaced it since this render, and its change must not be undone.
+    const { pathname: path, search: current, hash } = window.location;
+    const named = new URLSearchParams(current).get(LANGUAGE_PARAM);
     if (named === (language === DEFAULT_PAGE_LANGUAGE ? null : language)) return;
-    const { pathname: path, hash } = window.location;
-    window.history.replaceState(window.history.state, '', path + searchWithLanguage(search, language) + hash);
+    window.history.replaceState(window.history.state, '', path + searchWithLanguage(current, language) + hash);
   }, [pathname, search, language]);
 }
