@@ -33,6 +33,8 @@ export function builtPages(clientDir: string): PageSource {
         prefix: '/',
         wildcard: false,
         index: false,
+        // scripts/compress-build.mjs writes .br and .gz copies of the text files beside them.
+        preCompressed: true,
         globIgnore: SHELL_FILES,
         setHeaders(response, filePath) {
           // Vite puts a content hash in every file name under assets/, so they never change.

@@ -79,7 +79,7 @@ test.describe('home page in English', () => {
     allowConsoleErrors(/status of 500/);
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/\/api\/products\?/, async (route) => {
+    await page.route(/\/api\/products(\?|$)/, async (route) => {
       await held;
       await route.fulfill({ status: 500, json: { error: { code: 'internal', message: 'down' } } });
     });
@@ -88,8 +88,8 @@ test.describe('home page in English', () => {
     release();
     await expect(page.getByRole('alert')).toContainText('Failed to load products. Please try again later.', { timeout: 20_000 });
 
-    await page.unroute(/\/api\/products\?/);
-    await page.route(/\/api\/products\?/, (route) => route.fulfill({ json: { products: [], total: 0, page: 1, pageSize: 48, version: 0 } }));
+    await page.unroute(/\/api\/products(\?|$)/);
+    await page.route(/\/api\/products(\?|$)/, (route) => route.fulfill({ json: { products: [], total: 0, page: 1, pageSize: 48, version: 0 } }));
     await page.getByRole('button', { name: 'Try again' }).click();
     await expect(page.getByText('No products available yet. Please check back soon.')).toBeVisible();
   });

@@ -16,7 +16,7 @@ export default function AdminPage() {
   // Visitors and customers are sent home at once, without a request the server would refuse.
   const access = useAdminAccess(Boolean(user?.isAdmin));
   const [view, setView] = useAdminView();
-  usePageMeta({ titleKey: 'meta.adminTitle', noIndex: true });
+  usePageMeta({ page: 'admin', noIndex: true });
 
   // The server decides: the header's admin flag only hides the link. Unreachable, it has not decided yet.
   const refused = access.isError && !(access.error instanceof ApiError && access.error.code === 'network');

@@ -34,7 +34,7 @@ export default function CartPage() {
   const removeButtons = useRef(new Map<string, HTMLButtonElement>());
   /** The line being removed and the line whose Remove button takes the focus once it has left the list. */
   const focusAfterRemoval = useRef<{ removedId: string; nextId: string | null } | null>(null);
-  usePageMeta({ titleKey: 'meta.cartTitle', noIndex: true });
+  usePageMeta({ page: 'cart', noIndex: true });
 
   // The focused Remove button leaves with its line; without this the focus would fall to <body> and a
   // keyboard user would start again at the top of the page.

@@ -22,7 +22,7 @@ export function HomePage() {
   const products = useProducts(query, language);
   const list = products.data?.products;
   usePageMeta({
-    titleKey: 'meta.homeTitle',
+    page: 'home',
     products: list,
     image: list?.[0]?.photos[0]?.url,
     category: query.category,
@@ -51,7 +51,10 @@ export function HomePage() {
         </h2>
         <CatalogueFilters query={query} onChange={showQuery} />
         {products.isPending ? (
-          <LoadingMessage>{t('products.loading')}</LoadingMessage>
+          // As tall as a screen while it waits, so that the footer does not jump down when the products come.
+          <div className="page-loading">
+            <LoadingMessage>{t('products.loading')}</LoadingMessage>
+          </div>
         ) : products.isError ? (
           <LoadErrorMessage message={t('products.loadError')} onRetry={products.refetch} />
         ) : products.data.total === 0 && !filtered ? (

@@ -28,7 +28,7 @@ export default function ProductPage({ notFound }: { notFound: ReactNode }) {
     product
       ? { product, title: pickText(product.name, language).text, description: pickText(product.description, language).text, image: product.photos[0]?.url }
       : page.data === null
-        ? { titleKey: 'meta.notFoundTitle', noIndex: true, notFound: true }
+        ? { page: 'notFound', noIndex: true, notFound: true }
         : {},
   );
 
@@ -37,7 +37,12 @@ export default function ProductPage({ notFound }: { notFound: ReactNode }) {
     if (product && product.slug !== slug) navigate(productPath(product.slug) + (search ? `?${search}` : ''), { replace: true });
   }, [product, slug, search, navigate]);
 
-  if (page.isPending) return <LoadingMessage>{t('productPage.loading')}</LoadingMessage>;
+  if (page.isPending)
+    return (
+      <div className="page-loading">
+        <LoadingMessage>{t('productPage.loading')}</LoadingMessage>
+      </div>
+    );
   if (page.isError) return <LoadErrorMessage message={t('productPage.loadError')} onRetry={page.refetch} />;
   if (!product) return notFound;
 

@@ -50,7 +50,7 @@ export default function CheckoutPage() {
   /** The prices the customer saw when the server last refused the total, by cart line, to flag what changed. */
   const [seenPrices, setSeenPrices] = useState<ReadonlyMap<string, number>>(new Map());
   const priceText = usePriceText();
-  usePageMeta({ titleKey: 'meta.checkoutTitle', noIndex: true });
+  usePageMeta({ page: 'checkout', noIndex: true });
 
   if (!user) return <Redirect to="/" replace />;
   if (cart.isPending || addresses.isPending) {

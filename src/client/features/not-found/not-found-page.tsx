@@ -4,7 +4,7 @@ import { usePageMeta } from '../../seo/page-meta.js';
 
 export default function NotFoundPage() {
   const { t } = useTranslation();
-  usePageMeta({ titleKey: 'meta.notFoundTitle', noIndex: true, notFound: true });
+  usePageMeta({ page: 'notFound', noIndex: true, notFound: true });
   return (
     <section className="panel panel--narrow">
       <h1>{t('notFound.title')}</h1>

@@ -43,7 +43,7 @@ export default function MockPaymentPage() {
   /** The provider refused the payment because the order is no longer pending (cancelled meanwhile, say). */
   const [refused, setRefused] = useState(false);
   const id = useId();
-  usePageMeta({ titleKey: 'meta.mockPaymentTitle', noIndex: true });
+  usePageMeta({ page: 'mockPayment', noIndex: true });
 
   useEffect(() => {
     if (step !== 'success') return;

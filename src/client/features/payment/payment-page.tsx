@@ -46,7 +46,7 @@ export default function PaymentPage() {
   const state = order.data ? paymentStateOf(order.data) : null;
   // Back from the payment window, the page moves on to the orders, unless the order turned out not payable.
   const redirectAfterPayment = returnedCompleted && state !== 'cancelled' && state !== 'noPaymentNeeded';
-  usePageMeta({ titleKey: 'meta.paymentTitle', noIndex: true });
+  usePageMeta({ page: 'payment', noIndex: true });
 
   useEffect(() => {
     const onMessage = (event: MessageEvent) => {

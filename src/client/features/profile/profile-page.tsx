@@ -28,7 +28,7 @@ export default function ProfilePage() {
   const { online } = useConnectivity();
   const [searchParams, setSearchParams] = useSearchParams();
   const placedOrderId = useJustPlacedOrder();
-  usePageMeta({ titleKey: 'meta.profileTitle', noIndex: true });
+  usePageMeta({ page: 'profile', noIndex: true });
 
   if (!user) return <SignInRequired messageKey="profile.signInRequired" />;
   const tab: Tab = searchParams.get('tab') === 'addresses' ? 'addresses' : 'orders';
