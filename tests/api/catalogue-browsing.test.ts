@@ -78,12 +78,13 @@ describeEachDatabase('browsing the catalogue', (context) => {
     const testApp = context();
     expect(namesOf(await list(testApp))).toEqual(['100% Glitter_Kit', 'Blush Pearl Set', 'Crème Brûlée Tips', 'Lemon Decals', 'Перлена кутийка']);
     const bulgarian = await list(testApp, { lang: 'bg' });
+    // Products named in Bulgarian first, then those with only an English name.
     expect(bulgarian.products.map((product) => product.name.bg || product.name.en)).toEqual([
-      '100% Glitter_Kit',
       'Комплект „Розова перла“',
       'Лимонови стикери',
       'Нокти „Крем брюле“',
       'Перлена кутийка',
+      '100% Glitter_Kit',
     ]);
     expect(namesOf(await list(testApp, { sort: 'newest' }))).toEqual(['Lemon Decals', '100% Glitter_Kit', 'Перлена кутийка', 'Crème Brûlée Tips', 'Blush Pearl Set']);
     expect((await list(testApp, { sort: 'price' })).products.map((product) => product.priceMinor)).toEqual([900, 1800, 2900, 3400, 5100]);

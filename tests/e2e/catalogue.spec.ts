@@ -124,8 +124,13 @@ test('a product page shows its gallery, used by keyboard and touch, its texts, a
   await expect(page.getByRole('banner').getByRole('link', { name: /^Cart, / })).toHaveAccessibleName('Cart, 1 item');
 });
 
-test('a sold-out product’s page cannot add it; an unknown product answers with the not-found page', async ({ page, adminApi, allowConsoleErrors }) => {
+test('a product page says when only a few are left or none, and an unknown product answers with the not-found page', async ({ page, adminApi, allowConsoleErrors }) => {
   allowConsoleErrors(/status of 404/); // the not-found page comes with its status
+  const last = await createProduct(adminApi, `Zz Last Page ${Date.now().toString(36)}`, '15.00', 1);
+  await page.goto(`/product/${last.slug}`);
+  await expect(page.getByText('Only 1 left')).toBeVisible();
+  await expect(page.getByRole('button', { name: `Add to Cart: ${last.name.en}` })).not.toHaveAttribute('aria-disabled', 'true');
+
   const gone = await createProduct(adminApi, `Zz Gone Page ${Date.now().toString(36)}`, '12.00', 0);
   await page.goto(`/product/${gone.slug}`);
   await expect(page.getByRole('heading', { level: 1, name: gone.name.en })).toBeVisible();

@@ -9,15 +9,16 @@ import type { ProductImages } from '../images/product-images.js';
 import { catalogueChanged, findProduct, withPhotos } from './service.js';
 
 // A product's photos are numbered 0..n-1 (0 is the cover). Every change holds the product's row
-// (select ... for update) for its whole transaction, so that changes of one product's photos take
-// turns, on any number of server processes, and the numbers stay dense and unique.
+// (select ... for no key update) for its whole transaction, so that changes of one product's photos
+// take turns, on any number of server processes, and the numbers stay dense and unique; checkouts,
+// which only keep the product from being deleted (for key share), do not wait for them.
 
 const productNotFound = () => new HttpError(404, 'not_found', 'Product not found');
 const photoNotFound = () => new HttpError(404, 'not_found', 'Photo not found');
 
 /** Holds the product for a change of its photos until the transaction ends; false when there is none. */
 async function lockProduct(tx: Transaction, productId: string): Promise<boolean> {
-  const [row] = await tx.select({ id: products.id }).from(products).where(eq(products.id, productId)).for('update');
+  const [row] = await tx.select({ id: products.id }).from(products).where(eq(products.id, productId)).for('no key update');
   return row !== undefined;
 }
 

@@ -71,9 +71,14 @@ const stockConditions: Record<StockFilter, SQL> = {
 /** A search is plain text: LIKE's wildcards and its escape character in it match only themselves. */
 export const likePattern = (search: string) => `%${searchableText(search).replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 
-/** A name to sort by in a language: its own, else the other's. */
-const nameIn = (language: 'en' | 'bg') =>
-  language === 'bg' ? sql`coalesce(nullif(${products.nameBg}, ''), ${products.nameEn})` : sql`coalesce(nullif(${products.nameEn}, ''), ${products.nameBg})`;
+/**
+ * The order by name in a language: products named in it first, by that name, then the others by
+ * their other name (as the indexes products_name_*_order_idx hold them).
+ */
+const byNameIn = (language: 'en' | 'bg'): SQL[] =>
+  language === 'bg'
+    ? [sql`(${products.nameBg} = '')`, sql`coalesce(nullif(${products.nameBg}, ''), ${products.nameEn})`]
+    : [sql`(${products.nameEn} = '')`, sql`coalesce(nullif(${products.nameEn}, ''), ${products.nameBg})`];
 
 export interface CatalogueFilter extends Partial<CatalogueQuery> {
   /** Sorting by name follows this language's names. */
@@ -101,7 +106,7 @@ function catalogueOrder(filter: CatalogueFilter): SQL[] {
     case 'price-desc':
       return [desc(products.priceMinor), asc(products.id)];
     default:
-      return [asc(nameIn(filter.language ?? 'en')), asc(products.id)];
+      return [...byNameIn(filter.language ?? 'en'), asc(products.id)];
   }
 }
 

@@ -116,9 +116,10 @@ export const products = pgTable(
   },
   (table) => [
     index('products_name_idx').on(table.nameEn),
-    // The catalogue sorted by name in a language: its own name, else the other one's (catalog/service.ts).
-    index('products_name_en_order_idx').on(sql`coalesce(nullif(${table.nameEn}, ''), ${table.nameBg})`, table.id),
-    index('products_name_bg_order_idx').on(sql`coalesce(nullif(${table.nameBg}, ''), ${table.nameEn})`, table.id),
+    // The catalogue sorted by name in a language: the products named in it first, then the others by
+    // their other name (catalog/service.ts).
+    index('products_name_en_order_idx').on(sql`(${table.nameEn} = '')`, sql`coalesce(nullif(${table.nameEn}, ''), ${table.nameBg})`, table.id),
+    index('products_name_bg_order_idx').on(sql`(${table.nameBg} = '')`, sql`coalesce(nullif(${table.nameBg}, ''), ${table.nameEn})`, table.id),
     uniqueIndex('products_slug_idx').on(table.slug),
     index('products_category_name_idx').on(table.category, table.nameEn),
     index('products_price_idx').on(table.priceMinor),

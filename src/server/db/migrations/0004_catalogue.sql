@@ -53,8 +53,8 @@ CREATE INDEX "products_price_idx" ON "products" USING btree ("price_minor");--> 
 CREATE INDEX "products_created_idx" ON "products" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "products_search_trgm_idx" ON "products" USING gin ("search_text" gin_trgm_ops) WITH (fastupdate=false);--> statement-breakpoint
 CREATE INDEX "products_name_idx" ON "products" USING btree ("name_en");--> statement-breakpoint
-CREATE INDEX "products_name_en_order_idx" ON "products" USING btree (coalesce(nullif("name_en", ''), "name_bg"),"id");--> statement-breakpoint
-CREATE INDEX "products_name_bg_order_idx" ON "products" USING btree (coalesce(nullif("name_bg", ''), "name_en"),"id");--> statement-breakpoint
+CREATE INDEX "products_name_en_order_idx" ON "products" USING btree (("name_en" = ''),coalesce(nullif("name_en", ''), "name_bg"),"id");--> statement-breakpoint
+CREATE INDEX "products_name_bg_order_idx" ON "products" USING btree (("name_bg" = ''),coalesce(nullif("name_bg", ''), "name_en"),"id");--> statement-breakpoint
 -- Each product's one image becomes its cover photo.
 INSERT INTO "product_photos" ("product_id", "position", "image_key", "created_at")
 SELECT "id", 0, "image_key", "updated_at" FROM "products" WHERE "image_key" IS NOT NULL;--> statement-breakpoint
