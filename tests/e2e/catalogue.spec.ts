@@ -128,7 +128,7 @@ test('a product page says when only a few are left or none, and an unknown produ
   allowConsoleErrors(/status of 404/); // the not-found page comes with its status
   const last = await createProduct(adminApi, `Zz Last Page ${Date.now().toString(36)}`, '15.00', 1);
   await page.goto(`/product/${last.slug}`);
-  await expect(page.getByText('Only 1 left')).toBeVisible();
+  await expect(page.getByRole('article', { name: last.name.en }).getByText('Only 1 left')).toBeVisible();
   await expect(page.getByRole('button', { name: `Add to Cart: ${last.name.en}` })).not.toHaveAttribute('aria-disabled', 'true');
 
   const gone = await createProduct(adminApi, `Zz Gone Page ${Date.now().toString(36)}`, '12.00', 0);
