@@ -113,3 +113,6 @@ export interface ProductPageResponse {
 export const PRODUCT_IMAGE_WIDTHS = [320, 640, 960] as const;
 /** Product images are square. */
 export const PRODUCT_IMAGE_ASPECT_RATIO = 1;
+
+/** A photo's stored widths for an img's srcset: the browser picks the smallest that fills its place. */
+export const photoSrcSet = (url: string) => PRODUCT_IMAGE_WIDTHS.map((width) => `${url}?w=${width} ${width}w`).join(', ');

@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { coverUrl, PRODUCT_IMAGE_WIDTHS, type Product } from '../../../shared/catalog.js';
+import { coverUrl, photoSrcSet, type Product } from '../../../shared/catalog.js';
 import { productPath } from '../../../shared/routes.js';
 import { stockLevel } from '../../../shared/stock.js';
 import { useTranslation } from '../../i18n/i18n.js';
@@ -13,8 +13,6 @@ interface ProductCardProps {
   eager: boolean;
   onAddToCart(product: Product): void;
 }
-
-export const photoSrcSet = (url: string) => PRODUCT_IMAGE_WIDTHS.map((width) => `${url}?w=${width} ${width}w`).join(', ');
 
 export function ProductCard({ product, adding, eager, onAddToCart }: ProductCardProps) {
   const { t } = useTranslation();
