@@ -110,33 +110,26 @@ function catalogueOrder(filter: CatalogueFilter): SQL[] {
   }
 }
 
-type PhotoJson = Pick<PhotoRow, 'id' | 'imageKey' | 'altEn' | 'altBg'>;
-
-/** A product's photos as one JSON array, cover first, read with the product in the same query. */
-// Written out: drizzle would name the outer products.id without its table inside the subquery.
-const photosJson = sql<PhotoJson[]>`(
-  select coalesce(json_agg(json_build_object('id', photo.id, 'imageKey', photo.image_key, 'altEn', photo.alt_en, 'altBg', photo.alt_bg)
-    order by photo.position, photo.created_at), '[]'::json)
-  from product_photos photo where photo.product_id = "products"."id")`;
-
 /**
- * One page of the catalogue as filtered, searched and sorted, with how many products match in all:
- * one query, since a shop's catalogue is small enough to count while it is sorted.
+ * One page of the catalogue as filtered, searched and sorted, with how many products match in all.
+ * The page and the count are two queries: counting while sorting (count(*) over ()) would sort every
+ * match, where the page alone reads only its rows through the order's index.
  */
 export async function listProducts(db: Executor, filter: CatalogueFilter = {}): Promise<{ products: Product[]; total: number }> {
   const pageSize = filter.pageSize ?? CATALOGUE_PAGE_SIZE;
   const page = filter.page ?? 1;
   const where = catalogueConditions(filter);
-  const rows = await db
-    .select({ product: products, photos: photosJson, total: sql<number>`count(*) over ()`.mapWith(Number) })
-    .from(products)
-    .where(where)
-    .orderBy(...catalogueOrder(filter))
-    .limit(pageSize)
-    .offset((page - 1) * pageSize);
-  // A page past the end has no rows to carry the count.
-  const total = rows[0]?.total ?? (page > 1 ? ((await db.select({ total: count() }).from(products).where(where))[0]?.total ?? 0) : 0);
-  return { products: rows.map((row) => toProduct(row.product, row.photos.map(toPhoto))), total };
+  const [rows, [counted]] = await Promise.all([
+    db
+      .select()
+      .from(products)
+      .where(where)
+      .orderBy(...catalogueOrder(filter))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db.select({ total: count() }).from(products).where(where),
+  ]);
+  return { products: await withPhotos(db, rows), total: counted?.total ?? 0 };
 }
 
 /**
