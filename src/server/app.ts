@@ -19,7 +19,11 @@ import { MAX_UPLOAD_BYTES, registerImageRoutes, type ProductImages } from './ima
 import { LiveHub } from './live/live-hub.js';
 import { registerLiveRoutes } from './live/routes.js';
 import { registerDevMailbox } from './mail/dev-mailbox.js';
+import { MailWorker } from './mail/mail-queue.js';
+import { MailTextBook } from './mail/mail-texts.js';
 import { createMailer, outboxDir } from './mail/mailer.js';
+import { orderMailComposer } from './orders/order-mail-writer.js';
+import type { OrderMailSettings } from './orders/order-mails.js';
 import { registerOrderRoutes } from './orders/routes.js';
 import { registerPageFallback, type PageSource } from './pages.js';
 import { registerSeoRoutes } from './seo/routes.js';
@@ -37,10 +41,19 @@ export interface AppParts {
   liveMaxVisitorStreams?: number;
   /** Opens the development mailbox; a new random one at every start unless a test names one. */
   devMailboxKey?: string;
+  /** The wait before an e-mail that failed is tried again (doubling with each try); tests shorten it. */
+  mailRetryBaseMs?: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Sends the queued e-mails; tests wait for it to be idle. */
+    mailWorker: MailWorker;
+  }
 }
 
 /** Builds the whole server without listening; main.ts listens, tests use inject or listen on a free port. */
-export async function buildApp({ config, database, images, pages, logger = false, devMailboxKey = randomBytes(18).toString('base64url'), liveHeartbeatMs, liveMaxVisitorStreams }: AppParts): Promise<FastifyInstance> {
+export async function buildApp({ config, database, images, pages, logger = false, devMailboxKey = randomBytes(18).toString('base64url'), mailRetryBaseMs = 30_000, liveHeartbeatMs, liveMaxVisitorStreams }: AppParts): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger === false ? false : { ...(logger === true ? { level: config.logLevel } : logger), serializers: { err: serializeError, req: serializeRequest } },
     trustProxy: config.trustProxy,
@@ -50,6 +63,14 @@ export async function buildApp({ config, database, images, pages, logger = false
   });
   const { db } = database;
   const mailer = createMailer(config, app.log);
+  const mailTexts = new MailTextBook(config.dataDir, app.log);
+  const mailSettings: OrderMailSettings = {
+    publicUrl: config.publicUrl,
+    supportEmail: config.supportEmail,
+    notifyEmails: config.orderNotifyEmails,
+    notifyLanguage: config.orderNotifyLanguage,
+    statusDelayMs: config.statusMailDelaySeconds * 1000,
+  };
 
   registerErrorHandler(app);
   await app.register(fastifyHelmet, {
@@ -80,12 +101,21 @@ export async function buildApp({ config, database, images, pages, logger = false
     await db.execute(sql`select 1`);
     return { ok: true };
   });
-  registerAuthRoutes(app, db, mailer, config);
+  registerAuthRoutes(app, db, { mailer, texts: mailTexts }, config);
   registerCatalogRoutes(app, db);
   registerCartRoutes(app, db);
   registerAddressRoutes(app, db);
-  registerOrderRoutes(app, db, config);
-  registerAdminRoutes(app, db, images);
+  registerOrderRoutes(app, db, mailSettings);
+  registerAdminRoutes(app, db, images, mailSettings);
+
+  const mailWorker = new MailWorker(database, mailer, orderMailComposer(db, mailTexts, mailSettings), app.log, {
+    claimSeconds: config.mailClaimSeconds,
+    retryBaseMs: mailRetryBaseMs,
+    pollMs: 60_000,
+  });
+  app.decorate('mailWorker', mailWorker);
+  app.addHook('onReady', () => mailWorker.start());
+  app.addHook('onClose', () => mailWorker.stop());
 
   const hub = new LiveHub(app.log);
   await hub.start(database);

@@ -25,6 +25,10 @@ const environmentSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Nail Art Atelier <shop@nail-art.example>'),
   SUPPORT_EMAIL: z.email().default('support@nail-art.example'),
   ADMIN_EMAILS: emailList.default([]),
+  ORDER_NOTIFY_EMAILS: emailList.default([]),
+  ORDER_NOTIFY_LANGUAGE: z.enum(['en', 'bg']).default('en'),
+  STATUS_MAIL_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  MAIL_CLAIM_SECONDS: z.coerce.number().int().min(1).max(3_600).default(300),
   SEED_DEMO: booleanFlag.default(true),
   TRUST_PROXY: booleanFlag.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -42,6 +46,14 @@ export interface Config {
   mailFrom: string;
   supportEmail: string;
   adminEmails: string[];
+  /** Who hears of new orders; the admins when empty. */
+  orderNotifyEmails: string[];
+  /** The language of those notices. */
+  orderNotifyLanguage: 'en' | 'bg';
+  /** How long a status e-mail waits before it is sent, so that a status changed again replaces it. */
+  statusMailDelaySeconds: number;
+  /** How long a server process may take to send one e-mail before another process takes it over. */
+  mailClaimSeconds: number;
   seedDemo: boolean;
   /** Behind a reverse proxy, client addresses come from X-Forwarded-For. */
   trustProxy: boolean;
@@ -70,6 +82,10 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     mailFrom: env.MAIL_FROM,
     supportEmail: env.SUPPORT_EMAIL,
     adminEmails: env.ADMIN_EMAILS,
+    orderNotifyEmails: env.ORDER_NOTIFY_EMAILS,
+    orderNotifyLanguage: env.ORDER_NOTIFY_LANGUAGE,
+    statusMailDelaySeconds: env.STATUS_MAIL_DELAY_SECONDS,
+    mailClaimSeconds: env.MAIL_CLAIM_SECONDS,
     seedDemo: env.SEED_DEMO,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,

@@ -1,4 +1,5 @@
 import type { OrderStatus } from './order-status.js';
+import type { OrderMail } from './order-mails.js';
 import type { Order, PaymentMethod } from './orders.js';
 import type { StockChange } from './stock.js';
 
@@ -23,8 +24,12 @@ export interface AdminOrderPage {
 export const ADMIN_ORDERS_PAGE_SIZE = 25;
 export const MAX_ADMIN_PAGE_SIZE = 100;
 
-/** An order as the admin sees it: with the stock changes it made (pieces sold, returned, taken again). */
+/**
+ * An order as the admin sees it: with the stock changes it made (pieces sold, returned, taken again)
+ * and the e-mails it caused, oldest first.
+ */
 export interface AdminOrderDetail {
   order: Order;
   stockChanges: StockChange[];
+  mails: OrderMail[];
 }

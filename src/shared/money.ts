@@ -34,6 +34,11 @@ export function formatMinor(minor: number, locale: string): string {
   return new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(minor / 100);
 }
 
+/** An amount as the shop writes it: "BGN 12.50" in English, "BGN 12,50" in Bulgarian. */
+export function formatMoney(minor: number, locale: string): string {
+  return `${CURRENCY_CODE} ${formatMinor(minor, locale)}`;
+}
+
 /**
  * A price typed by a person or sent as a string ("12.5", "12,50", 12.5) in minor units.
  * Anything that is not a finite, non-negative amount becomes 0, as the specification asks ("a

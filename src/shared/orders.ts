@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Address } from './addresses.js';
-import type { LocalizedText } from './catalog.js';
+import { TEXT_LANGUAGES, type LocalizedText } from './catalog.js';
 import { isStorableText } from './text.js';
 import type { Pricing } from './money.js';
 import type { OrderStatus } from './order-status.js';
@@ -73,6 +73,8 @@ export const placeOrderSchema = z.object({
   paymentMethod: z.enum(PAYMENT_METHODS).default(DEFAULT_PAYMENT_METHOD),
   /** The total the customer was shown and confirmed, in minor units. */
   expectedTotalMinor: z.number({ error: 'checkout.errors.totalRequired' }).int().min(0).max(Number.MAX_SAFE_INTEGER),
+  /** The language the customer places the order in, which their e-mails about it are written in. */
+  language: z.enum(TEXT_LANGUAGES).default('en'),
 });
 export type PlaceOrderRequest = z.input<typeof placeOrderSchema>;
 

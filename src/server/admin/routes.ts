@@ -4,6 +4,7 @@ import { ADMIN_ORDERS_PAGE_SIZE, type AdminOrderDetail, type AdminOrderPage } fr
 import { productFieldsSchema } from '../../shared/catalog-schemas.js';
 import { photoOrderSchema } from '../../shared/photo-schemas.js';
 import type { Product } from '../../shared/catalog.js';
+import type { Order } from '../../shared/orders.js';
 import { STOCK_FILTERS, type StockChange } from '../../shared/stock.js';
 import { typedText } from '../../shared/text.js';
 import { ORDER_STATUSES, type OrderStatus } from '../../shared/order-status.js';
@@ -14,6 +15,8 @@ import type { Database } from '../db/client.js';
 import { HttpError } from '../http/errors.js';
 import { parseInput } from '../http/validation.js';
 import type { ProductImages } from '../images/product-images.js';
+import { listOrderMails, resendMail } from '../mail/mail-queue.js';
+import type { OrderMailSettings } from '../orders/order-mails.js';
 import { orderIdOf } from '../orders/routes.js';
 import { changeOrderStatus, getOrder, searchOrders } from '../orders/service.js';
 import { stockChangesOfOrder, stockChangesOfProduct } from '../stock/service.js';
@@ -60,6 +63,7 @@ async function readPhotoUpload(request: FastifyRequest): Promise<Buffer> {
 }
 
 const idParam = z.object({ id: z.uuid({ error: 'Product ID is required' }) });
+const mailParam = z.object({ mailId: z.uuid({ error: 'E-mail ID is required' }) });
 const photoParams = z.object({ id: z.uuid({ error: 'Product ID is required' }), photoId: z.uuid({ error: 'Photo ID is required' }) });
 const productQuerySchema = z.object({ stock: z.enum(STOCK_FILTERS).optional().catch(undefined) });
 const orderQuerySchema = z.object({
@@ -69,7 +73,13 @@ const orderQuerySchema = z.object({
   pageSize: z.coerce.number().int().min(1).max(100).default(ADMIN_ORDERS_PAGE_SIZE),
 });
 
-export function registerAdminRoutes(app: FastifyInstance, db: Database, images: ProductImages): void {
+/** The order as the admin sees it, with its stock changes and e-mails. */
+async function orderDetail(db: Database, orderId: string, order?: Order): Promise<AdminOrderDetail> {
+  const [found, stockChanges, mails] = await Promise.all([order ?? getOrder(db, orderId), stockChangesOfOrder(db, orderId), listOrderMails(db, orderId)]);
+  return { order: found, stockChanges, mails };
+}
+
+export function registerAdminRoutes(app: FastifyInstance, db: Database, images: ProductImages, mailSettings: OrderMailSettings): void {
   app.get('/api/admin/access', async (request) => {
     await requireAdmin(db, request);
     return { admin: true };
@@ -142,14 +152,21 @@ export function registerAdminRoutes(app: FastifyInstance, db: Database, images: 
     await requireAdmin(db, request);
     const orderId = orderIdOf(request.params);
     reply.header('cache-control', 'no-store');
-    const order = await getOrder(db, orderId);
-    return { order, stockChanges: await stockChangesOfOrder(db, orderId) };
+    return orderDetail(db, orderId);
   });
 
   app.patch<{ Params: { orderId: string }; Body: { status?: unknown } }>('/api/admin/orders/:orderId/status', async (request): Promise<AdminOrderDetail> => {
     await requireAdmin(db, request);
     const orderId = orderIdOf(request.params);
-    const order = await changeOrderStatus(db, orderId, request.body?.status);
-    return { order, stockChanges: await stockChangesOfOrder(db, orderId) };
+    const order = await changeOrderStatus(db, orderId, request.body?.status, mailSettings);
+    return orderDetail(db, orderId, order);
+  });
+
+  app.post<{ Params: { orderId: string; mailId: string } }>('/api/admin/orders/:orderId/mails/:mailId/resend', async (request): Promise<AdminOrderDetail> => {
+    await requireAdmin(db, request);
+    const orderId = orderIdOf(request.params);
+    const { mailId } = parseInput(mailParam, { mailId: request.params.mailId });
+    if (!(await resendMail(db, orderId, mailId))) throw new HttpError(404, 'not_found', `Order ${orderId} has no such e-mail`);
+    return orderDetail(db, orderId);
   });
 }

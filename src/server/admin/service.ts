@@ -1,5 +1,5 @@
 import { eq, or } from 'drizzle-orm';
-import type { Database } from '../db/client.js';
+import type { Database, Executor } from '../db/client.js';
 import { admins } from '../db/schema.js';
 
 const normalize = (email: string) => email.trim().toLowerCase();
@@ -32,7 +32,7 @@ export async function removeAdmin(db: Database, email: string): Promise<boolean>
   return removed.length > 0;
 }
 
-export async function listAdmins(db: Database): Promise<string[]> {
+export async function listAdmins(db: Executor): Promise<string[]> {
   const rows = await db.select().from(admins).orderBy(admins.id);
   return rows.map((row) => row.email ?? row.id);
 }

@@ -4,6 +4,7 @@ import type { SessionResponse } from '../../shared/auth.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { parseInput } from '../http/validation.js';
+import type { MailTextBook } from '../mail/mail-texts.js';
 import type { Mailer } from '../mail/mailer.js';
 import { completeSignIn, requestSignInLink, signOut } from './service.js';
 import {
@@ -19,7 +20,7 @@ const publicUser = (user: CurrentUser | null): SessionResponse => ({
   user: user && { email: user.email, lastLoginTime: user.lastLoginTime, isAdmin: user.isAdmin },
 });
 
-export function registerAuthRoutes(app: FastifyInstance, db: Database, mailer: Mailer, config: Config): void {
+export function registerAuthRoutes(app: FastifyInstance, db: Database, mail: { mailer: Mailer; texts: MailTextBook }, config: Config): void {
   // The session cookie belongs to this module; every other module reads it through session.ts.
   registerSessionCookie(app, config);
   const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
@@ -31,7 +32,7 @@ export function registerAuthRoutes(app: FastifyInstance, db: Database, mailer: M
 
   app.post('/api/auth/sign-in-links', async (request, reply) => {
     const { email, language } = parseInput(signInLinkRequestSchema, request.body);
-    await requestSignInLink(db, mailer, config.publicUrl, { email, language, clientAddress: request.ip });
+    await requestSignInLink(db, mail, config.publicUrl, { email, language, clientAddress: request.ip });
     return reply.status(202).send({ sent: true });
   });
 

@@ -14,6 +14,7 @@ import { inTransaction, lockSubject } from '../db/transaction.js';
 import { sessions, signInTokens, users } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import { announceSessionEnded } from '../live/live-hub.js';
+import type { MailTextBook } from '../mail/mail-texts.js';
 import type { Mailer } from '../mail/mailer.js';
 import { hashSecret, type CurrentUser } from './session.js';
 import { signInEmail } from './sign-in-email.js';
@@ -35,7 +36,7 @@ export interface SignInLinkRequest {
  */
 export async function requestSignInLink(
   db: Database,
-  mailer: Mailer,
+  mail: { mailer: Mailer; texts: MailTextBook },
   publicUrl: string,
   { email, language, clientAddress }: SignInLinkRequest,
 ): Promise<void> {
@@ -70,7 +71,8 @@ export async function requestSignInLink(
 
   const link = `${publicUrl}/?${SIGN_IN_TOKEN_PARAM}=${token}`;
   try {
-    await mailer.send(signInEmail(email, link, language));
+    // Sent at once, not through the mail queue: the visitor is waiting for it.
+    await mail.mailer.send(signInEmail(email, link, language, mail.texts.texts(language)));
   } catch (error) {
     throw Object.assign(new HttpError(502, 'mail_failed', 'The sign-in e-mail could not be sent.'), { cause: error });
   }

@@ -230,6 +230,8 @@ export const orders = pgTable(
     shippingPostalCode: text('shipping_postal_code').notNull(),
     shippingCountry: text('shipping_country').notNull(),
     shippingPhone: text('shipping_phone').notNull(),
+    /** The language the customer placed the order in; their e-mails about it are written in it. */
+    language: text('language').notNull().default('en'),
     createdAt: createdAt(),
     orderedAt: moment('ordered_at').notNull().defaultNow(),
     updatedAt: updatedAt(),
@@ -341,3 +343,37 @@ export const shopState = pgTable('shop_state', {
   value: text('value').notNull(),
   updatedAt: updatedAt(),
 });
+
+/**
+ * E-mails waiting to be sent, and those sent or given up on. A message is written in the transaction
+ * of the event that causes it, so it exists exactly when the event was committed; a worker in every
+ * server process sends it afterwards, claiming it for a while (state 'sending', claimed_until) so
+ * that one process sends it, and a process that dies while sending leaves it to be taken over.
+ */
+export const mailQueue = pgTable(
+  'mail_queue',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    /** The status a status_changed message tells of. */
+    orderStatus: text('order_status'),
+    recipient: text('recipient').notNull(),
+    language: text('language').notNull(),
+    /** queued, sending, sent, failed or superseded. */
+    state: text('state').notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: moment('next_attempt_at').notNull().defaultNow(),
+    claimedUntil: moment('claimed_until'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    sentAt: moment('sent_at'),
+  },
+  (table) => [
+    // The worker's question, "what is due?", reads only the messages still to send.
+    index('mail_queue_due_idx').on(table.nextAttemptAt).where(sql`${table.state} in ('queued', 'sending')`),
+    index('mail_queue_order_idx').on(table.orderId, table.createdAt),
+  ],
+);

@@ -12,6 +12,8 @@ export interface MailMessage {
   html: string;
   /** The message's one link, printed to the log by the development outbox. */
   link?: string;
+  /** A Message-ID of our own, so that a message sent twice (after a crash) is known as one. */
+  messageId?: string;
 }
 
 /** What the development outbox keeps beside each .eml file, for the /dev/mailbox page. */
@@ -26,6 +28,8 @@ export interface OutboxEntry {
 
 export interface Mailer {
   kind: 'smtp' | 'outbox';
+  /** The sender's domain, for Message-IDs. */
+  domain: string;
   /** Resolves once the message is accepted; rejects when it could not be sent. */
   send(message: MailMessage): Promise<void>;
 }
@@ -36,6 +40,8 @@ export function outboxDir(config: Config): string {
 
 /** SMTP when SMTP_URL is set; otherwise every message is written to DATA_DIR/outbox and its link logged. */
 export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
+  const domain = /@([^>\s]+)>?\s*$/.exec(config.mailFrom)?.[1] ?? 'localhost';
+  const envelope = (message: MailMessage) => ({ from: config.mailFrom, to: message.to, subject: message.subject, text: message.text, html: message.html, ...(message.messageId ? { messageId: message.messageId } : {}) });
   if (config.smtpUrl) {
     const smtpUrl = new URL(config.smtpUrl);
     // Fail within seconds rather than leave a visitor waiting on a mail server that does not answer.
@@ -45,8 +51,9 @@ export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
     const transport = nodemailer.createTransport(smtpUrl.toString());
     return {
       kind: 'smtp',
+      domain,
       async send(message) {
-        await transport.sendMail({ from: config.mailFrom, to: message.to, subject: message.subject, text: message.text, html: message.html });
+        await transport.sendMail(envelope(message));
       },
     };
   }
@@ -55,8 +62,9 @@ export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
   const folder = outboxDir(config);
   return {
     kind: 'outbox',
+    domain,
     async send(message) {
-      const info = await transport.sendMail({ from: config.mailFrom, to: message.to, subject: message.subject, text: message.text, html: message.html });
+      const info = await transport.sendMail(envelope(message));
       const sentAt = new Date();
       const id = `${sentAt.toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}`;
       const entry: OutboxEntry = { id, to: message.to, subject: message.subject, text: message.text, link: message.link ?? null, sentAt: sentAt.toISOString() };

@@ -3,7 +3,7 @@ import { and, asc, count, desc, eq, inArray, isNotNull, like, or, sql, type SQL 
 import type { Country } from '../../shared/addresses.js';
 import { MAX_ADMIN_PAGE_SIZE, type AdminOrderPage } from '../../shared/admin.js';
 import { pieceCount } from '../../shared/cart.js';
-import type { LocalizedText } from '../../shared/catalog.js';
+import type { LocalizedText, TextLanguage } from '../../shared/catalog.js';
 import { priceLines } from '../../shared/money.js';
 import { isOrderStatus, normalizeOrderStatus, orderStatusRank, ORDER_STATUSES, storedValuesOf, type OrderStatus } from '../../shared/order-status.js';
 import { mockPaymentPath, type Order, type OrderStatusChange, type PaymentMethod } from '../../shared/orders.js';
@@ -15,6 +15,7 @@ import { databaseErrorCode, inTransaction, UNIQUE_VIOLATION } from '../db/transa
 import { HttpError } from '../http/errors.js';
 import { announceChange } from '../live/live-hub.js';
 import { readStockForOrder, returnStock, takeStock } from '../stock/service.js';
+import { queueOrderPlacedMails, queueStatusMail, type OrderMailSettings } from './order-mails.js';
 
 type OrderRow = typeof orders.$inferSelect;
 type OrderItemRow = typeof orderItems.$inferSelect;
@@ -141,6 +142,7 @@ export interface PlaceOrderInput {
   paymentMethod: PaymentMethod;
   /** The total the customer saw and confirmed; the order is placed only at that total. */
   expectedTotalMinor: number;
+  language: TextLanguage;
 }
 
 async function findByIdempotencyKey(db: Executor, userId: string, key: string): Promise<Order | undefined> {
@@ -160,7 +162,7 @@ export async function placeOrder(
   db: Database,
   user: { id: string; email: string },
   input: PlaceOrderInput,
-  publicUrl: string,
+  mailSettings: OrderMailSettings,
 ): Promise<{ order: Order; created: boolean }> {
   try {
     return await inTransaction(db, async (tx) => {
@@ -195,7 +197,7 @@ export async function placeOrder(
           itemCount: pieceCount(lines),
           itemDescription: describeLines(lines),
           paymentMethod: input.paymentMethod,
-          checkoutUrl: `${publicUrl}${mockPaymentPath(orderId)}${input.paymentMethod === 'card' ? '?method=card' : ''}`,
+          checkoutUrl: `${mailSettings.publicUrl}${mockPaymentPath(orderId)}${input.paymentMethod === 'card' ? '?method=card' : ''}`,
           paymentReference: `ref_${randomBytes(8).toString('hex')}`,
           shippingFullName: address.fullName,
           shippingStreetAddress: address.streetAddress,
@@ -205,6 +207,7 @@ export async function placeOrder(
           shippingPostalCode: address.postalCode,
           shippingCountry: address.country,
           shippingPhone: address.phone,
+          language: input.language,
           // now() is the transaction's start, the same moment as created_at's default.
           pendingAt: sql`now()`,
         })
@@ -218,6 +221,7 @@ export async function placeOrder(
       const placed = await recordStatusChange(tx, orderId, 'pending', row!.createdAt);
       await removeOrderedLines(tx, user.id, lines);
       await announceChange(tx, user.id, 'orders');
+      await queueOrderPlacedMails(tx, mailSettings, { orderId, customerEmail: user.email, language: input.language });
       // Last, so that other orders of the same products wait on their rows for as short a time as
       // possible; a shortage throws and the transaction writes nothing.
       await takeStock(tx, orderId, lines, 'sold');
@@ -348,19 +352,24 @@ export async function getOrder(db: Database, orderId: string): Promise<Order> {
 /**
  * Any status from any status (spec section 4); the customer's open pages hear of it. Setting the
  * status the order already has (a repeated click, two admins at once) changes and announces nothing.
- * Cancelling puts the order's pieces back in stock; reopening a cancelled order takes them again,
+ * The customer is told of the change by e-mail (see queueStatusMail). Cancelling puts the order's pieces back in stock; reopening a cancelled order takes them again,
  * and is refused with stock_short (changing nothing) when they are no longer there.
  */
-export async function changeOrderStatus(db: Database, orderId: string, status: unknown): Promise<Order> {
+export async function changeOrderStatus(db: Database, orderId: string, status: unknown, mailSettings: OrderMailSettings): Promise<Order> {
   if (!isOrderStatus(status)) throw new HttpError(400, 'bad_request', 'Invalid status');
   const found = await inTransaction(db, async (tx) => {
-    const [row] = await tx.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId)).for('update');
+    const [row] = await tx
+      .select({ status: orders.status, customerEmail: orders.customerEmail, language: orders.language })
+      .from(orders)
+      .where(eq(orders.id, orderId))
+      .for('update');
     if (!row) return false;
     const before = normalizeOrderStatus(row.status);
     if (before === status) return true;
     if (status === 'cancelled') await returnStock(tx, orderId);
     else if (before === 'cancelled') await retakeStock(tx, orderId);
     await setOrderStatus(tx, orderId, status);
+    await queueStatusMail(tx, mailSettings, { orderId, customerEmail: row.customerEmail, language: row.language as TextLanguage }, status);
     return true;
   });
   if (!found) throw new HttpError(404, 'not_found', `Order ${orderId} not found`);

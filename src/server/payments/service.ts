@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
+import type { TextLanguage } from '../../shared/catalog.js';
 import { normalizeOrderStatus } from '../../shared/order-status.js';
 import { paymentStateOf, SIMULATED_COMPLETION_MS, type Order, type PaymentMethod } from '../../shared/orders.js';
 import type { Database } from '../db/client.js';
 import { payments } from '../db/schema.js';
 import { inTransaction } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
+import { queuePaymentMail } from '../orders/order-mails.js';
 import { getCustomerOrder, lockCustomerOrderRow, setOrderStatus } from '../orders/service.js';
 
 export interface PaymentDetails {
@@ -15,9 +17,9 @@ export interface PaymentDetails {
 
 /**
  * The simulated payment provider, behind the interface a real one would have: it records a payment
- * of the order's own total (never an amount from the browser) and marks the order paid. Only a
- * pending order can be paid: any other (paid, sent, cancelled...) answers 409, so a late payment
- * never moves an order's status backwards.
+ * of the order's own total (never an amount from the browser), marks the order paid and queues the
+ * customer's receipt. Only a pending order can be paid: any other (paid, sent, cancelled...) answers
+ * 409, so a late payment never moves an order's status backwards.
  */
 export async function recordPayment(db: Database, userId: string, orderId: string, details: PaymentDetails): Promise<Order> {
   await inTransaction(db, async (tx) => {
@@ -38,6 +40,7 @@ export async function recordPayment(db: Database, userId: string, orderId: strin
       cardLast4: details.method === 'card' ? (details.cardLast4 ?? null) : null,
     });
     await setOrderStatus(tx, orderId, 'paid', processedAt);
+    await queuePaymentMail(tx, { orderId, customerEmail: order.customerEmail, language: order.language as TextLanguage });
   });
   return getCustomerOrder(db, userId, orderId);
 }

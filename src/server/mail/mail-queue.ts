@@ -1,0 +1,305 @@
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { MAX_MAIL_ATTEMPTS, type MailState, type OrderMail, type OrderMailKind } from '../../shared/order-mails.js';
+import type { TextLanguage } from '../../shared/catalog.js';
+import { normalizeOrderStatus, type OrderStatus } from '../../shared/order-status.js';
+import type { Database, DatabaseHandle, Executor } from '../db/client.js';
+import { mailQueue } from '../db/schema.js';
+import type { Mailer, MailMessage } from './mailer.js';
+
+/** The channel that wakes every process's worker when a message is queued (at the commit that queues it). */
+const CHANNEL = 'mail_queue';
+
+export interface NewMail {
+  orderId: string;
+  kind: OrderMailKind;
+  orderStatus?: OrderStatus;
+  recipient: string;
+  language: TextLanguage;
+  /** When it may be sent; now unless a delay lets a later change replace it. */
+  notBefore?: Date;
+}
+
+/** A message a worker has claimed and now sends. */
+export interface ClaimedMail {
+  id: string;
+  orderId: string;
+  kind: OrderMailKind;
+  orderStatus: OrderStatus | null;
+  recipient: string;
+  language: TextLanguage;
+  /** This try's number; it also marks the claim, so that a claim taken over cannot be completed twice. */
+  attempts: number;
+}
+
+/** Messages still to send: the partial index holds exactly these. */
+const isWaiting = sql`${mailQueue.state} in ('queued', 'sending')`;
+
+/** Queues messages in the caller's transaction: they exist, and are sent, only if it commits. */
+export async function queueMails(tx: Executor, mails: NewMail[]): Promise<void> {
+  if (mails.length === 0) return;
+  await tx.insert(mailQueue).values(
+    mails.map((mail) => ({
+      orderId: mail.orderId,
+      kind: mail.kind,
+      orderStatus: mail.orderStatus ?? null,
+      recipient: mail.recipient,
+      language: mail.language,
+      ...(mail.notBefore ? { nextAttemptAt: mail.notBefore } : {}),
+    })),
+  );
+  await tx.execute(sql`select pg_notify(${CHANNEL}, '')`);
+}
+
+/** Marks the order's messages of a kind that still wait (not yet being sent) as replaced; returns how many. */
+export async function supersedeQueuedMails(tx: Executor, orderId: string, kind: OrderMailKind): Promise<number> {
+  const replaced = await tx
+    .update(mailQueue)
+    .set({ state: 'superseded' })
+    .where(and(eq(mailQueue.orderId, orderId), eq(mailQueue.kind, kind), eq(mailQueue.state, 'queued')))
+    .returning({ id: mailQueue.id });
+  return replaced.length;
+}
+
+/** The status the newest status message sent (or being sent) to the order's customer told of. */
+export async function lastToldStatus(tx: Executor, orderId: string): Promise<OrderStatus | null> {
+  const [row] = await tx
+    .select({ status: mailQueue.orderStatus })
+    .from(mailQueue)
+    .where(and(eq(mailQueue.orderId, orderId), eq(mailQueue.kind, 'status_changed'), inArray(mailQueue.state, ['sent', 'sending'])))
+    .orderBy(sql`${mailQueue.createdAt} desc`)
+    .limit(1);
+  return row?.status ? normalizeOrderStatus(row.status) : null;
+}
+
+type MailRow = typeof mailQueue.$inferSelect;
+
+function toOrderMail(row: MailRow): OrderMail {
+  // A message being sent is still queued as far as anyone can tell: it may yet fail and wait again.
+  const state: MailState = row.state === 'sending' ? 'queued' : (row.state as MailState);
+  return {
+    id: row.id,
+    kind: row.kind as OrderMailKind,
+    status: row.orderStatus ? normalizeOrderStatus(row.orderStatus) : null,
+    recipient: row.recipient,
+    language: row.language as TextLanguage,
+    state,
+    attempts: row.attempts,
+    lastError: row.lastError,
+    createdAt: row.createdAt.toISOString(),
+    sentAt: row.sentAt?.toISOString() ?? null,
+    nextAttemptAt: state === 'queued' ? row.nextAttemptAt.toISOString() : null,
+  };
+}
+
+/** Every message of an order, oldest first. */
+export async function listOrderMails(db: Executor, orderId: string): Promise<OrderMail[]> {
+  const rows = await db.select().from(mailQueue).where(eq(mailQueue.orderId, orderId)).orderBy(asc(mailQueue.createdAt), asc(mailQueue.id));
+  return rows.map(toOrderMail);
+}
+
+/** Queues a new copy of one of the order's messages, to be sent now; false when the order has no such message. */
+export async function resendMail(db: Database, orderId: string, mailId: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [original] = await tx
+      .select()
+      .from(mailQueue)
+      .where(and(eq(mailQueue.id, mailId), eq(mailQueue.orderId, orderId)));
+    if (!original) return false;
+    await queueMails(tx, [
+      {
+        orderId,
+        kind: original.kind as OrderMailKind,
+        orderStatus: original.orderStatus ? normalizeOrderStatus(original.orderStatus) : undefined,
+        recipient: original.recipient,
+        language: original.language as TextLanguage,
+      },
+    ]);
+    return true;
+  });
+}
+
+/**
+ * Claims up to `limit` due messages for this process: queued ones whose time has come, and ones
+ * another process claimed and did not finish in time (it died, say). SKIP LOCKED lets processes
+ * claim at once without waiting for each other or taking the same message.
+ */
+async function claimDue(db: Database, claimSeconds: number, limit: number): Promise<ClaimedMail[]> {
+  const due = db
+    .select({ id: mailQueue.id })
+    .from(mailQueue)
+    .where(and(isWaiting, sql`${mailQueue.nextAttemptAt} <= now()`, or(eq(mailQueue.state, 'queued'), sql`${mailQueue.claimedUntil} < now()`)))
+    .orderBy(asc(mailQueue.nextAttemptAt))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  const rows = await db
+    .update(mailQueue)
+    .set({ state: 'sending', attempts: sql`${mailQueue.attempts} + 1`, claimedUntil: sql`now() + make_interval(secs => ${claimSeconds})` })
+    .where(inArray(mailQueue.id, due))
+    .returning();
+  return rows.map((row) => ({
+    id: row.id,
+    orderId: row.orderId,
+    kind: row.kind as OrderMailKind,
+    orderStatus: row.orderStatus ? normalizeOrderStatus(row.orderStatus) : null,
+    recipient: row.recipient,
+    language: row.language as TextLanguage,
+    attempts: row.attempts,
+  }));
+}
+
+/** Completes this process's claim, unless another process has taken the message over since. */
+const ownClaim = (mail: ClaimedMail) => and(eq(mailQueue.id, mail.id), eq(mailQueue.state, 'sending'), eq(mailQueue.attempts, mail.attempts));
+
+/** How long until the next message is due (or a claim runs out), if any is waiting. */
+async function nextDueInMs(db: Database): Promise<number | undefined> {
+  const dueAt = sql`case when ${mailQueue.state} = 'sending' then greatest(${mailQueue.nextAttemptAt}, ${mailQueue.claimedUntil}) else ${mailQueue.nextAttemptAt} end`;
+  const [row] = await db
+    .select({ waitMs: sql<string | null>`extract(epoch from (min(${dueAt}) - now())) * 1000` })
+    .from(mailQueue)
+    .where(isWaiting);
+  return row?.waitMs == null ? undefined : Math.max(0, Number(row.waitMs));
+}
+
+export interface MailWorkerOptions {
+  /** How long a process may take to send a message before another may take it over. */
+  claimSeconds: number;
+  /** The wait before the second try; each further try waits twice as long, up to an hour. */
+  retryBaseMs: number;
+  /** The longest the worker sleeps without looking, in case a wake-up was missed. */
+  pollMs: number;
+}
+
+const BATCH_SIZE = 10;
+const MAX_RETRY_DELAY_MS = 60 * 60 * 1000;
+
+/** Turns a queued message into the e-mail to send, from the order as it is now. */
+export type MailComposer = (mail: ClaimedMail) => Promise<MailMessage>;
+
+/** An SMTP answer in the 5xx range is permanent (no such mailbox, refused): trying again will not help. */
+const isPermanent = (error: unknown) => {
+  const code = (error as { responseCode?: unknown } | null)?.responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
+};
+
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').slice(0, 500);
+
+/**
+ * Sends queued messages after the transactions that queued them commit. Every server process runs
+ * one; each wakes when a message is queued on any process (NOTIFY) and when a retry falls due.
+ * A message that fails waits and is tried again, with growing delays, up to MAX_MAIL_ATTEMPTS
+ * times; a permanent refusal or the last failed try marks it failed with the reason.
+ */
+export class MailWorker {
+  private stopListening: (() => Promise<void>) | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private wokenWhileRunning = false;
+  private stopped = false;
+
+  constructor(
+    private readonly database: DatabaseHandle,
+    private readonly mailer: Mailer,
+    private readonly compose: MailComposer,
+    private readonly log: FastifyBaseLogger,
+    private readonly options: MailWorkerOptions,
+  ) {}
+
+  async start(): Promise<void> {
+    if (this.database.kind === 'pglite') {
+      // The embedded database serves one process, so a message still marked as being sent was left
+      // by this process's previous run, which ended before it finished: it is sent again now.
+      await this.database.db.update(mailQueue).set({ state: 'queued', claimedUntil: null }).where(eq(mailQueue.state, 'sending'));
+    }
+    this.stopListening = await this.database.listen(
+      CHANNEL,
+      () => this.wake(),
+      () => this.wake(),
+    );
+    this.wake();
+  }
+
+  /** Stops taking messages and waits for the one being sent. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.stopListening?.();
+    await this.running;
+  }
+
+  /** Sends what is due now; a wake-up during a run makes the run look again before it ends. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.wokenWhileRunning = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.running = this.sendDue().finally(() => {
+      this.running = undefined;
+      void this.scheduleNext();
+    });
+  }
+
+  /** Resolves once nothing is due (tests wait on it). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async sendDue(): Promise<void> {
+    try {
+      do {
+        this.wokenWhileRunning = false;
+        for (;;) {
+          const batch = await claimDue(this.database.db, this.options.claimSeconds, BATCH_SIZE);
+          for (const mail of batch) await this.deliver(mail);
+          if (batch.length < BATCH_SIZE || this.stopped) break;
+        }
+      } while (this.wokenWhileRunning && !this.stopped);
+    } catch (error) {
+      if (!this.stopped) this.log.error({ err: error }, 'The mail queue could not be read; it is tried again shortly');
+    }
+  }
+
+  private async scheduleNext(): Promise<void> {
+    if (this.stopped) return;
+    let wait = this.options.pollMs;
+    try {
+      const due = await nextDueInMs(this.database.db);
+      if (due !== undefined) wait = Math.min(wait, due + 50);
+    } catch {
+      // The database is away; look again after the usual pause.
+    }
+    if (this.stopped || this.running) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.wake(), wait);
+    this.timer.unref();
+  }
+
+  private async deliver(mail: ClaimedMail): Promise<void> {
+    const { db } = this.database;
+    let message: MailMessage;
+    try {
+      message = await this.compose(mail);
+    } catch (error) {
+      this.log.error({ err: error, mailId: mail.id }, 'An e-mail could not be written; it is marked failed');
+      await db.update(mailQueue).set({ state: 'failed', claimedUntil: null, lastError: `Could not be written: ${reasonOf(error)}` }).where(ownClaim(mail));
+      return;
+    }
+    try {
+      await this.mailer.send({ ...message, messageId: `<${mail.id}@${this.mailer.domain}>` });
+    } catch (error) {
+      const giveUp = isPermanent(error) || mail.attempts >= MAX_MAIL_ATTEMPTS;
+      const retryMs = Math.min(this.options.retryBaseMs * 2 ** (mail.attempts - 1), MAX_RETRY_DELAY_MS);
+      // The reason may name the recipient, so the log keeps only the codes; the admin sees the reason.
+      const code = (error as { code?: unknown; responseCode?: unknown } | null) ?? {};
+      this.log.warn({ mailId: mail.id, attempts: mail.attempts, code: code.code, responseCode: code.responseCode }, giveUp ? 'An e-mail failed and will not be tried again' : 'An e-mail could not be sent; it is tried again later');
+      await db
+        .update(mailQueue)
+        .set(giveUp ? { state: 'failed', claimedUntil: null, lastError: reasonOf(error) } : { state: 'queued', claimedUntil: null, lastError: reasonOf(error), nextAttemptAt: sql`now() + make_interval(secs => ${retryMs / 1000})` })
+        .where(ownClaim(mail));
+      return;
+    }
+    await db.update(mailQueue).set({ state: 'sent', claimedUntil: null, sentAt: new Date() }).where(ownClaim(mail));
+  }
+}

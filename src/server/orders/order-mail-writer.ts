@@ -1,0 +1,226 @@
+import { pickText, type TextLanguage } from '../../shared/catalog.js';
+import { formatMoney, TAX_PERCENT } from '../../shared/money.js';
+import { isNotifiedStatus, type NotifiedStatus } from '../../shared/order-mails.js';
+import { paymentStateOf, type Order } from '../../shared/orders.js';
+import type { Database } from '../db/client.js';
+import { renderMail, type MailBlock, type MailDocument } from '../mail/mail-layout.js';
+import type { ClaimedMail, MailComposer } from '../mail/mail-queue.js';
+import { fill, type MailTextBook, type MailTexts } from '../mail/mail-texts.js';
+import type { MailMessage } from '../mail/mailer.js';
+import type { OrderMailSettings } from './order-mails.js';
+import { getOrder } from './service.js';
+
+/** Times in e-mails are the shop's own, in Bulgaria. */
+const SHOP_TIME_ZONE = 'Europe/Sofia';
+const localeOf = (language: TextLanguage) => (language === 'bg' ? 'bg-BG' : 'en-GB');
+
+/** Writes the e-mail of a queued message from the order as it is now, in the message's language. */
+export function orderMailComposer(db: Database, textBook: MailTextBook, settings: OrderMailSettings): MailComposer {
+  return async (mail: ClaimedMail): Promise<MailMessage> => {
+    const order = await getOrder(db, mail.orderId);
+    const writer = new OrderMailWriter(order, textBook.texts(mail.language), mail.language, settings);
+    const document = (() => {
+      switch (mail.kind) {
+        case 'order_placed':
+          return writer.confirmation();
+        case 'payment_received':
+          return writer.receipt();
+        case 'status_changed':
+          if (!mail.orderStatus || !isNotifiedStatus(mail.orderStatus)) throw new Error(`No message for status ${mail.orderStatus}`);
+          return writer.statusUpdate(mail.orderStatus);
+        case 'new_order':
+          return writer.ownerNotice();
+      }
+    })();
+    return { to: mail.recipient, ...renderMail(document) };
+  };
+}
+
+class OrderMailWriter {
+  private readonly values: Record<string, string>;
+
+  constructor(
+    private readonly order: Order,
+    private readonly texts: MailTexts,
+    private readonly language: TextLanguage,
+    private readonly settings: OrderMailSettings,
+  ) {
+    this.values = {
+      shopName: texts.shopName,
+      orderId: order.orderId,
+      name: order.shippingAddress.fullName,
+      email: order.customerEmail,
+      total: this.money(order.pricing.total),
+      supportEmail: settings.supportEmail,
+      percent: String(TAX_PERCENT),
+    };
+  }
+
+  private t(template: string, extra: Record<string, string> = {}): string {
+    return fill(template, { ...this.values, ...extra });
+  }
+
+  private money(minor: number): string {
+    return formatMoney(minor, this.language);
+  }
+
+  private date(iso: string): string {
+    return new Intl.DateTimeFormat(localeOf(this.language), { dateStyle: 'long', timeStyle: 'short', timeZone: SHOP_TIME_ZONE }).format(new Date(iso));
+  }
+
+  private url(path: string): string {
+    return `${this.settings.publicUrl}${path}`;
+  }
+
+  private customerFooter(): string[] {
+    return [this.t(this.texts.order.questions), this.t(this.texts.order.why)];
+  }
+
+  private viewOrderButton(): MailBlock {
+    return { kind: 'button', label: this.t(this.texts.order.viewOrder), url: this.url(`/profile?order=${encodeURIComponent(this.order.orderId)}`) };
+  }
+
+  private summary(): MailBlock[] {
+    const { order, texts } = this;
+    return [
+      { kind: 'heading', text: this.t(texts.order.number) },
+      { kind: 'paragraph', text: this.t(texts.order.placedOn, { date: this.date(order.createdAt) }) },
+      {
+        kind: 'items',
+        head: [texts.order.item, texts.order.quantity, texts.order.price],
+        rows: order.items.map((item) => [pickText(item.name, this.language).text, String(item.quantity), this.money(item.priceMinor * item.quantity)]),
+      },
+      {
+        kind: 'facts',
+        emphasizeLast: true,
+        rows: [
+          [texts.order.subtotal, this.money(order.pricing.subtotal)],
+          [this.t(texts.order.tax), this.money(order.pricing.tax)],
+          [texts.order.shipping, this.money(order.pricing.shipping)],
+          [texts.order.total, this.money(order.pricing.total)],
+        ],
+      },
+    ];
+  }
+
+  private address(): MailBlock[] {
+    const address = this.order.shippingAddress;
+    const country = new Intl.DisplayNames([localeOf(this.language)], { type: 'region' }).of(address.country) ?? address.country;
+    return [
+      { kind: 'heading', text: this.texts.order.shippingAddress },
+      {
+        kind: 'lines',
+        lines: [
+          address.fullName,
+          [address.streetAddress, address.apartment].filter(Boolean).join(', '),
+          [address.postalCode, address.city, address.state].filter(Boolean).join(' '),
+          country,
+          address.phone,
+        ],
+      },
+    ];
+  }
+
+  private methodText(): string {
+    const payment = this.order.payment;
+    const method = this.texts.order.methods[payment?.method ?? this.order.paymentMethod];
+    return payment?.cardLast4 ? `${method} (${this.t(this.texts.order.cardEnding, { last4: payment.cardLast4 })})` : method;
+  }
+
+  confirmation(): MailDocument {
+    const { texts } = this;
+    const state = paymentStateOf(this.order);
+    const payment: MailBlock[] =
+      state === 'payable'
+        ? [
+            { kind: 'paragraph', text: this.t(texts.orderPlaced.payIntro) },
+            { kind: 'button', label: texts.orderPlaced.payButton, url: this.url(`/checkout/payment/${encodeURIComponent(this.order.orderId)}`) },
+          ]
+        : state === 'paid'
+          ? [{ kind: 'paragraph', text: texts.orderPlaced.alreadyPaid }]
+          : [];
+    return {
+      language: this.language,
+      shopName: texts.shopName,
+      subject: this.t(texts.orderPlaced.subject),
+      heading: this.t(texts.orderPlaced.heading),
+      blocks: [
+        { kind: 'paragraph', text: this.t(texts.order.greeting) },
+        { kind: 'paragraph', text: this.t(texts.orderPlaced.intro) },
+        ...payment,
+        ...this.summary(),
+        ...this.address(),
+        { kind: 'facts', rows: [[texts.order.paymentMethod, this.methodText()]] },
+        this.viewOrderButton(),
+      ],
+      footer: this.customerFooter(),
+    };
+  }
+
+  receipt(): MailDocument {
+    const { texts, order } = this;
+    const payment = order.payment;
+    if (!payment) throw new Error(`Order ${order.orderId} has no payment to confirm`);
+    return {
+      language: this.language,
+      shopName: texts.shopName,
+      subject: this.t(texts.paymentReceived.subject),
+      heading: this.t(texts.paymentReceived.heading),
+      blocks: [
+        { kind: 'paragraph', text: this.t(texts.order.greeting) },
+        { kind: 'paragraph', text: this.t(texts.paymentReceived.intro, { amount: this.money(payment.amountMinor) }) },
+        { kind: 'heading', text: texts.paymentReceived.receipt },
+        {
+          kind: 'facts',
+          rows: [
+            [texts.paymentReceived.paymentId, payment.paymentId],
+            [texts.paymentReceived.paidOn, this.date(payment.processedAt)],
+            [texts.paymentReceived.method, this.methodText()],
+            [texts.paymentReceived.amount, this.money(payment.amountMinor)],
+          ],
+          emphasizeLast: true,
+        },
+        ...this.summary(),
+        this.viewOrderButton(),
+      ],
+      footer: this.customerFooter(),
+    };
+  }
+
+  statusUpdate(status: NotifiedStatus): MailDocument {
+    const { texts } = this;
+    const wording = texts.statusChanged[status];
+    return {
+      language: this.language,
+      shopName: texts.shopName,
+      subject: this.t(wording.subject),
+      heading: this.t(wording.heading),
+      blocks: [
+        { kind: 'paragraph', text: this.t(texts.order.greeting) },
+        { kind: 'paragraph', text: this.t(wording.body) },
+        ...(status === 'sent' ? this.address() : []),
+        this.viewOrderButton(),
+      ],
+      footer: this.customerFooter(),
+    };
+  }
+
+  ownerNotice(): MailDocument {
+    const { texts, order } = this;
+    const unpaid = paymentStateOf(order) === 'payable';
+    return {
+      language: this.language,
+      shopName: texts.shopName,
+      subject: this.t(texts.newOrder.subject),
+      heading: this.t(texts.newOrder.heading),
+      blocks: [
+        { kind: 'paragraph', text: this.t(texts.newOrder.intro) },
+        ...(unpaid ? [{ kind: 'paragraph' as const, text: this.t(texts.newOrder.payment, { method: this.methodText() }) }] : []),
+        { kind: 'button', label: texts.newOrder.button, url: this.url(`/admin?tab=orders&order=${encodeURIComponent(order.orderId)}`) },
+        ...this.summary(),
+        ...this.address(),
+      ],
+      footer: [this.t(texts.newOrder.why)],
+    };
+  }
+}

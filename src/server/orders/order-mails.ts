@@ -1,0 +1,58 @@
+import type { TextLanguage } from '../../shared/catalog.js';
+import { isNotifiedStatus } from '../../shared/order-mails.js';
+import type { OrderStatus } from '../../shared/order-status.js';
+import { listAdmins } from '../admin/service.js';
+import type { Executor } from '../db/client.js';
+import { lastToldStatus, queueMails, supersedeQueuedMails } from '../mail/mail-queue.js';
+
+export interface OrderMailSettings {
+  publicUrl: string;
+  supportEmail: string;
+  /** Who hears of new orders; the admins when empty. */
+  notifyEmails: string[];
+  notifyLanguage: TextLanguage;
+  /** How long a status message waits, so that a status changed again meanwhile replaces it. */
+  statusDelayMs: number;
+}
+
+/** The order as the queue needs it to address its messages. */
+interface OrderAddressee {
+  orderId: string;
+  customerEmail: string;
+  language: TextLanguage;
+}
+
+/** In the transaction that places the order: the customer's confirmation and the owner's new-order notice. */
+export async function queueOrderPlacedMails(tx: Executor, settings: OrderMailSettings, order: OrderAddressee): Promise<void> {
+  const owners = settings.notifyEmails.length > 0 ? settings.notifyEmails : await listAdmins(tx);
+  await queueMails(tx, [
+    { orderId: order.orderId, kind: 'order_placed', recipient: order.customerEmail, language: order.language },
+    ...owners.map((owner) => ({ orderId: order.orderId, kind: 'new_order' as const, recipient: owner, language: settings.notifyLanguage })),
+  ]);
+}
+
+/** In the transaction that records the payment: the customer's receipt. */
+export async function queuePaymentMail(tx: Executor, order: OrderAddressee): Promise<void> {
+  await queueMails(tx, [{ orderId: order.orderId, kind: 'payment_received', recipient: order.customerEmail, language: order.language }]);
+}
+
+/**
+ * In the transaction that changes the status. A status message waits a while before it is sent, and
+ * any change replaces the one still waiting, so that a status set by mistake and corrected at once
+ * tells the customer nothing wrong: only the latest status is told. Coming back to the status the
+ * customer was last told of tells nothing again.
+ */
+export async function queueStatusMail(tx: Executor, settings: OrderMailSettings, order: OrderAddressee, status: OrderStatus): Promise<void> {
+  await supersedeQueuedMails(tx, order.orderId, 'status_changed');
+  if (!isNotifiedStatus(status) || (await lastToldStatus(tx, order.orderId)) === status) return;
+  await queueMails(tx, [
+    {
+      orderId: order.orderId,
+      kind: 'status_changed',
+      orderStatus: status,
+      recipient: order.customerEmail,
+      language: order.language,
+      notBefore: new Date(Date.now() + settings.statusDelayMs),
+    },
+  ]);
+}
