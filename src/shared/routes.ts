@@ -44,6 +44,11 @@ export const isIndexablePath = (pathname: string): boolean => {
 
 export const productPath = (slug: string) => `/product/${slug}`;
 
+/** The profile's parameter naming the order to show first (links in e-mails use it). */
+export const PROFILE_ORDER_PARAM = 'order';
+export const profileOrderPath = (orderId: string) => `${PAGE_ROUTES.profile}?${PROFILE_ORDER_PARAM}=${encodeURIComponent(orderId)}`;
+export const paymentPath = (orderId: string) => PAGE_ROUTES.payment.replace(':orderId', encodeURIComponent(orderId));
+
 /**
  * Each language of an indexable page has its own address: English is the address without a
  * language (the default, and what x-default names), Bulgarian adds ?lang=bg (/product/pearl-set?lang=bg,

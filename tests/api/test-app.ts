@@ -33,6 +33,8 @@ export interface TestAppOptions {
   liveMaxVisitorStreams?: number;
   /** Files of the built app besides index.html, by path (the service worker, say). */
   clientFiles?: Record<string, string>;
+  /** The wait before a failed e-mail is tried again. */
+  mailRetryBaseMs?: number;
 }
 
 type DatabaseTarget = 'pglite' | 'postgres';
@@ -77,7 +79,7 @@ export async function createTestApp(target: DatabaseTarget, environment: Record<
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PUBLIC_URL: 'http://shop.test', ...environment });
   const database = await openDatabase(databaseUrl ? { databaseUrl } : { inMemory: true });
   const images = new ProductImages(dataDir);
-  const app = await buildApp({ config, database, images, pages: builtPages(clientDir), devMailboxKey: TEST_MAILBOX_KEY, liveHeartbeatMs: options.liveHeartbeatMs, liveMaxVisitorStreams: options.liveMaxVisitorStreams });
+  const app = await buildApp({ config, database, images, pages: builtPages(clientDir), devMailboxKey: TEST_MAILBOX_KEY, liveHeartbeatMs: options.liveHeartbeatMs, liveMaxVisitorStreams: options.liveMaxVisitorStreams, mailRetryBaseMs: options.mailRetryBaseMs });
   await app.ready();
   return {
     app,

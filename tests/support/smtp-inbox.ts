@@ -11,7 +11,10 @@ export interface ReceivedMail {
 
 export interface SmtpInbox {
   url: string;
+  port: number;
   messages: ReceivedMail[];
+  /** How many connections were opened, whether or not a message followed. */
+  connections: number;
   /** The next message to this address not yet handed out, waiting for it if needed. */
   waitForMail(to: string, timeoutMs?: number): Promise<ReceivedMail>;
   close(): Promise<void>;
@@ -51,16 +54,40 @@ export function parseMail(raw: string, to: string[]): ReceivedMail {
   return { to, subject, body: parts.map(decodePart).join('\n'), raw };
 }
 
+export interface SmtpInboxOptions {
+  /** Listen on this port (to come back where a stopped inbox was); a free one by default. */
+  port?: number;
+  /** Recipients refused with a permanent error (550), as for a mailbox that does not exist. */
+  refuse?: (address: string) => boolean;
+  /** Keeps every connection waiting before the greeting, as a mail server that hangs. */
+  hang?: boolean;
+}
+
 /** A real SMTP server on a free local port that keeps what it receives. */
-export async function startSmtpInbox(): Promise<SmtpInbox> {
+export async function startSmtpInbox(options: SmtpInboxOptions = {}): Promise<SmtpInbox> {
   const messages: ReceivedMail[] = [];
   const waiters: Array<() => void> = [];
   // Each recipient's messages are handed out in order, once each.
   const consumed = new Map<string, number>();
+  let connections = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    // Connections still open (a hanging one) are cut this soon after close().
+    closeTimeout: 200,
+    onConnect(_session, callback) {
+      connections++;
+      waiters.splice(0).forEach((wake) => wake());
+      if (!options.hang) callback();
+    },
+    onRcptTo(address, _session, callback) {
+      if (options.refuse?.(address.address.toLowerCase())) {
+        callback(Object.assign(new Error('5.1.1 Mailbox unavailable'), { responseCode: 550 }));
+      } else {
+        callback();
+      }
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -72,12 +99,16 @@ export async function startSmtpInbox(): Promise<SmtpInbox> {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
 
   return {
     url: `smtp://127.0.0.1:${port}`,
+    port,
     messages,
+    get connections() {
+      return connections;
+    },
     async waitForMail(to, timeoutMs = 10_000) {
       const recipient = to.toLowerCase();
       const deadline = Date.now() + timeoutMs;

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { MAX_MAIL_ATTEMPTS, type MailState, type OrderMail, type OrderMailKind } from '../../shared/order-mails.js';
+import { MAX_MAIL_ATTEMPTS, ORDER_MAIL_KINDS, type MailState, type OrderMail, type OrderMailKind } from '../../shared/order-mails.js';
 import type { TextLanguage } from '../../shared/catalog.js';
 import { normalizeOrderStatus, type OrderStatus } from '../../shared/order-status.js';
 import type { Database, DatabaseHandle, Executor } from '../db/client.js';
@@ -92,10 +92,11 @@ function toOrderMail(row: MailRow): OrderMail {
   };
 }
 
-/** Every message of an order, oldest first. */
+/** Every message of an order, oldest first; those queued together (the customer's and the owner's) in the order of their kinds. */
 export async function listOrderMails(db: Executor, orderId: string): Promise<OrderMail[]> {
-  const rows = await db.select().from(mailQueue).where(eq(mailQueue.orderId, orderId)).orderBy(asc(mailQueue.createdAt), asc(mailQueue.id));
-  return rows.map(toOrderMail);
+  const rows = await db.select().from(mailQueue).where(eq(mailQueue.orderId, orderId)).orderBy(asc(mailQueue.createdAt));
+  const rank = (mail: OrderMail) => ORDER_MAIL_KINDS.indexOf(mail.kind);
+  return rows.map(toOrderMail).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || rank(a) - rank(b) || a.recipient.localeCompare(b.recipient));
 }
 
 /** Queues a new copy of one of the order's messages, to be sent now; false when the order has no such message. */
@@ -300,6 +301,6 @@ export class MailWorker {
         .where(ownClaim(mail));
       return;
     }
-    await db.update(mailQueue).set({ state: 'sent', claimedUntil: null, sentAt: new Date() }).where(ownClaim(mail));
+    await db.update(mailQueue).set({ state: 'sent', claimedUntil: null, sentAt: new Date(), lastError: null }).where(ownClaim(mail));
   }
 }

@@ -3,9 +3,10 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TextLanguage } from '../../shared/catalog.js';
 import { projectPath } from '../project-path.js';
+import type englishTexts from './texts/en.json';
 
 /** The wording of every e-mail in one language, as src/server/mail/texts/en.json has it. */
-export type MailTexts = typeof import('./texts/en.json', { with: { 'resolution-mode': 'import' } });
+export type MailTexts = typeof englishTexts;
 
 /** Where the shop's own wording lives: src/server/mail/texts/{language}.json. */
 const defaultTextsFile = (language: TextLanguage) => projectPath('src/server/mail/texts', `${language}.json`);

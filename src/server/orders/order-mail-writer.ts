@@ -2,6 +2,7 @@ import { pickText, type TextLanguage } from '../../shared/catalog.js';
 import { formatMoney, TAX_PERCENT } from '../../shared/money.js';
 import { isNotifiedStatus, type NotifiedStatus } from '../../shared/order-mails.js';
 import { paymentStateOf, type Order } from '../../shared/orders.js';
+import { paymentPath, profileOrderPath } from '../../shared/routes.js';
 import type { Database } from '../db/client.js';
 import { renderMail, type MailBlock, type MailDocument } from '../mail/mail-layout.js';
 import type { ClaimedMail, MailComposer } from '../mail/mail-queue.js';
@@ -77,7 +78,7 @@ class OrderMailWriter {
   }
 
   private viewOrderButton(): MailBlock {
-    return { kind: 'button', label: this.t(this.texts.order.viewOrder), url: this.url(`/profile?order=${encodeURIComponent(this.order.orderId)}`) };
+    return { kind: 'button', label: this.t(this.texts.order.viewOrder), url: this.url(profileOrderPath(this.order.orderId)) };
   }
 
   private summary(): MailBlock[] {
@@ -134,7 +135,7 @@ class OrderMailWriter {
       state === 'payable'
         ? [
             { kind: 'paragraph', text: this.t(texts.orderPlaced.payIntro) },
-            { kind: 'button', label: texts.orderPlaced.payButton, url: this.url(`/checkout/payment/${encodeURIComponent(this.order.orderId)}`) },
+            { kind: 'button', label: texts.orderPlaced.payButton, url: this.url(paymentPath(this.order.orderId)) },
           ]
         : state === 'paid'
           ? [{ kind: 'paragraph', text: texts.orderPlaced.alreadyPaid }]

@@ -43,15 +43,24 @@ export function useAdminOrders(filter: OrderFilter) {
 
 export const adminOrderKey = (orderId: string) => ['orders', 'admin', 'one', orderId];
 
-/** The order with the stock changes it made. */
+/** How often an order is asked again while one of its e-mails waits, so that "Queued" turns into "Sent" before the admin's eyes. */
+const QUEUED_MAIL_POLL_MS = 3000;
+
+/** The order with the stock changes it made and the e-mails it caused. */
 export const useAdminOrder = (orderId: string) =>
   useQuery({
     queryKey: adminOrderKey(orderId),
     queryFn: () => requestJson<AdminOrderDetail>(`/api/admin/orders/${encodeURIComponent(orderId)}`),
+    refetchInterval: (query) => (query.state.data?.mails.some((mail) => mail.state === 'queued') ? QUEUED_MAIL_POLL_MS : false),
   });
 
 export function changeStatus(orderId: string, status: OrderStatus): Promise<AdminOrderDetail> {
   return requestJson<AdminOrderDetail>(`/api/admin/orders/${encodeURIComponent(orderId)}/status`, { method: 'PATCH', body: JSON.stringify({ status }) });
+}
+
+/** Queues a new copy of one of the order's e-mails; the answer lists it last. */
+export function resendMail(orderId: string, mailId: string): Promise<AdminOrderDetail> {
+  return requestJson<AdminOrderDetail>(`/api/admin/orders/${encodeURIComponent(orderId)}/mails/${encodeURIComponent(mailId)}/resend`, { method: 'POST' });
 }
 
 export async function deleteProduct(id: string): Promise<void> {

@@ -13,6 +13,7 @@ import { formatDateTime } from '../../ui/format-date.js';
 import { Price } from '../../ui/price.js';
 import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
 import { adminOrderKey, changeStatus, useAdminOrder } from './admin-api.js';
+import { OrderMails } from './order-mails.js';
 import { useLocalize } from '../../i18n/localized.js';
 
 type TimelineEntry = { kind: 'status'; status: OrderStatus; at: string } | { kind: 'stock'; change: StockChange; at: string };
@@ -164,6 +165,7 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
               </li>
             ))}
           </ol>
+          <OrderMails orderId={orderId} mails={order.data.mails} onToast={onToast} />
         </>
       )}
     </div>

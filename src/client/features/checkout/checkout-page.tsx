@@ -86,7 +86,7 @@ export default function CheckoutPage() {
     setProblem(null);
     try {
       // The total shown is the one confirmed: the server places the order only at that total.
-      const order = await placeOrder({ idempotencyKey, addressId: selected.id, paymentMethod, expectedTotalMinor: pricing.total });
+      const order = await placeOrder({ idempotencyKey, addressId: selected.id, paymentMethod, expectedTotalMinor: pricing.total, language });
       setPlaced(true);
       markOrderJustPlaced(order.orderId);
       rememberPaymentInfo(order.orderId, { checkoutUrl: order.checkoutUrl, paymentMethod: order.paymentMethod });

@@ -1,3 +1,4 @@
+import { paymentPath } from '../../../shared/routes.js';
 import { useEffect, useId, useState, type FormEvent, type InputHTMLAttributes } from 'react';
 import { Link, useLocation, useParams, useSearchParams } from 'wouter';
 import {
@@ -51,7 +52,7 @@ export default function MockPaymentPage() {
       window.opener?.postMessage({ type: 'PAYMENT_COMPLETED', orderId }, window.location.origin);
       window.close();
       // Still here when the window was not opened by script and may not close itself.
-      navigate(`/checkout/payment/${encodeURIComponent(orderId)}?completed=true`, { replace: true });
+      navigate(`${paymentPath(orderId)}?completed=true`, { replace: true });
     }, MOCK_SUCCESS_MS);
     return () => clearTimeout(timer);
   }, [step, orderId, navigate]);
@@ -134,7 +135,7 @@ export default function MockPaymentPage() {
             <p className="notice notice--warning" role="status">
               {notPayable}
             </p>
-            <Link href={`/checkout/payment/${encodeURIComponent(orderId)}`}>{t('mockPayment.backToShop')}</Link>
+            <Link href={paymentPath(orderId)}>{t('mockPayment.backToShop')}</Link>
           </>
         ) : step === 'processing' ? (
           <p className="state-message" role="status">

@@ -1,3 +1,5 @@
+import { paymentPath } from '../../../shared/routes.js';
+import { useEffect, useRef } from 'react';
 import { useLocation } from 'wouter';
 import { useTranslation } from '../../i18n/i18n.js';
 import { OrderStatusBadge } from '../../orders/order-details.js';
@@ -7,10 +9,26 @@ import { Price } from '../../ui/price.js';
 import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
 import { Localized } from '../../i18n/localized.js';
 
-export function OrdersTab() {
+interface OrdersTabProps {
+  /** The order an e-mail's link names (/profile?order=...): shown, marked and focused once the orders load. */
+  highlightedOrderId: string | null;
+}
+
+export function OrdersTab({ highlightedOrderId }: OrdersTabProps) {
   const { t, language } = useTranslation();
   const orders = useOrders();
   const [, navigate] = useLocation();
+  const highlightedCard = useRef<HTMLLIElement>(null);
+
+  // Once, when the list first shows: a later refetch (a live status change) must not pull the page back.
+  const loaded = orders.isSuccess;
+  useEffect(() => {
+    const card = highlightedCard.current;
+    if (!loaded || !card) return;
+    // Centred rather than at the top, where the sticky header would cover it.
+    card.scrollIntoView({ block: 'center' });
+    card.focus({ preventScroll: true });
+  }, [loaded, highlightedOrderId]);
 
   if (orders.isPending) {
     return <LoadingMessage>{t('profileView.ordersLoading')}</LoadingMessage>;
@@ -22,40 +40,50 @@ export function OrdersTab() {
 
   return (
     <ul className="order-list">
-      {orders.data.map((order) => (
-        <li key={order.orderId} className="order-card" aria-label={t('orders.number', { orderId: order.orderId })}>
-          <div className="order-card__head">
-            <h2 className="order-card__title">{t('orders.number', { orderId: order.orderId })}</h2>
-            <OrderStatusBadge status={order.status} />
-          </div>
-          <p className="muted">{t('orders.placedOn', { date: formatDateTime(order.createdAt, language, t('orders.notAvailable')) })}</p>
-          <ul className="order-card__items">
-            {order.items.map((item, index) => (
-              <li key={index}>
-                <Localized text={item.name} /> <Price minor={item.priceMinor} />
-              </li>
-            ))}
-          </ul>
-          <div className="order-card__foot">
-            <span>
-              {t('orders.total')}: <Price minor={order.pricing.total} />
-            </span>
-            {order.status === 'pending' && (
-              <button
-                type="button"
-                className="button button--primary"
-                onClick={() =>
-                  navigate(`/checkout/payment/${encodeURIComponent(order.orderId)}`, {
-                    state: { checkoutUrl: order.checkoutUrl, paymentMethod: order.paymentMethod },
-                  })
-                }
-              >
-                {t('profileView.payNow')}
-              </button>
-            )}
-          </div>
-        </li>
-      ))}
+      {orders.data.map((order) => {
+        const highlighted = order.orderId === highlightedOrderId;
+        return (
+          <li
+            key={order.orderId}
+            ref={highlighted ? highlightedCard : undefined}
+            className={highlighted ? 'order-card order-card--highlighted' : 'order-card'}
+            aria-label={t('orders.number', { orderId: order.orderId })}
+            aria-current={highlighted || undefined}
+            tabIndex={highlighted ? -1 : undefined}
+          >
+            <div className="order-card__head">
+              <h2 className="order-card__title">{t('orders.number', { orderId: order.orderId })}</h2>
+              <OrderStatusBadge status={order.status} />
+            </div>
+            <p className="muted">{t('orders.placedOn', { date: formatDateTime(order.createdAt, language, t('orders.notAvailable')) })}</p>
+            <ul className="order-card__items">
+              {order.items.map((item, index) => (
+                <li key={index}>
+                  <Localized text={item.name} /> <Price minor={item.priceMinor} />
+                </li>
+              ))}
+            </ul>
+            <div className="order-card__foot">
+              <span>
+                {t('orders.total')}: <Price minor={order.pricing.total} />
+              </span>
+              {order.status === 'pending' && (
+                <button
+                  type="button"
+                  className="button button--primary"
+                  onClick={() =>
+                    navigate(paymentPath(order.orderId), {
+                      state: { checkoutUrl: order.checkoutUrl, paymentMethod: order.paymentMethod },
+                    })
+                  }
+                >
+                  {t('profileView.payNow')}
+                </button>
+              )}
+            </div>
+          </li>
+        );
+      })}
     </ul>
   );
 }

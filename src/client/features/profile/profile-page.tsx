@@ -9,6 +9,7 @@ import { formatDateTime } from '../../ui/format-date.js';
 import { SignInRequired } from '../../ui/sign-in-required.js';
 import { AddressesTab } from './addresses-tab.js';
 import { OrdersTab } from './orders-tab.js';
+import { PROFILE_ORDER_PARAM } from '../../../shared/routes.js';
 
 const TABS = ['orders', 'addresses'] as const;
 type Tab = (typeof TABS)[number];
@@ -75,7 +76,7 @@ export default function ProfilePage() {
         ))}
       </div>
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="tabs__panel">
-        {tab === 'orders' ? <OrdersTab /> : <AddressesTab />}
+        {tab === 'orders' ? <OrdersTab highlightedOrderId={searchParams.get(PROFILE_ORDER_PARAM)} /> : <AddressesTab />}
       </div>
     </section>
   );

@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import type { CartResponse } from '../../src/shared/cart.js';
+import { priceLines } from '../../src/shared/money.js';
+import type { Order } from '../../src/shared/orders.js';
+import { signInLinkIn, type SmtpInbox } from '../support/smtp-inbox.js';
+import { sofia } from './sample-data.js';
+import { requestLink, tokenOf } from './sign-in.js';
+import type { TestApp } from './test-app.js';
+
+export const operationKey = () => randomUUID().replace(/-/g, '');
+
+/** Signs in through the API with the link that arrived at the SMTP inbox; returns the session cookie header. */
+export async function signInThroughInbox(testApp: TestApp, inbox: SmtpInbox, email: string): Promise<string> {
+  const requested = await requestLink(testApp, email);
+  if (requested.statusCode !== 202) throw new Error(`Link request failed: ${requested.body}`);
+  const token = tokenOf(signInLinkIn(await inbox.waitForMail(email)));
+  const response = await testApp.app.inject({ method: 'POST', url: '/api/auth/sessions', payload: { token, email } });
+  if (response.statusCode !== 200) throw new Error(`Sign-in failed: ${response.body}`);
+  return `session=${response.cookies.find((cookie) => cookie.name === 'session')!.value}`;
+}
+
+/** Saves the Sofia address and puts the products in the cart, as a shopper does before checkout. */
+export async function fillCart(testApp: TestApp, cookie: string, productIds: string[]): Promise<void> {
+  await testApp.app.inject({ method: 'POST', url: '/api/addresses', headers: { cookie }, payload: sofia });
+  const operations = productIds.map((productId) => ({ id: operationKey(), type: 'add', productId }));
+  const response = await testApp.app.inject({ method: 'POST', url: '/api/cart/operations', headers: { cookie }, payload: { operations } });
+  if (response.statusCode !== 200) throw new Error(`Adding to the cart failed: ${response.body}`);
+}
+
+/** Places an order at the total the cart shows, as the checkout page does. */
+export async function placeOrder(testApp: TestApp, cookie: string, payload: object = {}): Promise<Order> {
+  const cart = (await testApp.app.inject({ method: 'GET', url: '/api/cart', headers: { cookie } })).json<CartResponse>();
+  const response = await testApp.app.inject({
+    method: 'POST',
+    url: '/api/orders',
+    headers: { cookie },
+    payload: { idempotencyKey: operationKey(), expectedTotalMinor: priceLines(cart.items).total, ...payload },
+  });
+  if (response.statusCode !== 201) throw new Error(`Placing the order failed: ${response.body}`);
+  return response.json<{ order: Order }>().order;
+}
+
+/** Polls until the check passes or the time is up. */
+export async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 10_000, what = 'the condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const result = await check();
+    if (result) return result;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
