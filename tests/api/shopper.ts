@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CartResponse } from '../../src/shared/cart.js';
 import { priceLines } from '../../src/shared/money.js';
 import type { Order } from '../../src/shared/orders.js';
-import { signInLinkIn, type SmtpInbox } from '../support/smtp-inbox.js';
+import type { SmtpInbox } from '../support/smtp-inbox.js';
 import { sofia } from './sample-data.js';
 import { requestLink, tokenOf } from './sign-in.js';
 import type { TestApp } from './test-app.js';
@@ -13,7 +13,7 @@ export const operationKey = () => randomUUID().replace(/-/g, '');
 export async function signInThroughInbox(testApp: TestApp, inbox: SmtpInbox, email: string): Promise<string> {
   const requested = await requestLink(testApp, email);
   if (requested.statusCode !== 202) throw new Error(`Link request failed: ${requested.body}`);
-  const token = tokenOf(signInLinkIn(await inbox.waitForMail(email)));
+  const token = tokenOf(await inbox.waitForSignInLink(email));
   const response = await testApp.app.inject({ method: 'POST', url: '/api/auth/sessions', payload: { token, email } });
   if (response.statusCode !== 200) throw new Error(`Sign-in failed: ${response.body}`);
   return `session=${response.cookies.find((cookie) => cookie.name === 'session')!.value}`;

@@ -3,7 +3,6 @@ import type { Product } from '../../src/shared/catalog.js';
 import { Auditor, signInRequest } from './accessibility.js';
 import { placeOrderThroughApi } from './shop-api.js';
 import { clientAddressHeader, expect, test, uniqueEmail } from './shop-fixtures.js';
-import { signInLinkIn } from '../support/smtp-inbox.js';
 
 // axe-core over every page and dialog of the shop, in both languages, at the desktop and phone widths
 // of the two projects, signed out, as a customer and as an admin. Each test walks one role's pages in
@@ -104,7 +103,7 @@ for (const [language, text] of Object.entries(LANGUAGES)) {
 
       // The link opened where the e-mail is not known: the dialog asks for it, then welcomes.
       await page.evaluate(() => localStorage.clear());
-      await page.goto(signInLinkIn(await inbox.waitForMail(email)));
+      await page.goto(await inbox.waitForSignInLink(email));
       await expect(page.getByRole('dialog').getByRole('textbox')).toBeVisible();
       await audit.check('sign-in dialog: confirm the e-mail');
       await page.getByRole('dialog').getByRole('textbox').fill(email);

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
-import { signInLinkIn, type SmtpInbox } from '../support/smtp-inbox.js';
+import type { SmtpInbox } from '../support/smtp-inbox.js';
 
 /** The rules of WCAG 2.1, levels A and AA, that axe-core knows. */
 const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -91,7 +91,7 @@ export class Auditor {
 export async function signInRequest(request: APIRequestContext, inbox: SmtpInbox, email: string): Promise<void> {
   const requested = await request.post('/api/auth/sign-in-links', { data: { email } });
   expect(requested.ok(), await requested.text()).toBe(true);
-  const token = new URL(signInLinkIn(await inbox.waitForMail(email))).searchParams.get('signInToken');
+  const token = new URL(await inbox.waitForSignInLink(email)).searchParams.get('signInToken');
   const signedIn = await request.post('/api/auth/sessions', { data: { token, email } });
   expect(signedIn.ok(), await signedIn.text()).toBe(true);
 }

@@ -2,7 +2,6 @@ import type { Locator, Page } from '@playwright/test';
 import type { Product } from '../../src/shared/catalog.js';
 import { signInRequest } from './accessibility.js';
 import { expect, test, uniqueEmail } from './shop-fixtures.js';
-import { signInLinkIn } from '../support/smtp-inbox.js';
 
 // The shop by keyboard alone: focus comes back to where it was after every dialog and removal, and a
 // whole purchase needs no mouse.
@@ -116,7 +115,7 @@ test('a whole purchase by keyboard: sign in, add two products, check out and pay
   await expect(page.getByRole('dialog').getByRole('status')).toContainText(email);
   await expect(page.getByRole('dialog').getByRole('button', { name: 'Close' })).toBeFocused();
   await page.keyboard.press('Enter');
-  await page.goto(signInLinkIn(await inbox.waitForMail(email)));
+  await page.goto(await inbox.waitForSignInLink(email));
   const welcome = page.getByRole('dialog', { name: 'Success' });
   await expect(welcome.getByRole('button', { name: 'OK' })).toBeFocused();
   await page.keyboard.press('Enter');

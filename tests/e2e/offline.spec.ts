@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
 import sharp from 'sharp';
 import { RUNTIME_CACHES } from '../../src/shared/service-worker.js';
-import { signInLinkIn, type SmtpInbox } from '../support/smtp-inbox.js';
+import type { SmtpInbox } from '../support/smtp-inbox.js';
 import { expect, test, uniqueEmail } from './shop-fixtures.js';
 import { startShopServer, type ShopServer } from './shop-server.js';
 import { signInThroughUi } from './sign-in-steps.js';
@@ -45,7 +45,7 @@ async function serverCart(page: Page) {
 /** Signs the browser in through the API, so that the first page it opens is the one the test names. */
 async function signInThroughApi(context: BrowserContext, inbox: SmtpInbox, email: string) {
   expect((await context.request.post('/api/auth/sign-in-links', { data: { email } })).ok()).toBe(true);
-  const token = new URL(signInLinkIn(await inbox.waitForMail(email))).searchParams.get('signInToken');
+  const token = new URL(await inbox.waitForSignInLink(email)).searchParams.get('signInToken');
   expect((await context.request.post('/api/auth/sessions', { data: { token, email } })).ok()).toBe(true);
 }
 

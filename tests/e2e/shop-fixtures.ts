@@ -1,5 +1,5 @@
 import type { APIRequestContext, PlaywrightWorkerArgs } from '@playwright/test';
-import { signInLinkIn, startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
+import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
 import { test as base } from './fixtures.js';
 import { startShopServer, type ShopServer } from './shop-server.js';
 
@@ -54,7 +54,7 @@ export async function signedInApi(playwright: PlaywrightWorkerArgs['playwright']
   const api = await playwright.request.newContext({ baseURL, extraHTTPHeaders: clientAddressHeader() });
   const requested = await api.post('/api/auth/sign-in-links', { data: { email } });
   if (!requested.ok()) throw new Error(`Requesting the sign-in link of ${email} failed: ${requested.status()}`);
-  const token = new URL(signInLinkIn(await inbox.waitForMail(email))).searchParams.get('signInToken');
+  const token = new URL(await inbox.waitForSignInLink(email)).searchParams.get('signInToken');
   const signedIn = await api.post('/api/auth/sessions', { data: { token, email } });
   if (!signedIn.ok()) throw new Error(`The sign-in of ${email} failed: ${signedIn.status()}`);
   return api;

@@ -1,5 +1,5 @@
 import { expect, type Page } from '@playwright/test';
-import { signInLinkIn, type SmtpInbox } from '../support/smtp-inbox.js';
+import type { SmtpInbox } from '../support/smtp-inbox.js';
 
 /** Requests a sign-in link through the login dialog and returns the link from the delivered e-mail. */
 export async function requestLinkThroughUi(page: Page, inbox: SmtpInbox, email: string): Promise<string> {
@@ -8,7 +8,7 @@ export async function requestLinkThroughUi(page: Page, inbox: SmtpInbox, email: 
   await dialog.getByRole('textbox').fill(email);
   await dialog.getByRole('button', { name: /^(Send sign-in link|Изпратете линк за вход)$/ }).click();
   await expect(dialog.getByRole('status')).toContainText(email);
-  return signInLinkIn(await inbox.waitForMail(email));
+  return await inbox.waitForSignInLink(email);
 }
 
 /** Signs in through the UI, from the login button to the link in the e-mail. */

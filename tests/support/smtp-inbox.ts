@@ -16,7 +16,9 @@ export interface SmtpInbox {
   /** How many connections were opened, whether or not a message followed. */
   connections: number;
   /** The next message to this address not yet handed out, waiting for it if needed. */
-  waitForMail(to: string, timeoutMs?: number): Promise<ReceivedMail>;
+  waitForMail(to: string, timeoutMs?: number, match?: (mail: ReceivedMail) => boolean): Promise<ReceivedMail>;
+  /** The link of the next sign-in e-mail to this address not yet handed out (order e-mails may come between). */
+  waitForSignInLink(to: string, timeoutMs?: number): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -67,8 +69,8 @@ export interface SmtpInboxOptions {
 export async function startSmtpInbox(options: SmtpInboxOptions = {}): Promise<SmtpInbox> {
   const messages: ReceivedMail[] = [];
   const waiters: Array<() => void> = [];
-  // Each recipient's messages are handed out in order, once each.
-  const consumed = new Map<string, number>();
+  // Each message is handed out once, in the order they arrived.
+  const handedOut = new Set<ReceivedMail>();
   let connections = 0;
   const server = new SMTPServer({
     authOptional: true,
@@ -102,6 +104,24 @@ export async function startSmtpInbox(options: SmtpInboxOptions = {}): Promise<Sm
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
 
+  const waitForMail: SmtpInbox['waitForMail'] = async (to, timeoutMs = 10_000, match = () => true) => {
+    const recipient = to.toLowerCase();
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = messages.find((message) => !handedOut.has(message) && message.to.includes(recipient) && match(message));
+      if (found) {
+        handedOut.add(found);
+        return found;
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`No e-mail to ${to} within ${timeoutMs} ms`);
+      await new Promise<void>((resolve) => {
+        waiters.push(resolve);
+        setTimeout(resolve, Math.min(left, 250));
+      });
+    }
+  };
+
   return {
     url: `smtp://127.0.0.1:${port}`,
     port,
@@ -109,31 +129,19 @@ export async function startSmtpInbox(options: SmtpInboxOptions = {}): Promise<Sm
     get connections() {
       return connections;
     },
-    async waitForMail(to, timeoutMs = 10_000) {
-      const recipient = to.toLowerCase();
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const taken = consumed.get(recipient) ?? 0;
-        const found = messages.filter((message) => message.to.includes(recipient));
-        if (found.length > taken) {
-          consumed.set(recipient, taken + 1);
-          return found[taken]!;
-        }
-        const left = deadline - Date.now();
-        if (left <= 0) throw new Error(`No e-mail to ${to} within ${timeoutMs} ms`);
-        await new Promise<void>((resolve) => {
-          waiters.push(resolve);
-          setTimeout(resolve, Math.min(left, 250));
-        });
-      }
+    waitForMail,
+    async waitForSignInLink(to, timeoutMs) {
+      return signInLinkIn(await waitForMail(to, timeoutMs, (mail) => SIGN_IN_LINK.test(mail.body)));
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
 
+const SIGN_IN_LINK = /https?:\/\/\S+?signInToken=[A-Za-z0-9_-]+/;
+
 /** The sign-in link in a message. */
 export function signInLinkIn(mail: ReceivedMail): string {
-  const link = /https?:\/\/\S+?signInToken=[A-Za-z0-9_-]+/.exec(mail.body)?.[0];
+  const link = SIGN_IN_LINK.exec(mail.body)?.[0];
   if (!link) throw new Error(`No sign-in link in:\n${mail.body}`);
   return link;
 }

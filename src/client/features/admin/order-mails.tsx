@@ -13,7 +13,13 @@ function MailState({ mail }: { mail: OrderMail }) {
   const { t, language } = useTranslation();
   const time = (iso: string | null) => formatDateTime(iso, language, t('orders.notAvailable'));
   const text = {
-    queued: mail.attempts > 0 ? t('admin.orders.mails.queuedRetry', { time: time(mail.nextAttemptAt) }) : t('admin.orders.mails.queued'),
+    queued:
+      mail.attempts > 0
+        ? t('admin.orders.mails.queuedRetry', { time: time(mail.nextAttemptAt) })
+        : // A status update waits a while, so that a status changed again replaces it.
+          mail.nextAttemptAt && Date.parse(mail.nextAttemptAt) > Date.now() + 5_000
+          ? t('admin.orders.mails.queuedUntil', { time: time(mail.nextAttemptAt) })
+          : t('admin.orders.mails.queued'),
     sent: t('admin.orders.mails.sent', { time: time(mail.sentAt) }),
     failed: t('admin.orders.mails.failed', { reason: mail.lastError ?? t('orders.notAvailable') }),
     superseded: t('admin.orders.mails.superseded'),
