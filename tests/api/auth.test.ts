@@ -261,6 +261,21 @@ describeEachDatabase('development outbox', (context) => {
     expect(page.body).toContain('Вашият линк за вход в Nail Art Atelier');
     const ownHost = await testApp.app.inject({ method: 'GET', url: `/dev/mailbox?key=${TEST_MAILBOX_KEY}`, headers: { host: 'shop.test' } });
     expect(ownHost.body).toContain(`href="${link}"`);
+
+    // Each message opens as its recipient would see it, without scripts.
+    const messageUrl = /href="(\/dev\/mailbox\/message\?[^"]+)"/.exec(page.body)![1]!.replace(/&amp;/g, '&');
+    const message = await testApp.app.inject({ method: 'GET', url: messageUrl });
+    expect(message.statusCode).toBe(200);
+    expect(message.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(message.body).toContain('<html lang="bg">');
+    expect(message.body).toContain(`href="${link}"`);
+    for (const [url, host] of [
+      [messageUrl.replace(TEST_MAILBOX_KEY, 'guess'), 'localhost'],
+      [messageUrl, 'attacker.example'],
+      [messageUrl.replace(/id=[^&]+/, 'id=..%2F..%2Fdb'), 'localhost'],
+    ]) {
+      expect((await testApp.app.inject({ method: 'GET', url: url!, headers: { host: host! } })).statusCode, `${url} ${host}`).toBe(404);
+    }
   });
 
   it('shows nothing without the key from the server log, nor for a foreign host name', async () => {

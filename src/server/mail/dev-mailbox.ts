@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OutboxEntry } from './mailer.js';
 
 const escapeHtml = (text: string) =>
@@ -12,6 +12,9 @@ async function readOutbox(folder: string, limit: number): Promise<OutboxEntry[]>
   const newest = files.sort().reverse().slice(0, limit);
   return Promise.all(newest.map(async (file) => JSON.parse(await readFile(path.join(folder, file), 'utf8')) as OutboxEntry));
 }
+
+/** The outbox's file names: a time and random hex digits (see mailer.ts). */
+const OUTBOX_ID = /^[0-9TZ-]+-[0-9a-f]{8}$/;
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -32,17 +35,22 @@ const keyMatches = (given: unknown, key: string) =>
  */
 export function registerDevMailbox(app: FastifyInstance, folder: string, access: DevMailboxAccess): void {
   const ownHost = new URL(access.publicUrl).hostname;
-  app.get<{ Querystring: { key?: unknown } }>('/dev/mailbox', async (request, reply) => {
+  const allowed = (request: FastifyRequest<{ Querystring: { key?: unknown } }>) => {
     const hostname = request.hostname.toLowerCase();
-    if ((!LOOPBACK_NAMES.has(hostname) && hostname !== ownHost) || !keyMatches(request.query.key, access.key)) {
-      return reply.status(404).type('text/plain; charset=utf-8').send('Not found. Open the mailbox address printed in the server log.');
-    }
+    return (LOOPBACK_NAMES.has(hostname) || hostname === ownHost) && keyMatches(request.query.key, access.key);
+  };
+  const notFound = (reply: FastifyReply) => reply.status(404).type('text/plain; charset=utf-8').send('Not found. Open the mailbox address printed in the server log.');
+
+  app.get<{ Querystring: { key?: unknown } }>('/dev/mailbox', async (request, reply) => {
+    if (!allowed(request)) return notFound(reply);
+    const key = encodeURIComponent(access.key);
     const entries = await readOutbox(folder, 50);
     const items = entries
       .map(
         (entry) => `<li>
   <p><strong>${escapeHtml(entry.subject)}</strong><br>To: ${escapeHtml(entry.to)} · ${escapeHtml(entry.sentAt)}</p>
   ${entry.link ? `<p><a href="${escapeHtml(entry.link)}">${escapeHtml(entry.link)}</a></p>` : ''}
+  ${entry.html ? `<p><a href="/dev/mailbox/message?key=${key}&amp;id=${encodeURIComponent(entry.id)}">Open the e-mail as the recipient sees it</a></p>` : ''}
   <details><summary>Text</summary><pre>${escapeHtml(entry.text)}</pre></details>
 </li>`,
       )
@@ -57,5 +65,18 @@ export function registerDevMailbox(app: FastifyInstance, folder: string, access:
 ${entries.length ? `<ul>${items}</ul>` : '<p>No messages yet.</p>'}
 </body></html>`;
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+  });
+
+  // One message's HTML part, as a mail client would show it: no scripts, nothing loaded from elsewhere.
+  app.get<{ Querystring: { key?: unknown; id?: unknown } }>('/dev/mailbox/message', async (request, reply) => {
+    const id = request.query.id;
+    if (!allowed(request) || typeof id !== 'string' || !OUTBOX_ID.test(id)) return notFound(reply);
+    const entry = await readFile(path.join(folder, `${id}.json`), 'utf8').then((text) => JSON.parse(text) as OutboxEntry, () => undefined);
+    if (!entry?.html) return notFound(reply);
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+      .send(entry.html);
   });
 }

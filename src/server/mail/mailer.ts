@@ -22,6 +22,8 @@ export interface OutboxEntry {
   to: string;
   subject: string;
   text: string;
+  /** The HTML part, which the mailbox shows as the recipient would see it. */
+  html: string;
   link: string | null;
   sentAt: string;
 }
@@ -67,7 +69,7 @@ export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
       const info = await transport.sendMail(envelope(message));
       const sentAt = new Date();
       const id = `${sentAt.toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}`;
-      const entry: OutboxEntry = { id, to: message.to, subject: message.subject, text: message.text, link: message.link ?? null, sentAt: sentAt.toISOString() };
+      const entry: OutboxEntry = { id, to: message.to, subject: message.subject, text: message.text, html: message.html, link: message.link ?? null, sentAt: sentAt.toISOString() };
       await mkdir(folder, { recursive: true });
       await writeFile(path.join(folder, `${id}.eml`), info.message as Buffer);
       await writeFile(path.join(folder, `${id}.json`), JSON.stringify(entry, null, 2));
