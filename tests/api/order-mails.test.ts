@@ -96,6 +96,7 @@ for (const target of databaseTargets) {
       expect(notice.subject).toBe(`New order #${order.orderId}: BGN 58.47`);
       expect(notice.body).toContain(`maria@example.com placed order #${order.orderId} for BGN 58.47.`);
       expect(notice.body).toContain(`http://shop.test/admin?tab=orders&order=${order.orderId}`);
+      expect(notice.body).toContain('Payment: Pay by link, not paid yet.');
 
       const rows = await settled(testApp, order.orderId);
       expect(rows.map((row) => [row.kind, row.recipient, row.language, row.state, row.attempts]).sort()).toEqual([
@@ -116,7 +117,7 @@ for (const target of databaseTargets) {
       const receipt = await inbox.waitForMail('card@example.com');
       expect(receipt.subject).toBe(`Payment received for order #${order.orderId}`);
       expect(receipt.body).toContain(`We received your payment of BGN 16.49 for order #${order.orderId}.`);
-      expect(receipt.body).toContain('Paid by: Card (card ending in 4242)');
+      expect(receipt.body).toContain('Paid by: Card ending in 4242');
       expect(receipt.body).toContain('Amount: BGN 16.49');
       expect(receipt.body).toMatch(/Payment ID: pay_[0-9a-f]{24}/);
       const rows = await settled(testApp, order.orderId);

@@ -125,7 +125,7 @@ class OrderMailWriter {
   private methodText(): string {
     const payment = this.order.payment;
     const method = this.texts.order.methods[payment?.method ?? this.order.paymentMethod];
-    return payment?.cardLast4 ? `${method} (${this.t(this.texts.order.cardEnding, { last4: payment.cardLast4 })})` : method;
+    return payment?.cardLast4 ? this.t(this.texts.order.cardEnding, { method, last4: payment.cardLast4 }) : method;
   }
 
   confirmation(): MailDocument {
@@ -208,7 +208,8 @@ class OrderMailWriter {
 
   ownerNotice(): MailDocument {
     const { texts, order } = this;
-    const unpaid = paymentStateOf(order) === 'payable';
+    const state = paymentStateOf(order);
+    const payment = state === 'payable' ? texts.newOrder.payment : state === 'paid' ? texts.newOrder.paid : undefined;
     return {
       language: this.language,
       shopName: texts.shopName,
@@ -216,7 +217,7 @@ class OrderMailWriter {
       heading: this.t(texts.newOrder.heading),
       blocks: [
         { kind: 'paragraph', text: this.t(texts.newOrder.intro) },
-        ...(unpaid ? [{ kind: 'paragraph' as const, text: this.t(texts.newOrder.payment, { method: this.methodText() }) }] : []),
+        ...(payment ? [{ kind: 'paragraph' as const, text: this.t(payment, { method: this.methodText() }) }] : []),
         { kind: 'button', label: texts.newOrder.button, url: this.url(`/admin?tab=orders&order=${encodeURIComponent(order.orderId)}`) },
         ...this.summary(),
         ...this.address(),
