@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders, orderStatusChanges, payments, users } from '../../src/server/db/schema.js';
 import { migratedWith, type Target } from './migration-targets.js';
@@ -26,7 +26,7 @@ for (const kind of databaseTargets) {
     beforeAll(async () => {
       target = await migratedWith(kind, HISTORY_MIGRATION, async (db) => {
       const [user] = await db.insert(users).values({ email: 'old-customer@example.com' }).returning();
-      const order = (id: string, status: string, times: Partial<typeof orders.$inferInsert>) => ({
+      const order = (id: string, status: string, times: { paidAt?: Date; preparingAt?: Date; pendingAt?: Date; updatedAt?: Date }) => ({
         id,
         userId: user!.id,
         customerEmail: user!.email,
@@ -44,7 +44,8 @@ for (const kind of databaseTargets) {
         updatedAt: at(0),
         ...times,
       });
-      await db.insert(orders).values([
+      // Written as SQL of that time: the schema of today has columns the database does not have yet.
+      const rows = [
         order('NA-PLACED00', 'pending', {}),
         // Legacy status values were written without a time of their own.
         order('NA-LEGACY00', 'shipped', { updatedAt: at(50) }),
@@ -54,7 +55,17 @@ for (const kind of databaseTargets) {
         order('NA-REPAID00', 'paid', { paidAt: at(30), preparingAt: at(20), updatedAt: at(30) }),
         // Set to Paid by the admin without a payment, then back to pending (a legacy "ordered").
         order('NA-BACKTO00', 'ordered', { paidAt: at(10), pendingAt: at(40), updatedAt: at(40) }),
-      ]);
+      ];
+      for (const row of rows) {
+        await db.execute(sql`insert into orders (id, user_id, customer_email, status, subtotal_minor, tax_minor, shipping_minor, total_minor, item_count,
+          item_description, payment_method, shipping_full_name, shipping_street_address, shipping_city, shipping_postal_code, shipping_country,
+          shipping_phone, created_at, ordered_at, updated_at, pending_at, paid_at, preparing_at)
+          values (${row.id}, ${row.userId}, ${row.customerEmail}, ${row.status}, ${row.subtotalMinor}, ${row.taxMinor}, ${row.shippingMinor},
+          ${row.totalMinor}, ${row.itemCount}, ${row.itemDescription}, ${row.paymentMethod}, ${row.shippingFullName}, ${row.shippingStreetAddress},
+          ${row.shippingCity}, ${row.shippingPostalCode}, ${row.shippingCountry}, ${row.shippingPhone}, ${row.createdAt.toISOString()},
+          ${row.orderedAt.toISOString()}, ${row.updatedAt.toISOString()}, ${row.pendingAt?.toISOString() ?? null}, ${row.paidAt?.toISOString() ?? null},
+          ${row.preparingAt?.toISOString() ?? null})`);
+      }
       await db.insert(payments).values([
         { paymentId: 'pay_prepare', orderId: 'NA-PREPARE0', method: 'card', amountMinor: 1649, processedAt: at(10) },
         { paymentId: 'pay_repaid', orderId: 'NA-REPAID00', method: 'card', amountMinor: 1649, processedAt: at(10) },

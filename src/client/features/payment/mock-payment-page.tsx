@@ -1,6 +1,6 @@
-import { paymentPath } from '../../../shared/routes.js';
 import { useEffect, useId, useState, type FormEvent, type InputHTMLAttributes } from 'react';
 import { Link, useLocation, useParams, useSearchParams } from 'wouter';
+import { paymentPath } from '../../../shared/routes.js';
 import {
   CARD_CVV_MAX_LENGTH,
   CARD_EXPIRY_MAX_LENGTH,

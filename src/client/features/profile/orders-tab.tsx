@@ -1,6 +1,6 @@
-import { paymentPath } from '../../../shared/routes.js';
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'wouter';
+import { paymentPath } from '../../../shared/routes.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { OrderStatusBadge } from '../../orders/order-details.js';
 import { useOrders } from '../../orders/orders-api.js';
