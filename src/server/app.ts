@@ -47,7 +47,7 @@ export interface AppParts {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Sends the queued e-mails; tests wait for it to be idle. */
+    /** Sends the queued e-mails; tests wake it when they have made a waiting message due. */
     mailWorker: MailWorker;
   }
 }

@@ -242,18 +242,19 @@ export class MailWorker {
     });
   }
 
-  /** Resolves once nothing is due (tests wait on it). */
-  async idle(): Promise<void> {
-    while (this.running) await this.running;
-  }
-
   private async sendDue(): Promise<void> {
     try {
       do {
         this.wokenWhileRunning = false;
         for (;;) {
           const batch = await claimDue(this.database.db, this.options.claimSeconds, BATCH_SIZE);
-          for (const mail of batch) await this.deliver(mail);
+          for (const [index, mail] of batch.entries()) {
+            if (this.stopped) {
+              await this.release(batch.slice(index));
+              return;
+            }
+            await this.deliver(mail);
+          }
           if (batch.length < BATCH_SIZE || this.stopped) break;
         }
       } while (this.wokenWhileRunning && !this.stopped);
@@ -275,6 +276,13 @@ export class MailWorker {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.wake(), wait);
     this.timer.unref();
+  }
+
+  /** Gives claimed messages back untried, for a process that is shutting down. */
+  private async release(mails: ClaimedMail[]): Promise<void> {
+    for (const mail of mails) {
+      await this.database.db.update(mailQueue).set({ state: 'queued', claimedUntil: null, attempts: mail.attempts - 1 }).where(ownClaim(mail));
+    }
   }
 
   private async deliver(mail: ClaimedMail): Promise<void> {
