@@ -29,6 +29,11 @@ const environmentSchema = z.object({
   ORDER_NOTIFY_LANGUAGE: z.enum(['en', 'bg']).default('en'),
   STATUS_MAIL_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   MAIL_CLAIM_SECONDS: z.coerce.number().int().min(1).max(3_600).default(300),
+  SHOP_LEGAL_NAME: z.string().trim().min(1).max(200).default('Nail Art Atelier Ltd.'),
+  SHOP_UIC: z.string().trim().min(1).max(40).default('000000000'),
+  SHOP_VAT_NUMBER: z.string().trim().max(40).default(''),
+  SHOP_ADDRESS: z.string().trim().min(1).max(300).default('1 Example Street, 1000 Sofia, Bulgaria'),
+  SHOP_PHONE: z.string().trim().min(1).max(40).default('+359 2 000 0000'),
   SEED_DEMO: booleanFlag.default(true),
   TRUST_PROXY: booleanFlag.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -54,6 +59,8 @@ export interface Config {
   statusMailDelaySeconds: number;
   /** How long a server process may take to send one e-mail before another process takes it over. */
   mailClaimSeconds: number;
+  /** The seller as the legal pages name it. */
+  seller: { legalName: string; uic: string; vatNumber: string; address: string; phone: string; email: string };
   seedDemo: boolean;
   /** Behind a reverse proxy, client addresses come from X-Forwarded-For. */
   trustProxy: boolean;
@@ -86,6 +93,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     orderNotifyLanguage: env.ORDER_NOTIFY_LANGUAGE,
     statusMailDelaySeconds: env.STATUS_MAIL_DELAY_SECONDS,
     mailClaimSeconds: env.MAIL_CLAIM_SECONDS,
+    seller: { legalName: env.SHOP_LEGAL_NAME, uic: env.SHOP_UIC, vatNumber: env.SHOP_VAT_NUMBER, address: env.SHOP_ADDRESS, phone: env.SHOP_PHONE, email: env.SUPPORT_EMAIL },
     seedDemo: env.SEED_DEMO,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
