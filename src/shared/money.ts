@@ -1,42 +1,127 @@
 /**
- * Money is held in integer minor units (stotinki, 1 BGN = 100 stotinki) everywhere;
- * only formatting turns it into a decimal string.
+ * Money is held in integer minor units (stotinki for BGN, cents for EUR) everywhere; only
+ * formatting turns it into a decimal string. Every amount belongs to one currency: the shop's for
+ * its catalogue and carts, the order's own for an order (past orders keep theirs when the shop
+ * changes currency).
  */
 
-export const CURRENCY_CODE = 'BGN';
-export const TAX_PERCENT = 5;
-export const SHIPPING_MINOR = 599;
+export const CURRENCIES = ['BGN', 'EUR'] as const;
+export type Currency = (typeof CURRENCIES)[number];
+
 /** The highest price a product may have (100,000.00), so that no cart's total overflows its column. */
 export const MAX_PRICE_MINOR = 10_000_000;
 
+/**
+ * How an order is priced: the shop's settings. The defaults are the specification's: BGN, 5% tax
+ * added to the subtotal, 5.99 shipping.
+ */
+export interface PricingRules {
+  currency: Currency;
+  /** The tax rate in basis points: 500 is 5%. */
+  taxRateBasisPoints: number;
+  shippingMinor: number;
+  /** Shelf prices are final and contain the tax (EU consumer prices); otherwise tax is added. */
+  pricesIncludeTax: boolean;
+  /** Charged on top for cash on delivery. */
+  cashOnDeliveryFeeMinor: number;
+}
+
+export const SPEC_PRICING: PricingRules = {
+  currency: 'BGN',
+  taxRateBasisPoints: 500,
+  shippingMinor: 599,
+  pricesIncludeTax: false,
+  cashOnDeliveryFeeMinor: 0,
+};
+
 export interface Pricing {
   subtotal: number;
+  /** Added to the subtotal, or (when taxIncluded) the part of the total that is tax. */
   tax: number;
   shipping: number;
+  /** The cash-on-delivery fee; 0 for other payment methods. */
+  fee: number;
   total: number;
+  taxIncluded: boolean;
+  /** The rate the tax was computed at, in basis points. */
+  taxRateBasisPoints: number;
 }
 
-/** 5% of the subtotal, rounded half-up to the stotinka. */
-export function taxFor(subtotalMinor: number): number {
-  return Math.floor((subtotalMinor * TAX_PERCENT + 50) / 100);
+/** Half-up division of non-negative integers: the nearest whole number, .5 going up. */
+const divideHalfUp = (numerator: number, denominator: number) => Math.floor((2 * numerator + denominator) / (2 * denominator));
+
+/** Tax at the rate, added to an amount, rounded half-up to the minor unit. */
+export function taxFor(amountMinor: number, taxRateBasisPoints = SPEC_PRICING.taxRateBasisPoints): number {
+  return divideHalfUp(amountMinor * taxRateBasisPoints, 10_000);
 }
 
-/** Pricing of an order or cart from its lines' unit prices and quantities; shipping only applies to a non-empty cart. */
-export function priceLines(lines: readonly { priceMinor: number; quantity: number }[]): Pricing {
+/** The tax contained in a final amount (amount × rate / (1 + rate)), rounded half-up. */
+export function taxContainedIn(amountMinor: number, taxRateBasisPoints: number): number {
+  return divideHalfUp(amountMinor * taxRateBasisPoints, 10_000 + taxRateBasisPoints);
+}
+
+/**
+ * Pricing of an order or cart from its lines' unit prices and quantities. Shipping (and the
+ * cash-on-delivery fee) apply only to a non-empty cart. Tax is added to the subtotal, as the
+ * specification has it; with prices that include tax, the total is what the shelf prices, shipping
+ * and fee add up to, and the tax shown is the part of that total that is tax.
+ */
+export function priceLines(
+  lines: readonly { priceMinor: number; quantity: number }[],
+  rules: PricingRules = SPEC_PRICING,
+  paymentMethod?: string,
+): Pricing {
   const subtotal = lines.reduce((sum, line) => sum + line.priceMinor * line.quantity, 0);
-  const tax = taxFor(subtotal);
-  const shipping = lines.some((line) => line.quantity > 0) ? SHIPPING_MINOR : 0;
-  return { subtotal, tax, shipping, total: subtotal + tax + shipping };
+  const any = lines.some((line) => line.quantity > 0);
+  const shipping = any ? rules.shippingMinor : 0;
+  const fee = any && paymentMethod === 'cash_on_delivery' ? rules.cashOnDeliveryFeeMinor : 0;
+  const taxRateBasisPoints = rules.taxRateBasisPoints;
+  if (rules.pricesIncludeTax) {
+    const total = subtotal + shipping + fee;
+    return { subtotal, tax: taxContainedIn(total, taxRateBasisPoints), shipping, fee, total, taxIncluded: true, taxRateBasisPoints };
+  }
+  const tax = taxFor(subtotal, taxRateBasisPoints);
+  return { subtotal, tax, shipping, fee, total: subtotal + tax + shipping + fee, taxIncluded: false, taxRateBasisPoints };
 }
+
+/** "5" for 500 basis points, "20" for 2000, "9.5" for 950: the rate as people write it. */
+export const taxPercentText = (taxRateBasisPoints: number) => String(taxRateBasisPoints / 100);
 
 /** "12.50" in English, "12,50" in Bulgarian: always two decimals. */
 export function formatMinor(minor: number, locale: string): string {
   return new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(minor / 100);
 }
 
-/** An amount as the shop writes it: "BGN 12.50" in English, "BGN 12,50" in Bulgarian. */
-export function formatMoney(minor: number, locale: string): string {
-  return `${CURRENCY_CODE} ${formatMinor(minor, locale)}`;
+/**
+ * An amount as the shop writes it. BGN keeps the specification's "BGN 12.50" ("BGN 12,50" in
+ * Bulgarian); euro is written as each language does: "€17.38" and "17,38 €".
+ */
+export function formatMoney(minor: number, currency: Currency, language: string): string {
+  const number = formatMinor(minor, language);
+  if (currency === 'BGN') return `BGN ${number}`;
+  return language === 'bg' ? `${number} €` : `€${number}`;
+}
+
+/** The fixed conversion rate of the lev to the euro: 1 EUR = 1.95583 BGN, as 195583 / 100000. */
+export const BGN_PER_EUR = { numerator: 195_583, denominator: 100_000 } as const;
+
+/** Euro cents in stotinki at the fixed rate, rounded half-up to the stotinka (the changeover law's rule). */
+export function eurToBgnMinor(eurMinor: number): number {
+  return divideHalfUp(eurMinor * BGN_PER_EUR.numerator, BGN_PER_EUR.denominator);
+}
+
+/** Stotinki in euro cents at the fixed rate, rounded half-up to the cent. */
+export function bgnToEurMinor(bgnMinor: number): number {
+  return divideHalfUp(bgnMinor * BGN_PER_EUR.denominator, BGN_PER_EUR.numerator);
+}
+
+/**
+ * The BGN equivalent of a euro amount, written as each language writes leva during the
+ * changeover: "BGN 34.00" in English, "34,00 лв." in Bulgarian.
+ */
+export function formatBgnEquivalent(eurMinor: number, language: string): string {
+  const number = formatMinor(eurToBgnMinor(eurMinor), language);
+  return language === 'bg' ? `${number} лв.` : `BGN ${number}`;
 }
 
 /**
