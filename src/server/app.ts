@@ -24,6 +24,7 @@ import { MailTextBook } from './mail/mail-texts.js';
 import { createMailer, outboxDir } from './mail/mailer.js';
 import { orderMailComposer } from './orders/order-mail-writer.js';
 import type { OrderMailSettings } from './orders/order-mails.js';
+import type { CheckoutSettings } from './orders/service.js';
 import { registerOrderRoutes } from './orders/routes.js';
 import { registerPageFallback, type PageSource } from './pages.js';
 import { registerSeoRoutes } from './seo/routes.js';
@@ -70,7 +71,9 @@ export async function buildApp({ config, database, images, pages, logger = false
     notifyEmails: config.orderNotifyEmails,
     notifyLanguage: config.orderNotifyLanguage,
     statusDelayMs: config.statusMailDelaySeconds * 1000,
+    showBgnEquivalent: config.showBgnEquivalent,
   };
+  const checkoutSettings: CheckoutSettings = { pricing: config.pricing, paymentMethods: config.paymentMethods, mail: mailSettings };
 
   registerErrorHandler(app);
   await app.register(fastifyHelmet, {
@@ -105,7 +108,7 @@ export async function buildApp({ config, database, images, pages, logger = false
   registerCatalogRoutes(app, db);
   registerCartRoutes(app, db);
   registerAddressRoutes(app, db);
-  registerOrderRoutes(app, db, mailSettings);
+  registerOrderRoutes(app, db, checkoutSettings);
   registerAdminRoutes(app, db, images, mailSettings);
 
   const mailWorker = new MailWorker(database, mailer, orderMailComposer(db, mailTexts, mailSettings), app.log, {
@@ -131,7 +134,14 @@ export async function buildApp({ config, database, images, pages, logger = false
     app.log.info(`No SMTP_URL: e-mails go to the development mailbox at ${config.publicUrl}/dev/mailbox?key=${devMailboxKey}`);
   }
 
-  const settings: PublicSettings = { supportEmail: config.supportEmail, publicUrl: config.publicUrl, devMailbox };
+  const settings: PublicSettings = {
+    supportEmail: config.supportEmail,
+    publicUrl: config.publicUrl,
+    devMailbox,
+    pricing: config.pricing,
+    showBgnEquivalent: config.showBgnEquivalent,
+    paymentMethods: config.paymentMethods,
+  };
   registerPageFallback(app, pages, settings, db);
   return app;
 }

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { CURRENCIES, MAX_PRICE_MINOR, parsePriceToMinor, SPEC_PRICING, type PricingRules } from '../shared/money.js';
+import { PAYMENT_METHODS, type PaymentMethod } from '../shared/orders.js';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -13,6 +15,30 @@ const emailList = z
       .filter(Boolean),
   )
   .pipe(z.array(z.email()));
+
+/** An amount in the shop's currency as a person writes it ("5.99"), in minor units. */
+const amount = (name: string) =>
+  z
+    .string()
+    .transform((value, context) => {
+      const minor = parsePriceToMinor(value);
+      if (minor === undefined || (minor === 0 && !/^\s*0+([.,]0*)?\s*$/.test(value)) || minor > MAX_PRICE_MINOR) {
+        context.addIssue({ code: 'custom', message: `${name} must be an amount such as 5.99` });
+        return z.NEVER;
+      }
+      return minor;
+    });
+
+/** A tax rate as a fraction ("0.05", "0.2"), in basis points. */
+const taxRate = z
+  .string()
+  .regex(/^(0(\.\d{1,4})?|1(\.0{1,4})?)$/, 'TAX_RATE must be a fraction between 0 and 1 with at most 4 decimals, such as 0.2')
+  .transform((value) => Math.round(Number(value) * 10_000));
+
+const paymentMethodList = z
+  .string()
+  .transform((value) => [...new Set(value.split(',').map((method) => method.trim()).filter(Boolean))])
+  .pipe(z.array(z.enum(PAYMENT_METHODS)).min(1, 'PAYMENT_METHODS must name at least one method'));
 
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -29,6 +55,13 @@ const environmentSchema = z.object({
   ORDER_NOTIFY_LANGUAGE: z.enum(['en', 'bg']).default('en'),
   STATUS_MAIL_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   MAIL_CLAIM_SECONDS: z.coerce.number().int().min(1).max(3_600).default(300),
+  SHOP_CURRENCY: z.enum(CURRENCIES).default('BGN'),
+  SHOW_BGN_EQUIVALENT: booleanFlag.default(false),
+  TAX_RATE: taxRate.default(SPEC_PRICING.taxRateBasisPoints),
+  SHIPPING_FEE: amount('SHIPPING_FEE').default(SPEC_PRICING.shippingMinor),
+  PRICES_INCLUDE_TAX: booleanFlag.default(false),
+  COD_FEE: amount('COD_FEE').default(0),
+  PAYMENT_METHODS: paymentMethodList.default(['pay_by_link', 'card']),
   SHOP_LEGAL_NAME: z.string().trim().min(1).max(200).default('Nail Art Atelier Ltd.'),
   SHOP_UIC: z.string().trim().min(1).max(40).default('000000000'),
   SHOP_VAT_NUMBER: z.string().trim().max(40).default(''),
@@ -59,6 +92,12 @@ export interface Config {
   statusMailDelaySeconds: number;
   /** How long a server process may take to send one e-mail before another process takes it over. */
   mailClaimSeconds: number;
+  /** How orders are priced: the currency, tax, shipping and cash-on-delivery fee. */
+  pricing: PricingRules;
+  /** In a euro shop, show each price's BGN equivalent beside it (the changeover rule). */
+  showBgnEquivalent: boolean;
+  /** The payment methods customers may choose, in the order offered. */
+  paymentMethods: PaymentMethod[];
   /** The seller as the legal pages name it. */
   seller: { legalName: string; uic: string; vatNumber: string; address: string; phone: string; email: string };
   seedDemo: boolean;
@@ -93,6 +132,15 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     orderNotifyLanguage: env.ORDER_NOTIFY_LANGUAGE,
     statusMailDelaySeconds: env.STATUS_MAIL_DELAY_SECONDS,
     mailClaimSeconds: env.MAIL_CLAIM_SECONDS,
+    pricing: {
+      currency: env.SHOP_CURRENCY,
+      taxRateBasisPoints: env.TAX_RATE,
+      shippingMinor: env.SHIPPING_FEE,
+      pricesIncludeTax: env.PRICES_INCLUDE_TAX,
+      cashOnDeliveryFeeMinor: env.COD_FEE,
+    },
+    showBgnEquivalent: env.SHOW_BGN_EQUIVALENT && env.SHOP_CURRENCY === 'EUR',
+    paymentMethods: env.PAYMENT_METHODS,
     seller: { legalName: env.SHOP_LEGAL_NAME, uic: env.SHOP_UIC, vatNumber: env.SHOP_VAT_NUMBER, address: env.SHOP_ADDRESS, phone: env.SHOP_PHONE, email: env.SUPPORT_EMAIL },
     seedDemo: env.SEED_DEMO,
     trustProxy: env.TRUST_PROXY,

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { buildApp } from './app.js';
 import { addAdmin } from './admin/service.js';
+import { checkCatalogueCurrency, CurrencyMismatchError } from './catalog/currency.js';
 import { refreshSearchTexts, seedDemoCatalogue } from './catalog/service.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirInUseError, openDatabase } from './db/client.js';
@@ -19,8 +20,9 @@ export async function startServer(createPages: () => Promise<PageSource>): Promi
     for (const email of config.adminEmails) if (await addAdmin(database.db, email)) added++;
     if (added) app.log.info(`${added} admin(s) added from ADMIN_EMAILS`);
     await refreshSearchTexts(database.db);
+    await checkCatalogueCurrency(database.db, config.pricing.currency);
     if (config.seedDemo) {
-      const seeded = await seedDemoCatalogue(database.db, images);
+      const seeded = await seedDemoCatalogue(database.db, images, config.pricing.currency);
       if (seeded) app.log.info(`Added ${seeded} demo products to the empty catalogue`);
     }
 
@@ -40,7 +42,7 @@ export async function startServer(createPages: () => Promise<PageSource>): Promi
     const where = database.kind === 'pglite' ? `embedded database in ${path.resolve(config.dataDir)}` : 'PostgreSQL';
     app.log.info(`Shop ready at ${config.publicUrl} (${where})`);
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof DataDirInUseError) {
+    if (error instanceof ConfigError || error instanceof DataDirInUseError || error instanceof CurrencyMismatchError) {
       console.error(error.message);
     } else {
       console.error('The shop could not start:', error);

@@ -1,4 +1,5 @@
 import type { OrderStatus } from './order-status.js';
+import type { Currency } from './money.js';
 import type { OrderMail } from './order-mails.js';
 import type { Order, PaymentMethod } from './orders.js';
 import type { StockChange } from './stock.js';
@@ -10,6 +11,7 @@ export interface AdminOrderSummary {
   status: OrderStatus;
   createdAt: string;
   totalMinor: number;
+  currency: Currency;
   itemCount: number;
   paymentMethod: PaymentMethod;
 }

@@ -31,6 +31,7 @@ export const API_ERROR_CODES = [
   'too_many_photos',
   'last_photo',
   'photos_changed',
+  'payment_method_unavailable',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 

@@ -2,10 +2,11 @@ import { z } from 'zod';
 import type { Address } from './addresses.js';
 import { TEXT_LANGUAGES, type LocalizedText } from './catalog.js';
 import { isStorableText } from './text.js';
-import type { Pricing } from './money.js';
+import type { Currency, Pricing } from './money.js';
 import type { OrderStatus } from './order-status.js';
 
-export const PAYMENT_METHODS = ['pay_by_link', 'card'] as const;
+/** Online by a payment link or a card, or cash to the courier (наложен платеж). */
+export const PAYMENT_METHODS = ['pay_by_link', 'card', 'cash_on_delivery'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 export const DEFAULT_PAYMENT_METHOD: PaymentMethod = 'pay_by_link';
 
@@ -57,6 +58,8 @@ export interface Order {
   /** Every status the order entered, oldest first; a status entered again appears again. */
   statusHistory: OrderStatusChange[];
   items: OrderItem[];
+  /** The currency of every amount of the order. */
+  currency: Currency;
   pricing: Pricing;
   itemSummary: { count: number; description: string };
   shippingAddress: ShippingAddress;
@@ -92,10 +95,15 @@ export type RecordPaymentRequest = z.input<typeof recordPaymentSchema>;
  * rest with order_not_payable); a paid one shows the success view; a cancelled one says so, and one
  * the shop moved on without a payment (say, sent by the admin) needs none.
  */
-export type PaymentState = 'payable' | 'paid' | 'cancelled' | 'noPaymentNeeded';
+export type PaymentState = 'payable' | 'paid' | 'cancelled' | 'noPaymentNeeded' | 'cashOnDelivery';
 
-export function paymentStateOf(order: { status: OrderStatus; payment: unknown }): PaymentState {
+/**
+ * A cash-on-delivery order is paid to the courier, never online: it awaits delivery until the admin
+ * records the cash.
+ */
+export function paymentStateOf(order: { status: OrderStatus; payment: unknown; paymentMethod?: string }): PaymentState {
   if (order.status === 'cancelled') return 'cancelled';
   if (order.payment != null || order.status === 'paid') return 'paid';
+  if (order.paymentMethod === 'cash_on_delivery') return 'cashOnDelivery';
   return order.status === 'pending' ? 'payable' : 'noPaymentNeeded';
 }

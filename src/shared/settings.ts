@@ -1,9 +1,27 @@
+import { SPEC_PRICING, type PricingRules } from './money.js';
+import type { PaymentMethod } from './orders.js';
+
 /** The only server settings the browser sees; the server writes them into the page it serves. */
 export interface PublicSettings {
   supportEmail: string;
   publicUrl: string;
   /** True when the dev outbox collects sign-in e-mails instead of a real mail server. */
   devMailbox: boolean;
+  /** How the shop prices: its currency, tax, shipping and cash-on-delivery fee (the server's rules, for display). */
+  pricing: PricingRules;
+  /** Show the BGN equivalent beside every euro amount (the changeover rule). */
+  showBgnEquivalent: boolean;
+  /** The payment methods offered at checkout, in order. */
+  paymentMethods: PaymentMethod[];
 }
+
+/** What a page without the server's settings (a test, a cached shell) assumes: the specification's shop. */
+export const DEFAULT_PUBLIC_SETTINGS: Omit<PublicSettings, 'publicUrl'> = {
+  supportEmail: 'support@nail-art.example',
+  devMailbox: false,
+  pricing: SPEC_PRICING,
+  showBgnEquivalent: false,
+  paymentMethods: ['pay_by_link', 'card'],
+};
 
 export const PUBLIC_SETTINGS_ELEMENT_ID = 'shop-settings';

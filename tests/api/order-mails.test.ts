@@ -65,7 +65,7 @@ for (const target of databaseTargets) {
       const cookie = await signInThroughInbox(testApp, inbox, 'maria@example.com');
       await fillCart(testApp, cookie, [pearl, pearl, foil]);
       const order = await placeOrder(testApp, cookie, { language: 'bg', paymentMethod: 'pay_by_link' });
-      expect(order.pricing).toEqual({ subtotal: 4998, tax: 250, shipping: 599, total: 5847 });
+      expect(order.pricing).toMatchObject({ subtotal: 4998, tax: 250, shipping: 599, total: 5847 });
 
       const confirmation = await inbox.waitForMail('maria@example.com');
       expect(confirmation.subject).toBe(`Получихме поръчката ви №${order.orderId}`);

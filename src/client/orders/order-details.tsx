@@ -1,4 +1,4 @@
-import { TAX_PERCENT } from '../../shared/money.js';
+import { taxPercentText } from '../../shared/money.js';
 import type { Order } from '../../shared/orders.js';
 import { AddressText } from '../addresses/address-text.js';
 import { useTranslation } from '../i18n/i18n.js';
@@ -16,7 +16,7 @@ export function PricingTable({ pricing }: { pricing: Order['pricing'] }) {
   const { t } = useTranslation();
   const rows: Array<[string, number]> = [
     [t('checkout.subtotal'), pricing.subtotal],
-    [t('checkout.tax', { percent: TAX_PERCENT }), pricing.tax],
+    [t('checkout.tax', { percent: taxPercentText(pricing.taxRateBasisPoints) }), pricing.tax],
     [t('checkout.shipping'), pricing.shipping],
   ];
   return (

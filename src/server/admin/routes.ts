@@ -19,6 +19,7 @@ import { listOrderMails, resendMail } from '../mail/mail-queue.js';
 import type { OrderMailSettings } from '../orders/order-mails.js';
 import { orderIdOf } from '../orders/routes.js';
 import { changeOrderStatus, getOrder, searchOrders } from '../orders/service.js';
+import { recordCashPayment } from '../payments/service.js';
 import { stockChangesOfOrder, stockChangesOfProduct } from '../stock/service.js';
 
 interface ProductForm {
@@ -160,6 +161,13 @@ export function registerAdminRoutes(app: FastifyInstance, db: Database, images: 
     const orderId = orderIdOf(request.params);
     const order = await changeOrderStatus(db, orderId, request.body?.status, mailSettings);
     return orderDetail(db, orderId, order);
+  });
+
+  app.post<{ Params: { orderId: string } }>('/api/admin/orders/:orderId/cash-payment', async (request): Promise<AdminOrderDetail> => {
+    await requireAdmin(db, request);
+    const orderId = orderIdOf(request.params);
+    await recordCashPayment(db, orderId, mailSettings);
+    return orderDetail(db, orderId);
   });
 
   app.post<{ Params: { orderId: string; mailId: string } }>('/api/admin/orders/:orderId/mails/:mailId/resend', async (request): Promise<AdminOrderDetail> => {

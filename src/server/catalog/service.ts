@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, inArray, max, sql, type SQL } from 'drizzle-orm';
 import sharp from 'sharp';
 import type { CatalogueQuery, CatalogueResponse, LocalizedText, Product, ProductCategory, ProductPageResponse, ProductPhoto } from '../../shared/catalog.js';
+import { bgnToEurMinor, type Currency } from '../../shared/money.js';
 import { searchableText } from '../../shared/search.js';
 import { slugify } from '../../shared/slug.js';
 import { LOW_STOCK_MAX, type StockFilter } from '../../shared/stock.js';
@@ -383,9 +384,10 @@ const SEED_LOCK = 7_260_002;
 /**
  * Fills an empty catalogue with the demo products once, on the first start of a new database.
  * A shop that has ever had products (or emptied its catalogue on purpose) is never seeded again.
- * Processes starting together on one database take turns, so only one of them seeds.
+ * Processes starting together on one database take turns, so only one of them seeds. The demo
+ * prices are in BGN; a euro shop gets them converted at the fixed rate.
  */
-export async function seedDemoCatalogue(db: Database, images: ProductImages): Promise<number> {
+export async function seedDemoCatalogue(db: Database, images: ProductImages, currency: Currency = 'BGN'): Promise<number> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK})`);
     const [seeded] = await tx.select().from(shopState).where(eq(shopState.key, DEMO_SEEDED));
@@ -401,7 +403,7 @@ export async function seedDemoCatalogue(db: Database, images: ProductImages): Pr
       const fields: ProductFields = {
         name: { en: demo.name, bg: demo.nameBg },
         description: { en: demo.description, bg: demo.descriptionBg },
-        priceMinor: demo.priceMinor,
+        priceMinor: currency === 'EUR' ? bgnToEurMinor(demo.priceMinor) : demo.priceMinor,
         category: demo.category,
       };
       await tx.insert(products).values({ id, ...productColumns(fields), slug: await freeSlug(tx, fields.name, id), stock: demo.stock });

@@ -217,6 +217,13 @@ export const orders = pgTable(
     taxMinor: integer('tax_minor').notNull(),
     shippingMinor: integer('shipping_minor').notNull(),
     totalMinor: integer('total_minor').notNull(),
+    /** The cash-on-delivery fee charged on top; 0 for other methods. */
+    feeMinor: integer('fee_minor').notNull().default(0),
+    /** The currency of every amount of the order (and of its items and payment). */
+    currency: text('currency').notNull().default('BGN'),
+    /** Whether the prices contained the tax (taxMinor is then part of the subtotal), and its rate. */
+    taxIncluded: boolean('tax_included').notNull().default(false),
+    taxRateBasisPoints: integer('tax_rate_basis_points').notNull().default(500),
     itemCount: integer('item_count').notNull(),
     itemDescription: text('item_description').notNull(),
     paymentMethod: text('payment_method').notNull(),
@@ -232,6 +239,9 @@ export const orders = pgTable(
     shippingPhone: text('shipping_phone').notNull(),
     /** The language the customer placed the order in; their e-mails about it are written in it. */
     language: text('language').notNull().default('en'),
+    /** The version of the terms the customer accepted when placing the order, and when. */
+    termsVersion: text('terms_version'),
+    termsAcceptedAt: moment('terms_accepted_at'),
     createdAt: createdAt(),
     orderedAt: moment('ordered_at').notNull().defaultNow(),
     updatedAt: updatedAt(),
@@ -254,7 +264,8 @@ export const orders = pgTable(
     index('orders_status_created_idx').on(table.status, table.createdAt),
     index('orders_created_idx').on(table.createdAt),
     uniqueIndex('orders_user_idempotency_key_idx').on(table.userId, table.idempotencyKey),
-    check('orders_payment_method_known', sql`${table.paymentMethod} in ('pay_by_link', 'card')`),
+    check('orders_payment_method_known', sql`${table.paymentMethod} in ('pay_by_link', 'card', 'cash_on_delivery')`),
+    check('orders_currency_known', sql`${table.currency} in ('BGN', 'EUR')`),
   ],
 );
 

@@ -1,5 +1,5 @@
 import { pickText, type TextLanguage } from '../../shared/catalog.js';
-import { formatMoney, TAX_PERCENT } from '../../shared/money.js';
+import { formatBgnEquivalent, formatMoney, taxPercentText } from '../../shared/money.js';
 import { isNotifiedStatus, type NotifiedStatus } from '../../shared/order-mails.js';
 import { paymentStateOf, type Order } from '../../shared/orders.js';
 import { paymentPath, profileOrderPath } from '../../shared/routes.js';
@@ -53,7 +53,7 @@ class OrderMailWriter {
       email: order.customerEmail,
       total: this.money(order.pricing.total),
       supportEmail: settings.supportEmail,
-      percent: String(TAX_PERCENT),
+      percent: taxPercentText(order.pricing.taxRateBasisPoints),
     };
   }
 
@@ -61,8 +61,10 @@ class OrderMailWriter {
     return fill(template, { ...this.values, ...extra });
   }
 
+  /** An amount of the order, in its currency; in a euro shop during the changeover, with its BGN equivalent. */
   private money(minor: number): string {
-    return formatMoney(minor, this.language);
+    const amount = formatMoney(minor, this.order.currency, this.language);
+    return this.settings.showBgnEquivalent && this.order.currency === 'EUR' ? `${amount} / ${formatBgnEquivalent(minor, this.language)}` : amount;
   }
 
   private date(iso: string): string {
@@ -96,9 +98,12 @@ class OrderMailWriter {
         emphasizeLast: true,
         rows: [
           [texts.order.subtotal, this.money(order.pricing.subtotal)],
-          [this.t(texts.order.tax), this.money(order.pricing.tax)],
+          ...(order.pricing.taxIncluded ? [] : [[this.t(texts.order.tax), this.money(order.pricing.tax)] as [string, string]]),
           [texts.order.shipping, this.money(order.pricing.shipping)],
+          ...(order.pricing.fee > 0 ? [[texts.order.cashOnDeliveryFee, this.money(order.pricing.fee)] as [string, string]] : []),
           [texts.order.total, this.money(order.pricing.total)],
+          // Final prices contain the tax: it is shown after the total, as part of it.
+          ...(order.pricing.taxIncluded ? [[this.t(texts.order.taxIncluded), this.money(order.pricing.tax)] as [string, string]] : []),
         ],
       },
     ];
@@ -139,7 +144,9 @@ class OrderMailWriter {
           ]
         : state === 'paid'
           ? [{ kind: 'paragraph', text: texts.orderPlaced.alreadyPaid }]
-          : [];
+          : state === 'cashOnDelivery'
+            ? [{ kind: 'paragraph', text: this.t(texts.orderPlaced.cashOnDelivery) }]
+            : [];
     return {
       language: this.language,
       shopName: texts.shopName,

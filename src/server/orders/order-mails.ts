@@ -13,6 +13,8 @@ export interface OrderMailSettings {
   notifyLanguage: TextLanguage;
   /** How long a status message waits, so that a status changed again meanwhile replaces it. */
   statusDelayMs: number;
+  /** Euro amounts are followed by their BGN equivalent. */
+  showBgnEquivalent: boolean;
 }
 
 /** The order as the queue needs it to address its messages. */

@@ -4,13 +4,12 @@ import { requireUser } from '../auth/session.js';
 import type { Database } from '../db/client.js';
 import { parseInput, pathId } from '../http/validation.js';
 import { orderForPaymentPage, recordPayment } from '../payments/service.js';
-import type { OrderMailSettings } from './order-mails.js';
-import { listCustomerOrders, placeOrder } from './service.js';
+import { listCustomerOrders, placeOrder, type CheckoutSettings } from './service.js';
 
 type WithId = { Params: { orderId: string } };
 export const orderIdOf = ({ orderId }: { orderId: string }) => pathId(orderId, `Order ${orderId.slice(0, 100)} not found`);
 
-export function registerOrderRoutes(app: FastifyInstance, db: Database, mailSettings: OrderMailSettings): void {
+export function registerOrderRoutes(app: FastifyInstance, db: Database, settings: CheckoutSettings): void {
   app.get('/api/orders', async (request, reply): Promise<{ orders: Order[] }> => {
     const user = await requireUser(db, request);
     reply.header('cache-control', 'no-store');
@@ -20,7 +19,7 @@ export function registerOrderRoutes(app: FastifyInstance, db: Database, mailSett
   app.post('/api/orders', async (request, reply) => {
     const user = await requireUser(db, request);
     const input = parseInput(placeOrderSchema, request.body);
-    const { order, created } = await placeOrder(db, user, input, mailSettings);
+    const { order, created } = await placeOrder(db, user, input, settings);
     return reply.status(created ? 201 : 200).send({ order });
   });
 

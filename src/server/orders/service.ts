@@ -4,7 +4,7 @@ import type { Country } from '../../shared/addresses.js';
 import { MAX_ADMIN_PAGE_SIZE, type AdminOrderPage } from '../../shared/admin.js';
 import { pieceCount } from '../../shared/cart.js';
 import type { LocalizedText, TextLanguage } from '../../shared/catalog.js';
-import { priceLines } from '../../shared/money.js';
+import { priceLines, type Currency, type PricingRules } from '../../shared/money.js';
 import { isOrderStatus, normalizeOrderStatus, orderStatusRank, ORDER_STATUSES, storedValuesOf, type OrderStatus } from '../../shared/order-status.js';
 import { mockPaymentPath, type Order, type OrderStatusChange, type PaymentMethod } from '../../shared/orders.js';
 import { findAddress, listAddresses } from '../addresses/service.js';
@@ -59,7 +59,16 @@ export function toOrder(row: OrderRow, items: OrderItemRow[], payment: PaymentRo
     items: items
       .sort((a, b) => a.position - b.position)
       .map((item) => ({ productId: item.productId, name: { en: item.nameEn, bg: item.nameBg }, priceMinor: item.priceMinor, quantity: item.quantity, addedAt: item.addedAt?.toISOString() ?? null })),
-    pricing: { subtotal: row.subtotalMinor, tax: row.taxMinor, shipping: row.shippingMinor, total: row.totalMinor },
+    currency: row.currency as Currency,
+    pricing: {
+      subtotal: row.subtotalMinor,
+      tax: row.taxMinor,
+      shipping: row.shippingMinor,
+      fee: row.feeMinor,
+      total: row.totalMinor,
+      taxIncluded: row.taxIncluded,
+      taxRateBasisPoints: row.taxRateBasisPoints,
+    },
     itemSummary: { count: row.itemCount, description: row.itemDescription },
     shippingAddress: {
       fullName: row.shippingFullName,
@@ -158,12 +167,23 @@ async function findByIdempotencyKey(db: Executor, userId: string, key: string): 
  * answer is 409.
  * A request repeated with the same idempotency key returns the order the first one placed.
  */
+export interface CheckoutSettings {
+  pricing: PricingRules;
+  /** The methods the shop offers; another is refused. */
+  paymentMethods: readonly PaymentMethod[];
+  mail: OrderMailSettings;
+}
+
 export async function placeOrder(
   db: Database,
   user: { id: string; email: string },
   input: PlaceOrderInput,
-  mailSettings: OrderMailSettings,
+  settings: CheckoutSettings,
 ): Promise<{ order: Order; created: boolean }> {
+  const mailSettings = settings.mail;
+  if (!settings.paymentMethods.includes(input.paymentMethod)) {
+    throw new HttpError(400, 'payment_method_unavailable', `The shop does not take ${input.paymentMethod} payments.`);
+  }
   try {
     return await inTransaction(db, async (tx) => {
       // A twin request waits for the cart here, then finds the first one's order.
@@ -177,7 +197,7 @@ export async function placeOrder(
         : await listAddresses(tx, user.id).then((all) => all.find((candidate) => candidate.isDefault) ?? all[0] ?? null);
       if (!address) throw new HttpError(400, 'address_required', 'Shipping address is required');
 
-      const pricing = priceLines(lines);
+      const pricing = priceLines(lines, settings.pricing, input.paymentMethod);
       if (pricing.total !== input.expectedTotalMinor) {
         throw new HttpError(409, 'price_changed', `The order total is now ${pricing.total}, not ${input.expectedTotalMinor}; confirm it again.`);
       }
@@ -194,10 +214,15 @@ export async function placeOrder(
           taxMinor: pricing.tax,
           shippingMinor: pricing.shipping,
           totalMinor: pricing.total,
+          feeMinor: pricing.fee,
+          currency: settings.pricing.currency,
+          taxIncluded: pricing.taxIncluded,
+          taxRateBasisPoints: pricing.taxRateBasisPoints,
           itemCount: pieceCount(lines),
           itemDescription: describeLines(lines),
           paymentMethod: input.paymentMethod,
-          checkoutUrl: `${mailSettings.publicUrl}${mockPaymentPath(orderId)}${input.paymentMethod === 'card' ? '?method=card' : ''}`,
+          // Cash on delivery has no payment page.
+          checkoutUrl: input.paymentMethod === 'cash_on_delivery' ? null : `${mailSettings.publicUrl}${mockPaymentPath(orderId)}${input.paymentMethod === 'card' ? '?method=card' : ''}`,
           paymentReference: `ref_${randomBytes(8).toString('hex')}`,
           shippingFullName: address.fullName,
           shippingStreetAddress: address.streetAddress,
@@ -317,6 +342,7 @@ export async function searchOrders(db: Database, query: OrderQuery): Promise<Adm
         status: orders.status,
         createdAt: orders.createdAt,
         totalMinor: orders.totalMinor,
+        currency: orders.currency,
         itemCount: orders.itemCount,
         paymentMethod: orders.paymentMethod,
       })
@@ -334,6 +360,7 @@ export async function searchOrders(db: Database, query: OrderQuery): Promise<Adm
       status: normalizeOrderStatus(row.status),
       createdAt: row.createdAt.toISOString(),
       totalMinor: row.totalMinor,
+      currency: row.currency as Currency,
       itemCount: row.itemCount,
       paymentMethod: row.paymentMethod as PaymentMethod,
     })),

@@ -4,10 +4,10 @@ import type { TextLanguage } from '../../shared/catalog.js';
 import { normalizeOrderStatus } from '../../shared/order-status.js';
 import { paymentStateOf, SIMULATED_COMPLETION_MS, type Order, type PaymentMethod } from '../../shared/orders.js';
 import type { Database } from '../db/client.js';
-import { payments } from '../db/schema.js';
+import { orders, payments } from '../db/schema.js';
 import { inTransaction } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
-import { queuePaymentMail } from '../orders/order-mails.js';
+import { queuePaymentMail, queueStatusMail, type OrderMailSettings } from '../orders/order-mails.js';
 import { getCustomerOrder, lockCustomerOrderRow, setOrderStatus } from '../orders/service.js';
 
 export interface PaymentDetails {
@@ -27,7 +27,7 @@ export async function recordPayment(db: Database, userId: string, orderId: strin
     if (!order) throw new HttpError(404, 'not_found', `Order ${orderId} not found`);
     const status = normalizeOrderStatus(order.status);
     const [existing] = await tx.select({ paymentId: payments.paymentId }).from(payments).where(eq(payments.orderId, orderId));
-    const state = paymentStateOf({ status, payment: existing });
+    const state = paymentStateOf({ status, payment: existing, paymentMethod: order.paymentMethod });
     if (state !== 'payable') throw new HttpError(409, 'order_not_payable', `Order ${orderId} cannot be paid: ${state}.`);
     // One moment for the payment, the order's paid time and its history entry, so that all three agree.
     const processedAt = new Date();
@@ -43,6 +43,30 @@ export async function recordPayment(db: Database, userId: string, orderId: strin
     await queuePaymentMail(tx, { orderId, customerEmail: order.customerEmail, language: order.language as TextLanguage });
   });
   return getCustomerOrder(db, userId, orderId);
+}
+
+/**
+ * The cash a courier collected for a cash-on-delivery order, recorded by the admin: a payment of the
+ * order's total by cash on delivery, and the order delivered (if it was not yet). The customer gets
+ * the receipt (and the word that it was delivered).
+ */
+export async function recordCashPayment(db: Database, orderId: string, mailSettings: OrderMailSettings): Promise<void> {
+  await inTransaction(db, async (tx) => {
+    const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
+    if (!order) throw new HttpError(404, 'not_found', `Order ${orderId} not found`);
+    const status = normalizeOrderStatus(order.status);
+    const [existing] = await tx.select({ paymentId: payments.paymentId }).from(payments).where(eq(payments.orderId, orderId));
+    const state = paymentStateOf({ status, payment: existing, paymentMethod: order.paymentMethod });
+    if (state !== 'cashOnDelivery') throw new HttpError(409, 'order_not_payable', `Order ${orderId} takes no cash payment: ${state}.`);
+    const processedAt = new Date();
+    await tx.insert(payments).values({ paymentId: `pay_${randomBytes(12).toString('hex')}`, orderId, method: 'cash_on_delivery', amountMinor: order.totalMinor, processedAt });
+    const addressee = { orderId, customerEmail: order.customerEmail, language: order.language as TextLanguage };
+    if (status !== 'delivered') {
+      await setOrderStatus(tx, orderId, 'delivered', processedAt);
+      await queueStatusMail(tx, mailSettings, addressee, 'delivered');
+    }
+    await queuePaymentMail(tx, addressee);
+  });
 }
 
 /**

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, Redirect, useLocation } from 'wouter';
 import { MAX_CART_PIECES, pieceCount } from '../../../shared/cart.js';
-import { priceLines, SHIPPING_MINOR, TAX_PERCENT } from '../../../shared/money.js';
+import { priceLines, taxPercentText } from '../../../shared/money.js';
+import { settings } from '../../settings.js';
 import { CartError, useCartWithCurrentPrices } from '../../cart/cart.js';
 import type { ShownCartItem } from '../../cart/cart-storage.js';
 import { PriceChangeNote } from '../../cart/price-change-note.js';
@@ -84,7 +85,7 @@ export default function CartPage() {
     return <LoadErrorMessage message={t('cart.loadError')} onRetry={cart.refetch} />;
   }
 
-  const { subtotal } = priceLines(cart.items);
+  const { subtotal } = priceLines(cart.items, settings.pricing);
   const cartFull = pieceCount(cart.items) >= MAX_CART_PIECES;
   const pricesChanged = cart.items.some((item) => earlierPriceOf(item) !== null);
   return (
@@ -181,7 +182,7 @@ export default function CartPage() {
           </p>
           <p className="muted cart__note">
             {/* A non-breaking space keeps the currency with its amount when the sentence wraps on a phone. */}
-            {t('cart.taxShippingNote', { percent: TAX_PERCENT, shipping: priceText(SHIPPING_MINOR).replace(' ', '\u00a0') })}
+            {t('cart.taxShippingNote', { percent: taxPercentText(settings.pricing.taxRateBasisPoints), shipping: priceText(settings.pricing.shippingMinor).replace(' ', '\u00a0') })}
           </p>
           <div className="cart__actions">
             <Link href="/" className="button">

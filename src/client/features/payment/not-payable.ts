@@ -14,5 +14,7 @@ export function notPayableText(t: Translate, order: Pick<Order, 'orderId' | 'sta
       return t('payment.alreadyPaid', { orderId });
     case 'noPaymentNeeded':
       return t('payment.noPaymentNeeded', { orderId, status: t(`orders.status.${order.status}`) });
+    case 'cashOnDelivery':
+      return t('payment.cashOnDelivery', { orderId });
   }
 }
