@@ -33,6 +33,41 @@ describe('loadConfig', () => {
     expect(config.smtpUrl).toBe('smtp://user:pass@mail.example:587');
   });
 
+  it('prices as the specification by default, and as a Bulgarian euro shop when told', () => {
+    expect(loadConfig({}).pricing).toEqual({ currency: 'BGN', taxRateBasisPoints: 500, shippingMinor: 599, pricesIncludeTax: false, cashOnDeliveryFeeMinor: 0 });
+    expect(loadConfig({}).paymentMethods).toEqual(['pay_by_link', 'card']);
+    const euro = loadConfig({
+      SHOP_CURRENCY: 'EUR',
+      SHOW_BGN_EQUIVALENT: 'true',
+      TAX_RATE: '0.2',
+      SHIPPING_FEE: '3,06',
+      PRICES_INCLUDE_TAX: 'true',
+      COD_FEE: '1.5',
+      PAYMENT_METHODS: 'cash_on_delivery, card, cash_on_delivery',
+    });
+    expect(euro.pricing).toEqual({ currency: 'EUR', taxRateBasisPoints: 2000, shippingMinor: 306, pricesIncludeTax: true, cashOnDeliveryFeeMinor: 150 });
+    expect(euro.showBgnEquivalent).toBe(true);
+    expect(euro.paymentMethods).toEqual(['cash_on_delivery', 'card']);
+    expect(loadConfig({ TAX_RATE: '0.095', SHIPPING_FEE: '0' }).pricing).toMatchObject({ taxRateBasisPoints: 950, shippingMinor: 0 });
+    // The BGN equivalent belongs to euro prices only.
+    expect(loadConfig({ SHOW_BGN_EQUIVALENT: 'true' }).showBgnEquivalent).toBe(false);
+  });
+
+  it.each([
+    ['SHOP_CURRENCY', 'USD'],
+    ['TAX_RATE', '20%'],
+    ['TAX_RATE', '1.5'],
+    ['TAX_RATE', '0.12345'],
+    ['SHIPPING_FEE', '5.999'],
+    ['SHIPPING_FEE', '-1'],
+    ['SHIPPING_FEE', 'free'],
+    ['COD_FEE', '100000.01'],
+    ['PAYMENT_METHODS', 'cash'],
+    ['PAYMENT_METHODS', ' , '],
+  ])('refuses %s=%s with a message naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+  });
+
   it.each([
     ['PORT', 'eighty'],
     ['PUBLIC_URL', 'shop.example.com'],

@@ -28,13 +28,14 @@ export async function fillCart(testApp: TestApp, cookie: string, productIds: str
 }
 
 /** Places an order at the total the cart shows, as the checkout page does. */
-export async function placeOrder(testApp: TestApp, cookie: string, payload: object = {}): Promise<Order> {
+export async function placeOrder(testApp: TestApp, cookie: string, payload: { paymentMethod?: string; [field: string]: unknown } = {}): Promise<Order> {
   const cart = (await testApp.app.inject({ method: 'GET', url: '/api/cart', headers: { cookie } })).json<CartResponse>();
+  const shown = priceLines(cart.items, testApp.config.pricing, payload.paymentMethod);
   const response = await testApp.app.inject({
     method: 'POST',
     url: '/api/orders',
     headers: { cookie },
-    payload: { idempotencyKey: operationKey(), expectedTotalMinor: priceLines(cart.items).total, ...payload },
+    payload: { idempotencyKey: operationKey(), expectedTotalMinor: shown.total, ...payload },
   });
   if (response.statusCode !== 201) throw new Error(`Placing the order failed: ${response.body}`);
   return response.json<{ order: Order }>().order;

@@ -35,6 +35,8 @@ export interface TestAppOptions {
   clientFiles?: Record<string, string>;
   /** The wait before a failed e-mail is tried again. */
   mailRetryBaseMs?: number;
+  /** Serves this open database (another app's, an embedded one included), left open on close. */
+  database?: DatabaseHandle;
 }
 
 type DatabaseTarget = 'pglite' | 'postgres';
@@ -77,7 +79,7 @@ export async function createTestApp(target: DatabaseTarget, environment: Record<
   const postgres = target === 'postgres' && !options.databaseUrl ? await createPostgresDatabase() : undefined;
   const databaseUrl = target === 'postgres' ? (options.databaseUrl ?? postgres?.url) : undefined;
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PUBLIC_URL: 'http://shop.test', ...environment });
-  const database = await openDatabase(databaseUrl ? { databaseUrl } : { inMemory: true });
+  const database = options.database ?? (await openDatabase(databaseUrl ? { databaseUrl } : { inMemory: true }));
   const images = new ProductImages(dataDir);
   const app = await buildApp({ config, database, images, pages: builtPages(clientDir), devMailboxKey: TEST_MAILBOX_KEY, liveHeartbeatMs: options.liveHeartbeatMs, liveMaxVisitorStreams: options.liveMaxVisitorStreams, mailRetryBaseMs: options.mailRetryBaseMs });
   await app.ready();
@@ -90,7 +92,7 @@ export async function createTestApp(target: DatabaseTarget, environment: Record<
     databaseUrl,
     async close() {
       await app.close();
-      await database.close();
+      if (!options.database) await database.close();
       await postgres?.drop();
       await rm(dataDir, { recursive: true, force: true });
     },

@@ -224,7 +224,9 @@ export class MailWorker {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    await this.stopListening?.();
+    const stopListening = this.stopListening;
+    this.stopListening = undefined;
+    await stopListening?.();
     await this.running;
   }
 
