@@ -82,7 +82,7 @@ async function placeAll(baseUrl: string, cookies: readonly string[]): Promise<{ 
         const response = await fetch(`${baseUrl}/api/orders`, {
           method: 'POST',
           headers: { cookie, 'content-type': 'application/json', origin: baseUrl },
-          body: JSON.stringify({ idempotencyKey: randomUUID().replace(/-/g, ''), expectedTotalMinor }),
+          body: JSON.stringify({ idempotencyKey: randomUUID().replace(/-/g, ''), acceptTerms: true, expectedTotalMinor }),
         });
         await response.arrayBuffer();
         latencies.push(performance.now() - sent);

@@ -5,6 +5,7 @@ import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { sql } from 'drizzle-orm';
 import type { PublicSettings } from '../shared/settings.js';
+import { registerAccountRoutes } from './account/routes.js';
 import { registerAddressRoutes } from './addresses/routes.js';
 import { registerAdminRoutes } from './admin/routes.js';
 import { registerAuthRoutes } from './auth/routes.js';
@@ -16,6 +17,8 @@ import { registerCsrfProtection } from './http/csrf.js';
 import { errorBody, registerErrorHandler } from './http/errors.js';
 import { serializeError, serializeRequest } from './http/logging.js';
 import { MAX_UPLOAD_BYTES, registerImageRoutes, type ProductImages } from './images/product-images.js';
+import { registerLegalRoutes } from './legal/routes.js';
+import { termsVersion } from './legal/service.js';
 import { LiveHub } from './live/live-hub.js';
 import { registerLiveRoutes } from './live/routes.js';
 import { registerDevMailbox } from './mail/dev-mailbox.js';
@@ -73,7 +76,7 @@ export async function buildApp({ config, database, images, pages, logger = false
     statusDelayMs: config.statusMailDelaySeconds * 1000,
     showBgnEquivalent: config.showBgnEquivalent,
   };
-  const checkoutSettings: CheckoutSettings = { pricing: config.pricing, paymentMethods: config.paymentMethods, mail: mailSettings };
+  const checkoutSettings: CheckoutSettings = { pricing: config.pricing, paymentMethods: config.paymentMethods, termsVersion: () => termsVersion(config), mail: mailSettings };
 
   registerErrorHandler(app);
   await app.register(fastifyHelmet, {
@@ -108,8 +111,10 @@ export async function buildApp({ config, database, images, pages, logger = false
   registerCatalogRoutes(app, db);
   registerCartRoutes(app, db);
   registerAddressRoutes(app, db);
+  registerAccountRoutes(app, db);
   registerOrderRoutes(app, db, checkoutSettings);
   registerAdminRoutes(app, db, images, mailSettings);
+  registerLegalRoutes(app, config);
 
   const mailWorker = new MailWorker(database, mailer, orderMailComposer(db, mailTexts, mailSettings), app.log, {
     claimSeconds: config.mailClaimSeconds,

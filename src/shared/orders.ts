@@ -78,6 +78,8 @@ export const placeOrderSchema = z.object({
   expectedTotalMinor: z.number({ error: 'checkout.errors.totalRequired' }).int().min(0).max(Number.MAX_SAFE_INTEGER),
   /** The language the customer places the order in, which their e-mails about it are written in. */
   language: z.enum(TEXT_LANGUAGES).default('en'),
+  /** The customer ticked "I accept the terms and conditions"; the order records which terms and when. */
+  acceptTerms: z.literal(true, { error: 'checkout.errors.termsRequired' }),
 });
 export type PlaceOrderRequest = z.input<typeof placeOrderSchema>;
 

@@ -1,4 +1,5 @@
 import { PRODUCT_IMAGE_ASPECT_RATIO, PRODUCT_IMAGE_WIDTHS, pickText, type Product, type ProductCategory, type TextLanguage } from './catalog.js';
+import { LEGAL_PAGES } from './legal.js';
 import { DEFAULT_PAGE_LANGUAGE, localizedPath, productPath } from './routes.js';
 import { buildStructuredData, PRICE_CURRENCY, type JsonLd } from './structured-data.js';
 
@@ -14,7 +15,7 @@ export const SITE_NAME = 'Nail Art Atelier';
 export const PAGE_HEAD_ATTRIBUTE = 'data-page-meta';
 
 /** Pages with a title of their own; the others have the default one. */
-export const META_PAGES = ['home', 'default', 'profile', 'cart', 'checkout', 'payment', 'mockPayment', 'admin', 'notFound'] as const;
+export const META_PAGES = ['home', 'default', 'profile', 'cart', 'checkout', 'payment', 'mockPayment', 'admin', 'notFound', ...LEGAL_PAGES] as const;
 export type MetaPage = (typeof META_PAGES)[number];
 
 interface MetaTexts {
@@ -45,6 +46,10 @@ export const META_TEXTS: Record<TextLanguage, MetaTexts> = {
       mockPayment: { title: 'Simulated payment | Nail Art Atelier' },
       admin: { title: 'Admin dashboard | Nail Art Atelier' },
       notFound: { title: 'Page not found | Nail Art Atelier' },
+      terms: { title: 'Terms and conditions | Nail Art Atelier', description: 'The terms on which Nail Art Atelier sells: orders, prices, payment, delivery, withdrawal and complaints.' },
+      privacy: { title: 'Privacy policy | Nail Art Atelier', description: 'What personal data Nail Art Atelier keeps, why, for how long, and how to get a copy of it or have it deleted.' },
+      returns: { title: 'Returns and withdrawal | Nail Art Atelier', description: 'How to return an order within 14 days, with the model withdrawal form.' },
+      seller: { title: 'About the seller | Nail Art Atelier', description: 'The company behind Nail Art Atelier: name, registration number, address and contacts.' },
     },
     categories: {
       nails: {
@@ -79,6 +84,10 @@ export const META_TEXTS: Record<TextLanguage, MetaTexts> = {
       mockPayment: { title: 'Симулирано плащане | Nail Art Atelier' },
       admin: { title: 'Администрация | Nail Art Atelier' },
       notFound: { title: 'Страницата не е намерена | Nail Art Atelier' },
+      terms: { title: 'Общи условия | Nail Art Atelier', description: 'Условията, при които Nail Art Atelier продава: поръчки, цени, плащане, доставка, отказ от договора и рекламации.' },
+      privacy: { title: 'Поверителност | Nail Art Atelier', description: 'Какви лични данни пази Nail Art Atelier, защо и колко дълго и как да получите копие от тях или да ги изтриете.' },
+      returns: { title: 'Връщане и отказ от поръчка | Nail Art Atelier', description: 'Как да върнете поръчка в срок от 14 дни, със стандартния формуляр за отказ.' },
+      seller: { title: 'За търговеца | Nail Art Atelier', description: 'Фирмата зад Nail Art Atelier: наименование, ЕИК, адрес и данни за контакт.' },
     },
     categories: {
       nails: {

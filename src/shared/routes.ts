@@ -1,4 +1,5 @@
 import type { TextLanguage } from './catalog.js';
+import type { LegalPage } from './legal.js';
 
 /** The app's page routes (spec section 2). The server answers 200 with the app for these, 404 otherwise. */
 export const PAGE_ROUTES = {
@@ -10,6 +11,7 @@ export const PAGE_ROUTES = {
   payment: '/checkout/payment/:orderId',
   mockPayment: '/mock-payment/:orderId',
   admin: '/admin',
+  legal: '/legal/:page',
 } as const;
 
 export type PageName = keyof typeof PAGE_ROUTES;
@@ -43,6 +45,7 @@ export const isIndexablePath = (pathname: string): boolean => {
 };
 
 export const productPath = (slug: string) => `/product/${slug}`;
+export const legalPath = (page: LegalPage) => `/legal/${page}`;
 
 /** The profile's parameter naming the order to show first (links in e-mails use it). */
 export const PROFILE_ORDER_PARAM = 'order';

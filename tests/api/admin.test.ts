@@ -43,7 +43,7 @@ async function placeOrder(testApp: TestApp, cookie: string, product: { id: strin
   await testApp.app.inject({ method: 'POST', url: '/api/addresses', headers: { cookie }, payload: sofia });
   await testApp.app.inject({ method: 'POST', url: '/api/cart/operations', headers: { cookie }, payload: { operations: [{ id: key(), type: 'add', productId: product.id }] } });
   const expectedTotalMinor = priceLines([{ priceMinor: product.priceMinor, quantity: 1 }]).total;
-  const placed = await testApp.app.inject({ method: 'POST', url: '/api/orders', headers: { cookie }, payload: { idempotencyKey: key(), expectedTotalMinor } });
+  const placed = await testApp.app.inject({ method: 'POST', url: '/api/orders', headers: { cookie }, payload: { idempotencyKey: key(), acceptTerms: true, expectedTotalMinor } });
   expect(placed.statusCode, placed.body).toBe(201);
   return placed.json<{ order: Order }>().order;
 }

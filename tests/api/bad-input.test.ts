@@ -72,7 +72,7 @@ describeEachDatabase('bad input on every write endpoint', (context) => {
       method: 'POST',
       url: '/api/orders',
       headers: { cookie: customer },
-      payload: { idempotencyKey: randomUUID().replace(/-/g, ''), expectedTotalMinor: 4900 + 245 + 599 },
+      payload: { idempotencyKey: randomUUID().replace(/-/g, ''), acceptTerms: true, expectedTotalMinor: 4900 + 245 + 599 },
     });
     orderId = placed.json<{ order: Order }>().order.orderId;
   });
@@ -114,16 +114,17 @@ describeEachDatabase('bad input on every write endpoint', (context) => {
     }
     for (const field of ['idempotencyKey', 'addressId', 'paymentMethod']) {
       eachValue(TEXT_VALUES, `order ${field}`, (value) =>
-        json('POST', '/api/orders', customer, { idempotencyKey: randomUUID().replace(/-/g, ''), expectedTotalMinor: 0, [field]: value }),
+        json('POST', '/api/orders', customer, { idempotencyKey: randomUUID().replace(/-/g, ''), acceptTerms: true, expectedTotalMinor: 0, [field]: value }),
       );
     }
     eachValue([...NUMBER_VALUES, ['wrong total', 2 ** 31]], 'order expectedTotalMinor', (value) =>
-      json('POST', '/api/orders', customer, { idempotencyKey: randomUUID().replace(/-/g, ''), expectedTotalMinor: value }),
+      json('POST', '/api/orders', customer, { idempotencyKey: randomUUID().replace(/-/g, ''), acceptTerms: true, expectedTotalMinor: value }),
     );
     for (const field of ['method', 'cardLast4']) {
       eachValue(TEXT_VALUES, `payment ${field}`, (value) => json('POST', `/api/orders/${orderId}/payment`, customer, { method: 'card', cardLast4: '4242', [field]: value }));
     }
     eachValue(TEXT_VALUES, 'order status', (value) => json('PATCH', `/api/admin/orders/${orderId}/status`, admin, { status: value }));
+    eachValue(TEXT_VALUES, 'account deletion email', (value) => json('DELETE', '/api/account', customer, { email: value }));
     for (const field of ['nameEn', 'nameBg', 'descriptionEn', 'descriptionBg', 'category']) {
       eachValue(multipartText(), `product ${field}`, (value) => productForm('PUT', `/api/admin/products/${productId}`, admin, { [field]: String(value) }));
       eachValue(multipartText(), `new product ${field}`, (value) => productForm('POST', '/api/admin/products', admin, { [field]: String(value) }));

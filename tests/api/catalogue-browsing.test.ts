@@ -207,7 +207,7 @@ describeEachDatabase('product pages and names in both languages', (context) => {
       method: 'POST',
       url: '/api/orders',
       headers: { cookie },
-      payload: { idempotencyKey: randomUUID(), expectedTotalMinor: priceLines(items).total },
+      payload: { idempotencyKey: randomUUID(), acceptTerms: true, expectedTotalMinor: priceLines(items).total },
     });
     expect(placed.statusCode, placed.body).toBe(201);
     const orderId = placed.json<{ order: Order }>().order.orderId;

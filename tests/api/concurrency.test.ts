@@ -29,7 +29,7 @@ async function cartOf(testApp: TestApp, cookie: string): Promise<CartItem[]> {
 }
 
 const place = (testApp: TestApp, cookie: string, expectedTotalMinor: number) =>
-  testApp.app.inject({ method: 'POST', url: '/api/orders', headers: { cookie }, payload: { idempotencyKey: opId(), expectedTotalMinor } });
+  testApp.app.inject({ method: 'POST', url: '/api/orders', headers: { cookie }, payload: { idempotencyKey: opId(), acceptTerms: true, expectedTotalMinor } });
 
 const statuses = (responses: LightMyRequestResponse[]) => responses.map((response) => response.statusCode);
 const serverErrors = (responses: LightMyRequestResponse[]) => responses.filter((response) => response.statusCode >= 500).map((response) => response.body);

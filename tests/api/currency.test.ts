@@ -139,7 +139,7 @@ describe.each(databaseTargets)('prices that include VAT, and cash on delivery [%
   it('refuses a payment method the shop does not offer, writing nothing', async () => {
     const cookie = await signInThroughInbox(shop, inbox, 'link@example.com');
     await fillCart(shop, cookie, [product]);
-    const response = await shop.app.inject({ method: 'POST', url: '/api/orders', headers: { cookie }, payload: { idempotencyKey: 'k'.repeat(20), paymentMethod: 'pay_by_link', expectedTotalMinor: 1738 + 450 } });
+    const response = await shop.app.inject({ method: 'POST', url: '/api/orders', headers: { cookie }, payload: { idempotencyKey: 'k'.repeat(20), paymentMethod: 'pay_by_link', acceptTerms: true, expectedTotalMinor: 1738 + 450 } });
     expect(response.statusCode).toBe(400);
     expect(response.json().error.code).toBe('payment_method_unavailable');
     expect((await shop.app.inject({ method: 'GET', url: '/api/orders', headers: { cookie } })).json().orders).toEqual([]);

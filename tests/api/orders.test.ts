@@ -6,6 +6,7 @@ import type { CartResponse } from '../../src/shared/cart.js';
 import { priceLines } from '../../src/shared/money.js';
 import type { Order } from '../../src/shared/orders.js';
 import { orders, payments, products } from '../../src/server/db/schema.js';
+import { termsVersion } from '../../src/server/legal/service.js';
 import { sofia } from './sample-data.js';
 import { signIn } from './sign-in.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';
@@ -24,7 +25,7 @@ const cartOf = async (testApp: TestApp, cookie: string) =>
 /** Places an order confirming the total the cart shows now, as the checkout page does, unless the payload names one. */
 async function place(testApp: TestApp, cookie: string, payload: object) {
   const expectedTotalMinor = priceLines(await cartOf(testApp, cookie)).total;
-  return testApp.app.inject({ method: 'POST', url: '/api/orders', headers: { cookie }, payload: { expectedTotalMinor, ...payload } });
+  return testApp.app.inject({ method: 'POST', url: '/api/orders', headers: { cookie }, payload: { acceptTerms: true, expectedTotalMinor, ...payload } });
 }
 
 async function saveAddress(testApp: TestApp, cookie: string, city: string): Promise<Address[]> {
@@ -81,6 +82,25 @@ describeEachDatabase('orders', (context) => {
     ]);
     expect(address!.isDefault).toBe(true);
     expect(await cartOf(testApp, cookie)).toEqual([]);
+  });
+
+  it('places an order only when the customer accepts the terms, and records which terms and when', async () => {
+    const testApp = context();
+    const cookie = await signIn(testApp, 'terms@example.com');
+    await saveAddress(testApp, cookie, 'Sofia');
+    await addToCart(testApp, cookie, [oil]);
+    for (const acceptTerms of [undefined, false, 'yes']) {
+      const refused = await place(testApp, cookie, { idempotencyKey: key(), acceptTerms });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().error.message).toBe('acceptTerms: checkout.errors.termsRequired');
+    }
+    expect(await cartOf(testApp, cookie)).toHaveLength(1);
+    const placed = await place(testApp, cookie, { idempotencyKey: key() });
+    expect(placed.statusCode).toBe(201);
+    const [row] = await testApp.database.db.select().from(orders).where(eq(orders.id, placed.json<{ order: Order }>().order.orderId));
+    expect(row!.termsVersion).toBe(termsVersion(testApp.config));
+    expect(row!.termsVersion).toMatch(/^[0-9a-f]{12}$/);
+    expect(Date.now() - row!.termsAcceptedAt!.getTime()).toBeLessThan(60_000);
   });
 
   it('refuses an empty cart and a missing address, leaving the cart as it was', async () => {
@@ -247,7 +267,7 @@ describeEachDatabase('orders', (context) => {
     await testApp.database.db.update(products).set({ priceMinor: 5849 }).where(eq(products.id, cheap!.id));
 
     const idempotencyKey = key();
-    const refused = await testApp.app.inject({ method: 'POST', url: '/api/orders', headers: { cookie }, payload: { idempotencyKey, expectedTotalMinor: seen } });
+    const refused = await testApp.app.inject({ method: 'POST', url: '/api/orders', headers: { cookie }, payload: { idempotencyKey, acceptTerms: true, expectedTotalMinor: seen } });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error.code).toBe('price_changed');
     expect(await testApp.database.db.select().from(orders).where(eq(orders.customerEmail, 'careful@example.com'))).toEqual([]);
@@ -255,7 +275,7 @@ describeEachDatabase('orders', (context) => {
     // The cart shows the new price beside the one the line was added at, and the new total can be confirmed.
     const [line] = await cartOf(testApp, cookie);
     expect(line).toMatchObject({ name: { en: 'Glitter Jar', bg: '' }, priceMinor: 5849, addedPriceMinor: 1649 });
-    const confirmed = await testApp.app.inject({ method: 'POST', url: '/api/orders', headers: { cookie }, payload: { idempotencyKey, expectedTotalMinor: priceLines([{ priceMinor: 5849, quantity: 1 }]).total } });
+    const confirmed = await testApp.app.inject({ method: 'POST', url: '/api/orders', headers: { cookie }, payload: { idempotencyKey, acceptTerms: true, expectedTotalMinor: priceLines([{ priceMinor: 5849, quantity: 1 }]).total } });
     expect(confirmed.statusCode).toBe(201);
     expect(confirmed.json<{ order: Order }>().order.pricing.total).toBe(priceLines([{ priceMinor: 5849, quantity: 1 }]).total);
 

@@ -35,7 +35,7 @@ export async function placeOrder(testApp: TestApp, cookie: string, payload: { pa
     method: 'POST',
     url: '/api/orders',
     headers: { cookie },
-    payload: { idempotencyKey: operationKey(), expectedTotalMinor: shown.total, ...payload },
+    payload: { idempotencyKey: operationKey(), acceptTerms: true, expectedTotalMinor: shown.total, ...payload },
   });
   if (response.statusCode !== 201) throw new Error(`Placing the order failed: ${response.body}`);
   return response.json<{ order: Order }>().order;

@@ -33,7 +33,7 @@ const cartOf = async (testApp: TestApp, cookie: string) =>
 /** Places the order of the cart as the checkout shows it, confirming its total. */
 async function checkout(testApp: TestApp, cookie: string): Promise<LightMyRequestResponse> {
   const expectedTotalMinor = priceLines(await cartOf(testApp, cookie)).total;
-  return testApp.app.inject({ method: 'POST', url: '/api/orders', headers: { cookie }, payload: { idempotencyKey: opId(), expectedTotalMinor } });
+  return testApp.app.inject({ method: 'POST', url: '/api/orders', headers: { cookie }, payload: { idempotencyKey: opId(), acceptTerms: true, expectedTotalMinor } });
 }
 
 /** A signed-in customer with an address and the given pieces in the cart. */

@@ -1,8 +1,11 @@
 import type { Page } from '@playwright/test';
 import type { Product } from '../../src/shared/catalog.js';
+import { LEGAL_PAGES } from '../../src/shared/legal.js';
+import { legalPath } from '../../src/shared/routes.js';
 import { Auditor, signInRequest } from './accessibility.js';
 import { placeOrderThroughApi } from './shop-api.js';
 import { clientAddressHeader, expect, test, uniqueEmail } from './shop-fixtures.js';
+import { acceptTerms } from './checkout-steps.js';
 
 // axe-core over every page and dialog of the shop, in both languages, at the desktop and phone widths
 // of the two projects, signed out, as a customer and as an admin. Each test walks one role's pages in
@@ -38,7 +41,7 @@ const LANGUAGES = {
     placeOrder: 'Поръчайте',
     cardNumber: 'Номер на картата',
     addressesTab: 'Моите адреси',
-    delete: 'Изтрий',
+    delete: 'Изтрийте',
     addProduct: 'Добавете продукт',
     saveProduct: 'Запазете продукта',
     cancel: 'Отказ',
@@ -62,7 +65,7 @@ for (const [language, text] of Object.entries(LANGUAGES)) {
       expect(await page.evaluate(() => window.scrollY)).toBe(0);
     });
 
-    test('signed out: home, dialogs, sign-in prompts, not found and completing a sign-in', async ({ page, inbox, allowConsoleErrors }, testInfo) => {
+    test('signed out: home, dialogs, sign-in prompts, legal pages, not found and completing a sign-in', async ({ page, inbox, allowConsoleErrors }, testInfo) => {
       allowConsoleErrors(/status of 404/); // the not-found page comes with its status
       const audit = new Auditor(page, testInfo);
       await page.goto('/');
@@ -97,6 +100,11 @@ for (const [language, text] of Object.entries(LANGUAGES)) {
       await page.goto('/mock-payment/NA-AAAAAAAA');
       await expect(page.getByRole('main').getByRole('button', { name: text.login })).toBeVisible();
       await audit.check('mock payment: sign-in prompt');
+      for (const legal of LEGAL_PAGES) {
+        await page.goto(legalPath(legal));
+        await expect(page.getByRole('main').getByRole('article').getByRole('heading', { level: 1 })).toBeVisible();
+        await audit.check(`legal page: ${legal}`);
+      }
       await page.goto('/no-such-page');
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await audit.check('not found');
@@ -153,6 +161,7 @@ for (const [language, text] of Object.entries(LANGUAGES)) {
       await expect(page.getByRole('radio', { name: /Maria Ivanova|Petya Dimitrova/, checked: true })).toHaveCount(1);
       await audit.check('checkout: saved addresses');
 
+      await acceptTerms(page);
       await page.getByRole('button', { name: text.placeOrder }).click();
       const placed = page.getByRole('dialog');
       await expect(placed).toContainText(/NA-[A-Z2-9]{8}/);
@@ -174,9 +183,9 @@ for (const [language, text] of Object.entries(LANGUAGES)) {
 
       await page.goto('/profile?tab=addresses');
       await expect(page.getByRole('tab', { name: text.addressesTab })).toHaveAttribute('aria-selected', 'true');
-      await expect(page.getByRole('button', { name: text.delete })).toHaveCount(2);
+      await expect(page.getByRole('button', { name: text.delete, exact: true })).toHaveCount(2);
       await audit.check('profile: addresses');
-      await page.getByRole('button', { name: text.delete }).last().click();
+      await page.getByRole('button', { name: text.delete, exact: true }).last().click();
       await expect(page.getByRole('dialog')).toBeVisible();
       await audit.check('dialog: delete an address');
       await page.keyboard.press('Escape');

@@ -5,6 +5,7 @@ import type { Order } from '../../src/shared/orders.js';
 import { placeOrderThroughApi } from './shop-api.js';
 import { clientAddressHeader, expect, SHOP_ADMIN_EMAIL, test, uniqueEmail } from './shop-fixtures.js';
 import { signInThroughUi } from './sign-in-steps.js';
+import { acceptTerms } from './checkout-steps.js';
 
 const productImage = () =>
   sharp({ create: { width: 900, height: 900, channels: 3, background: { r: 120, g: 60, b: 200 } } })
@@ -83,6 +84,7 @@ test('an admin finds a customer’s order by part of the e-mail, sets it to sent
   }
   await customer.getByLabel('Phone number').fill('0888 765 432');
   await customer.getByRole('button', { name: 'Save address' }).click();
+  await acceptTerms(customer);
   await customer.getByRole('button', { name: 'Place Order' }).click();
   const orderId = /#(NA-[A-Z2-9]{8})/.exec((await customer.getByRole('dialog', { name: 'Success' }).textContent())!)![1]!;
   await customer.getByRole('button', { name: 'OK' }).click();

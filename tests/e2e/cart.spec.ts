@@ -42,7 +42,7 @@ test('adds to the cart with a busy button, counts in the badge, totals and remov
   const expectedTotal = (await priceOf(page, 0)) + (await priceOf(page, 1));
   await cartLink(page).click();
   await expect(page.getByRole('heading', { name: 'Your Cart' })).toBeVisible();
-  const lines = page.getByRole('listitem');
+  const lines = page.getByRole('main').getByRole('listitem');
   await expect(lines).toHaveCount(2);
   await expect(page.getByText('Subtotal')).toBeVisible();
   await expect(page.locator('p', { hasText: 'Subtotal' })).toContainText(`BGN ${expectedTotal.toFixed(2)}`);
@@ -130,7 +130,7 @@ test('an add made offline waits in the queue and reaches the server exactly once
   expect(items.filter((item) => item.name.en === name)).toHaveLength(1);
   expect(items).toHaveLength(1);
   await cartLink(page).click();
-  await expect(page.getByRole('listitem')).toHaveCount(1);
+  await expect(page.getByRole('main').getByRole('listitem')).toHaveCount(1);
   await expect(page.getByText('Waiting to sync')).toHaveCount(0);
 });
 

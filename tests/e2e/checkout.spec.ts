@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { changePrice, createProduct, deleteProduct } from './shop-api.js';
 import { clientAddressHeader, expect, hasHorizontalScroll, test, uniqueEmail } from './shop-fixtures.js';
 import { signInThroughUi } from './sign-in-steps.js';
+import { acceptTerms } from './checkout-steps.js';
 
 const card = (page: Page, index: number) => page.getByRole('article').nth(index);
 
@@ -57,6 +58,15 @@ test('pays by card: address with a Bulgarian phone, totals, order, card form, su
 
   await expect(page.getByRole('radio', { name: /Pay by link/ })).toBeChecked();
   await page.getByRole('radio', { name: /Card/ }).check();
+  // The terms must be accepted first: the order is refused, and the box is where the focus goes.
+  await page.getByRole('button', { name: 'Place Order' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Please accept the terms and conditions to place the order.');
+  const terms = page.getByRole('checkbox', { name: 'I have read and accept the terms and conditions.' });
+  await expect(terms).toBeFocused();
+  await expect(terms).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByRole('link', { name: 'terms and conditions', exact: true })).toHaveAttribute('href', '/legal/terms');
+  await acceptTerms(page);
+  await expect(page.getByRole('alert')).toHaveCount(0);
   await page.getByRole('button', { name: 'Place Order' }).dblclick();
   const created = page.getByRole('dialog', { name: 'Success' });
   await expect(created).toContainText(/Order #NA-[A-Z2-9]{8} created and waiting for payment/);
@@ -113,6 +123,7 @@ test('pays by link: the payment window completes the payment and the page follow
   await fillAddress(page, { 'Full name': 'Ivan Petrov', 'Street address': '5 Maritsa St', City: 'Plovdiv', 'State / Province': 'Plovdiv', 'Postal code': '4000' });
   await page.getByLabel('Phone number').fill('+359 32 123 456');
   await page.getByRole('button', { name: 'Save address' }).click();
+  await acceptTerms(page);
   await page.getByRole('button', { name: 'Place Order' }).click();
   await page.getByRole('dialog', { name: 'Success' }).getByRole('button', { name: 'OK' }).click();
   await page.getByRole('button', { name: 'Pay Now' }).click();
@@ -138,6 +149,7 @@ test('another customer is refused on the payment page and sees none of the order
   await fillAddress(page, { 'Full name': 'Secret Person', 'Street address': '1 Hidden Lane', City: 'Varna', 'State / Province': 'Varna', 'Postal code': '9000' });
   await page.getByLabel('Phone number').fill('0888 123 456');
   await page.getByRole('button', { name: 'Save address' }).click();
+  await acceptTerms(page);
   await page.getByRole('button', { name: 'Place Order' }).click();
   const created = page.getByRole('dialog', { name: 'Success' });
   const orderId = /#(NA-[A-Z2-9]{8})/.exec((await created.textContent())!)![1]!;
@@ -191,6 +203,7 @@ test('a price changed after the cart was loaded is shown before the order is pla
 
     // Changed again while checkout is open: the order is refused at the total shown, and nothing is written.
     await changePrice(adminApi, product, '60.00');
+    await acceptTerms(page);
     await page.getByRole('button', { name: 'Place Order' }).click();
     await expect(page.getByRole('alert')).toHaveText(
       `Prices in your order changed. The new total is ${money(totalFor(6000))}. Please check the order and place it again.`,
@@ -268,6 +281,7 @@ test.describe('in Bulgarian', () => {
     await expect(summary).toContainText(`Данък (5%)${money(tax, ',')}`);
     await expect(summary).toContainText('ДоставкаBGN 5,99');
     await expect(summary).toContainText(`Общо${money(price! + tax + 599, ',')}`);
+    await acceptTerms(page);
     await page.getByRole('button', { name: 'Поръчайте' }).click();
     const created = page.getByRole('dialog', { name: 'Готово' });
     await expect(created).toContainText(/Поръчка №NA-[A-Z2-9]{8} е създадена и очаква плащане/);
@@ -290,7 +304,7 @@ test.describe('in Bulgarian', () => {
     await page.getByRole('tab', { name: 'Моите адреси' }).click();
     await expect(page).toHaveURL(/tab=addresses/);
     await expect(page.getByText('Мария Иванова')).toBeVisible();
-    await page.getByRole('button', { name: 'Изтрий' }).click();
+    await page.getByRole('button', { name: 'Изтрийте', exact: true }).click();
     await page.getByRole('dialog', { name: 'Изтриване на адрес' }).getByRole('button', { name: 'Изтрий' }).click();
     await expect(page.getByRole('dialog', { name: 'Готово' })).toContainText('Адресът е изтрит успешно.');
     await page.getByRole('button', { name: 'Добре' }).click();

@@ -77,7 +77,7 @@ test('a confirmation dialog starts on Cancel, gives focus back on Escape, and ne
   const address = { fullName: 'Petya Dimitrova', streetAddress: '7 Shipka St', city: 'Sofia', state: 'Sofia City', postalCode: '1504', country: 'BG', phone: '0888 123 456' };
   expect((await page.request.post('/api/addresses', { data: address })).status()).toBe(201);
   await page.goto('/profile?tab=addresses');
-  const deleteButton = page.getByRole('button', { name: 'Delete' });
+  const deleteButton = page.getByRole('button', { name: 'Delete', exact: true });
   await moveFocusTo(page, deleteButton);
   await page.keyboard.press('Enter');
   const confirm = page.getByRole('dialog', { name: 'Delete address' });
@@ -156,6 +156,9 @@ test('a whole purchase by keyboard: sign in, add two products, check out and pay
   await moveFocusTo(page, page.getByRole('radio', { name: /Pay by link/ }));
   await page.keyboard.press('ArrowDown');
   await expect(page.getByRole('radio', { name: /Card/ })).toBeChecked();
+  await moveFocusTo(page, page.getByRole('checkbox', { name: /accept the terms/ }));
+  await page.keyboard.press('Space');
+  await expect(page.getByRole('checkbox', { name: /accept the terms/ })).toBeChecked();
   await moveFocusTo(page, page.getByRole('button', { name: 'Place Order' }));
   await page.keyboard.press('Enter');
   const placed = page.getByRole('dialog', { name: 'Success' });

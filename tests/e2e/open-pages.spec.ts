@@ -3,6 +3,7 @@ import type { CartResponse } from '../../src/shared/cart.js';
 import { createProduct, deleteProduct, renameProduct } from './shop-api.js';
 import { clientAddressHeader, expect, test, uniqueEmail } from './shop-fixtures.js';
 import { requestLinkThroughUi, signInThroughUi } from './sign-in-steps.js';
+import { acceptTerms } from './checkout-steps.js';
 
 // Open pages stay true: what the shop changes elsewhere (an admin's edit, a sign-in in another tab)
 // reaches a page that is already open, without a reload.
@@ -179,6 +180,7 @@ test('a refused order says why in the interface’s language', async ({ page, in
     route.fulfill({ status: 503, json: { error: { code: 'unavailable', message: 'The database is not answering' } } }),
   );
   await page.goto('/checkout');
+  await acceptTerms(page);
   await page.getByRole('button', { name: 'Поръчайте' }).click();
   await expect(page.getByRole('alert')).toHaveText('В момента магазинът не е достъпен. Моля, опитайте отново след няколко минути.');
 });

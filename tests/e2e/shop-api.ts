@@ -75,7 +75,7 @@ export async function placeOrderThroughApi(customer: APIRequestContext, productI
   expect(added.ok(), await added.text()).toBe(true);
   const { items } = (await added.json()) as CartResponse;
   const expectedTotalMinor = priceLines(items).total;
-  const placed = await customer.post('/api/orders', { data: { idempotencyKey: randomKey(), paymentMethod, expectedTotalMinor } });
+  const placed = await customer.post('/api/orders', { data: { idempotencyKey: randomKey(), paymentMethod, acceptTerms: true, expectedTotalMinor } });
   expect(placed.status(), await placed.text()).toBe(201);
   return ((await placed.json()) as { order: Order }).order;
 }

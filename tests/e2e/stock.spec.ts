@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, signedInApi, test, uniqueEmail } from './shop-fixtures.js';
 import { createProduct, placeOrderThroughApi, setOrderStatus } from './shop-api.js';
 import { signInThroughUi } from './sign-in-steps.js';
+import { acceptTerms } from './checkout-steps.js';
 
 // Stock as a shopper meets it. Every test makes its own products (the worker's shop is shared by its
 // tests, and one of them buying a demo piece would change what another sees).
@@ -45,7 +46,7 @@ test('the cart’s quantity stepper raises and lowers a line, stops at the stock
   await expect(cartLink).toHaveAccessibleName('Cart, 2 items');
 
   await cartLink.click();
-  await expect(page.getByRole('listitem')).toHaveCount(1);
+  await expect(page.getByRole('main').getByRole('listitem')).toHaveCount(1);
   const count = page.getByRole('status', { name: `Quantity of ${batch.name.en}: 2` });
   await expect(count).toHaveText('2');
   await expect(page.locator('p', { hasText: 'Subtotal' })).toContainText('BGN 20.00');
@@ -91,6 +92,7 @@ test('a checkout is refused when another customer bought the last piece a moment
   await placeOrderThroughApi(quicker, lily.id, 'card');
   await quicker.dispose();
 
+  await acceptTerms(page);
   await placeOrder.click();
   await expect(page.getByRole('alert')).toContainText(`Someone else was quicker: not enough pieces are left. ${lily.name.en} is sold out.`);
   await expect(page).toHaveURL(/\/checkout$/);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CartItem } from '../../shared/cart.js';
-import { newOperationId, queueOperation, readMirror, readQueue, toOperations, withQueue, writeMirror, writeQueue, type QueuedOperation } from './cart-storage.js';
+import { forgetCart, newOperationId, queueOperation, readMirror, readQueue, toOperations, withQueue, writeMirror, writeQueue, type QueuedOperation } from './cart-storage.js';
 
 class MemoryStorage implements Storage {
   private values = new Map<string, string>();
@@ -101,5 +101,20 @@ describe('offline cart', () => {
     const id = newOperationId();
     expect(id).toMatch(/^[a-f0-9]{32}$/);
     expect(newOperationId()).not.toBe(id);
+  });
+});
+
+describe('forgetting a deleted account’s cart', () => {
+  it('removes its mirror and offline queue, and nobody else’s', () => {
+    const storage = new MemoryStorage();
+    for (const email of ['gone@example.com', 'stays@example.com']) {
+      writeMirror(storage, email, [serverItem]);
+      writeQueue(storage, email, [queuedAdd]);
+    }
+    forgetCart(storage, 'gone@example.com');
+    expect(readMirror(storage, 'gone@example.com')).toBeUndefined();
+    expect(readQueue(storage, 'gone@example.com')).toEqual([]);
+    expect(readMirror(storage, 'stays@example.com')).toHaveLength(1);
+    expect(readQueue(storage, 'stays@example.com')).toHaveLength(1);
   });
 });

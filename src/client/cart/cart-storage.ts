@@ -62,6 +62,16 @@ export function writeMirror(storage: Storage, email: string, items: readonly Sho
   storage.setItem(cartMirrorKey(email), JSON.stringify(items));
 }
 
+/** Forgets the cart this browser kept for the e-mail, and its offline queue: for an account that was deleted. */
+export function forgetCart(storage: Storage, email: string): void {
+  try {
+    storage.removeItem(cartMirrorKey(email));
+    storage.removeItem(pendingQueueKey(email));
+  } catch {
+    // Storage may be disabled; then nothing was kept.
+  }
+}
+
 /** A line known only to this browser is named after its product, so later changes to it find it. */
 export const pendingItemId = (productId: string) => `pending-${productId}`;
 

@@ -1,4 +1,4 @@
-import { taxPercentText } from '../../shared/money.js';
+import { taxPercentText, type Currency } from '../../shared/money.js';
 import type { Order } from '../../shared/orders.js';
 import { AddressText } from '../addresses/address-text.js';
 import { useTranslation } from '../i18n/i18n.js';
@@ -11,30 +11,46 @@ export function OrderStatusBadge({ status }: { status: Order['status'] }) {
   return <span className={`status status--${status}`}>{t(`orders.status.${status}`)}</span>;
 }
 
-/** Subtotal, tax, shipping and total, as checkout and orders show them. */
-export function PricingTable({ pricing }: { pricing: Order['pricing'] }) {
+/**
+ * Subtotal, tax, shipping, the cash-on-delivery fee and total, as checkout and orders show them, in
+ * the currency of the pricing (an order keeps its own, and the tax rate it was placed at). Tax that is
+ * added is a line before the total; tax that prices include is said after it.
+ */
+export function PricingTable({ pricing, currency }: { pricing: Order['pricing']; currency: Currency }) {
   const { t } = useTranslation();
-  const rows: Array<[string, number]> = [
-    [t('checkout.subtotal'), pricing.subtotal],
-    [t('checkout.tax', { percent: taxPercentText(pricing.taxRateBasisPoints) }), pricing.tax],
-    [t('checkout.shipping'), pricing.shipping],
-  ];
+  const taxLabel = (key: 'checkout.tax' | 'checkout.taxIncluded') => t(key, { percent: taxPercentText(pricing.taxRateBasisPoints) });
+  const rows = (
+    [
+      [t('checkout.subtotal'), pricing.subtotal],
+      !pricing.taxIncluded && [taxLabel('checkout.tax'), pricing.tax],
+      [t('checkout.shipping'), pricing.shipping],
+      pricing.fee > 0 && [t('checkout.cashOnDeliveryFeeLine'), pricing.fee],
+    ] satisfies Array<[string, number] | false>
+  ).filter((row) => row !== false);
   return (
     <dl className="pricing">
       {rows.map(([label, minor]) => (
         <div key={label} className="pricing__row">
           <dt>{label}</dt>
           <dd>
-            <Price minor={minor} />
+            <Price minor={minor} currency={currency} />
           </dd>
         </div>
       ))}
       <div className="pricing__row pricing__row--total">
         <dt>{t('checkout.total')}</dt>
         <dd>
-          <Price minor={pricing.total} />
+          <Price minor={pricing.total} currency={currency} />
         </dd>
       </div>
+      {pricing.taxIncluded && (
+        <div className="pricing__row">
+          <dt>{taxLabel('checkout.taxIncluded')}</dt>
+          <dd>
+            <Price minor={pricing.tax} currency={currency} />
+          </dd>
+        </div>
+      )}
     </dl>
   );
 }
@@ -60,11 +76,11 @@ export function OrderDetails({ order, headingLevel = 3 }: { order: Order; headin
               <Localized text={item.name} />
               {item.quantity > 1 && <span className="muted"> · {t('orders.quantity', { count: item.quantity })}</span>}
             </span>{' '}
-            <Price minor={item.priceMinor * item.quantity} />
+            <Price minor={item.priceMinor * item.quantity} currency={order.currency} />
           </li>
         ))}
       </ul>
-      <PricingTable pricing={order.pricing} />
+      <PricingTable pricing={order.pricing} currency={order.currency} />
       <p>
         {t('orders.paymentMethod')}: {t(`orders.method.${order.paymentMethod}`)}
       </p>

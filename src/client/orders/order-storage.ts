@@ -45,3 +45,18 @@ export function recallPaymentInfo(orderId: string): PaymentInfo {
     return { checkoutUrl: null, paymentMethod: null };
   }
 }
+
+const PAYMENT_INFO_PREFIXES = ['order_payment_info_', 'checkout_url_', 'payment_method_'];
+
+/**
+ * Forgets every order's payment facts kept in this browser, for an account that was deleted. Any
+ * other customer's payment page loses nothing: it takes the same facts from the order itself.
+ */
+export function forgetPaymentInfo(): void {
+  try {
+    const keys = Array.from({ length: localStorage.length }, (_, index) => localStorage.key(index));
+    for (const key of keys) if (key && PAYMENT_INFO_PREFIXES.some((prefix) => key.startsWith(prefix))) localStorage.removeItem(key);
+  } catch {
+    // Storage may be disabled; then nothing was kept.
+  }
+}

@@ -37,6 +37,8 @@ interface Session {
   /** Takes the signed-in user from a completed sign-in, and refreshes everything personal. */
   signedIn(user: SessionUser): Promise<void>;
   signOut(): Promise<void>;
+  /** Forgets the user after the server has ended every session itself (the account was deleted), and tells the other tabs. */
+  signedOut(): Promise<void>;
   /** Asks the server who this browser is, for when that may have changed elsewhere (another tab, an ended session). */
   recheck(): Promise<void>;
 }
@@ -78,11 +80,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [queryClient],
   );
 
-  const signOut = useCallback(async () => {
-    await requestJson<null>('/api/auth/session', { method: 'DELETE' });
+  const signedOut = useCallback(async () => {
     await applyUser(queryClient, null, { refresh: false });
     tellOtherTabs();
   }, [queryClient]);
+
+  const signOut = useCallback(async () => {
+    await requestJson<null>('/api/auth/session', { method: 'DELETE' });
+    await signedOut();
+  }, [signedOut]);
 
   const recheck = useCallback(async () => {
     let user: SessionUser | null;
@@ -112,9 +118,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       closeLogin: () => setLoginRequest(null),
       signedIn,
       signOut,
+      signedOut,
       recheck,
     }),
-    [data, loginRequest, signedIn, signOut, recheck],
+    [data, loginRequest, signedIn, signOut, signedOut, recheck],
   );
 
   if (isPending) return null;

@@ -1,15 +1,35 @@
 import { useCallback } from 'react';
+import type { Currency } from '../../shared/money.js';
 import { useTranslation } from '../i18n/i18n.js';
-import { formatMinor } from '../../shared/money.js';
+import { settings } from '../settings.js';
+import { EQUIVALENT_SEPARATOR, priceAmounts, priceText } from './price-text.js';
 
-/** A price as text, for sentences: the currency prefix and two decimals, as the current language writes numbers. */
-export function usePriceText(): (minor: number) => string {
-  const { t, language } = useTranslation();
-  return useCallback((minor: number) => `${t('common.currencyPrefix')}${formatMinor(minor, language)}`, [t, language]);
+/**
+ * A price as text, for sentences, in the given currency (the shop's unless told: an order keeps its
+ * own) and, in a euro shop during the changeover, with its BGN equivalent.
+ */
+export function usePriceText(): (minor: number, currency?: Currency) => string {
+  const { language } = useTranslation();
+  return useCallback(
+    (minor: number, currency: Currency = settings.pricing.currency) => priceText(minor, currency, language, settings.showBgnEquivalent),
+    [language],
+  );
 }
 
-/** A price with the currency prefix and two decimals, written the way the current language writes numbers. */
-export function Price({ minor }: { minor: number }) {
-  const priceText = usePriceText();
-  return <span className="price">{priceText(minor)}</span>;
+/**
+ * A price, written the way the current language writes numbers and the currency. Its BGN equivalent
+ * follows in the same font and size, as the changeover law asks; a line may break between the two
+ * amounts but never inside one.
+ */
+export function Price({ minor, currency = settings.pricing.currency }: { minor: number; currency?: Currency }) {
+  const { language } = useTranslation();
+  const [own, equivalent] = priceAmounts(minor, currency, language, settings.showBgnEquivalent);
+  if (equivalent === undefined) return <span className="price">{own}</span>;
+  return (
+    <span className="price price--with-equivalent">
+      <span className="price__amount">{own}</span>
+      {EQUIVALENT_SEPARATOR}
+      <span className="price__amount">{equivalent}</span>
+    </span>
+  );
 }

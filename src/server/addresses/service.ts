@@ -92,3 +92,8 @@ export async function setDefaultAddress(db: Database, userId: string, id: string
     return listAddresses(tx, userId);
   });
 }
+
+/** Deletes every address of a customer who deletes their account, in the caller's transaction. */
+export async function deleteAllAddresses(tx: Executor, userId: string): Promise<void> {
+  await tx.delete(addresses).where(eq(addresses.userId, userId));
+}

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { and, count, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import type { AccountSessionRecord } from '../../shared/account.js';
 import {
   SESSION_DAYS,
   SIGN_IN_LINK_MINUTES,
@@ -9,7 +10,7 @@ import {
   type MAIL_LANGUAGES,
 } from '../../shared/auth.js';
 import { isAdminEmail } from '../admin/service.js';
-import type { Database } from '../db/client.js';
+import type { Database, Executor } from '../db/client.js';
 import { inTransaction, lockSubject } from '../db/transaction.js';
 import { sessions, signInTokens, users } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
@@ -153,4 +154,62 @@ export async function signOut(db: Database, log: FastifyBaseLogger, sessionId: s
   } catch (error) {
     log.warn({ err: error }, 'Could not record the sign-out time');
   }
+}
+
+// A customer's rights over their data (account/service.ts): the account's row, sessions and
+// sign-in links belong to this module, so their part of the copy and of the deletion is here.
+
+export interface AccountRecord {
+  email: string;
+  createdAt: Date;
+  lastLoginAt: Date | null;
+  lastLogoutAt: Date | null;
+}
+
+export async function findAccount(db: Executor, userId: string): Promise<AccountRecord | undefined> {
+  const [row] = await db
+    .select({ email: users.email, createdAt: users.createdAt, lastLoginAt: users.lastLoginAt, lastLogoutAt: users.lastLogoutAt })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row;
+}
+
+/** Every session the user has, oldest first, by its times alone: whoever read an id in the file could sign in with it. */
+export async function listUserSessions(db: Executor, userId: string, currentHash: string): Promise<AccountSessionRecord[]> {
+  const rows = await db.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(asc(sessions.createdAt));
+  return rows.map((row) => ({
+    createdAt: row.createdAt.toISOString(),
+    lastSeenAt: row.lastSeenAt.toISOString(),
+    expiresAt: row.expiresAt.toISOString(),
+    current: row.idHash === currentHash,
+  }));
+}
+
+/**
+ * Takes the e-mail off a deleted customer's account, in the caller's transaction. The row stays
+ * under the placeholder, since the orders kept for accounting refer to it; no link can be sent to
+ * the placeholder, and the e-mail can sign up again as a new customer. False when the account no
+ * longer has that e-mail (a deletion that ran first).
+ */
+export async function releaseAccountEmail(tx: Executor, userId: string, email: string, placeholder: string): Promise<boolean> {
+  const released = await tx
+    .update(users)
+    .set({ email: placeholder, lastLoginAt: null, lastLogoutAt: null, updatedAt: sql`now()` })
+    .where(and(eq(users.id, userId), eq(users.email, email)))
+    .returning({ id: users.id });
+  return released.length > 0;
+}
+
+/** Forgets the sign-in links sent to the e-mail, with the client addresses that asked for them, in the caller's transaction. */
+export async function forgetSignInLinks(tx: Executor, email: string): Promise<void> {
+  await tx.delete(signInTokens).where(eq(signInTokens.email, email));
+}
+
+/**
+ * Ends every session of the user in the caller's transaction; when it commits, every server process
+ * ends the sessions' event streams, as at sign-out.
+ */
+export async function endAllSessions(tx: Executor, userId: string): Promise<void> {
+  const ended = await tx.delete(sessions).where(eq(sessions.userId, userId)).returning({ idHash: sessions.idHash });
+  for (const { idHash } of ended) await announceSessionEnded(tx, idHash);
 }

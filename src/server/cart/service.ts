@@ -143,3 +143,9 @@ export async function removeOrderedLines(tx: Executor, userId: string, lines: re
   if (ids.length > 0) await tx.delete(cartItems).where(and(eq(cartItems.userId, userId), inArray(cartItems.id, ids)));
   await announceChange(tx, userId, 'cart');
 }
+
+/** Empties the cart of a customer who deletes their account, and forgets its operation ids, in the caller's transaction. */
+export async function deleteCart(tx: Executor, userId: string): Promise<void> {
+  await tx.delete(cartItems).where(eq(cartItems.userId, userId));
+  await tx.delete(appliedCartOperations).where(eq(appliedCartOperations.userId, userId));
+}

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { MAX_MAIL_ATTEMPTS, ORDER_MAIL_KINDS, type MailState, type OrderMail, type OrderMailKind } from '../../shared/order-mails.js';
+import { isDeletedEmailPlaceholder } from '../../shared/account.js';
 import type { TextLanguage } from '../../shared/catalog.js';
 import { normalizeOrderStatus, type OrderStatus } from '../../shared/order-status.js';
 import type { Database, DatabaseHandle, Executor } from '../db/client.js';
@@ -36,7 +37,9 @@ export interface ClaimedMail {
 const isWaiting = sql`${mailQueue.state} in ('queued', 'sending')`;
 
 /** Queues messages in the caller's transaction: they exist, and are sent, only if it commits. */
-export async function queueMails(tx: Executor, mails: NewMail[]): Promise<void> {
+export async function queueMails(tx: Executor, queued: NewMail[]): Promise<void> {
+  // A deleted account's orders keep a placeholder address, which nobody reads.
+  const mails = queued.filter((mail) => !isDeletedEmailPlaceholder(mail.recipient));
   if (mails.length === 0) return;
   await tx.insert(mailQueue).values(
     mails.map((mail) => ({
@@ -313,4 +316,40 @@ export class MailWorker {
     }
     await db.update(mailQueue).set({ state: 'sent', claimedUntil: null, sentAt: new Date(), lastError: null }).where(ownClaim(mail));
   }
+}
+
+/** A message as the customer's copy of their data shows it (AccountEmailRecord in shared/account.ts). */
+export interface CustomerMailRecord {
+  orderId: string;
+  kind: OrderMailKind;
+  orderStatus: OrderStatus | null;
+  state: MailState;
+  createdAt: string;
+  sentAt: string | null;
+}
+
+/** The messages of these orders addressed to the customer, oldest first, for the customer's copy of their data. */
+export async function listCustomerMails(db: Executor, orderIds: readonly string[], recipient: string): Promise<CustomerMailRecord[]> {
+  if (orderIds.length === 0) return [];
+  const rows = await db
+    .select()
+    .from(mailQueue)
+    .where(and(inArray(mailQueue.orderId, [...orderIds]), eq(mailQueue.recipient, recipient)))
+    .orderBy(asc(mailQueue.createdAt));
+  return rows.map((row) => {
+    const { kind, status, state, createdAt, sentAt } = toOrderMail(row);
+    return { orderId: row.orderId, kind, orderStatus: status, state, createdAt, sentAt };
+  });
+}
+
+/**
+ * For a customer who deleted their account, in the caller's transaction: no message of their orders
+ * that still waits is sent (a message being handed to the mail server at this moment may still go),
+ * and their address on those orders' messages becomes the placeholder.
+ */
+export async function forgetRecipient(tx: Executor, orderIds: readonly string[], email: string, placeholder: string): Promise<void> {
+  if (orderIds.length === 0) return;
+  const ofOrders = inArray(mailQueue.orderId, [...orderIds]);
+  await tx.update(mailQueue).set({ state: 'superseded', claimedUntil: null }).where(and(ofOrders, isWaiting));
+  await tx.update(mailQueue).set({ recipient: placeholder }).where(and(ofOrders, eq(mailQueue.recipient, email)));
 }

@@ -169,6 +169,8 @@ async function findByIdempotencyKey(db: Executor, userId: string, key: string): 
  */
 export interface CheckoutSettings {
   pricing: PricingRules;
+  /** The version of the terms in force, which each order records as accepted. */
+  termsVersion: () => string;
   /** The methods the shop offers; another is refused. */
   paymentMethods: readonly PaymentMethod[];
   mail: OrderMailSettings;
@@ -233,6 +235,8 @@ export async function placeOrder(
           shippingCountry: address.country,
           shippingPhone: address.phone,
           language: input.language,
+          termsVersion: settings.termsVersion(),
+          termsAcceptedAt: sql`now()`,
           // now() is the transaction's start, the same moment as created_at's default.
           pendingAt: sql`now()`,
         })

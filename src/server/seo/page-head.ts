@@ -1,4 +1,5 @@
 import { coverUrl, parseCatalogueQuery } from '../../shared/catalog.js';
+import { isLegalPage } from '../../shared/legal.js';
 import { buildPageHead, PAGE_HEAD_ATTRIBUTE, type MetaPage, type PageHead, type PageHeadInput } from '../../shared/page-head.js';
 import { DEFAULT_PAGE_LANGUAGE, languageFromSearch, matchPageRoute, productPath, type PageName } from '../../shared/routes.js';
 import { isSlug } from '../../shared/slug.js';
@@ -43,6 +44,10 @@ export function pageWithoutData(request: PageRequest): PageAnswer {
   const route = matchPageRoute(pathname);
   if (!route) return notFoundHead(request);
   const language = languageFromSearch(search) ?? DEFAULT_PAGE_LANGUAGE;
+  if (route.page === 'legal') {
+    // The legal pages' titles are the shop's; an owner who renames a page's heading keeps this title.
+    return isLegalPage(route.param) ? { status: 200, head: buildPageHead({ siteUrl, pathname, language, page: route.param, noIndex: true }) } : notFoundHead(request);
+  }
   const personal = PERSONAL_PAGES[route.page];
   const input: PageHeadInput = personal ? { siteUrl, pathname, language, page: personal, noIndex: true } : { siteUrl, pathname, language, page: route.page === 'home' ? 'home' : 'default' };
   return { status: 200, head: buildPageHead(input) };

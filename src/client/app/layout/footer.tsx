@@ -1,3 +1,6 @@
+import { Link } from 'wouter';
+import { LEGAL_PAGES } from '../../../shared/legal.js';
+import { legalPath } from '../../../shared/routes.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { settings } from '../../settings.js';
 
@@ -5,6 +8,15 @@ export function Footer() {
   const { t } = useTranslation();
   return (
     <footer className="site-footer">
+      <nav className="site-footer__legal" aria-label={t('footer.legalLabel')}>
+        <ul>
+          {LEGAL_PAGES.map((page) => (
+            <li key={page}>
+              <Link href={legalPath(page)}>{t(`footer.${page}`)}</Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
       <p>{t('footer.copyright', { year: new Date().getFullYear() })}</p>
       <p>
         {t('footer.support')} <a href={`mailto:${settings.supportEmail}`}>{settings.supportEmail}</a>

@@ -58,6 +58,11 @@ export function changeStatus(orderId: string, status: OrderStatus): Promise<Admi
   return requestJson<AdminOrderDetail>(`/api/admin/orders/${encodeURIComponent(orderId)}/status`, { method: 'PATCH', body: JSON.stringify({ status }) });
 }
 
+/** Records the cash the courier collected for a cash-on-delivery order (its total); the order is then delivered too. */
+export function recordCashPayment(orderId: string): Promise<AdminOrderDetail> {
+  return requestJson<AdminOrderDetail>(`/api/admin/orders/${encodeURIComponent(orderId)}/cash-payment`, { method: 'POST' });
+}
+
 /** Queues a new copy of one of the order's e-mails; the answer lists it last. */
 export function resendMail(orderId: string, mailId: string): Promise<AdminOrderDetail> {
   return requestJson<AdminOrderDetail>(`/api/admin/orders/${encodeURIComponent(orderId)}/mails/${encodeURIComponent(mailId)}/resend`, { method: 'POST' });

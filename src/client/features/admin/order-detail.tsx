@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { ORDER_STATUSES, type OrderStatus } from '../../../shared/order-status.js';
 import type { AdminOrderDetail } from '../../../shared/admin.js';
+import { paymentStateOf } from '../../../shared/orders.js';
 import type { StockChange } from '../../../shared/stock.js';
 import { errorText } from '../../api/error-text.js';
 import { ApiError } from '../../api/http.js';
@@ -10,9 +11,9 @@ import { shortageText } from '../../cart/shortage-text.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { OrderDetails } from '../../orders/order-details.js';
 import { formatDateTime } from '../../ui/format-date.js';
-import { Price } from '../../ui/price.js';
+import { Price, usePriceText } from '../../ui/price.js';
 import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
-import { adminOrderKey, changeStatus, useAdminOrder } from './admin-api.js';
+import { adminOrderKey, changeStatus, recordCashPayment, useAdminOrder } from './admin-api.js';
 import { OrderMails } from './order-mails.js';
 import { useLocalize } from '../../i18n/localized.js';
 
@@ -42,11 +43,14 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
   const queryClient = useQueryClient();
   const id = useId();
   const [saving, setSaving] = useState(false);
+  const [recordingCash, setRecordingCash] = useState(false);
+  const priceText = usePriceText();
   // The status chosen in the select, applied only by the button: browsing the options with the arrow
   // keys changes nothing and tells the customer nothing. Null follows the order's own status.
   const [chosen, setChosen] = useState<OrderStatus | null>(null);
   const panel = useRef<HTMLDivElement>(null);
   const title = useRef<HTMLHeadingElement>(null);
+  const paymentHeading = useRef<HTMLHeadingElement>(null);
 
   // The link that opened the order is gone; focus moves to the order (its title once it has loaded).
   useEffect(() => {
@@ -74,6 +78,27 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
       onToast({ message, kind: 'error' });
     } finally {
       setSaving(false);
+    }
+  };
+
+  const recordCash = async () => {
+    if (recordingCash) return;
+    setRecordingCash(true);
+    try {
+      const changed = await recordCashPayment(orderId);
+      queryClient.setQueryData(adminOrderKey(orderId), changed);
+      void queryClient.invalidateQueries({ queryKey: ['orders', 'admin'] });
+      // The button is gone with the order paid: the focus goes to the payment it recorded rather than to the page.
+      paymentHeading.current?.focus();
+      const amount = changed.order.payment?.amountMinor ?? changed.order.pricing.total;
+      onToast({ message: t('admin.orders.cashPaymentRecorded', { amount: priceText(amount, changed.order.currency) }), kind: 'success' });
+    } catch (error) {
+      // Paid or cancelled meanwhile (in another window, say): the order as it now is shows which.
+      if (error instanceof ApiError && error.code === 'order_not_payable') void order.refetch();
+      const reason = error instanceof ApiError && error.code !== 'internal' ? ` ${errorText(t, error)}` : '';
+      onToast({ message: `${t('admin.orders.cashPaymentError')}${reason}`, kind: 'error' });
+    } finally {
+      setRecordingCash(false);
     }
   };
 
@@ -127,7 +152,9 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
             </p>
           </form>
           <OrderDetails order={order.data.order} />
-          <h3 className="order-details__heading">{t('admin.orders.payment')}</h3>
+          <h3 className="order-details__heading" ref={paymentHeading} tabIndex={-1}>
+            {t('admin.orders.payment')}
+          </h3>
           {order.data.order.payment ? (
             <dl className="facts">
               <dt>{t('admin.orders.paymentId')}</dt>
@@ -139,13 +166,21 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
               </dd>
               <dt>{t('admin.orders.amount')}</dt>
               <dd>
-                <Price minor={order.data.order.payment.amountMinor} />
+                <Price minor={order.data.order.payment.amountMinor} currency={order.data.order.currency} />
               </dd>
               <dt>{t('admin.orders.processedAt')}</dt>
               <dd>{formatDateTime(order.data.order.payment.processedAt, language, t('orders.notAvailable'))}</dd>
             </dl>
           ) : (
             <p className="muted">{t('admin.orders.notPaid')}</p>
+          )}
+          {paymentStateOf(order.data.order) === 'cashOnDelivery' && (
+            <div className="form-actions">
+              {/* aria-disabled rather than disabled, as for the status: the keyboard focus stays on the button. */}
+              <button type="button" className="button button--primary" aria-disabled={recordingCash} onClick={() => void recordCash()}>
+                {recordingCash ? t('admin.orders.recordingCashPayment') : t('admin.orders.recordCashPayment')}
+              </button>
+            </div>
           )}
           <h3 className="order-details__heading" id={`${id}-timeline`}>
             {t('admin.orders.timeline')}

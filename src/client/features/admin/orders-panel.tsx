@@ -138,7 +138,7 @@ export function OrdersPanel() {
                           <OrderStatusBadge status={order.status} />
                         </td>
                         <td className="table__price">
-                          <Price minor={order.totalMinor} />
+                          <Price minor={order.totalMinor} currency={order.currency} />
                         </td>
                         <td className="table__actions">
                           <Link

@@ -5,6 +5,8 @@ import { errorText } from '../../api/error-text.js';
 import { ApiError } from '../../api/http.js';
 import type { Translate } from '../../i18n/i18n.js';
 import { useTranslation } from '../../i18n/i18n.js';
+import { settings } from '../../settings.js';
+import { currencyLabel } from '../../ui/price-text.js';
 import { arrangePhotos, removePhoto, saveProduct, uploadPhoto } from './admin-api.js';
 import { PhotoManager, photoItemOf, type PhotoItem } from './photo-manager.js';
 import { StockHistory } from './stock-history.js';
@@ -202,7 +204,7 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
       <div className="address-form__row">
         <div className="field">
           <label className="field__label" htmlFor={`${id}-price`}>
-            {t('admin.products.price')} *
+            {t('admin.products.price', { currency: currencyLabel(settings.pricing.currency) })} *
           </label>
           <input id={`${id}-price`} className="field__input" type="number" inputMode="decimal" step="0.01" min="0.01" value={price} onChange={(event) => setPrice(event.target.value)} required />
         </div>

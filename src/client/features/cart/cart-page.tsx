@@ -181,8 +181,10 @@ export default function CartPage() {
             <Price minor={subtotal} />
           </p>
           <p className="muted cart__note">
-            {/* A non-breaking space keeps the currency with its amount when the sentence wraps on a phone. */}
-            {t('cart.taxShippingNote', { percent: taxPercentText(settings.pricing.taxRateBasisPoints), shipping: priceText(settings.pricing.shippingMinor).replace(' ', '\u00a0') })}
+            {t(settings.pricing.pricesIncludeTax ? 'cart.taxIncludedShippingNote' : 'cart.taxShippingNote', {
+              percent: taxPercentText(settings.pricing.taxRateBasisPoints),
+              shipping: priceText(settings.pricing.shippingMinor),
+            })}
           </p>
           <div className="cart__actions">
             <Link href="/" className="button">

@@ -1,10 +1,11 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, Redirect, useLocation } from 'wouter';
 import type { AddressInput } from '../../../shared/addresses.js';
 import { priceLines } from '../../../shared/money.js';
 import { exceedsStock } from '../../../shared/stock.js';
-import { DEFAULT_PAYMENT_METHOD, PAYMENT_METHODS, type PaymentMethod } from '../../../shared/orders.js';
+import { DEFAULT_PAYMENT_METHOD, type PaymentMethod } from '../../../shared/orders.js';
+import { legalPath } from '../../../shared/routes.js';
 import { errorText } from '../../api/error-text.js';
 import { ApiError } from '../../api/http.js';
 import { AddressForm } from '../../addresses/address-form.js';
@@ -25,10 +26,22 @@ import { useSession } from '../../session/session.js';
 import { useModal } from '../../ui/modal/modal-context.js';
 import { Price, usePriceText } from '../../ui/price.js';
 import { LoadingMessage } from '../../ui/state-message.js';
+import { settings } from '../../settings.js';
 import { Localized } from '../../i18n/localized.js';
 
 /** What went wrong placing the order: the server's total differed from the one shown, or anything else. */
 type Problem = { kind: 'priceChanged' } | { kind: 'message'; text: string };
+
+/** The name and hint of each payment method on its radio. */
+const METHOD_TEXTS: Record<PaymentMethod, { label: string; hint: string }> = {
+  pay_by_link: { label: 'checkout.payByLink', hint: 'checkout.payByLinkHint' },
+  card: { label: 'checkout.card', hint: 'checkout.cardHint' },
+  cash_on_delivery: { label: 'checkout.cashOnDelivery', hint: 'checkout.cashOnDeliveryHint' },
+};
+
+/** The method chosen at first: the usual one when the shop offers it, otherwise the first it offers. */
+const initialPaymentMethod = (): PaymentMethod =>
+  settings.paymentMethods.includes(DEFAULT_PAYMENT_METHOD) ? DEFAULT_PAYMENT_METHOD : (settings.paymentMethods[0] ?? DEFAULT_PAYMENT_METHOD);
 
 export default function CheckoutPage() {
   const { t, language } = useTranslation();
@@ -41,12 +54,14 @@ export default function CheckoutPage() {
   const [, navigate] = useLocation();
   const [chosenAddressId, setChosenAddressId] = useState<string | null>(null);
   const [addingAddress, setAddingAddress] = useState(false);
-  const [paymentMethod, setPaymentMethod] = useState<PaymentMethod>(DEFAULT_PAYMENT_METHOD);
+  const [paymentMethod, setPaymentMethod] = useState<PaymentMethod>(initialPaymentMethod);
   // One key per visit to checkout: a double click or a retry after a lost answer places one order.
   const [idempotencyKey] = useState(newOperationId);
   const [placing, setPlacing] = useState(false);
   const [placed, setPlaced] = useState(false);
   const [problem, setProblem] = useState<Problem | null>(null);
+  const [termsAccepted, setTermsAccepted] = useState(false);
+  const termsBox = useRef<HTMLInputElement>(null);
   /** The prices the customer saw when the server last refused the total, by cart line, to flag what changed. */
   const [seenPrices, setSeenPrices] = useState<ReadonlyMap<string, number>>(new Map());
   const priceText = usePriceText();
@@ -61,7 +76,8 @@ export default function CheckoutPage() {
   const saved = addresses.data ?? [];
   const selected = saved.find((address) => address.id === chosenAddressId) ?? saved.find((address) => address.isDefault) ?? saved[0];
   const showForm = addingAddress || (addresses.isSuccess && saved.length === 0);
-  const pricing = priceLines(cart.items);
+  // Priced as the server will price it, the cash-on-delivery fee included when that is chosen: the order is placed only at this total.
+  const pricing = priceLines(cart.items, settings.pricing, paymentMethod);
   // A line asking for more than is left would only be refused: the customer changes it in the cart first.
   const shortLines = cart.items.some(exceedsStock);
   // Lines added offline are not on the server yet: an order now would not hold them, nor the total shown.
@@ -81,17 +97,24 @@ export default function CheckoutPage() {
       setProblem({ kind: 'message', text: t('checkout.noAddressError') });
       return;
     }
+    if (!termsAccepted) {
+      setProblem({ kind: 'message', text: t('checkout.errors.termsRequired') });
+      termsBox.current?.focus();
+      return;
+    }
     if (waitingForSync || shortLines) return;
     setPlacing(true);
     setProblem(null);
     try {
       // The total shown is the one confirmed: the server places the order only at that total.
-      const order = await placeOrder({ idempotencyKey, addressId: selected.id, paymentMethod, expectedTotalMinor: pricing.total, language });
+      const order = await placeOrder({ idempotencyKey, addressId: selected.id, paymentMethod, expectedTotalMinor: pricing.total, language, acceptTerms: true });
       setPlaced(true);
       markOrderJustPlaced(order.orderId);
-      rememberPaymentInfo(order.orderId, { checkoutUrl: order.checkoutUrl, paymentMethod: order.paymentMethod });
+      const cashOnDelivery = order.paymentMethod === 'cash_on_delivery';
+      // An order paid to the courier has no payment page to remember anything for.
+      if (!cashOnDelivery) rememberPaymentInfo(order.orderId, { checkoutUrl: order.checkoutUrl, paymentMethod: order.paymentMethod });
       navigate('/profile?tab=orders');
-      showModal({ type: 'success', message: t('checkout.orderCreated', { orderId: order.orderId }) });
+      showModal({ type: 'success', message: t(cashOnDelivery ? 'checkout.orderCreatedCashOnDelivery' : 'checkout.orderCreated', { orderId: order.orderId }) });
       void queryClient.invalidateQueries({ queryKey: CART_QUERY_KEY });
       void queryClient.invalidateQueries({ queryKey: ORDERS_QUERY_KEY });
     } catch (error) {
@@ -182,21 +205,48 @@ export default function CheckoutPage() {
               );
             })}
           </ul>
-          <PricingTable pricing={pricing} />
+          <PricingTable pricing={pricing} currency={settings.pricing.currency} />
 
           <fieldset className="choice-list">
             <legend className="panel__title">{t('checkout.paymentMethod')}</legend>
-            {PAYMENT_METHODS.map((method) => (
+            {settings.paymentMethods.map((method) => (
               <label key={method} className="choice">
                 <input type="radio" name="payment-method" value={method} checked={paymentMethod === method} onChange={() => setPaymentMethod(method)} />
                 <span>
-                  <strong>{t(method === 'card' ? 'checkout.card' : 'checkout.payByLink')}</strong>
+                  <strong>{t(METHOD_TEXTS[method].label)}</strong>
                   <br />
-                  <span className="muted">{t(method === 'card' ? 'checkout.cardHint' : 'checkout.payByLinkHint')}</span>
+                  <span className="muted">{t(METHOD_TEXTS[method].hint)}</span>
+                  {method === 'cash_on_delivery' && settings.pricing.cashOnDeliveryFeeMinor > 0 && (
+                    <>
+                      <br />
+                      <span className="muted">{t('checkout.cashOnDeliveryFee', { fee: priceText(settings.pricing.cashOnDeliveryFeeMinor) })}</span>
+                    </>
+                  )}
                 </span>
               </label>
             ))}
           </fieldset>
+
+          <label className="choice choice--terms">
+            <input
+              ref={termsBox}
+              type="checkbox"
+              checked={termsAccepted}
+              aria-invalid={problem?.kind === 'message' && problem.text === t('checkout.errors.termsRequired')}
+              onChange={(event) => {
+                setTermsAccepted(event.target.checked);
+                if (event.target.checked && problem?.kind === 'message' && problem.text === t('checkout.errors.termsRequired')) setProblem(null);
+              }}
+            />
+            <span>
+              {t('checkout.acceptTerms.before')}
+              {/* A new tab, so that reading the terms loses nothing of the checkout. */}
+              <a href={legalPath('terms')} target="_blank" rel="noopener">
+                {t('checkout.acceptTerms.link')}
+              </a>
+              {t('checkout.acceptTerms.after')}
+            </span>
+          </label>
 
           {(problemText || (!selected && !showForm)) && (
             <p className="form-error" role="alert">

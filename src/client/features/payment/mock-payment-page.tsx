@@ -90,7 +90,7 @@ export default function MockPaymentPage() {
     }
   };
 
-  const amount = order.data ? priceText(order.data.pricing.total) : '';
+  const amount = order.data ? priceText(order.data.pricing.total, order.data.currency) : '';
   // Only in the form step: once this window has paid, the order's own update to paid is no obstacle.
   const notPayable =
     step === 'form' && order.data

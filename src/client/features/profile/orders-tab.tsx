@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'wouter';
+import { paymentStateOf } from '../../../shared/orders.js';
 import { paymentPath } from '../../../shared/routes.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { OrderStatusBadge } from '../../orders/order-details.js';
@@ -42,6 +43,7 @@ export function OrdersTab({ highlightedOrderId }: OrdersTabProps) {
     <ul className="order-list">
       {orders.data.map((order) => {
         const highlighted = order.orderId === highlightedOrderId;
+        const paymentState = paymentStateOf(order);
         return (
           <li
             key={order.orderId}
@@ -59,15 +61,16 @@ export function OrdersTab({ highlightedOrderId }: OrdersTabProps) {
             <ul className="order-card__items">
               {order.items.map((item, index) => (
                 <li key={index}>
-                  <Localized text={item.name} /> <Price minor={item.priceMinor} />
+                  <Localized text={item.name} /> <Price minor={item.priceMinor} currency={order.currency} />
                 </li>
               ))}
             </ul>
             <div className="order-card__foot">
               <span>
-                {t('orders.total')}: <Price minor={order.pricing.total} />
+                {t('orders.total')}: <Price minor={order.pricing.total} currency={order.currency} />
               </span>
-              {order.status === 'pending' && (
+              {paymentState === 'cashOnDelivery' && <span className="muted">{t('profileView.cashOnDeliveryNote')}</span>}
+              {paymentState === 'payable' && (
                 <button
                   type="button"
                   className="button button--primary"

@@ -2,11 +2,12 @@ import { useEffect, useState } from 'react';
 import { useSearchParams } from 'wouter';
 import { useConnectivity } from '../../connectivity/connectivity.js';
 import { useTranslation } from '../../i18n/i18n.js';
-import { LAST_ORDER_ID, ORDER_JUST_PLACED, takeOrderJustPlaced } from '../../orders/order-storage.js';
+import { LAST_ORDER_ID, ORDER_JUST_PLACED, recallPaymentInfo, takeOrderJustPlaced } from '../../orders/order-storage.js';
 import { usePageMeta } from '../../seo/page-meta.js';
 import { useSession } from '../../session/session.js';
 import { formatDateTime } from '../../ui/format-date.js';
 import { SignInRequired } from '../../ui/sign-in-required.js';
+import { AccountData } from './account-data.js';
 import { AddressesTab } from './addresses-tab.js';
 import { OrdersTab } from './orders-tab.js';
 import { PROFILE_ORDER_PARAM } from '../../../shared/routes.js';
@@ -46,7 +47,9 @@ export default function ProfilePage() {
       )}
       {placedOrderId && (
         <p className="notice notice--success" role="status">
-          {t('profileView.orderPlaced', { orderId: placedOrderId })}
+          {recallPaymentInfo(placedOrderId).paymentMethod === 'cash_on_delivery'
+            ? t('profileView.orderPlacedCashOnDelivery', { orderId: placedOrderId })
+            : t('profileView.orderPlaced', { orderId: placedOrderId })}
         </p>
       )}
       <dl className="profile__facts">
@@ -78,6 +81,7 @@ export default function ProfilePage() {
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="tabs__panel">
         {tab === 'orders' ? <OrdersTab highlightedOrderId={searchParams.get(PROFILE_ORDER_PARAM)} /> : <AddressesTab />}
       </div>
+      <AccountData />
     </section>
   );
 }

@@ -1,0 +1,57 @@
+import { useEffect, type MouseEvent, type ReactNode } from 'react';
+import { useLocation, useParams } from 'wouter';
+import { isLegalPage, type LegalPage as LegalPageName } from '../../../shared/legal.js';
+import { isPageRoute } from '../../../shared/routes.js';
+import { useTranslation } from '../../i18n/i18n.js';
+import { usePageMeta } from '../../seo/page-meta.js';
+import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
+import { useLegalPage } from './legal-api.js';
+
+/** /legal/{page}: the terms, privacy policy, returns or seller's details, in the page's language. */
+export default function LegalPage({ notFound }: { notFound: ReactNode }) {
+  const { page = '' } = useParams<{ page: string }>();
+  return isLegalPage(page) ? <LegalArticle key={page} page={page} /> : notFound;
+}
+
+function LegalArticle({ page }: { page: LegalPageName }) {
+  const { t, language } = useTranslation();
+  const [, navigate] = useLocation();
+  const query = useLegalPage(page, language);
+  usePageMeta({ page, noIndex: true });
+
+  // Footer links lead here from the bottom of another page; the new page starts at its top.
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, []);
+
+  /** Links between the shop's pages (/legal/privacy in the terms) stay in the app instead of loading it again. */
+  const followShopLink = (event: MouseEvent<HTMLElement>) => {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const link = (event.target as Element).closest('a');
+    if (!link || link.target) return;
+    const url = new URL(link.href, window.location.href);
+    if (url.origin !== window.location.origin || !isPageRoute(url.pathname)) return;
+    event.preventDefault();
+    navigate(url.pathname + url.search + url.hash);
+  };
+
+  if (query.isPending)
+    return (
+      <div className="page-loading">
+        <LoadingMessage>{t('legal.loading')}</LoadingMessage>
+      </div>
+    );
+  if (query.isError) return <LoadErrorMessage message={t('legal.loadError')} onRetry={query.refetch} />;
+
+  return (
+    <div className="legal-page">
+      {/* The server renders the Markdown with raw HTML turned off and only safe links (src/server/legal/render-markdown.ts). */}
+      <article className="legal-page__text" lang={query.data.language} onClick={followShopLink} dangerouslySetInnerHTML={{ __html: query.data.html }} />
+      <p className="legal-page__actions">
+        <button type="button" className="button" onClick={() => window.print()}>
+          {t('legal.print')}
+        </button>
+      </p>
+    </div>
+  );
+}

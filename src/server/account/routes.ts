@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import { accountDataFileName, deleteAccountSchema, type AccountExport } from '../../shared/account.js';
+import { clearSessionCookie, requireUser, requireUserSession } from '../auth/session.js';
+import type { Database } from '../db/client.js';
+import { parseInput } from '../http/validation.js';
+import { deleteAccount, exportAccount } from './service.js';
+
+/** A customer's copy of their data, and the deletion of their account (GDPR articles 15, 17 and 20). */
+export function registerAccountRoutes(app: FastifyInstance, db: Database): void {
+  app.get('/api/account/export', async (request, reply): Promise<AccountExport> => {
+    const session = await requireUserSession(db, request);
+    const data = await exportAccount(db, session);
+    reply.header('cache-control', 'no-store');
+    reply.header('content-disposition', `attachment; filename="${accountDataFileName(data.exportedAt)}"`);
+    return data;
+  });
+
+  app.delete('/api/account', async (request, reply) => {
+    const user = await requireUser(db, request);
+    const { email } = parseInput(deleteAccountSchema, request.body);
+    await deleteAccount(db, user, email);
+    clearSessionCookie(reply);
+    return reply.status(204).send();
+  });
+}

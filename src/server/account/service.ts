@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import { ACCOUNT_EMAIL_MISMATCH, deletedEmailPlaceholder, type AccountExport } from '../../shared/account.js';
+import { deleteAllAddresses, listAddresses } from '../addresses/service.js';
+import { removeAdmin } from '../admin/service.js';
+import { endAllSessions, findAccount, forgetSignInLinks, listUserSessions, releaseAccountEmail } from '../auth/service.js';
+import type { CurrentUser, UserSession } from '../auth/session.js';
+import { deleteCart, getCart } from '../cart/service.js';
+import type { Database, Transaction } from '../db/client.js';
+import { databaseErrorCode, inTransaction, lockSubject, UNIQUE_VIOLATION } from '../db/transaction.js';
+import { HttpError } from '../http/errors.js';
+import { forgetRecipient, listCustomerMails } from '../mail/mail-queue.js';
+import { anonymiseCustomerOrders, listAllCustomerOrders } from '../orders/anonymise.js';
+
+const signedOut = () => new HttpError(401, 'unauthorized', 'Sign in first.');
+
+/**
+ * Everything the shop holds about the signed-in customer, read in one snapshot so that its parts
+ * agree (an order placed meanwhile is in all of them or in none).
+ */
+export async function exportAccount(db: Database, { user, sessionHash }: UserSession): Promise<AccountExport> {
+  return db.transaction(
+    async (tx) => {
+      const account = await findAccount(tx, user.id);
+      if (!account) throw signedOut();
+      const orders = await listAllCustomerOrders(tx, user.id, account.email);
+      return {
+        exportedAt: new Date().toISOString(),
+        account: {
+          email: account.email,
+          createdAt: account.createdAt.toISOString(),
+          lastSignInAt: account.lastLoginAt?.toISOString() ?? null,
+          lastSignOutAt: account.lastLogoutAt?.toISOString() ?? null,
+        },
+        addresses: await listAddresses(tx, user.id),
+        cart: await getCart(tx, user.id),
+        orders,
+        sessions: await listUserSessions(tx, user.id, sessionHash),
+        emails: await listCustomerMails(
+          tx,
+          orders.map((order) => order.orderId),
+          account.email,
+        ),
+      };
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
+}
+
+/** How many placeholders are drawn before giving up; 32 random bits collide once in billions of deletions. */
+const PLACEHOLDER_DRAWS = 3;
+
+/**
+ * Deletes the customer's account, confirmed by its e-mail, in one transaction: addresses, cart,
+ * sign-in links, sessions and admin rights go; the orders stay for the shop's accounts without
+ * anything that names the person (anonymiseCustomerOrders), and so does the account's row, under the
+ * same placeholder, since the orders refer to it. Every session's event streams end on every server
+ * process when it commits.
+ */
+export async function deleteAccount(db: Database, user: CurrentUser, confirmation: string): Promise<void> {
+  if (confirmation !== user.email) throw new HttpError(400, 'bad_request', `email: ${ACCOUNT_EMAIL_MISMATCH}`);
+  for (let draw = 1; ; draw++) {
+    const placeholder = deletedEmailPlaceholder(randomBytes(4).toString('hex'));
+    try {
+      await inTransaction(db, (tx) => eraseAccount(tx, user, placeholder));
+      return;
+    } catch (error) {
+      // The only unique value written is the placeholder on the account's row.
+      if (databaseErrorCode(error) !== UNIQUE_VIOLATION || draw === PLACEHOLDER_DRAWS) throw error;
+    }
+  }
+}
+
+async function eraseAccount(tx: Transaction, user: CurrentUser, placeholder: string): Promise<void> {
+  // A change to the cart or the addresses, or a checkout, still running finishes first, and its
+  // result is deleted or anonymised with the rest (in the order of LOCK_CLASSES).
+  await lockSubject(tx, 'cart', user.id);
+  await lockSubject(tx, 'addresses', user.id);
+  // A second deletion waiting behind the first finds the e-mail gone, like the session.
+  if (!(await releaseAccountEmail(tx, user.id, user.email, placeholder))) throw signedOut();
+  await deleteAllAddresses(tx, user.id);
+  await deleteCart(tx, user.id);
+  await forgetSignInLinks(tx, user.email);
+  await removeAdmin(tx, user.email);
+  const orderIds = await anonymiseCustomerOrders(tx, user.id, user.email, placeholder);
+  await forgetRecipient(tx, orderIds, user.email, placeholder);
+  await endAllSessions(tx, user.id);
+}
