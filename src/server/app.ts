@@ -14,6 +14,7 @@ import { registerCatalogRoutes } from './catalog/routes.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { registerCsrfProtection } from './http/csrf.js';
+import { registerProbes } from './http/probes.js';
 import { errorBody, registerErrorHandler } from './http/errors.js';
 import { serializeError, serializeRequest } from './http/logging.js';
 import { MAX_UPLOAD_BYTES, registerImageRoutes, type ProductImages } from './images/product-images.js';
@@ -107,6 +108,7 @@ export async function buildApp({ config, database, images, pages, logger = false
     await db.execute(sql`select 1`);
     return { ok: true };
   });
+  registerProbes(app, db);
   registerAuthRoutes(app, db, { mailer, texts: mailTexts }, config);
   registerCatalogRoutes(app, db);
   registerCartRoutes(app, db);

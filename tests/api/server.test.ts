@@ -1,12 +1,22 @@
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PAGE_ROUTES } from '../../src/shared/routes.js';
-import { describeEachDatabase } from './test-app.js';
+import { createTestApp, databaseTargets, describeEachDatabase } from './test-app.js';
 
 describeEachDatabase('server basics', (context) => {
   it('answers the health check', async () => {
     const response = await context().app.inject({ method: 'GET', url: '/api/health' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ ok: true });
+  });
+
+  it('answers the load balancer’s probes without a session: up, and ready while the database answers', async () => {
+    const health = await context().app.inject({ method: 'GET', url: '/health' });
+    expect(health.statusCode).toBe(200);
+    expect(health.json()).toEqual({ status: 'up' });
+    expect(health.headers['cache-control']).toBe('no-store');
+    const ready = await context().app.inject({ method: 'GET', url: '/ready' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'ready' });
   });
 
   it('loads the app with status 200 on every page route, with the public settings in the page', async () => {
@@ -69,5 +79,22 @@ describeEachDatabase('server basics', (context) => {
     expect(response.statusCode).toBe(200);
     expect(response.body).toContain('Sitemap: http://shop.test/sitemap.xml');
     expect(response.body).toContain('Disallow: /api/');
+  });
+});
+
+// An embedded database cannot go away while its process runs; a PostgreSQL server can.
+describe.runIf(databaseTargets.includes('postgres'))('probes when the PostgreSQL database is gone', () => {
+  it('stay up but are not ready', async () => {
+    const testApp = await createTestApp('postgres');
+    try {
+      await testApp.app.mailWorker.stop();
+      await testApp.database.close();
+      const ready = await testApp.app.inject({ method: 'GET', url: '/ready' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toEqual({ status: 'unavailable', reason: 'database' });
+      expect((await testApp.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+    } finally {
+      await testApp.close();
+    }
   });
 });

@@ -39,9 +39,10 @@ const ANALYZE_INTERVAL_MS = 24 * 60 * 60 * 1000;
 
 /** Opens the database and brings its schema up to date. */
 export async function openDatabase(location: DatabaseLocation): Promise<DatabaseHandle> {
-  if ('databaseUrl' in location) return openPostgres(location.databaseUrl);
-  if ('dataDir' in location) return openPglite(location.dataDir);
-  return openPglite(undefined);
+  const handle = 'databaseUrl' in location ? await openPostgres(location.databaseUrl) : await openPglite('dataDir' in location ? location.dataDir : undefined);
+  // Closing twice (a shutdown racing a failure, say) closes once.
+  let closed: Promise<void> | undefined;
+  return { ...handle, close: () => (closed ??= handle.close()) };
 }
 
 async function openPostgres(databaseUrl: string): Promise<DatabaseHandle> {
