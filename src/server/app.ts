@@ -30,6 +30,7 @@ import { orderMailComposer } from './orders/order-mail-writer.js';
 import type { OrderMailSettings } from './orders/order-mails.js';
 import type { CheckoutSettings } from './orders/service.js';
 import { registerOrderRoutes } from './orders/routes.js';
+import { registerPaymentRoutes } from './payments/routes.js';
 import { registerPageFallback, type PageSource } from './pages.js';
 import { registerSeoRoutes } from './seo/routes.js';
 
@@ -115,6 +116,7 @@ export async function buildApp({ config, database, images, pages, logger = false
   registerAddressRoutes(app, db);
   registerAccountRoutes(app, db);
   registerOrderRoutes(app, db, checkoutSettings);
+  registerPaymentRoutes(app, db);
   registerAdminRoutes(app, db, images, mailSettings);
   registerLegalRoutes(app, config);
 
