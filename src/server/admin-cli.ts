@@ -1,4 +1,4 @@
-import { addAdmin, listAdmins, removeAdmin } from './admin/service.js';
+import { addAdmin, listAdmins, removeAdmin } from './auth/roles.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirInUseError, openDatabase } from './db/client.js';
 

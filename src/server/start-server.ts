@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { buildApp } from './app.js';
-import { addAdmin } from './admin/service.js';
+import { addAdmin } from './auth/roles.js';
 import { checkCatalogueCurrency, CurrencyMismatchError } from './catalog/currency.js';
 import { refreshSearchTexts, seedDemoCatalogue } from './catalog/service.js';
 import { ConfigError, loadConfig } from './config.js';

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAdmin, isAdminEmail, listAdmins, removeAdmin } from '../../src/server/admin/service.js';
+import { addAdmin, isAdminEmail, listAdmins, removeAdmin } from '../../src/server/auth/roles.js';
 import { admins, sessions, signInTokens, users } from '../../src/server/db/schema.js';
 import { signInLinkIn, startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
 import { latestOutboxLink, nextClientAddress, requestLink, signIn, tokenOf } from './sign-in.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminOrderDetail } from '../../src/shared/admin.js';
 import type { CartResponse } from '../../src/shared/cart.js';
 import type { Order } from '../../src/shared/orders.js';
-import { addAdmin } from '../../src/server/admin/service.js';
+import { addAdmin } from '../../src/server/auth/roles.js';
 import { checkCatalogueCurrency, convertCatalogueToEuro, CurrencyMismatchError } from '../../src/server/catalog/currency.js';
 import { openDatabase } from '../../src/server/db/client.js';
 import { cartItems, mailQueue, products } from '../../src/server/db/schema.js';

@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminOrderDetail } from '../../src/shared/admin.js';
 import type { OrderMail } from '../../src/shared/order-mails.js';
-import { addAdmin } from '../../src/server/admin/service.js';
+import { addAdmin } from '../../src/server/auth/roles.js';
 import { mailQueue, products } from '../../src/server/db/schema.js';
 import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
 import { eventually, fillCart, placeOrder, signInThroughInbox } from './shopper.js';

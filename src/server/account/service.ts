@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ACCOUNT_EMAIL_MISMATCH, deletedEmailPlaceholder, type AccountExport } from '../../shared/account.js';
 import { deleteAllAddresses, listAddresses } from '../addresses/service.js';
-import { removeAdmin } from '../admin/service.js';
+import { removeAdmin } from '../auth/roles.js';
 import { endAllSessions, findAccount, forgetSignInLinks, listUserSessions, releaseAccountEmail } from '../auth/service.js';
 import type { CurrentUser, UserSession } from '../auth/session.js';
 import { deleteCart, getCart } from '../cart/service.js';

@@ -9,7 +9,7 @@ import {
   SIGN_IN_TOKEN_PARAM,
   type MAIL_LANGUAGES,
 } from '../../shared/auth.js';
-import { isAdminEmail } from '../admin/service.js';
+import { isAdminEmail } from './roles.js';
 import type { Database, Executor } from '../db/client.js';
 import { inTransaction, lockSubject } from '../db/transaction.js';
 import { sessions, signInTokens, users } from '../db/schema.js';

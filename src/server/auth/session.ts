@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, gt, lt } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ADMIN_SESSION_IDLE_HOURS, SESSION_DAYS, SESSION_IDLE_DAYS, type SessionUser } from '../../shared/auth.js';
-import { isAdminEmail } from '../admin/service.js';
+import { isAdminEmail } from './roles.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { sessions, users } from '../db/schema.js';

@@ -1,7 +1,7 @@
 import type { TextLanguage } from '../../shared/catalog.js';
 import { isNotifiedStatus } from '../../shared/order-mails.js';
 import type { OrderStatus } from '../../shared/order-status.js';
-import { listAdmins } from '../admin/service.js';
+import { listAdmins } from '../auth/roles.js';
 import type { Executor } from '../db/client.js';
 import { lastToldStatus, queueMails, supersedeQueuedMails } from '../mail/mail-queue.js';
 

@@ -2,6 +2,9 @@ import { eq, or } from 'drizzle-orm';
 import type { Database, Executor } from '../db/client.js';
 import { admins } from '../db/schema.js';
 
+// Who may do what: the admin role, read by sessions on every request and managed by ADMIN_EMAILS,
+// the admin command and account deletion.
+
 const normalize = (email: string) => email.trim().toLowerCase();
 
 /** An admin is an admins record whose id is the e-mail, or whose email field is (spec section 6). */
