@@ -1,14 +1,8 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import { ModalDialog } from './modal-dialog.js';
+import type { ModalMessage } from './modal-message.js';
 
-export type ModalType = 'info' | 'success' | 'error' | 'warning' | 'default';
-
-export interface ModalMessage {
-  type?: ModalType;
-  message: string;
-  /** Defaults to the type's title. */
-  title?: string;
-}
+export type { ModalMessage, ModalType } from './modal-message.js';
 
 const ModalContext = createContext<((message: ModalMessage) => void) | null>(null);
 

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { useTranslation } from '../../i18n/i18n.js';
 import { Dialog } from '../dialog.js';
-import type { ModalMessage } from './modal-context.js';
+import type { ModalMessage } from './modal-message.js';
 
 export function ModalDialog({ type = 'default', title, message, onClose }: ModalMessage & { onClose: () => void }) {
   const { t } = useTranslation();
