@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { MAX_MAIL_ATTEMPTS, ORDER_MAIL_KINDS, type MailState, type OrderMail, type OrderMailKind } from '../../shared/order-mails.js';
-import { isDeletedEmailPlaceholder } from '../../shared/account.js';
+import { isDeletedEmailPlaceholder, type AccountEmailRecord } from '../../shared/account.js';
 import type { TextLanguage } from '../../shared/catalog.js';
 import { normalizeOrderStatus, type OrderStatus } from '../../shared/order-status.js';
 import type { Database, DatabaseHandle, Executor } from '../db/client.js';
@@ -318,18 +318,8 @@ export class MailWorker {
   }
 }
 
-/** A message as the customer's copy of their data shows it (AccountEmailRecord in shared/account.ts). */
-export interface CustomerMailRecord {
-  orderId: string;
-  kind: OrderMailKind;
-  orderStatus: OrderStatus | null;
-  state: MailState;
-  createdAt: string;
-  sentAt: string | null;
-}
-
 /** The messages of these orders addressed to the customer, oldest first, for the customer's copy of their data. */
-export async function listCustomerMails(db: Executor, orderIds: readonly string[], recipient: string): Promise<CustomerMailRecord[]> {
+export async function listCustomerMails(db: Executor, orderIds: readonly string[], recipient: string): Promise<AccountEmailRecord[]> {
   if (orderIds.length === 0) return [];
   const rows = await db
     .select()
