@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bgnToEurMinor, eurToBgnMinor, formatBgnEquivalent, formatMinor, formatMoney, parsePriceToMinor, priceLines, SPEC_PRICING, taxContainedIn, taxFor, type PricingRules } from './money.js';
+import { bgnToEurMinor, priceAmounts, eurToBgnMinor, formatBgnEquivalent, formatMinor, formatMoney, parsePriceToMinor, priceLines, SPEC_PRICING, taxContainedIn, taxFor, type PricingRules } from './money.js';
 
 describe('taxFor', () => {
   it.each([
@@ -170,5 +170,17 @@ describe('parsePriceToMinor', () => {
     ['1e3', 0],
   ])('parses %j as %s stotinki', (input, minor) => {
     expect(parsePriceToMinor(input)).toBe(minor);
+  });
+});
+
+describe('priceAmounts', () => {
+  it.each([
+    [6900, 'BGN', 'en', false, ['BGN 69.00']],
+    [6900, 'BGN', 'bg', true, ['BGN 69,00']],
+    [1738, 'EUR', 'en', false, ['€17.38']],
+    [1738, 'EUR', 'en', true, ['€17.38', 'BGN 33.99']],
+    [1738, 'EUR', 'bg', true, ['17,38 €', '33,99 лв.']],
+  ] as const)('%i %s in %s, equivalent %s', (minor, currency, language, show, expected) => {
+    expect(priceAmounts(minor, currency, language, show)).toEqual(expected);
   });
 });

@@ -125,6 +125,15 @@ export function formatBgnEquivalent(eurMinor: number, language: string): string 
 }
 
 /**
+ * The amounts a price is written as: its own and, while the changeover law asks for it, the BGN
+ * equivalent of a euro amount after it.
+ */
+export function priceAmounts(minor: number, currency: Currency, language: string, showBgnEquivalent: boolean): string[] {
+  const own = formatMoney(minor, currency, language);
+  return showBgnEquivalent && currency === 'EUR' ? [own, formatBgnEquivalent(minor, language)] : [own];
+}
+
+/**
  * A price typed by a person or sent as a string ("12.5", "12,50", 12.5) in minor units.
  * Anything that is not a finite, non-negative amount becomes 0, as the specification asks ("a
  * string is parsed to a number, defaulting to 0"), and the form then asks for the price. An amount

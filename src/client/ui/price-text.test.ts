@@ -1,19 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { currencyLabel, priceAmounts, priceText } from './price-text.js';
+import { currencyLabel, priceText } from './price-text.js';
 
 const nbsp = '\u00a0';
-
-describe('priceAmounts', () => {
-  it.each([
-    [6900, 'BGN', 'en', false, ['BGN 69.00']],
-    [6900, 'BGN', 'bg', true, ['BGN 69,00']],
-    [1738, 'EUR', 'en', false, ['€17.38']],
-    [1738, 'EUR', 'en', true, ['€17.38', 'BGN 33.99']],
-    [1738, 'EUR', 'bg', true, ['17,38 €', '33,99 лв.']],
-  ] as const)('%i %s in %s, equivalent %s', (minor, currency, language, show, expected) => {
-    expect(priceAmounts(minor, currency, language, show)).toEqual(expected);
-  });
-});
 
 describe('priceText', () => {
   it('keeps each amount on one line and the slash with the first', () => {

@@ -1,13 +1,4 @@
-import { formatBgnEquivalent, formatMoney, type Currency } from '../../shared/money.js';
-
-/**
- * The amounts a price is written as: its own and, while the changeover law asks for it, the BGN
- * equivalent of a euro amount after it.
- */
-export function priceAmounts(minor: number, currency: Currency, language: string, showBgnEquivalent: boolean): string[] {
-  const own = formatMoney(minor, currency, language);
-  return showBgnEquivalent && currency === 'EUR' ? [own, formatBgnEquivalent(minor, language)] : [own];
-}
+import { priceAmounts, type Currency } from '../../shared/money.js';
 
 /** Between a price and its equivalent: the slash stays on the line of the first amount. */
 export const EQUIVALENT_SEPARATOR = '\u00a0/ ';

@@ -1,8 +1,8 @@
 import { useCallback } from 'react';
-import type { Currency } from '../../shared/money.js';
+import { priceAmounts, type Currency } from '../../shared/money.js';
 import { useTranslation } from '../i18n/i18n.js';
 import { settings } from '../settings.js';
-import { EQUIVALENT_SEPARATOR, priceAmounts, priceText } from './price-text.js';
+import { EQUIVALENT_SEPARATOR, priceText } from './price-text.js';
 
 /**
  * A price as text, for sentences, in the given currency (the shop's unless told: an order keeps its

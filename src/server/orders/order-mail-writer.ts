@@ -1,5 +1,5 @@
 import { pickText, type TextLanguage } from '../../shared/catalog.js';
-import { formatBgnEquivalent, formatMoney, taxPercentText } from '../../shared/money.js';
+import { priceAmounts, taxPercentText } from '../../shared/money.js';
 import { isNotifiedStatus, type NotifiedStatus } from '../../shared/order-mails.js';
 import { paymentStateOf, type Order } from '../../shared/orders.js';
 import { paymentPath, profileOrderPath } from '../../shared/routes.js';
@@ -63,8 +63,7 @@ class OrderMailWriter {
 
   /** An amount of the order, in its currency; in a euro shop during the changeover, with its BGN equivalent. */
   private money(minor: number): string {
-    const amount = formatMoney(minor, this.order.currency, this.language);
-    return this.settings.showBgnEquivalent && this.order.currency === 'EUR' ? `${amount} / ${formatBgnEquivalent(minor, this.language)}` : amount;
+    return priceAmounts(minor, this.order.currency, this.language, this.settings.showBgnEquivalent).join(' / ');
   }
 
   private date(iso: string): string {
