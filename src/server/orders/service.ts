@@ -186,6 +186,8 @@ export async function placeOrder(
   if (!settings.paymentMethods.includes(input.paymentMethod)) {
     throw new HttpError(400, 'payment_method_unavailable', `The shop does not take ${input.paymentMethod} payments.`);
   }
+  // Read before the transaction: it reads the terms' files, which no lock needs to wait for.
+  const termsVersion = settings.termsVersion();
   try {
     return await inTransaction(db, async (tx) => {
       // A twin request waits for the cart here, then finds the first one's order.
@@ -235,7 +237,7 @@ export async function placeOrder(
           shippingCountry: address.country,
           shippingPhone: address.phone,
           language: input.language,
-          termsVersion: settings.termsVersion(),
+          termsVersion,
           termsAcceptedAt: sql`now()`,
           // now() is the transaction's start, the same moment as created_at's default.
           pendingAt: sql`now()`,
