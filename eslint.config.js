@@ -45,13 +45,55 @@ const layering = [
       ],
     },
   },
-  {
-    files: ['src/server/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/client/**'], message: 'The server never imports client code.' }] }],
-    },
-  },
+  ...serverLayering(),
 ];
+
+/**
+ * The server's layers, each importing only those below it:
+ *   entry points   main.ts, dev.ts and the *-cli.ts commands: run, never imported
+ *   start-server   start-server.ts (imported by main.ts and dev.ts): the only importer of app.ts,
+ *                  which tests build too; dev-pages.ts (Vite in development) only by dev.ts
+ *   app shell      app.ts, pages.ts: compose the feature modules
+ *   feature routes <feature>/routes.ts: parse, call a service, reply
+ *   features       the rest of each feature module; they may call each other's services
+ *                  (npm run lint's madge --circular keeps those calls free of cycles)
+ *   infrastructure db/, http/, mail/, images/, backup/, demo/ (the demo catalogue's data),
+ *                  live/live-hub.ts
+ *   foundation     config.ts, project-path.ts
+ * The patterns match import strings, not resolved files: top-level files are reached as ./x.js
+ * from src/server and as ../x.js (or ../../x.js) from its folders.
+ */
+function serverLayering() {
+  const features = 'account|addresses|admin|auth|cart|catalog|legal|live|orders|payments|seo|stock';
+  const infrastructure = 'backup|db|demo|http|images|mail';
+  const folders = (names) => `src/server/{${names.replaceAll('|', ',')}}/**/*.ts`;
+  const topLevel = (names) => `^(?:\\./|(?:\\.\\./)+)(?:${names})\\.js$`;
+  const noClient = { group: ['**/client/**'], message: 'The server never imports client code.' };
+  const noEntryPoints = { regex: topLevel('main|dev|[a-z-]+-cli'), message: 'Entry points are run, never imported.' };
+  const noStartServer = { regex: topLevel('start-server'), message: 'start-server.ts is imported only by the entry points main.ts and dev.ts.' };
+  const noApp = { regex: topLevel('app'), message: 'app.ts is built by start-server.ts (and by tests), nowhere else.' };
+  const noDevPages = { regex: topLevel('dev-pages'), message: 'dev-pages.ts (Vite) is for dev.ts only.' };
+  const noPages = { regex: topLevel('pages'), message: 'pages.ts is part of the app shell, which composes the modules; they never import it.' };
+  // ./routes.js or ../<module>/routes.js; src/shared/routes.ts (the client's paths) is no server route.
+  const noRoutes = { regex: '^(?:\\./|\\.\\./[^./][^/]*/)routes\\.js$', message: 'Routes sit on top of the services: nothing below them imports a routes file.' };
+  const noFeatures = {
+    // The live hub (LISTEN/NOTIFY) is infrastructure that lives beside the live module's routes.
+    regex: `^(?:\\.\\./)+(?:(?:${features.replace('live|', '')})/|live/(?!live-hub\\.js$))`,
+    message: `The infrastructure (${infrastructure.replaceAll('|', '/, ')}/, live/live-hub.ts) sits below the feature modules and never imports one.`,
+  };
+  const everyone = [noClient, noEntryPoints, noStartServer, noApp, noDevPages];
+  const layer = (files, patterns, ignores = []) => ({ files, ignores, rules: { 'no-restricted-imports': ['error', { patterns }] } });
+  return [
+    layer(['src/server/**/*.ts'], everyone),
+    layer(['src/server/config.ts', 'src/server/project-path.ts'], [...everyone, { regex: '^\\./', message: 'config.ts and project-path.ts are the bottom of the server: they import nothing else from it.' }]),
+    layer([folders(infrastructure), 'src/server/live/live-hub.ts'], [...everyone, noPages, noRoutes, noFeatures]),
+    layer([folders(features)], [...everyone, noPages, noRoutes], ['src/server/*/routes.ts', 'src/server/live/live-hub.ts']),
+    layer(['src/server/*/routes.ts'], [...everyone, noPages]),
+    layer(['src/server/start-server.ts'], [noClient, noEntryPoints, noDevPages]),
+    layer(['src/server/main.ts'], [noClient, noEntryPoints, noApp, noDevPages]),
+    layer(['src/server/dev.ts'], [noClient, noEntryPoints, noApp]),
+  ];
+}
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/', 'test-results/', 'playwright-report/', 'src/server/db/migrations/'] },

@@ -20,7 +20,7 @@ import { hashSecret } from '../src/server/auth/session.js';
 import { loadConfig } from '../src/server/config.js';
 import { openDatabase, type DatabaseHandle } from '../src/server/db/client.js';
 import { addresses, cartItems, products, sessions, users } from '../src/server/db/schema.js';
-import { ProductImages } from '../src/server/images/product-images.js';
+import { productImagesFor } from '../src/server/images/product-images.js';
 import { builtPages } from '../src/server/pages.js';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 400);
@@ -102,7 +102,7 @@ async function benchDatabase(label: string, databaseUrl: string | undefined): Pr
   await writeFile(path.join(clientDir, 'index.html'), '<!doctype html><html><head></head><body></body></html>');
   const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir, PUBLIC_URL: 'http://127.0.0.1', LOG_LEVEL: 'warn', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
   const database = await openDatabase(databaseUrl ? { databaseUrl } : { dataDir });
-  const app = await buildApp({ config, database, images: new ProductImages(dataDir), pages: builtPages(clientDir), devMailboxKey: randomUUID() });
+  const app = await buildApp({ config, database, images: productImagesFor(database, dataDir), pages: builtPages(clientDir), devMailboxKey: randomUUID() });
   const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
   const results: Result[] = [];
   try {

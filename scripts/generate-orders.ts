@@ -17,8 +17,9 @@ import { seedDemoCatalogue } from '../src/server/catalog/service.js';
 import { loadConfig } from '../src/server/config.js';
 import { openDatabase, type Database } from '../src/server/db/client.js';
 import { orderItems, orders, orderStatusChanges, products, users } from '../src/server/db/schema.js';
-import { ProductImages } from '../src/server/images/product-images.js';
-import { newOrderId, searchOrders, STATUS_TIME_COLUMNS, type OrderQuery } from '../src/server/orders/service.js';
+import { productImagesFor, type ProductImages } from '../src/server/images/product-images.js';
+import { newOrderId } from '../src/server/orders/checkout.js';
+import { searchOrders, STATUS_TIME_COLUMNS, type OrderQuery } from '../src/server/orders/order-queries.js';
 
 const CUSTOMERS = 5_000;
 const BATCH = 1_000;
@@ -164,7 +165,7 @@ try {
   console.warn(`Database: ${database.kind === 'postgres' ? 'PostgreSQL' : `PGlite in ${config.dataDir}`}`);
   if (requested > 0) {
     console.warn(`Adding ${requested.toLocaleString('en')} orders...`);
-    await generate(database.db, new ProductImages(config.dataDir), requested);
+    await generate(database.db, productImagesFor(database, config.dataDir), requested);
     // Fresh statistics, as autovacuum (PostgreSQL) or the next start (PGlite) would gather them.
     await database.db.execute(sql`analyze`);
   }

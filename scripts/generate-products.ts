@@ -15,7 +15,7 @@ import { seedDemoCatalogue } from '../src/server/catalog/service.js';
 import { loadConfig } from '../src/server/config.js';
 import { openDatabase, type Database } from '../src/server/db/client.js';
 import { productPhotos, products } from '../src/server/db/schema.js';
-import { ProductImages } from '../src/server/images/product-images.js';
+import { productImagesFor, type ProductImages } from '../src/server/images/product-images.js';
 import { builtPages } from '../src/server/pages.js';
 import { projectPath } from '../src/server/project-path.js';
 import { searchableText } from '../src/shared/search.js';
@@ -77,7 +77,7 @@ async function generate(db: Database, images: ProductImages, total: number): Pro
 async function measure(database: Awaited<ReturnType<typeof openDatabase>>, config: ReturnType<typeof loadConfig>): Promise<void> {
   const [counted] = await database.db.select({ total: count() }).from(products);
   // Through the whole server (routing, query, JSON), as a browser asks; the app is built but does not listen.
-  const app = await buildApp({ config, database, images: new ProductImages(config.dataDir), pages: builtPages(projectPath('dist', 'client')) });
+  const app = await buildApp({ config, database, images: productImagesFor(database, config.dataDir), pages: builtPages(projectPath('dist', 'client')) });
   await app.ready();
   console.warn(`\nGET /api/products on ${counted!.total.toLocaleString('en')} products (median of 15 runs after 3 warm-up runs):`);
   const cases: [string, string][] = [
@@ -128,7 +128,7 @@ try {
   console.warn(`Database: ${database.kind === 'postgres' ? 'PostgreSQL' : `PGlite in ${config.dataDir}`}`);
   if (requested > 0) {
     console.warn(`Adding ${requested.toLocaleString('en')} products...`);
-    await generate(database.db, new ProductImages(config.dataDir), requested);
+    await generate(database.db, productImagesFor(database, config.dataDir), requested);
     await database.db.execute(sql`analyze`);
   }
   await measure(database, config);

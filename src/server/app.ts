@@ -14,6 +14,8 @@ import { registerCatalogRoutes } from './catalog/routes.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { registerCsrfProtection } from './http/csrf.js';
+import { registerGracefulClose } from './http/graceful-close.js';
+import { registerMetrics, ShopMetrics } from './http/metrics.js';
 import { registerProbes } from './http/probes.js';
 import { errorBody, registerErrorHandler } from './http/errors.js';
 import { serializeError, serializeRequest } from './http/logging.js';
@@ -26,9 +28,9 @@ import { registerDevMailbox } from './mail/dev-mailbox.js';
 import { MailWorker } from './mail/mail-queue.js';
 import { MailTextBook } from './mail/mail-texts.js';
 import { createMailer, outboxDir } from './mail/mailer.js';
+import type { CheckoutSettings } from './orders/checkout.js';
 import { orderMailComposer } from './orders/order-mail-writer.js';
 import type { OrderMailSettings } from './orders/order-mails.js';
-import type { CheckoutSettings } from './orders/service.js';
 import { registerOrderRoutes } from './orders/routes.js';
 import { registerPaymentRoutes } from './payments/routes.js';
 import { registerPageFallback, type PageSource } from './pages.js';
@@ -64,11 +66,14 @@ export async function buildApp({ config, database, images, pages, logger = false
     logger: logger === false ? false : { ...(logger === true ? { level: config.logLevel } : logger), serializers: { err: serializeError, req: serializeRequest } },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // While closing, a request on a connection still open is answered, not refused (http/graceful-close.ts).
+    return503OnClosing: false,
     // A path the router cannot even decode (bad percent-encoding, an over-long parameter) is bad input too.
     frameworkErrors: (error, _request, reply) => void (reply as FastifyReply).status(error.statusCode ?? 400).send(errorBody('bad_request', error.message)),
   });
   const { db } = database;
-  const mailer = createMailer(config, app.log);
+  const metrics = new ShopMetrics();
+  const mailer = metrics.countMailFailures(createMailer(config, app.log));
   const mailTexts = new MailTextBook(config.dataDir, app.log);
   const mailSettings: OrderMailSettings = {
     publicUrl: config.publicUrl,
@@ -81,6 +86,7 @@ export async function buildApp({ config, database, images, pages, logger = false
   const checkoutSettings: CheckoutSettings = { pricing: config.pricing, paymentMethods: config.paymentMethods, termsVersion: () => termsVersion(config), mail: mailSettings };
 
   registerErrorHandler(app);
+  registerGracefulClose(app);
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: pages.needsInlineScripts
       ? false
@@ -127,12 +133,20 @@ export async function buildApp({ config, database, images, pages, logger = false
   });
   app.decorate('mailWorker', mailWorker);
   app.addHook('onReady', () => mailWorker.start());
-  app.addHook('onClose', () => mailWorker.stop());
+  // Stopping begins with the close, so that the e-mail being sent finishes while the requests under way do.
+  let mailWorkerStopped: Promise<void> | undefined;
+  app.addHook('preClose', async () => {
+    mailWorkerStopped = mailWorker.stop();
+    // A failure is reported where onClose awaits it, not as an unhandled rejection meanwhile.
+    mailWorkerStopped.catch(() => {});
+  });
+  app.addHook('onClose', () => mailWorkerStopped ?? mailWorker.stop());
 
   const hub = new LiveHub(app.log);
   await hub.start(database);
   app.addHook('onClose', () => hub.stop());
   registerLiveRoutes(app, db, hub, { heartbeatMs: liveHeartbeatMs, maxVisitorStreams: liveMaxVisitorStreams });
+  registerMetrics(app, metrics, { database, hub, token: config.metricsToken });
 
   registerImageRoutes(app, images);
   registerSeoRoutes(app, db, config);

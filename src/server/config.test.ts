@@ -64,8 +64,15 @@ describe('loadConfig', () => {
     ['COD_FEE', '100000.01'],
     ['PAYMENT_METHODS', 'cash'],
     ['PAYMENT_METHODS', ' , '],
+    ['METRICS_TOKEN', 'short-token'],
+    ['METRICS_TOKEN', 'a token of many words that are long enough'],
   ])('refuses %s=%s with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+  });
+
+  it('keeps /metrics to this host unless a token is set', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: 'Kx9-metrics-token_0123456789' }).metricsToken).toBe('Kx9-metrics-token_0123456789');
   });
 
   it.each([

@@ -69,6 +69,12 @@ const environmentSchema = z.object({
   SHOP_PHONE: z.string().trim().min(1).max(40).default('+359 2 000 0000'),
   SEED_DEMO: booleanFlag.default(true),
   TRUST_PROXY: booleanFlag.default(false),
+  // It travels in a header and guards data about the shop's trade, so it must be hard to guess.
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^[\x21-\x7e]+$/, 'METRICS_TOKEN must be printable ASCII without spaces')
+    .min(24, 'METRICS_TOKEN must be at least 24 characters long')
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -103,6 +109,8 @@ export interface Config {
   seedDemo: boolean;
   /** Behind a reverse proxy, client addresses come from X-Forwarded-For. */
   trustProxy: boolean;
+  /** Opens /metrics to requests that bring it as a bearer token; without it, /metrics answers only this host. */
+  metricsToken: string | undefined;
   logLevel: string;
 }
 
@@ -144,6 +152,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     seller: { legalName: env.SHOP_LEGAL_NAME, uic: env.SHOP_UIC, vatNumber: env.SHOP_VAT_NUMBER, address: env.SHOP_ADDRESS, phone: env.SHOP_PHONE, email: env.SUPPORT_EMAIL },
     seedDemo: env.SEED_DEMO,
     trustProxy: env.TRUST_PROXY,
+    metricsToken: env.METRICS_TOKEN,
     logLevel: env.LOG_LEVEL,
   };
 }

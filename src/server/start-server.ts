@@ -1,19 +1,28 @@
 import path from 'node:path';
+import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.js';
 import { addAdmin } from './auth/roles.js';
+import { localUrl, newBackupKey, removeBackupAccess, writeBackupAccess } from './backup/backup-access.js';
+import { registerBackupRoute } from './backup/backup-routes.js';
 import { checkCatalogueCurrency, CurrencyMismatchError } from './catalog/currency.js';
 import { refreshSearchTexts, seedDemoCatalogue } from './catalog/service.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirInUseError, openDatabase } from './db/client.js';
-import { ProductImages } from './images/product-images.js';
+import { productImagesFor } from './images/product-images.js';
 import type { PageSource } from './pages.js';
+
+/**
+ * How long a shutdown may take before the process exits anyway (with 1). `docker stop` sends SIGKILL
+ * 10 s after SIGTERM (Kubernetes after 30 s); ending before that lets the process log why.
+ */
+const SHUTDOWN_DEADLINE_MS = 9_000;
 
 /** Reads the configuration, opens and migrates the database, seeds the demo catalogue and listens. */
 export async function startServer(createPages: () => Promise<PageSource>): Promise<void> {
   try {
     const config = loadConfig();
     const database = await openDatabase(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir });
-    const images = new ProductImages(config.dataDir);
+    const images = productImagesFor(database, config.dataDir);
     const app = await buildApp({ config, database, images, pages: await createPages(), logger: true });
 
     let added = 0;
@@ -26,19 +35,41 @@ export async function startServer(createPages: () => Promise<PageSource>): Promi
       if (seeded) app.log.info(`Added ${seeded} demo products to the empty catalogue`);
     }
 
+    // The embedded database serves this process only, so `npm run backup` asks it for the backup (backup/backup-routes.ts).
+    const backupKey = database.kind === 'pglite' ? newBackupKey() : undefined;
+    if (backupKey) registerBackupRoute(app, database, config.dataDir, backupKey);
+
+    // Stops accepting connections and tells open event streams to reconnect elsewhere (live/routes.ts),
+    // answers the requests under way (http/graceful-close.ts), lets the e-mail being sent finish
+    // (mail/mail-queue.ts), then closes the database. A signal repeated meanwhile (npm passes Ctrl+C
+    // on to the server, which the terminal has signalled too) changes nothing.
     let closing = false;
     const shutdown = async (signal: string) => {
       if (closing) return;
       closing = true;
-      app.log.info(`${signal} received, closing`);
-      await app.close();
-      await database.close();
+      const started = Date.now();
+      app.log.info(`${signal} received: finishing the requests under way, then closing`);
+      const deadline = setTimeout(() => {
+        app.log.error(`Still closing after ${SHUTDOWN_DEADLINE_MS / 1000} s; exiting without waiting longer`);
+        process.exit(1);
+      }, SHUTDOWN_DEADLINE_MS);
+      try {
+        if (backupKey) await removeBackupAccess(config.dataDir, backupKey);
+        await app.close();
+        await database.close();
+      } catch (error) {
+        app.log.error({ err: error }, 'The shop could not close cleanly');
+        process.exit(1);
+      }
+      clearTimeout(deadline);
+      app.log.info(`Closed in ${Date.now() - started} ms`);
       process.exit(0);
     };
     process.on('SIGINT', () => void shutdown('SIGINT'));
     process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
     await app.listen({ port: config.port, host: config.host });
+    if (backupKey) await writeBackupAccess(config.dataDir, { url: localUrl(app.server.address() as AddressInfo), key: backupKey, pid: process.pid });
     const where = database.kind === 'pglite' ? `embedded database in ${path.resolve(config.dataDir)}` : 'PostgreSQL';
     app.log.info(`Shop ready at ${config.publicUrl} (${where})`);
   } catch (error) {

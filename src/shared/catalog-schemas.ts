@@ -8,6 +8,12 @@ import { typedText } from './text.js';
 
 const messages = 'admin.products.messages';
 
+/** The longest name and description, in each language, that a product takes. */
+export const PRODUCT_NAME_MAX_LENGTH = 200;
+export const PRODUCT_DESCRIPTION_MAX_LENGTH = 2000;
+/** The lowest price a product may have: one minor unit (0.01). */
+export const MIN_PRICE_MINOR = 1;
+
 /** A count as a form sends it: empty for made to order (null), else a whole number of pieces. */
 const stockCount = z
   .union([z.string(), z.number()])
@@ -31,10 +37,10 @@ const productText = (max: number, tooLong: string) =>
  */
 export const productFieldsSchema = z
   .object({
-    nameEn: productText(200, 'nameTooLong'),
-    nameBg: productText(200, 'nameTooLong'),
-    descriptionEn: productText(2000, 'descriptionTooLong'),
-    descriptionBg: productText(2000, 'descriptionTooLong'),
+    nameEn: productText(PRODUCT_NAME_MAX_LENGTH, 'nameTooLong'),
+    nameBg: productText(PRODUCT_NAME_MAX_LENGTH, 'nameTooLong'),
+    descriptionEn: productText(PRODUCT_DESCRIPTION_MAX_LENGTH, 'descriptionTooLong'),
+    descriptionBg: productText(PRODUCT_DESCRIPTION_MAX_LENGTH, 'descriptionTooLong'),
     price: z
       .unknown()
       .transform((value, context) => {
@@ -43,7 +49,7 @@ export const productFieldsSchema = z
         context.addIssue({ code: 'custom', message: `${messages}.priceTooPrecise` });
         return z.NEVER;
       })
-      .pipe(z.number().min(1, { error: `${messages}.requiredFields` }).max(MAX_PRICE_MINOR, { error: `${messages}.priceTooHigh` })),
+      .pipe(z.number().min(MIN_PRICE_MINOR, { error: `${messages}.requiredFields` }).max(MAX_PRICE_MINOR, { error: `${messages}.priceTooHigh` })),
     category: z.enum(['', ...PRODUCT_CATEGORIES], { error: `${messages}.unknownCategory` }).default(''),
     /** Absent: made to order for a new product, unchanged for an edited one. */
     stock: stockCount.optional(),

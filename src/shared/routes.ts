@@ -1,5 +1,6 @@
 import type { TextLanguage } from './catalog.js';
 import type { LegalPage } from './legal.js';
+import type { PaymentMethod } from './orders.js';
 
 /** The app's page routes (spec section 2). The server answers 200 with the app for these, 404 otherwise. */
 export const PAGE_ROUTES = {
@@ -44,13 +45,47 @@ export const isIndexablePath = (pathname: string): boolean => {
   return page !== undefined && INDEXABLE_PAGES.includes(page);
 };
 
-export const productPath = (slug: string) => `/product/${slug}`;
+// The address of every page, built here and nowhere else (the app's links, the server's e-mails,
+// sitemap and redirects). A page without parameters is linked by its route: PAGE_ROUTES.cart.
+
+/** A query string (with or without its "?") or parameters as the end of a path: "?..." or, when empty, "". */
+const query = (params: URLSearchParams | string) => {
+  const text = String(params).replace(/^\?/, '');
+  return text ? `?${text}` : '';
+};
+
+/** The catalogue (the home page) in a view: its category, search, sort and page as a query string. */
+export const cataloguePath = (view: URLSearchParams | string = '') => PAGE_ROUTES.home + query(view);
+
+/** A product's page; the query string of the address it was asked by (its language) may go along. */
+export const productPath = (slug: string, search: URLSearchParams | string = '') => `/product/${slug}` + query(search);
 export const legalPath = (page: LegalPage) => `/legal/${page}`;
+
+/** The profile's tabs; its parameter names the one shown, the orders when it names none. */
+export const PROFILE_TABS = ['orders', 'addresses'] as const;
+export type ProfileTab = (typeof PROFILE_TABS)[number];
+export const PROFILE_TAB_PARAM = 'tab';
+export const profilePath = (tab?: ProfileTab) => PAGE_ROUTES.profile + query(tab ? new URLSearchParams({ [PROFILE_TAB_PARAM]: tab }) : '');
 
 /** The profile's parameter naming the order to show first (links in e-mails use it). */
 export const PROFILE_ORDER_PARAM = 'order';
 export const profileOrderPath = (orderId: string) => `${PAGE_ROUTES.profile}?${PROFILE_ORDER_PARAM}=${encodeURIComponent(orderId)}`;
-export const paymentPath = (orderId: string) => PAGE_ROUTES.payment.replace(':orderId', encodeURIComponent(orderId));
+
+/** The payment page's parameter saying that the customer comes back from a payment the provider took. */
+export const PAYMENT_COMPLETED_PARAM = 'completed';
+export const paymentPath = (orderId: string, { completed = false } = {}) =>
+  PAGE_ROUTES.payment.replace(':orderId', encodeURIComponent(orderId)) + (completed ? `?${PAYMENT_COMPLETED_PARAM}=true` : '');
+
+/** The simulated provider's page: it asks for a card when the order is paid by card, else only confirms the payment. */
+export const MOCK_PAYMENT_METHOD_PARAM = 'method';
+export const mockPaymentPath = (orderId: string, method: PaymentMethod) =>
+  PAGE_ROUTES.mockPayment.replace(':orderId', encodeURIComponent(orderId)) + (method === 'card' ? `?${MOCK_PAYMENT_METHOD_PARAM}=card` : '');
+
+/**
+ * The admin's dashboard with an order open (what the shop's e-mail about a new order links to). The
+ * dashboard's own links carry its filters too (src/client/features/admin/admin-location.ts reads both).
+ */
+export const adminOrderPath = (orderId: string) => PAGE_ROUTES.admin + query(new URLSearchParams({ tab: 'orders', order: orderId }));
 
 /**
  * Each language of an indexable page has its own address: English is the address without a

@@ -7,6 +7,7 @@ import type { CartResponse } from '../../src/shared/cart.js';
 import type { Order } from '../../src/shared/orders.js';
 import { admins, mailQueue, payments, products, sessions, signInTokens, users } from '../../src/server/db/schema.js';
 import { openEventStream, type EventStreamReader } from '../support/event-stream.js';
+import { deliverMarker } from './live-marker.js';
 import { fillCart, placeOrder } from './shopper.js';
 import { requestLink, signIn } from './sign-in.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';
@@ -235,7 +236,7 @@ describeEachDatabase(
         expect((await deleteAccount(testApp, laptop, { email: 'streams@example.com' })).statusCode).toBe(204);
         expect(await phoneStream.waitForEnd(1000)).toBeLessThan(1000);
         expect(await laptopStream.waitForEnd(1000)).toBeLessThan(1000);
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        await deliverMarker(testApp.database, [otherStream]);
         expect(otherStream.ended).toBe(false);
       } finally {
         for (const stream of streams) stream.close();

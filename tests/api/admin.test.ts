@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
-import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { beforeAll, expect, it } from 'vitest';
 import type { AdminOrderPage } from '../../src/shared/admin.js';
-import type { Product } from '../../src/shared/catalog.js';
+import { PRODUCT_IMAGE_WIDTHS, type Product } from '../../src/shared/catalog.js';
 import { priceLines } from '../../src/shared/money.js';
 import type { Order } from '../../src/shared/orders.js';
 import { admins, orders, orderStatusChanges, payments, products } from '../../src/server/db/schema.js';
@@ -174,7 +172,12 @@ describeEachDatabase('admin', (context) => {
     const product = (
       await testApp.app.inject({ method: 'POST', url: '/api/admin/products', headers: { ...created.headers, cookie: admin }, payload: created.payload })
     ).json<{ product: Product }>().product;
-    const filesOf = async (id: string) => (await readdir(path.join(testApp.dataDir, 'images', 'nails'))).filter((file) => file.startsWith(id));
+    // Every stored width of the product's images, in whichever store the app keeps them (files or PostgreSQL).
+    const filesOf = async (id: string) => {
+      const keys = (await testApp.images.listKeys()).filter((key) => key.startsWith(`nails/${id}_`));
+      const variants = await Promise.all(keys.flatMap((key) => PRODUCT_IMAGE_WIDTHS.map((width) => testApp.images.read(key, width))));
+      return variants.filter((variant) => variant !== null);
+    };
     expect(await filesOf(product.id)).toHaveLength(3);
 
     const jpeg = await sharp({ create: { width: 500, height: 500, channels: 3, background: '#333' } }).jpeg().toBuffer();
@@ -265,6 +268,7 @@ describeEachDatabase('admin', (context) => {
 
     const url = `/api/admin/orders/${placed.orderId}/status`;
     const set = async (status: string) => {
+      // A deliberate pause: the times are kept to the millisecond, and changes a few apart keep them distinct, as the order check below needs.
       await new Promise((resolve) => setTimeout(resolve, 5));
       const response = await testApp.app.inject({ method: 'PATCH', url, headers: { cookie: admin }, payload: { status } });
       expect(response.statusCode, response.body).toBe(200);

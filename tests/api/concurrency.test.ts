@@ -200,6 +200,7 @@ describeEachDatabase('many customers at once', (context) => {
     const [doomed] = await testApp.database.db.insert(products).values(testProduct({ name: 'Doomed Set', description: 'x', priceMinor: 500 })).returning();
     const [answers] = await Promise.all([
       Promise.all(Array.from({ length: 20 }, () => operate(testApp, cookie, [add(doomed!.id)]))),
+      // A deliberate head start of a few ms, so that some adds come before the deletion and some after it: the race under test.
       new Promise((resolve) => setTimeout(resolve, 5)).then(() => testApp.database.db.delete(products).where(eq(products.id, doomed!.id))),
     ]);
     expect(serverErrors(answers)).toEqual([]);

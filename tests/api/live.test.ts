@@ -4,6 +4,7 @@ import type { CatalogueResponse, Product } from '../../src/shared/catalog.js';
 import type { CatalogueChangeEvent, LiveReadyEvent } from '../../src/shared/live.js';
 import { admins } from '../../src/server/db/schema.js';
 import { openEventStream, type EventStreamReader } from '../support/event-stream.js';
+import { deliverMarker } from './live-marker.js';
 import { pngImage, productForm } from './product-form.js';
 import { signIn } from './sign-in.js';
 import { createTestApp, describeEachDatabase, type TestApp } from './test-app.js';
@@ -133,8 +134,8 @@ describeEachDatabase(
       });
       expect(added.statusCode).toBe(200);
       await page.waitFor('cart', 1000);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(visitor.events).toEqual(['ready', 'products']);
+      await deliverMarker(testApp.database, [visitor]);
+      expect(visitor.events).toEqual(['ready', 'products', 'stock']);
     });
 
     it('bounds a visitor’s streams per client address, and frees a place when one closes', async () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
 import { openDatabase, type DatabaseHandle } from '../../src/server/db/client.js';
-import { ProductImages } from '../../src/server/images/product-images.js';
+import { productImagesFor } from '../../src/server/images/product-images.js';
 import { builtPages } from '../../src/server/pages.js';
 import { sofia } from './sample-data.js';
 import { latestOutboxLink, tokenOf } from './sign-in.js';
@@ -30,7 +30,7 @@ async function shopWithLog(environment: Record<string, string>) {
   const lines: string[] = [];
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PUBLIC_URL: 'http://shop.test', ...environment });
   const database = await openDatabase({ inMemory: true });
-  const images = new ProductImages(dataDir);
+  const images = productImagesFor(database, dataDir);
   const app = await buildApp({
     config,
     database,

@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import type { Order } from '../../src/shared/orders.js';
 import { openDatabase } from '../../src/server/db/client.js';
 import { products } from '../../src/server/db/schema.js';
 import { projectPath } from '../../src/server/project-path.js';
+import { freePort } from '../support/free-port.js';
 import { signInLinkIn, startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
 import { sofia } from './sample-data.js';
 import { tokenOf } from './sign-in.js';
@@ -23,14 +23,6 @@ const { startServer } = await import(process.env.START_MODULE);
 const { builtPages } = await import(process.env.PAGES_MODULE);
 await startServer(async () => builtPages(process.env.TEST_CLIENT_DIR));
 `;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 interface ShopProcess {
   url: string;

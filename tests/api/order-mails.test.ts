@@ -1,10 +1,10 @@
-import { createServer } from 'node:net';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminOrderDetail } from '../../src/shared/admin.js';
 import type { OrderMail } from '../../src/shared/order-mails.js';
 import { addAdmin } from '../../src/server/auth/roles.js';
 import { mailQueue, products } from '../../src/server/db/schema.js';
+import { freePort } from '../support/free-port.js';
 import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
 import { eventually, fillCart, placeOrder, signInThroughInbox } from './shopper.js';
 import { createPostgresDatabase, createTestApp, databaseTargets, type TestApp } from './test-app.js';
@@ -32,14 +32,6 @@ async function skipStatusDelay(testApp: TestApp) {
   await testApp.database.db.update(mailQueue).set({ nextAttemptAt: sql`now()` }).where(eq(mailQueue.state, 'queued'));
   testApp.app.mailWorker.wake();
 }
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 for (const target of databaseTargets) {
   describe(`order e-mails [${target}]`, () => {

@@ -1,9 +1,7 @@
-import { readdir } from 'node:fs/promises';
-import path from 'node:path';
 import { asc, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { beforeAll, expect, it } from 'vitest';
-import type { Product } from '../../src/shared/catalog.js';
+import { PRODUCT_IMAGE_WIDTHS, type Product } from '../../src/shared/catalog.js';
 import { addPhoto as addPhotoToProduct } from '../../src/server/catalog/photos.js';
 import { admins, productPhotos } from '../../src/server/db/schema.js';
 import type { ProductImages } from '../../src/server/images/product-images.js';
@@ -41,8 +39,14 @@ describeEachDatabase('product photos', (context) => {
   const storedPositions = async (testApp: TestApp, productId: string) =>
     (await testApp.database.db.select().from(productPhotos).where(eq(productPhotos.productId, productId)).orderBy(asc(productPhotos.position))).map((row) => row.position);
 
-  const filesOf = async (testApp: TestApp, productId: string) =>
-    (await readdir(path.join(testApp.dataDir, 'images', 'nails')).catch(() => [] as string[])).filter((file) => file.startsWith(productId));
+  /** The stored widths of the product's images, as `{key} {width}`, in whichever store the app uses. */
+  const variantsOf = async (testApp: TestApp, productId: string) => {
+    const keys = (await testApp.images.listKeys()).filter((key) => key.startsWith(`nails/${productId}_`));
+    const stored = await Promise.all(
+      keys.flatMap((key) => PRODUCT_IMAGE_WIDTHS.map(async (width) => ((await testApp.images.read(key, width)) ? `${key} ${width}` : undefined))),
+    );
+    return stored.filter((variant) => variant !== undefined).sort();
+  };
 
   const arrange = (testApp: TestApp, productId: string, photos: Array<{ id: string; altEn?: string; altBg?: string }>, cookie = admin) =>
     testApp.app.inject({ method: 'PUT', url: `/api/admin/products/${productId}/photos`, headers: { cookie }, payload: { photos } });
@@ -73,7 +77,7 @@ describeEachDatabase('product photos', (context) => {
     );
     expect(reds).toEqual([10, 60, 120, 180]);
     expect(await storedPositions(testApp, product.id)).toEqual([0, 1, 2, 3]);
-    expect(await filesOf(testApp, product.id)).toHaveLength(12);
+    expect(await variantsOf(testApp, product.id)).toHaveLength(12);
 
     // The catalogue shows them in the same order.
     const listed = (await testApp.app.inject({ method: 'GET', url: '/api/products' })).json<{ products: Product[] }>().products.find((item) => item.id === product.id);
@@ -144,7 +148,7 @@ describeEachDatabase('product photos', (context) => {
     expect(afterCover.statusCode, afterCover.body).toBe(200);
     expect(afterCover.json<{ product: Product }>().product.photos.map((photo) => photo.id)).toEqual([ids[1], ids[2]]);
     expect(await storedPositions(testApp, product.id)).toEqual([0, 1]);
-    expect(await filesOf(testApp, product.id)).toHaveLength(6);
+    expect(await variantsOf(testApp, product.id)).toHaveLength(6);
     expect((await testApp.app.inject({ method: 'GET', url: three.photos[0]!.url })).statusCode).toBe(404);
 
     expect((await remove(ids[0]!)).statusCode).toBe(404);
@@ -153,22 +157,22 @@ describeEachDatabase('product photos', (context) => {
     expect(last.statusCode).toBe(409);
     expect(last.json().error.code).toBe('last_photo');
     expect(await storedPositions(testApp, product.id)).toEqual([0]);
-    expect(await filesOf(testApp, product.id)).toHaveLength(3);
+    expect(await variantsOf(testApp, product.id)).toHaveLength(3);
     // A photo of another product is not found through this one.
     const other = await newProduct(testApp);
     expect((await remove(other.photos[0]!.id)).statusCode).toBe(404);
   });
 
-  it('refuses a ninth photo and keeps no files of it', async () => {
+  it('refuses a ninth photo and stores nothing of it', async () => {
     const testApp = context();
     const product = await newProduct(testApp);
     for (let index = 1; index < 8; index++) expect((await addPhoto(testApp, product.id, await pngImage(20 * index))).statusCode).toBe(201);
-    expect(await filesOf(testApp, product.id)).toHaveLength(24);
+    expect(await variantsOf(testApp, product.id)).toHaveLength(24);
     const ninth = await addPhoto(testApp, product.id, await pngImage(250));
     expect(ninth.statusCode).toBe(409);
     expect(ninth.json().error.code).toBe('too_many_photos');
     expect(await storedPositions(testApp, product.id)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
-    expect(await filesOf(testApp, product.id)).toHaveLength(24);
+    expect(await variantsOf(testApp, product.id)).toHaveLength(24);
   });
 
   it('keeps the positions dense and unique when uploads arrive at once', async () => {
@@ -181,11 +185,11 @@ describeEachDatabase('product photos', (context) => {
     expect(responses.find((response) => response.statusCode === 409)!.json().error.code).toBe('too_many_photos');
     expect(await storedPositions(testApp, product.id)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     const rows = await testApp.database.db.select().from(productPhotos).where(eq(productPhotos.productId, product.id));
-    // Each photo has files of its own, and the refused upload left none behind.
+    // Each photo has stored widths of its own, and the refused upload left none behind.
     expect(new Set(rows.map((row) => row.imageKey)).size).toBe(8);
-    const files = await filesOf(testApp, product.id);
-    expect(files).toHaveLength(24);
-    expect(new Set(files.map((file) => `nails/${file.replace(/-\d+\.webp$/, '.webp')}`))).toEqual(new Set(rows.map((row) => row.imageKey)));
+    const variants = await variantsOf(testApp, product.id);
+    expect(variants).toHaveLength(24);
+    expect(new Set(variants.map((variant) => variant.split(' ')[0]))).toEqual(new Set(rows.map((row) => row.imageKey)));
 
     // Removals at once leave the photos numbered from 0 too, and the product one photo at least.
     const removals = await Promise.all(
@@ -193,7 +197,7 @@ describeEachDatabase('product photos', (context) => {
     );
     expect(removals.map((response) => response.statusCode).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 409]);
     expect(await storedPositions(testApp, product.id)).toEqual([0]);
-    expect(await filesOf(testApp, product.id)).toHaveLength(3);
+    expect(await variantsOf(testApp, product.id)).toHaveLength(3);
   });
 
   it('numbers photos recorded at the same moment without gaps or twins (the row lock, without the files)', async () => {
@@ -220,7 +224,7 @@ describeEachDatabase('product photos', (context) => {
   it('refuses files that are not JPEG, PNG or WebP and stores nothing of them', async () => {
     const testApp = context();
     const product = await newProduct(testApp);
-    const before = await filesOf(testApp, product.id);
+    const before = await variantsOf(testApp, product.id);
     for (const content of [Buffer.from('just text'), Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>')]) {
       const response = await addPhoto(testApp, product.id, content);
       expect(response.statusCode).toBe(415);
@@ -231,7 +235,7 @@ describeEachDatabase('product photos', (context) => {
     expect(empty.json().error.message).toBe('admin.products.messages.imageRequired');
     const json = await testApp.app.inject({ method: 'POST', url: `/api/admin/products/${product.id}/photos`, headers: { cookie: admin }, payload: { image: 'x' } });
     expect(json.statusCode).toBe(415);
-    expect(await filesOf(testApp, product.id)).toEqual(before);
+    expect(await variantsOf(testApp, product.id)).toEqual(before);
     expect(await storedPositions(testApp, product.id)).toEqual([0]);
     const unknown = await addPhoto(testApp, '00000000-0000-4000-8000-000000000000', await pngImage());
     expect(unknown.statusCode).toBe(404);
@@ -255,6 +259,6 @@ describeEachDatabase('product photos', (context) => {
     }
     const [stored] = await testApp.database.db.select().from(productPhotos).where(eq(productPhotos.productId, product.id));
     expect(stored).toMatchObject({ id: photoId, altEn: '' });
-    expect(await filesOf(testApp, product.id)).toHaveLength(3);
+    expect(await variantsOf(testApp, product.id)).toHaveLength(3);
   });
 });

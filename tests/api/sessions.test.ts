@@ -4,6 +4,8 @@ import { SESSION_DAYS } from '../../src/shared/auth.js';
 import { hashSecret } from '../../src/server/auth/session.js';
 import { admins, sessions } from '../../src/server/db/schema.js';
 import { openEventStream, type EventStreamReader } from '../support/event-stream.js';
+import { deliverMarker } from './live-marker.js';
+import { eventually } from './shopper.js';
 import { latestOutboxLink, requestLink, signIn, tokenOf } from './sign-in.js';
 import { createTestApp, describeEachDatabase, type TestApp } from './test-app.js';
 
@@ -138,7 +140,7 @@ describeEachDatabase('event streams and sign-out', (context) => {
     try {
       expect((await signOut(testApp, laptop)).statusCode).toBe(204);
       expect(await laptopStream.waitForEnd(1000)).toBeLessThan(1000);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await deliverMarker(testApp.database, [phoneStream]);
       expect(phoneStream.ended).toBe(false);
     } finally {
       laptopStream.close();
@@ -181,7 +183,8 @@ describeEachDatabase('event streams and sign-out', (context) => {
       expect((await signOut(testApp, cookie)).statusCode).toBe(204);
       expect(await there.waitForEnd(1000)).toBeLessThan(1000);
       expect(await here.waitForEnd(1000)).toBeLessThan(1000);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Announced here, heard there after the sign-out: the other process ended what it was going to end.
+      await deliverMarker(testApp.database, [otherSession]);
       expect(otherSession.ended).toBe(false);
     } finally {
       for (const stream of streams) stream.close();
@@ -236,7 +239,10 @@ describeEachDatabase(
       try {
         await testApp.database.db.delete(sessions).where(eq(sessions.idHash, hashSecret(sessionIdOf(gone))));
         expect(await goneStream.waitForEnd(1000)).toBeLessThan(1000);
-        await new Promise((resolve) => setTimeout(resolve, 600));
+        // Each heartbeat starts a check of the session, which takes milliseconds; three heartbeats after
+        // the other stream ended, the live one's session has been checked since the deletion.
+        const heartbeats = liveStream.keepAlives;
+        await eventually(async () => liveStream.ended || liveStream.keepAlives >= heartbeats + 3, 5000, 'three more heartbeats');
         expect(liveStream.ended).toBe(false);
       } finally {
         goneStream.close();

@@ -1,13 +1,13 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe, inject } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig, type Config } from '../../src/server/config.js';
 import { openDatabase, type DatabaseHandle } from '../../src/server/db/client.js';
-import { ProductImages } from '../../src/server/images/product-images.js';
+import { productImagesFor, type ProductImages } from '../../src/server/images/product-images.js';
 import { builtPages } from '../../src/server/pages.js';
 
 export interface TestApp {
@@ -49,13 +49,16 @@ export const TEST_MAILBOX_KEY = 'test-mailbox-key-0123456789';
 
 export const TEST_INDEX_HTML = '<!doctype html><html lang="en"><head><!--page-head--><!--shop-settings--></head><body><div id="root"></div></body></html>';
 
-/** A fresh PostgreSQL database on the test server, dropped again on close. */
-export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * A fresh PostgreSQL database on the test server, dropped again on close: empty, or a copy of the
+ * named template database (tests/support/database-templates.ts makes a migrated one per run).
+ */
+export async function createPostgresDatabase(template?: string): Promise<{ url: string; drop(): Promise<void> }> {
   const serverUrl = process.env.TEST_DATABASE_URL!;
   const name = `shop_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
@@ -70,17 +73,30 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
   };
 }
 
+let pgliteSnapshot: Promise<Blob | undefined> | undefined;
+
+/** The migrated PGlite data directory that the run's global setup saved, read once per test file; undefined without that setup. */
+function migratedPgliteSnapshot(): Promise<Blob | undefined> {
+  const file = inject('pgliteSnapshot');
+  return (pgliteSnapshot ??= file ? readFile(file).then((content) => new Blob([content])) : Promise.resolve(undefined));
+}
+
+/** A new database of the kind, migrated: a copy of the run's template when there is one. */
+async function openMigratedDatabase(databaseUrl: string | undefined): Promise<DatabaseHandle> {
+  return openDatabase(databaseUrl ? { databaseUrl } : { inMemory: true, snapshot: await migratedPgliteSnapshot() });
+}
+
 export async function createTestApp(target: DatabaseTarget, environment: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'shop-test-'));
   const clientDir = path.join(dataDir, 'client');
   await mkdir(clientDir);
   await writeFile(path.join(clientDir, 'index.html'), TEST_INDEX_HTML);
   for (const [file, content] of Object.entries(options.clientFiles ?? {})) await writeFile(path.join(clientDir, file), content);
-  const postgres = target === 'postgres' && !options.databaseUrl ? await createPostgresDatabase() : undefined;
+  const postgres = target === 'postgres' && !options.databaseUrl ? await createPostgresDatabase(inject('postgresTemplate')) : undefined;
   const databaseUrl = target === 'postgres' ? (options.databaseUrl ?? postgres?.url) : undefined;
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PUBLIC_URL: 'http://shop.test', ...environment });
-  const database = options.database ?? (await openDatabase(databaseUrl ? { databaseUrl } : { inMemory: true }));
-  const images = new ProductImages(dataDir);
+  const database = options.database ?? (await openMigratedDatabase(databaseUrl));
+  const images = productImagesFor(database, dataDir);
   const app = await buildApp({ config, database, images, pages: builtPages(clientDir), devMailboxKey: TEST_MAILBOX_KEY, liveHeartbeatMs: options.liveHeartbeatMs, liveMaxVisitorStreams: options.liveMaxVisitorStreams, mailRetryBaseMs: options.mailRetryBaseMs });
   await app.ready();
   return {

@@ -6,6 +6,8 @@ export interface EventStreamReader {
   waitFor(name: string, timeoutMs?: number): Promise<number>;
   /** Whether the server has ended the stream. */
   readonly ended: boolean;
+  /** How many comment lines (the server's heartbeats) have arrived. */
+  readonly keepAlives: number;
   /** Waits until the server ends the stream, and returns how long the wait took. */
   waitForEnd(timeoutMs?: number): Promise<number>;
   close(): void;
@@ -20,6 +22,7 @@ export async function openEventStream(url: string, cookie: string | null, header
   const data: unknown[] = [];
   const consumed = new Map<string, number>();
   let ended = false;
+  let keepAlives = 0;
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   void (async () => {
     let buffer = '';
@@ -35,6 +38,7 @@ export async function openEventStream(url: string, cookie: string | null, header
         while ((end = buffer.indexOf('\n\n')) >= 0) {
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
+          if (block.startsWith(':')) keepAlives++;
           const name = /^event: (.+)$/m.exec(block)?.[1];
           if (name) {
             events.push(name);
@@ -62,6 +66,9 @@ export async function openEventStream(url: string, cookie: string | null, header
     },
     get ended() {
       return ended;
+    },
+    get keepAlives() {
+      return keepAlives;
     },
     async waitForEnd(timeoutMs = 5000) {
       const started = Date.now();

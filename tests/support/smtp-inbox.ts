@@ -63,6 +63,8 @@ export interface SmtpInboxOptions {
   refuse?: (address: string) => boolean;
   /** Keeps every connection waiting before the greeting, as a mail server that hangs. */
   hang?: boolean;
+  /** Accepts each message only this long after receiving it, as a slow mail server. */
+  acceptAfterMs?: number;
 }
 
 /** A real SMTP server on a free local port that keeps what it receives. */
@@ -95,9 +97,13 @@ export async function startSmtpInbox(options: SmtpInboxOptions = {}): Promise<Sm
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const to = session.envelope.rcptTo.map((recipient) => recipient.address.toLowerCase());
-        messages.push(parseMail(Buffer.concat(chunks).toString('utf8'), to));
-        waiters.splice(0).forEach((wake) => wake());
-        callback();
+        const accept = () => {
+          messages.push(parseMail(Buffer.concat(chunks).toString('utf8'), to));
+          waiters.splice(0).forEach((wake) => wake());
+          callback();
+        };
+        if (options.acceptAfterMs) setTimeout(accept, options.acceptAfterMs);
+        else accept();
       });
     },
   });

@@ -1,13 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Address, AddressInput } from '../../shared/addresses.js';
 import { requestJson } from '../api/http.js';
+import { queryKeys } from '../api/query-keys.js';
 
-export const ADDRESSES_QUERY_KEY = ['addresses'] as const;
 type AddressesResponse = { addresses: Address[] };
 
 export function useAddresses(enabled = true) {
   return useQuery({
-    queryKey: ADDRESSES_QUERY_KEY,
+    queryKey: queryKeys.addresses(),
     queryFn: async () => (await requestJson<AddressesResponse>('/api/addresses')).addresses,
     enabled,
   });
@@ -18,7 +18,7 @@ function useAddressChange<Variables>(send: (variables: Variables) => Promise<Add
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: send,
-    onSuccess: ({ addresses }) => queryClient.setQueryData(ADDRESSES_QUERY_KEY, addresses),
+    onSuccess: ({ addresses }) => queryClient.setQueryData(queryKeys.addresses(), addresses),
   });
 }
 

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { CartProvider } from '../cart/cart.js';
+import { CartProvider } from '../cart/cart-provider.js';
 import { ConnectivityProvider } from '../connectivity/connectivity.js';
 import { I18nProvider, type Language } from '../i18n/i18n.js';
 import { LiveUpdates } from '../live/live-updates.js';

@@ -1,14 +1,15 @@
 import { useEffect } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { partialMatchKey, useQueryClient } from '@tanstack/react-query';
 import type { LiveTopic } from '../../shared/cart.js';
 import { CATALOGUE_TOPIC, STOCK_TOPIC, type CatalogueChangeEvent, type LiveReadyEvent, type StockCounts, type StockEvent } from '../../shared/live.js';
+import { queryKeys } from '../api/query-keys.js';
 import type { ShownCartItem } from '../cart/cart-storage.js';
 import { useSession } from '../session/session.js';
 import { cartWithCounts, catalogueWithCounts, type CatalogueView } from './stock-counts.js';
 
 const USER_TOPICS: readonly LiveTopic[] = ['cart', 'orders'];
 /** What shows products: the catalogue, the admin's list of it, and the cart, whose lines show current names and prices. */
-const CATALOGUE_VIEWS = [[CATALOGUE_TOPIC], ['admin', 'products'], ['cart']] as const;
+const CATALOGUE_VIEWS = [queryKeys.catalogue(), queryKeys.adminProducts(), queryKeys.carts()] as const;
 /**
  * A stream the server refused (too many open, or an answer that was no stream) is not reopened by
  * the browser; the page asks again after this long, spread out so that refused pages do not return together.
@@ -44,7 +45,7 @@ export function LiveUpdates() {
     let heardCounts: StockCounts = {};
     const updateCatalogueCounts = () => {
       // Only views whose counts differ are set: setting one announces it, and this runs on such announcements.
-      for (const [queryKey, view] of queryClient.getQueriesData<CatalogueView | null>({ queryKey: [CATALOGUE_TOPIC] })) {
+      for (const [queryKey, view] of queryClient.getQueriesData<CatalogueView | null>({ queryKey: queryKeys.catalogue() })) {
         const updated = catalogueWithCounts(view, heardCounts);
         if (updated !== view) queryClient.setQueryData(queryKey, updated);
       }
@@ -52,16 +53,16 @@ export function LiveUpdates() {
     const applyCounts = (counts: StockCounts) => {
       Object.assign(heardCounts, counts);
       updateCatalogueCounts();
-      queryClient.setQueriesData<ShownCartItem[]>({ queryKey: ['cart'] }, (items) => cartWithCounts(items, counts));
+      queryClient.setQueriesData<ShownCartItem[]>({ queryKey: queryKeys.carts() }, (items) => cartWithCounts(items, counts));
       // The admin's list is filtered by counts, so it is asked again rather than patched.
-      refetch(['admin', 'products']);
+      refetch(queryKeys.adminProducts());
     };
 
     // The newest catalogue version the server has named; a catalogue read before it is out of date.
     let announced = 0;
     let refetchedFor = -1;
     const checkCatalogue = () => {
-      const views = queryClient.getQueriesData<CatalogueView | null>({ queryKey: [CATALOGUE_TOPIC] });
+      const views = queryClient.getQueriesData<CatalogueView | null>({ queryKey: queryKeys.catalogue() });
       // A product page of no product holds null, which no news changes.
       const outdated = views.some(([, view]) => view && (view.version ?? 0) < announced);
       // Once per version, so that a server whose version went back (a restored database) cannot start a loop.
@@ -71,7 +72,7 @@ export function LiveUpdates() {
     };
     // A catalogue still on its way when the stream became ready is checked when it arrives.
     const stopWatching = queryClient.getQueryCache().subscribe((event) => {
-      if (event.type === 'updated' && event.action.type === 'success' && event.query.queryKey[0] === CATALOGUE_TOPIC) {
+      if (event.type === 'updated' && event.action.type === 'success' && partialMatchKey(event.query.queryKey, queryKeys.catalogue())) {
         checkCatalogue();
         updateCatalogueCounts();
       }
@@ -95,11 +96,11 @@ export function LiveUpdates() {
         }
         if (connectedBefore) {
           refetchCatalogueViews();
-          USER_TOPICS.forEach((topic) => refetch([topic]));
+          USER_TOPICS.forEach((topic) => refetch(queryKeys.ofTopic(topic)));
         } else {
           checkCatalogue();
           // The cart carries no catalogue version: one read before this stream listened may hold an old price.
-          if (signedIn) refetch(['cart']);
+          if (signedIn) refetch(queryKeys.carts());
         }
         connectedBefore = true;
       });
@@ -112,11 +113,11 @@ export function LiveUpdates() {
         const counts = parse<StockEvent>(event)?.stock;
         if (counts) applyCounts(counts);
       });
-      for (const topic of USER_TOPICS) stream.addEventListener(topic, () => refetch([topic]));
+      for (const topic of USER_TOPICS) stream.addEventListener(topic, () => refetch(queryKeys.ofTopic(topic)));
       stream.addEventListener('resync', () => {
         heardCounts = {};
         refetchCatalogueViews();
-        USER_TOPICS.forEach((topic) => refetch([topic]));
+        USER_TOPICS.forEach((topic) => refetch(queryKeys.ofTopic(topic)));
       });
       stream.addEventListener('error', () => {
         if (stream.readyState !== EventSource.CLOSED) return;

@@ -2,13 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import type { Order, PaymentMethod, PlaceOrderRequest, RecordPaymentRequest } from '../../shared/orders.js';
 import { PAYMENT_POLL_MS } from '../../shared/orders.js';
 import { requestJson } from '../api/http.js';
-
-/** Live updates name this topic when an order changes; every order query sits under it. */
-export const ORDERS_QUERY_KEY = ['orders'] as const;
+import { queryKeys } from '../api/query-keys.js';
 
 export function useOrders(enabled = true) {
   return useQuery({
-    queryKey: [...ORDERS_QUERY_KEY, 'mine'],
+    queryKey: queryKeys.myOrders(),
     queryFn: async () => (await requestJson<{ orders: Order[] }>('/api/orders')).orders,
     enabled,
   });
@@ -18,7 +16,7 @@ export function useOrders(enabled = true) {
 export function useOrder(orderId: string, { poll, enabled }: { poll: boolean; enabled: boolean }) {
   return useQuery({
     enabled,
-    queryKey: [...ORDERS_QUERY_KEY, 'one', orderId],
+    queryKey: queryKeys.order(orderId),
     queryFn: async () => (await requestJson<{ order: Order }>(`/api/orders/${encodeURIComponent(orderId)}`)).order,
     refetchInterval: (query) => (poll && query.state.data?.status === 'pending' ? PAYMENT_POLL_MS : false),
     retry: (failures, error) => failures < 2 && !('status' in error && [401, 403, 404].includes(error.status as number)),

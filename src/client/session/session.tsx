@@ -1,14 +1,15 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { partialMatchKey, queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { SessionResponse, SessionUser } from '../../shared/auth.js';
 import { ApiError, requestJson } from '../api/http.js';
+import { queryKeys } from '../api/query-keys.js';
 import { rememberedUser, rememberUser } from './offline-user.js';
 
 /** offline: the server could not be asked, and the user is the one last signed in here. */
 type SessionState = SessionResponse & { offline?: true };
 
 export const sessionQuery = queryOptions({
-  queryKey: ['session'],
+  queryKey: queryKeys.session(),
   queryFn: async (): Promise<SessionState> => {
     try {
       const session = await requestJson<SessionResponse>('/api/auth/me');
@@ -48,7 +49,7 @@ const SessionContext = createContext<Session | null>(null);
 /** The tabs of one browser share the session cookie, so each tells the others when it signs in or out. */
 const SESSION_CHANNEL = 'shop-session';
 
-const isPersonal = (query: { queryKey: readonly unknown[] }) => query.queryKey[0] !== sessionQuery.queryKey[0];
+const isPersonal = (query: { queryKey: readonly unknown[] }) => !partialMatchKey(query.queryKey, queryKeys.session());
 
 /** Shows the user; a page that was someone else's (or nobody's) fetches everything personal again. */
 async function applyUser(queryClient: QueryClient, user: SessionUser | null, { refresh }: { refresh: boolean }): Promise<void> {

@@ -1,4 +1,5 @@
 import { Link } from 'wouter';
+import { PAGE_ROUTES } from '../../shared/routes.js';
 import { useTranslation } from '../i18n/i18n.js';
 import { useSession } from '../session/session.js';
 
@@ -13,7 +14,7 @@ export function SignInRequired({ messageKey }: { messageKey: string }) {
         <button type="button" className="button button--primary" onClick={() => openLogin()}>
           {t('nav.login')}
         </button>
-        <Link href="/" className="button">
+        <Link href={PAGE_ROUTES.home} className="button">
           {t('common.backHome')}
         </Link>
       </div>

@@ -6,8 +6,8 @@ import { photoOrderSchema } from '../../shared/photo-schemas.js';
 import type { Product } from '../../shared/catalog.js';
 import type { Order } from '../../shared/orders.js';
 import { STOCK_FILTERS, type StockChange } from '../../shared/stock.js';
-import { typedText } from '../../shared/text.js';
-import { ORDER_STATUSES, type OrderStatus } from '../../shared/order-status.js';
+import type { OrderStatus } from '../../shared/order-status.js';
+import { orderSearchSchema, orderStatusSchema } from '../../shared/admin-order-schemas.js';
 import { requireAdmin } from '../auth/session.js';
 import { addPhoto, arrangePhotos, removePhoto } from '../catalog/photos.js';
 import { ADMIN_PRODUCTS_LIMIT, createProduct, deleteProduct, listProducts, updateProduct, type ProductFields, type StockInput } from '../catalog/service.js';
@@ -17,8 +17,9 @@ import { parseInput } from '../http/validation.js';
 import type { ProductImages } from '../images/product-images.js';
 import { listOrderMails, resendMail } from '../mail/mail-queue.js';
 import type { OrderMailSettings } from '../orders/order-mails.js';
+import { getOrder, searchOrders } from '../orders/order-queries.js';
 import { orderIdOf } from '../orders/routes.js';
-import { changeOrderStatus, getOrder, searchOrders } from '../orders/service.js';
+import { changeOrderStatus } from '../orders/status-changes.js';
 import { recordCashPayment } from '../payments/service.js';
 import { stockChangesOfOrder, stockChangesOfProduct } from '../stock/service.js';
 
@@ -68,8 +69,8 @@ const mailParam = z.object({ mailId: z.uuid({ error: 'E-mail ID is required' }) 
 const photoParams = z.object({ id: z.uuid({ error: 'Product ID is required' }), photoId: z.uuid({ error: 'Photo ID is required' }) });
 const productQuerySchema = z.object({ stock: z.enum(STOCK_FILTERS).optional().catch(undefined) });
 const orderQuerySchema = z.object({
-  status: z.enum(ORDER_STATUSES).optional().catch(undefined),
-  q: typedText(254, { tooLong: 'admin.orders.searchInvalid', invalid: 'admin.orders.searchInvalid' }).optional(),
+  status: orderStatusSchema.optional().catch(undefined),
+  q: orderSearchSchema.optional(),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(ADMIN_ORDERS_PAGE_SIZE),
 });
@@ -159,7 +160,8 @@ export function registerAdminRoutes(app: FastifyInstance, db: Database, images: 
   app.patch<{ Params: { orderId: string }; Body: { status?: unknown } }>('/api/admin/orders/:orderId/status', async (request): Promise<AdminOrderDetail> => {
     await requireAdmin(db, request);
     const orderId = orderIdOf(request.params);
-    const order = await changeOrderStatus(db, orderId, request.body?.status, mailSettings);
+    const status = parseInput(orderStatusSchema, request.body?.status);
+    const order = await changeOrderStatus(db, orderId, status, mailSettings);
     return orderDetail(db, orderId, order);
   });
 

@@ -1,5 +1,4 @@
 import { and, asc, count, desc, eq, inArray, max, sql, type SQL } from 'drizzle-orm';
-import sharp from 'sharp';
 import type { CatalogueQuery, CatalogueResponse, LocalizedText, Product, ProductCategory, ProductPageResponse, ProductPhoto } from '../../shared/catalog.js';
 import { bgnToEurMinor, type Currency } from '../../shared/money.js';
 import { searchableText } from '../../shared/search.js';
@@ -12,7 +11,6 @@ import { HttpError } from '../http/errors.js';
 import { imageUrlForKey, type ProductImages } from '../images/product-images.js';
 import { announceCatalogueChange } from '../live/live-hub.js';
 import { lockForStockChange, recordStockSet } from '../stock/service.js';
-import { demoProducts } from './demo-catalogue.js';
 
 type ProductRow = typeof products.$inferSelect;
 type PhotoRow = typeof productPhotos.$inferSelect;
@@ -247,13 +245,12 @@ async function freeSlug(tx: Executor, name: LocalizedText, productId: string): P
   const base = slugify(slugSource(name));
   const taken = new Set<string>();
   const pattern = `${base.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-  const [current, old] = await Promise.all([
-    tx.select({ slug: products.slug }).from(products).where(and(sql`${products.slug} like ${pattern} escape '\\'`, sql`${products.id} <> ${productId}`)),
-    tx
-      .select({ slug: productSlugs.slug })
-      .from(productSlugs)
-      .where(and(sql`${productSlugs.slug} like ${pattern} escape '\\'`, sql`${productSlugs.productId} <> ${productId}`)),
-  ]);
+  // One after the other: a transaction's queries share one connection, which runs one at a time.
+  const current = await tx.select({ slug: products.slug }).from(products).where(and(sql`${products.slug} like ${pattern} escape '\\'`, sql`${products.id} <> ${productId}`));
+  const old = await tx
+    .select({ slug: productSlugs.slug })
+    .from(productSlugs)
+    .where(and(sql`${productSlugs.slug} like ${pattern} escape '\\'`, sql`${productSlugs.productId} <> ${productId}`));
   for (const row of [...current, ...old]) taken.add(row.slug);
   for (let suffix = 1; ; suffix++) {
     const slug = suffix === 1 ? base : `${base}-${suffix}`;
@@ -385,7 +382,8 @@ const SEED_LOCK = 7_260_002;
  * Fills an empty catalogue with the demo products once, on the first start of a new database.
  * A shop that has ever had products (or emptied its catalogue on purpose) is never seeded again.
  * Processes starting together on one database take turns, so only one of them seeds. The demo
- * prices are in BGN; a euro shop gets them converted at the fixed rate.
+ * prices are in BGN; a euro shop gets them converted at the fixed rate. The demo catalogue is
+ * loaded only here, when it is needed, and its photos are stored as the ready WebP files they are.
  */
 export async function seedDemoCatalogue(db: Database, images: ProductImages, currency: Currency = 'BGN'): Promise<number> {
   return db.transaction(async (tx) => {
@@ -397,8 +395,10 @@ export async function seedDemoCatalogue(db: Database, images: ProductImages, cur
       await markSeeded(tx);
       return 0;
     }
+    const { demoProducts, readDemoPhoto } = await import('../demo/demo-catalogue.js');
+    const photos = await Promise.all(demoProducts.map((demo) => readDemoPhoto(demo.photo)));
     await catalogueChanged(tx);
-    for (const demo of demoProducts) {
+    for (const [index, demo] of demoProducts.entries()) {
       const id = crypto.randomUUID();
       const fields: ProductFields = {
         name: { en: demo.name, bg: demo.nameBg },
@@ -407,8 +407,7 @@ export async function seedDemoCatalogue(db: Database, images: ProductImages, cur
         category: demo.category,
       };
       await tx.insert(products).values({ id, ...productColumns(fields), slug: await freeSlug(tx, fields.name, id), stock: demo.stock });
-      // 90 dpi renders the 800-unit drawing at 1000 px, just above the largest stored width.
-      const imageKey = await images.store(id, sharp(Buffer.from(demo.svg), { density: 90 }));
+      const imageKey = await images.storeEncoded(id, photos[index]!);
       await tx.insert(productPhotos).values({ productId: id, position: 0, imageKey });
     }
     await markSeeded(tx);

@@ -24,13 +24,30 @@ export interface DatabaseHandle {
    * connection is restored, onReconnect runs, since messages sent meanwhile are gone.
    */
   listen(channel: string, onMessage: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
+  /** How the connections are used at this moment, for monitoring. */
+  poolStats?(): PoolStats;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  /** The most connections the server process opens. */
+  max: number;
+  /** The connections open now, busy or idle (LISTEN's own connections apart). */
+  total: number;
+  /** Open connections no query is using; absent where the driver cannot tell. */
+  idle?: number;
+  /** Queries waiting for a connection; absent where the driver cannot tell. */
+  waiting?: number;
 }
 
 // openDatabase throws it, so its callers find it here.
 export { DataDirInUseError } from './data-dir-lock.js';
 
-export type DatabaseLocation = { databaseUrl: string } | { dataDir: string } | { inMemory: true };
+export type DatabaseLocation =
+  | { databaseUrl: string }
+  | { dataDir: string }
+  /** snapshot: a data directory saved by PGlite's dumpDataDir to start from (tests start from a migrated one); the migrations still run. */
+  | { inMemory: true; snapshot?: Blob };
 
 const migrationsFolder = projectPath('src/server/db/migrations');
 /** An advisory lock key, arbitrary but fixed, that serialises migrations across server processes. */
@@ -39,14 +56,17 @@ const ANALYZE_INTERVAL_MS = 24 * 60 * 60 * 1000;
 
 /** Opens the database and brings its schema up to date. */
 export async function openDatabase(location: DatabaseLocation): Promise<DatabaseHandle> {
-  const handle = 'databaseUrl' in location ? await openPostgres(location.databaseUrl) : await openPglite('dataDir' in location ? location.dataDir : undefined);
+  const handle = 'databaseUrl' in location ? await openPostgres(location.databaseUrl) : await openPglite('dataDir' in location ? location.dataDir : undefined, 'snapshot' in location ? location.snapshot : undefined);
   // Closing twice (a shutdown racing a failure, say) closes once.
   let closed: Promise<void> | undefined;
   return { ...handle, close: () => (closed ??= handle.close()) };
 }
 
+const POSTGRES_POOL_SIZE = 10;
+
+// PostgreSQL's autovacuum keeps its planner statistics current, so only PGlite needs the daily analyze below.
 async function openPostgres(databaseUrl: string): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: POSTGRES_POOL_SIZE });
   let closing = false;
   // An idle connection can drop (database restart, network fault); the pool replaces it on next use.
   // Without a handler, the error would end the process.
@@ -76,6 +96,7 @@ async function openPostgres(databaseUrl: string): Promise<DatabaseHandle> {
           await stop();
         };
       },
+      poolStats: () => ({ max: POSTGRES_POOL_SIZE, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       async close() {
         closing = true;
         await Promise.all([...listeners].map((stop) => stop()));
@@ -88,12 +109,12 @@ async function openPostgres(databaseUrl: string): Promise<DatabaseHandle> {
   }
 }
 
-async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> {
+async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise<DatabaseHandle> {
   const releaseLock = dataDir ? lockDataDir(dataDir) : () => {};
   try {
     // PGlite bundles contrib extensions apart; the orders' e-mail search index needs pg_trgm.
     const extensions = { pg_trgm };
-    const client = dataDir ? new PGlite(path.join(dataDir, 'db'), { extensions }) : new PGlite({ extensions });
+    const client = dataDir ? new PGlite(path.join(dataDir, 'db'), { extensions }) : new PGlite({ extensions, loadDataDir: snapshot });
     const db = drizzlePglite({ client, schema });
     await migratePglite(db, { migrationsFolder });
     // PGlite has no autovacuum to gather planner statistics; without them a search for a rare e-mail
@@ -105,6 +126,8 @@ async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> 
       db: db as unknown as Database,
       kind: 'pglite',
       listen: (channel, onMessage) => client.listen(channel, onMessage),
+      // One connection in the process, running one query at a time; it does not say how many wait their turn.
+      poolStats: () => ({ max: 1, total: 1 }),
       close: async () => {
         clearInterval(analyzeDaily);
         await client.close();

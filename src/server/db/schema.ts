@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   boolean,
   check,
+  customType,
   index,
   integer,
   pgTable,
@@ -15,6 +16,12 @@ import {
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
 const moment = (name: string) => timestamp(name, { withTimezone: true });
+
+// node-postgres hands bytea over as a Buffer, PGlite as a Uint8Array; both become a Buffer here.
+const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength)),
+});
 
 /** A customer or admin; e-mails are stored lower-cased. */
 export const users = pgTable('users', {
@@ -147,6 +154,22 @@ export const productPhotos = pgTable(
     createdAt: createdAt(),
   },
   (table) => [index('product_photos_product_idx').on(table.productId, table.position)],
+);
+
+/**
+ * Product images in every width, when the shop runs on PostgreSQL: each server process serves any
+ * of them. The key is the one product_photos.image_key holds; the ETag is a hash of the bytes.
+ */
+export const imageVariants = pgTable(
+  'image_variants',
+  {
+    key: text('key').notNull(),
+    width: integer('width').notNull(),
+    bytes: bytea('bytes').notNull(),
+    etag: text('etag').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.key, table.width] })],
 );
 
 /** Slugs a product had before a rename: their addresses redirect to the product's page. */

@@ -8,8 +8,8 @@ const READY_TIMEOUT_MS = 2_000;
 /**
  * For a load balancer or an orchestrator, unauthenticated and cheap. /health says the process is up
  * and answering; it touches nothing else. /ready says the process can serve: its database answers
- * (the schema is migrated before the server listens). While the server shuts down, Fastify answers
- * 503 to every new request, these included, so traffic moves elsewhere.
+ * (the schema is migrated before the server listens). While the server shuts down it accepts no new
+ * connections, these probes' included, so traffic moves elsewhere (http/graceful-close.ts).
  */
 export function registerProbes(app: FastifyInstance, db: Database): void {
   app.get('/health', async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'up' }));

@@ -1,39 +1,43 @@
 import { randomInt } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import sharp, { type Sharp } from 'sharp';
 import { PRODUCT_IMAGE_WIDTHS } from '../../shared/catalog.js';
+import type { DatabaseHandle } from '../db/client.js';
 import { errorBody, HttpError } from '../http/errors.js';
+import { DatabaseImageStore } from './database-image-store.js';
+import { FileImageStore } from './file-image-store.js';
+import type { ImageStore, ImageVariant } from './image-store.js';
 
 const UPLOAD_FORMATS = new Set(['jpeg', 'png', 'webp']);
 /** The largest image file an admin may upload. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
 /**
- * Product images live under DATA_DIR/images. A key such as nails/{productId}_{timestamp}.webp names
- * the image; each width is stored beside it as nails/{productId}_{timestamp}-{width}.webp.
+ * Product images: each is encoded to WebP in every width of PRODUCT_IMAGE_WIDTHS and kept in an
+ * ImageStore under a key such as nails/{productId}_{time}.webp, which product_photos records.
  */
 export class ProductImages {
-  readonly root: string;
-
-  constructor(dataDir: string) {
-    this.root = path.resolve(dataDir, 'images');
-  }
+  constructor(readonly storage: ImageStore) {}
 
   /** Encodes an already decoded image to WebP in every width, without metadata, and returns its key. */
   async store(productId: string, image: Sharp): Promise<string> {
+    const variants = new Map<number, Buffer>();
+    for (const width of PRODUCT_IMAGE_WIDTHS) {
+      variants.set(width, await image.clone().resize({ width, height: width, fit: 'cover' }).webp({ quality: 80, effort: 4 }).toBuffer());
+    }
+    return this.storeEncoded(productId, variants);
+  }
+
+  /**
+   * Stores an image already encoded as WebP in every width (the demo catalogue's photos) as it is,
+   * and returns its key.
+   */
+  async storeEncoded(productId: string, variants: ReadonlyMap<number, Buffer>): Promise<string> {
+    const missing = PRODUCT_IMAGE_WIDTHS.filter((width) => !variants.has(width));
+    if (missing.length) throw new Error(`The image lacks the width(s) ${missing.join(', ')}`);
     // The time and three random digits: two photos of one product stored in the same millisecond get keys of their own.
     const key = `nails/${productId}_${Date.now()}${String(randomInt(1000)).padStart(3, '0')}.webp`;
-    await mkdir(path.join(this.root, 'nails'), { recursive: true });
-    for (const width of PRODUCT_IMAGE_WIDTHS) {
-      await image
-        .clone()
-        .resize({ width, height: width, fit: 'cover' })
-        .webp({ quality: 80, effort: 4 })
-        .toFile(this.variantPath(key, width));
-    }
+    await this.storage.put(key, variants);
     return key;
   }
 
@@ -60,19 +64,25 @@ export class ProductImages {
   }
 
   async remove(key: string): Promise<void> {
-    await Promise.all(PRODUCT_IMAGE_WIDTHS.map((width) => rm(this.variantPath(key, width), { force: true })));
+    await this.storage.remove(key);
   }
 
-  /** Keys of images on disk, for finding files that no product references. */
-  async listKeys(): Promise<string[]> {
-    const files = await readdir(path.join(this.root, 'nails')).catch(() => [] as string[]);
-    const keys = files.map((file) => file.match(/^(.+)-\d+\.webp$/)?.[1]).filter((name) => name !== undefined);
-    return [...new Set(keys)].map((name) => `nails/${name}.webp`);
+  /** Keys of the stored images, for finding those that no product references. */
+  listKeys(): Promise<string[]> {
+    return this.storage.listKeys();
   }
 
-  variantPath(key: string, width: number): string {
-    return path.join(this.root, key.replace(/\.webp$/, `-${width}.webp`));
+  read(key: string, width: number): Promise<ImageVariant | null> {
+    return this.storage.read(key, width);
   }
+}
+
+/**
+ * The shop's product images where every server process reaches them: PostgreSQL when the shop runs
+ * on it, files under DATA_DIR with the embedded database (which serves one process anyway).
+ */
+export function productImagesFor(database: DatabaseHandle, dataDir: string): ProductImages {
+  return new ProductImages(database.kind === 'postgres' ? new DatabaseImageStore(database.db) : new FileImageStore(dataDir));
 }
 
 export function imageUrlForKey(key: string | null): string | null {
@@ -94,13 +104,19 @@ export function registerImageRoutes(app: FastifyInstance, images: ProductImages)
     const { file } = request.params;
     const notFound = () => reply.status(404).send(errorBody('not_found', 'Image not found'));
     if (!IMAGE_NAME.test(file)) return notFound();
-    const filePath = images.variantPath(`nails/${file}`, pickWidth(Number(request.query.w)));
-    const info = await stat(filePath).catch(() => null);
-    if (!info) return notFound();
-    return reply
-      .header('content-type', 'image/webp')
-      .header('content-length', info.size)
-      .header('cache-control', 'public, max-age=31536000, immutable')
-      .send(createReadStream(filePath));
+    const variant = await images.read(`nails/${file}`, pickWidth(Number(request.query.w)));
+    if (!variant) return notFound();
+    // A key is never reused for other pixels, so a copy may be kept for a year; the ETag lets a
+    // browser that revalidates anyway (a reload) get a 304 instead of the image again.
+    reply.header('cache-control', 'public, max-age=31536000, immutable').header('etag', variant.etag);
+    if (etagMatches(request.headers['if-none-match'], variant.etag)) return reply.status(304).send();
+    return reply.header('content-type', 'image/webp').header('content-length', variant.bytes.length).send(variant.bytes);
   });
+}
+
+/** If-None-Match holds one ETag, a list of them, or *; weak ones match too (RFC 9110, 13.1.2). */
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LiveReadyEvent } from '../../shared/live.js';
 import { findUserSession, isSessionActive, resentSessionCookie, type UserSession } from '../auth/session.js';
 import { CATALOGUE_PAGE_SIZE, catalogueVersion } from '../catalog/service.js';
@@ -27,6 +27,14 @@ const MAX_VISITOR_STREAMS_PER_ADDRESS = 20;
  * process's sockets (often 1,024 by default), which the shop's own requests need too.
  */
 const MAX_VISITOR_STREAMS = 500;
+/**
+ * When the server shuts down, each stream is told to come back after a wait drawn from this range
+ * (an SSE "retry" field, which browsers' EventSource obeys when the stream ends), so that the pages
+ * of a stopping process reconnect to the others promptly, spread out rather than all at once.
+ */
+const RECONNECT_AFTER_MS = { min: 500, max: 3_000 };
+/** The event that comes with that hint, so that a reader of the stream can tell a shutdown from a fault. */
+export const RECONNECT_EVENT = 'reconnect';
 
 export interface LiveRouteOptions {
   /** How often a stream is kept alive and its session checked again; tests shorten it. */
@@ -62,13 +70,17 @@ export function registerLiveRoutes(
   hub: LiveHub,
   { heartbeatMs = HEARTBEAT_MS, maxVisitorStreams = MAX_VISITOR_STREAMS }: LiveRouteOptions = {},
 ): void {
-  const open = new Set<() => void>();
+  const open = new Set<(reconnectHint?: string) => void>();
+  let closing = false;
   // Streams never end by themselves, so they are ended before the server waits for its connections.
   app.addHook('preClose', async () => {
-    for (const end of open) end();
+    closing = true;
+    for (const end of open) end(reconnectHint());
   });
 
   app.get('/api/events', async (request, reply) => {
+    // A page that asks on a connection still open to a stopping server is sent on at once.
+    if (closing) return sendReconnectHint(reply);
     const session = await findUserSession(db, request);
     // Nothing is awaited between this count and the subscription below, so parallel requests cannot both slip past it.
     checkStreamLimits(hub, session, request, maxVisitorStreams);
@@ -88,17 +100,22 @@ export function registerLiveRoutes(
     const write = (event: string, data: object = {}) => {
       if (!response.writableEnded) response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     };
-    const end = () => {
+    const end = (hint?: string) => {
       clearInterval(heartbeat);
       unsubscribe();
       open.delete(end);
-      if (!response.writableEnded) response.end();
+      if (response.writableEnded) return;
+      if (!hint) return void response.end();
+      // The connection itself is closed too: a browser must not send its next request to a server that is
+      // stopping. (By the time the answer has finished, Node has detached the socket from it.)
+      const socket = response.socket;
+      response.end(hint, () => socket?.destroySoon());
     };
     const unsubscribe = hub.subscribe({
       session: session ? { userId: session.user.id, sessionHash: session.sessionHash } : undefined,
       clientAddress: request.ip,
       send: write,
-      end,
+      end: () => end(),
     });
     // A visitor's stream has no session to check; it is only kept alive.
     let checking = false;
@@ -116,7 +133,7 @@ export function registerLiveRoutes(
         .finally(() => (checking = false));
     }, heartbeatMs);
     open.add(end);
-    request.raw.on('close', end);
+    request.raw.on('close', () => end());
     // A browser that left while its session was being checked closed the socket before anyone listened.
     if (request.raw.socket.destroyed) return end();
     // The version and the counts are read only now that the stream is subscribed: a change committed
@@ -131,4 +148,16 @@ export function registerLiveRoutes(
       end();
     }
   });
+}
+
+/** The last words of a stream whose server is stopping: when to come back, and why. */
+function reconnectHint(): string {
+  const retryMs = RECONNECT_AFTER_MS.min + Math.floor(Math.random() * (RECONNECT_AFTER_MS.max - RECONNECT_AFTER_MS.min));
+  return `retry: ${retryMs}\nevent: ${RECONNECT_EVENT}\ndata: ${JSON.stringify({ retryMs })}\n\n`;
+}
+
+function sendReconnectHint(reply: FastifyReply): void {
+  reply.hijack();
+  reply.raw.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
+  reply.raw.end(reconnectHint());
 }

@@ -175,6 +175,8 @@ export interface MailWorkerOptions {
 }
 
 const BATCH_SIZE = 10;
+/** How long stopping waits for the e-mail being sent; within the 9 s a shutdown has (start-server.ts). */
+const STOP_WAIT_MS = 5_000;
 const MAX_RETRY_DELAY_MS = 60 * 60 * 1000;
 
 /** Turns a queued message into the e-mail to send, from the order as it is now. */
@@ -223,14 +225,24 @@ export class MailWorker {
     this.wake();
   }
 
-  /** Stops taking messages and waits for the one being sent. */
-  async stop(): Promise<void> {
+  /**
+   * Stops taking messages, gives back those claimed and not yet tried, and waits for the one being
+   * sent, for at most `waitMs`: a mail server that hangs must not hold a shutdown past its deadline.
+   * A send cut off that way keeps its claim, as after a crash: the embedded database's next start
+   * sends it again, and on PostgreSQL another process takes it over when MAIL_CLAIM_SECONDS run out.
+   */
+  async stop(waitMs = STOP_WAIT_MS): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
     const stopListening = this.stopListening;
     this.stopListening = undefined;
     await stopListening?.();
-    await this.running;
+    const running = this.running;
+    if (!running) return;
+    let timer: NodeJS.Timeout | undefined;
+    const finished = await Promise.race([running.then(() => true), new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), waitMs)))]);
+    clearTimeout(timer);
+    if (!finished) this.log.warn(`An e-mail was still being sent after ${waitMs} ms; it is left to be sent again`);
   }
 
   /** Sends what is due now; a wake-up during a run makes the run look again before it ends. */

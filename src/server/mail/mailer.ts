@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
@@ -72,7 +72,10 @@ export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
       const entry: OutboxEntry = { id, to: message.to, subject: message.subject, text: message.text, html: message.html, link: message.link ?? null, sentAt: sentAt.toISOString() };
       await mkdir(folder, { recursive: true });
       await writeFile(path.join(folder, `${id}.eml`), info.message as Buffer);
-      await writeFile(path.join(folder, `${id}.json`), JSON.stringify(entry, null, 2));
+      // Written aside and renamed, so that a reader of the outbox (the mailbox page, a test) never sees half a file.
+      const entryFile = path.join(folder, `${id}.json`);
+      await writeFile(`${entryFile}.tmp`, JSON.stringify(entry, null, 2));
+      await rename(`${entryFile}.tmp`, entryFile);
       log.info({ file: path.join(folder, `${id}.eml`) }, `E-mail written to the outbox: ${message.subject}`);
       if (message.link) log.info(`Link in that e-mail: ${message.link}`);
     },

@@ -2,7 +2,7 @@ import { desc, eq, inArray, or } from 'drizzle-orm';
 import type { Order } from '../../shared/orders.js';
 import type { Executor } from '../db/client.js';
 import { orders, payments } from '../db/schema.js';
-import { withDetails } from './service.js';
+import { withDetails } from './order-queries.js';
 
 // The orders module's part in a customer's rights over their data (account/service.ts): the copy of
 // their orders, and the orders kept, without the person, when they delete their account.

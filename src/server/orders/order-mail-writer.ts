@@ -2,14 +2,14 @@ import { pickText, type TextLanguage } from '../../shared/catalog.js';
 import { priceAmounts, taxPercentText } from '../../shared/money.js';
 import { isNotifiedStatus, type NotifiedStatus } from '../../shared/order-mails.js';
 import { paymentStateOf, type Order } from '../../shared/orders.js';
-import { paymentPath, profileOrderPath } from '../../shared/routes.js';
+import { adminOrderPath, paymentPath, profileOrderPath } from '../../shared/routes.js';
 import type { Database } from '../db/client.js';
 import { renderMail, type MailBlock, type MailDocument } from '../mail/mail-layout.js';
 import type { ClaimedMail, MailComposer } from '../mail/mail-queue.js';
 import { fill, type MailTextBook, type MailTexts } from '../mail/mail-texts.js';
 import type { MailMessage } from '../mail/mailer.js';
 import type { OrderMailSettings } from './order-mails.js';
-import { getOrder } from './service.js';
+import { getOrder } from './order-queries.js';
 
 /** Times in e-mails are the shop's own, in Bulgaria. */
 const SHOP_TIME_ZONE = 'Europe/Sofia';
@@ -224,7 +224,7 @@ class OrderMailWriter {
       blocks: [
         { kind: 'paragraph', text: this.t(texts.newOrder.intro) },
         ...(payment ? [{ kind: 'paragraph' as const, text: this.t(payment, { method: this.methodText() }) }] : []),
-        { kind: 'button', label: texts.newOrder.button, url: this.url(`/admin?tab=orders&order=${encodeURIComponent(order.orderId)}`) },
+        { kind: 'button', label: texts.newOrder.button, url: this.url(adminOrderPath(order.orderId)) },
         ...this.summary(),
         ...this.address(),
       ],

@@ -3,7 +3,8 @@ import { placeOrderSchema, type Order } from '../../shared/orders.js';
 import { requireUser } from '../auth/session.js';
 import type { Database } from '../db/client.js';
 import { parseInput, pathId } from '../http/validation.js';
-import { listCustomerOrders, placeOrder, type CheckoutSettings } from './service.js';
+import { placeOrder, type CheckoutSettings } from './checkout.js';
+import { listCustomerOrders } from './order-queries.js';
 
 export const orderIdOf = ({ orderId }: { orderId: string }) => pathId(orderId, `Order ${orderId.slice(0, 100)} not found`);
 

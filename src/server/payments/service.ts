@@ -8,7 +8,8 @@ import { orders, payments } from '../db/schema.js';
 import { inTransaction } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
 import { queuePaymentMail, queueStatusMail, type OrderMailSettings } from '../orders/order-mails.js';
-import { getCustomerOrder, lockCustomerOrderRow, setOrderStatus } from '../orders/service.js';
+import { getCustomerOrder } from '../orders/order-queries.js';
+import { lockCustomerOrderRow, setOrderStatus } from '../orders/status-changes.js';
 
 export interface PaymentDetails {
   method: PaymentMethod;

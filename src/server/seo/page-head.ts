@@ -76,7 +76,7 @@ export async function answerPage(db: Database, request: PageRequest): Promise<Pa
     const slug = route.param ?? '';
     const found = isSlug(slug) ? await findProductBySlug(db, slug) : undefined;
     if (!found) return notFoundHead(request);
-    if (found.redirect) return { status: 301, location: productPath(found.product.slug) + search };
+    if (found.redirect) return { status: 301, location: productPath(found.product.slug, search) };
     return { status: 200, head: buildPageHead({ siteUrl, pathname, language, product: found.product }) };
   }
   return pageWithoutData(request);

@@ -63,11 +63,12 @@ export function buildRobotsTxt(publicUrl: string): string {
     'User-agent: *',
     'Allow: /',
     'Disallow: /api/',
-    'Disallow: /admin',
-    'Disallow: /cart',
-    'Disallow: /checkout',
-    'Disallow: /profile',
-    'Disallow: /mock-payment/',
+    `Disallow: ${PAGE_ROUTES.admin}`,
+    `Disallow: ${PAGE_ROUTES.cart}`,
+    // The payment pages sit under the checkout's path.
+    `Disallow: ${PAGE_ROUTES.checkout}`,
+    `Disallow: ${PAGE_ROUTES.profile}`,
+    `Disallow: ${PAGE_ROUTES.mockPayment.replace(':orderId', '')}`,
     `Sitemap: ${publicUrl}/sitemap.xml`,
     '',
   ].join('\n');

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { pieceCount } from '../../../shared/cart.js';
-import { useCart } from '../../cart/cart.js';
+import { useCart } from '../../cart/cart-context.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { useSession } from '../../session/session.js';
 import { useModal } from '../../ui/modal/modal-context.js';

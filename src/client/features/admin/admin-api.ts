@@ -1,26 +1,28 @@
 import { useQuery } from '@tanstack/react-query';
 import type { AdminOrderDetail, AdminOrderPage } from '../../../shared/admin.js';
+import type { ChangeOrderStatusRequest } from '../../../shared/admin-order-schemas.js';
 import type { Product } from '../../../shared/catalog.js';
 import type { OrderStatus } from '../../../shared/order-status.js';
 import type { PhotoOrderInput } from '../../../shared/photo-schemas.js';
 import type { StockChange, StockFilter } from '../../../shared/stock.js';
 import type { ApiErrorBody } from '../../../shared/api-errors.js';
 import { ApiError, requestJson } from '../../api/http.js';
+import { queryKeys } from '../../api/query-keys.js';
 
 /** Asks the server again, since the session's admin flag may be older than a removal from the admins table. */
 export const useAdminAccess = (enabled: boolean) =>
-  useQuery({ queryKey: ['admin', 'access'], queryFn: () => requestJson<{ admin: true }>('/api/admin/access'), retry: false, staleTime: 0, enabled });
+  useQuery({ queryKey: queryKeys.adminAccess(), queryFn: () => requestJson<{ admin: true }>('/api/admin/access'), retry: false, staleTime: 0, enabled });
 
 export const useAdminProducts = (stock: StockFilter | '') =>
   useQuery({
-    queryKey: ['admin', 'products', stock],
+    queryKey: queryKeys.adminProductList(stock),
     queryFn: async () => (await requestJson<{ products: Product[] }>(`/api/admin/products${stock ? `?stock=${stock}` : ''}`)).products,
     placeholderData: (previous) => previous,
   });
 
 export const useStockHistory = (productId: string) =>
   useQuery({
-    queryKey: ['admin', 'products', 'stock-changes', productId],
+    queryKey: queryKeys.stockHistory(productId),
     queryFn: async () => (await requestJson<{ stockChanges: StockChange[] }>(`/api/admin/products/${encodeURIComponent(productId)}/stock-changes`)).stockChanges,
   });
 
@@ -35,13 +37,11 @@ export function useAdminOrders(filter: OrderFilter) {
   if (filter.status) params.set('status', filter.status);
   if (filter.search) params.set('q', filter.search);
   return useQuery({
-    queryKey: ['orders', 'admin', filter],
+    queryKey: queryKeys.adminOrderPage(filter),
     queryFn: () => requestJson<AdminOrderPage>(`/api/admin/orders?${params}`),
     placeholderData: (previous) => previous,
   });
 }
-
-export const adminOrderKey = (orderId: string) => ['orders', 'admin', 'one', orderId];
 
 /** How often an order is asked again while one of its e-mails waits, so that "Queued" turns into "Sent" before the admin's eyes. */
 const QUEUED_MAIL_POLL_MS = 3000;
@@ -49,13 +49,13 @@ const QUEUED_MAIL_POLL_MS = 3000;
 /** The order with the stock changes it made and the e-mails it caused. */
 export const useAdminOrder = (orderId: string) =>
   useQuery({
-    queryKey: adminOrderKey(orderId),
+    queryKey: queryKeys.adminOrder(orderId),
     queryFn: () => requestJson<AdminOrderDetail>(`/api/admin/orders/${encodeURIComponent(orderId)}`),
     refetchInterval: (query) => (query.state.data?.mails.some((mail) => mail.state === 'queued') ? QUEUED_MAIL_POLL_MS : false),
   });
 
-export function changeStatus(orderId: string, status: OrderStatus): Promise<AdminOrderDetail> {
-  return requestJson<AdminOrderDetail>(`/api/admin/orders/${encodeURIComponent(orderId)}/status`, { method: 'PATCH', body: JSON.stringify({ status }) });
+export function changeStatus(orderId: string, change: ChangeOrderStatusRequest): Promise<AdminOrderDetail> {
+  return requestJson<AdminOrderDetail>(`/api/admin/orders/${encodeURIComponent(orderId)}/status`, { method: 'PATCH', body: JSON.stringify(change) });
 }
 
 /** Records the cash the courier collected for a cash-on-delivery order (its total); the order is then delivered too. */

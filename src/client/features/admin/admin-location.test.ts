@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { adminOrderPath } from '../../../shared/routes.js';
 import { adminHref, readAdminView, type AdminView } from './admin-location.js';
 
 const view = (query: string) => readAdminView(new URLSearchParams(query));
@@ -29,5 +30,12 @@ describe('the admin view in the address', () => {
   ] as [string, AdminView][])('writes %s', (href, written) => {
     expect(adminHref(written)).toBe(href);
     if (written.tab === 'orders' ? !written.stock : written.stock) expect(view(href.split('?')[1] ?? '')).toEqual(written);
+  });
+
+  // The shop's e-mail about a new order links to the dashboard with the order open.
+  it('opens the order that the e-mail to the shop links to, as the dashboard itself would link it', () => {
+    const opened: AdminView = { tab: 'orders', filter: noFilter, orderId: 'NA-7K3P9X2Q', stock: '' };
+    expect(adminOrderPath('NA-7K3P9X2Q')).toBe(adminHref(opened));
+    expect(view(new URL(adminOrderPath('NA-7K3P9X2Q'), 'http://shop.test').search)).toEqual(opened);
   });
 });

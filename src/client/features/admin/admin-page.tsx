@@ -1,4 +1,5 @@
 import { Redirect } from 'wouter';
+import { PAGE_ROUTES } from '../../../shared/routes.js';
 import { ApiError } from '../../api/http.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { usePageMeta } from '../../seo/page-meta.js';
@@ -20,7 +21,7 @@ export default function AdminPage() {
 
   // The server decides: the header's admin flag only hides the link. Unreachable, it has not decided yet.
   const refused = access.isError && !(access.error instanceof ApiError && access.error.code === 'network');
-  if (!user?.isAdmin || refused) return <Redirect to="/" replace />;
+  if (!user?.isAdmin || refused) return <Redirect to={PAGE_ROUTES.home} replace />;
   if (access.isPending || access.isError) {
     return <LoadingMessage>{t('admin.verifying')}</LoadingMessage>;
   }

@@ -1,19 +1,21 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
+import { orderStatusSchema } from '../../../shared/admin-order-schemas.js';
 import { ORDER_STATUSES, type OrderStatus } from '../../../shared/order-status.js';
 import type { AdminOrderDetail } from '../../../shared/admin.js';
 import { paymentStateOf } from '../../../shared/orders.js';
 import type { StockChange } from '../../../shared/stock.js';
 import { errorText } from '../../api/error-text.js';
 import { ApiError } from '../../api/http.js';
+import { queryKeys } from '../../api/query-keys.js';
 import { shortageText } from '../../cart/shortage-text.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { OrderDetails } from '../../orders/order-details.js';
 import { formatDateTime } from '../../ui/format-date.js';
 import { Price, usePriceText } from '../../ui/price.js';
 import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
-import { adminOrderKey, changeStatus, recordCashPayment, useAdminOrder } from './admin-api.js';
+import { changeStatus, recordCashPayment, useAdminOrder } from './admin-api.js';
 import { OrderMails } from './order-mails.js';
 import { useLocalize } from '../../i18n/localized.js';
 
@@ -66,9 +68,9 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
     if (saving || !chosen || chosen === order.data?.order.status) return;
     setSaving(true);
     try {
-      const changed = await changeStatus(orderId, chosen);
-      queryClient.setQueryData(adminOrderKey(orderId), changed);
-      void queryClient.invalidateQueries({ queryKey: ['orders', 'admin'] });
+      const changed = await changeStatus(orderId, { status: chosen });
+      queryClient.setQueryData(queryKeys.adminOrder(orderId), changed);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.adminOrders() });
       setChosen(null);
       onToast({ message: t('admin.orders.statusUpdated', { status: t(`orders.status.${changed.order.status}`) }), kind: 'success' });
     } catch (error) {
@@ -86,8 +88,8 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
     setRecordingCash(true);
     try {
       const changed = await recordCashPayment(orderId);
-      queryClient.setQueryData(adminOrderKey(orderId), changed);
-      void queryClient.invalidateQueries({ queryKey: ['orders', 'admin'] });
+      queryClient.setQueryData(queryKeys.adminOrder(orderId), changed);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.adminOrders() });
       // The button is gone with the order paid: the focus goes to the payment it recorded rather than to the page.
       paymentHeading.current?.focus();
       const amount = changed.order.payment?.amountMinor ?? changed.order.pricing.total;
@@ -134,7 +136,7 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
                 className="field__input"
                 value={selected}
                 aria-describedby={`${id}-current`}
-                onChange={(event) => setChosen(event.target.value as OrderStatus)}
+                onChange={(event) => setChosen(orderStatusSchema.safeParse(event.target.value).data ?? null)}
               >
                 {ORDER_STATUSES.map((status) => (
                   <option key={status} value={status}>

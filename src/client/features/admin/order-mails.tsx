@@ -1,9 +1,10 @@
 import { useId, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { OrderMail } from '../../../shared/order-mails.js';
+import { queryKeys } from '../../api/query-keys.js';
 import { useTranslation, type Translate } from '../../i18n/i18n.js';
 import { formatDateTime } from '../../ui/format-date.js';
-import { adminOrderKey, resendMail } from './admin-api.js';
+import { resendMail } from './admin-api.js';
 
 /** What the message is: "Order confirmation", "Status update: Sent"... */
 const mailName = (t: Translate, mail: OrderMail) =>
@@ -52,7 +53,7 @@ export function OrderMails({ orderId, mails, onToast }: OrderMailsProps) {
     if (resending) return;
     setResending(true);
     try {
-      queryClient.setQueryData(adminOrderKey(orderId), await resendMail(orderId, mail.id));
+      queryClient.setQueryData(queryKeys.adminOrder(orderId), await resendMail(orderId, mail.id));
       onToast({ message: t('admin.orders.mails.resent'), kind: 'success' });
     } catch {
       onToast({ message: t('admin.orders.mails.resendError'), kind: 'error' });

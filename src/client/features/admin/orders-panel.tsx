@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
-import { ORDER_STATUSES, type OrderStatus } from '../../../shared/order-status.js';
-import { isStorableText } from '../../../shared/text.js';
+import { ORDER_SEARCH_MAX_LENGTH, orderSearchSchema, orderStatusSchema } from '../../../shared/admin-order-schemas.js';
+import { ORDER_STATUSES } from '../../../shared/order-status.js';
 import { ApiError } from '../../api/http.js';
+import { queryKeys } from '../../api/query-keys.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { OrderStatusBadge } from '../../orders/order-details.js';
 import { formatDateTime } from '../../ui/format-date.js';
@@ -13,9 +14,6 @@ import { Toast } from '../../ui/toast.js';
 import { useAdminOrders, type OrderFilter } from './admin-api.js';
 import { adminHref, useAdminView } from './admin-location.js';
 import { OrderDetail } from './order-detail.js';
-
-/** The longest search the server takes: an e-mail address at most. */
-const SEARCH_MAX_LENGTH = 254;
 
 export function OrdersPanel() {
   const { t, language } = useTranslation();
@@ -39,10 +37,9 @@ export function OrdersPanel() {
 
   const search = (event: FormEvent) => {
     event.preventDefault();
-    const text = searchText.trim();
-    const valid = text.length <= SEARCH_MAX_LENGTH && isStorableText(text);
-    setSearchInvalid(!valid);
-    if (valid) setFilter({ ...filter, search: text, page: 1 });
+    const checked = orderSearchSchema.safeParse(searchText);
+    setSearchInvalid(!checked.success);
+    if (checked.success) setFilter({ ...filter, search: checked.data, page: 1 });
   };
 
   const pages = orders.data ? Math.max(1, Math.ceil(orders.data.total / orders.data.pageSize)) : 1;
@@ -62,7 +59,7 @@ export function OrdersPanel() {
                 className="field__input"
                 value={filter.status}
                 // In place of the current entry: a select changes with every arrow key, and Back should not step through them.
-                onChange={(event) => setFilter({ ...filter, status: event.target.value as OrderStatus | '', page: 1 }, { replace: true })}
+                onChange={(event) => setFilter({ ...filter, status: orderStatusSchema.safeParse(event.target.value).data ?? '', page: 1 }, { replace: true })}
               >
                 <option value="">{t('admin.orders.allStatuses')}</option>
                 {ORDER_STATUSES.map((status) => (
@@ -82,7 +79,7 @@ export function OrdersPanel() {
                 type="search"
                 value={searchText}
                 placeholder={t('admin.orders.searchPlaceholder')}
-                maxLength={SEARCH_MAX_LENGTH}
+                maxLength={ORDER_SEARCH_MAX_LENGTH}
                 aria-invalid={searchInvalid || undefined}
                 aria-describedby={searchInvalid ? `${id}-search-error` : undefined}
                 onChange={(event) => setSearchText(event.target.value)}
@@ -91,7 +88,7 @@ export function OrdersPanel() {
             <button type="submit" className="button">
               {t('admin.orders.searchButton')}
             </button>
-            <button type="button" className="button" onClick={() => void queryClient.invalidateQueries({ queryKey: ['orders', 'admin'] })}>
+            <button type="button" className="button" onClick={() => void queryClient.invalidateQueries({ queryKey: queryKeys.adminOrders() })}>
               {t('admin.orders.refresh')}
             </button>
           </form>

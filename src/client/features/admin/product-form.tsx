@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
-import { productFieldsSchema } from '../../../shared/catalog-schemas.js';
+import { MIN_PRICE_MINOR, PRODUCT_DESCRIPTION_MAX_LENGTH, PRODUCT_NAME_MAX_LENGTH, productFieldsSchema } from '../../../shared/catalog-schemas.js';
 import { PRODUCT_CATEGORIES, type Product } from '../../../shared/catalog.js';
+import { MAX_STOCK } from '../../../shared/stock.js';
 import { errorText } from '../../api/error-text.js';
 import { ApiError } from '../../api/http.js';
 import type { Translate } from '../../i18n/i18n.js';
@@ -31,6 +32,9 @@ function failureText(t: Translate, failure: unknown): string {
   return failure instanceof ApiError && failure.code !== 'internal' ? errorText(t, failure) : t('admin.products.messages.saveError');
 }
 
+/** A price in minor units as the price field shows it: 12.50. */
+const priceFieldText = (minor: number) => (minor / 100).toFixed(2);
+
 /** Whether the product's photos differ from the list's order or alt texts. */
 const arrangementDiffers = (product: Product, items: PhotoItem[]) =>
   product.photos.length !== items.length ||
@@ -49,7 +53,7 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
   const [nameBg, setNameBg] = useState(product?.name.bg ?? '');
   const [descriptionEn, setDescriptionEn] = useState(product?.description.en ?? '');
   const [descriptionBg, setDescriptionBg] = useState(product?.description.bg ?? '');
-  const [price, setPrice] = useState(product ? (product.priceMinor / 100).toFixed(2) : '');
+  const [price, setPrice] = useState(product ? priceFieldText(product.priceMinor) : '');
   const [category, setCategory] = useState<string>(product?.category ?? '');
   const [madeToOrder, setMadeToOrder] = useState(product ? product.stock === null : false);
   const [stock, setStock] = useState(product?.stock != null ? String(product.stock) : '1');
@@ -175,7 +179,7 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
         <label className="field__label" htmlFor={`${id}-name-${language}`}>
           {t(`admin.products.nameIn.${language}`)}
         </label>
-        <input id={`${id}-name-${language}`} className="field__input" lang={language} value={name} onChange={(event) => setName(event.target.value)} maxLength={200} />
+        <input id={`${id}-name-${language}`} className="field__input" lang={language} value={name} onChange={(event) => setName(event.target.value)} maxLength={PRODUCT_NAME_MAX_LENGTH} />
       </div>
       <div className="field">
         <label className="field__label" htmlFor={`${id}-description-${language}`}>
@@ -188,7 +192,7 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
           rows={3}
           value={description}
           onChange={(event) => setDescription(event.target.value)}
-          maxLength={2000}
+          maxLength={PRODUCT_DESCRIPTION_MAX_LENGTH}
         />
       </div>
     </fieldset>
@@ -206,7 +210,7 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
           <label className="field__label" htmlFor={`${id}-price`}>
             {t('admin.products.price', { currency: currencyLabel(settings.pricing.currency) })} *
           </label>
-          <input id={`${id}-price`} className="field__input" type="number" inputMode="decimal" step="0.01" min="0.01" value={price} onChange={(event) => setPrice(event.target.value)} required />
+          <input id={`${id}-price`} className="field__input" type="number" inputMode="decimal" step={priceFieldText(MIN_PRICE_MINOR)} min={priceFieldText(MIN_PRICE_MINOR)} value={price} onChange={(event) => setPrice(event.target.value)} required />
         </div>
         <div className="field">
           <label className="field__label" htmlFor={`${id}-category`}>
@@ -231,7 +235,7 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
             type="number"
             inputMode="numeric"
             min={0}
-            max={100000}
+            max={MAX_STOCK}
             step={1}
             value={stock}
             onChange={(event) => setStock(event.target.value)}

@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Product } from '../../../shared/catalog.js';
 import { STOCK_FILTERS, stockLevel, type StockFilter } from '../../../shared/stock.js';
+import { queryKeys } from '../../api/query-keys.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { ConfirmDialog } from '../../ui/confirm-dialog.js';
 import { useModal } from '../../ui/modal/modal-context.js';
@@ -26,7 +27,7 @@ export function ProductsPanel() {
   const [deleting, setDeleting] = useState<Product | null>(null);
 
   // The storefront's list is the same catalogue: both are fetched again after a change.
-  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: ['admin', 'products'] }), queryClient.invalidateQueries({ queryKey: ['products'] })]);
+  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.adminProducts() }), queryClient.invalidateQueries({ queryKey: queryKeys.catalogue() })]);
 
   const remove = async (product: Product) => {
     setDeleting(null);

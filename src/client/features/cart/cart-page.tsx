@@ -2,8 +2,9 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, Redirect, useLocation } from 'wouter';
 import { MAX_CART_PIECES, pieceCount } from '../../../shared/cart.js';
 import { priceLines, taxPercentText } from '../../../shared/money.js';
+import { PAGE_ROUTES, profilePath } from '../../../shared/routes.js';
 import { settings } from '../../settings.js';
-import { CartError, useCartWithCurrentPrices } from '../../cart/cart.js';
+import { CartError, useCartWithCurrentPrices } from '../../cart/cart-context.js';
 import type { ShownCartItem } from '../../cart/cart-storage.js';
 import { PriceChangeNote } from '../../cart/price-change-note.js';
 import { shortageText } from '../../cart/shortage-text.js';
@@ -48,7 +49,7 @@ export default function CartPage() {
   }, [cart.items]);
 
   if (!user) return <SignInRequired messageKey="cart.signInPrompt" />;
-  if (sessionStorage.getItem(ORDER_JUST_PLACED)) return <Redirect to="/profile?tab=orders" replace />;
+  if (sessionStorage.getItem(ORDER_JUST_PLACED)) return <Redirect to={profilePath('orders')} replace />;
 
   const remove = async (item: ShownCartItem) => {
     if (removing === item.id) return;
@@ -96,7 +97,7 @@ export default function CartPage() {
       {cart.items.length === 0 ? (
         <div className="panel panel--narrow">
           <p className="state-message">{t('cart.empty')}</p>
-          <Link href="/" className="button button--primary">
+          <Link href={PAGE_ROUTES.home} className="button button--primary">
             {t('cart.browse')}
           </Link>
         </div>
@@ -187,10 +188,10 @@ export default function CartPage() {
             })}
           </p>
           <div className="cart__actions">
-            <Link href="/" className="button">
+            <Link href={PAGE_ROUTES.home} className="button">
               {t('cart.continueShopping')}
             </Link>
-            <button type="button" className="button button--primary" onClick={() => navigate('/checkout')}>
+            <button type="button" className="button button--primary" onClick={() => navigate(PAGE_ROUTES.checkout)}>
               {t('cart.checkout')}
             </button>
           </div>

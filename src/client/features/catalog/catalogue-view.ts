@@ -1,3 +1,5 @@
+import { cataloguePath } from '../../../shared/routes.js';
+
 /**
  * The catalogue view (category, search, sort, page) last shown in this tab, so that a product page's
  * "Back to the shop" returns to it. Kept for the tab only, like the browser's own history.
@@ -15,9 +17,8 @@ export function rememberCatalogueView(search: string): void {
 /** The address of the catalogue view last shown, or the home page. */
 export function lastCatalogueView(): string {
   try {
-    const search = sessionStorage.getItem(CATALOGUE_VIEW_KEY);
-    return search ? `/?${search}` : '/';
+    return cataloguePath(sessionStorage.getItem(CATALOGUE_VIEW_KEY) ?? '');
   } catch {
-    return '/';
+    return cataloguePath();
   }
 }

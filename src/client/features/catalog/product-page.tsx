@@ -34,7 +34,7 @@ export default function ProductPage({ notFound }: { notFound: ReactNode }) {
 
   // An address from before a rename shows the product under its new one.
   useEffect(() => {
-    if (product && product.slug !== slug) navigate(productPath(product.slug) + (search ? `?${search}` : ''), { replace: true });
+    if (product && product.slug !== slug) navigate(productPath(product.slug, search), { replace: true });
   }, [product, slug, search, navigate]);
 
   if (page.isPending)

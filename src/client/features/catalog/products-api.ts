@@ -1,14 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { catalogueQueryParams, type CatalogueQuery, type CatalogueResponse, type ProductPageResponse } from '../../../shared/catalog.js';
-import { CATALOGUE_TOPIC } from '../../../shared/live.js';
 import { ApiError, requestJson } from '../../api/http.js';
+import { queryKeys } from '../../api/query-keys.js';
 import type { Language } from '../../i18n/i18n.js';
-
-/**
- * Every view of the catalogue is kept under this key's prefix, so that the live channel refreshes
- * them all on a product change (and puts new stock counts into them).
- */
-export const PRODUCTS_QUERY_KEY = [CATALOGUE_TOPIC] as const;
 
 /** A page of the catalogue, filtered, searched and sorted by the server; names sort in the page's language. */
 export function useProducts(query: CatalogueQuery, language: Language) {
@@ -17,7 +11,7 @@ export function useProducts(query: CatalogueQuery, language: Language) {
   if (query.sort === 'name' && language !== 'en') params.set('lang', language);
   const search = params.toString();
   return useQuery({
-    queryKey: [...PRODUCTS_QUERY_KEY, 'list', search],
+    queryKey: queryKeys.productList(search),
     queryFn: () => requestJson<CatalogueResponse>(`/api/products${search ? `?${search}` : ''}`),
     staleTime: 30_000,
     // A new filter shows the products before it until its own arrive, instead of a blank page.
@@ -30,7 +24,7 @@ export function useProducts(query: CatalogueQuery, language: Language) {
 /** A product page's data; null when there is no such product. */
 export function useProductPage(slug: string) {
   return useQuery({
-    queryKey: [...PRODUCTS_QUERY_KEY, 'product', slug],
+    queryKey: queryKeys.product(slug),
     queryFn: async () => {
       try {
         return await requestJson<ProductPageResponse>(`/api/products/by-slug/${encodeURIComponent(slug)}`);

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { pickText, type Product } from '../../../shared/catalog.js';
 import { errorText } from '../../api/error-text.js';
-import { useCart } from '../../cart/cart.js';
+import { useCart } from '../../cart/cart-context.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { useSession } from '../../session/session.js';
 import { useModal } from '../../ui/modal/modal-context.js';

@@ -5,13 +5,14 @@ import type { AddressInput } from '../../../shared/addresses.js';
 import { priceLines } from '../../../shared/money.js';
 import { exceedsStock } from '../../../shared/stock.js';
 import { DEFAULT_PAYMENT_METHOD, type PaymentMethod } from '../../../shared/orders.js';
-import { legalPath } from '../../../shared/routes.js';
+import { legalPath, PAGE_ROUTES, profilePath } from '../../../shared/routes.js';
 import { errorText } from '../../api/error-text.js';
 import { ApiError } from '../../api/http.js';
+import { queryKeys } from '../../api/query-keys.js';
 import { AddressForm } from '../../addresses/address-form.js';
 import { AddressText } from '../../addresses/address-text.js';
 import { useAddresses, useCreateAddress } from '../../addresses/addresses-api.js';
-import { CART_QUERY_KEY, useCartWithCurrentPrices } from '../../cart/cart.js';
+import { useCartWithCurrentPrices } from '../../cart/cart-context.js';
 import { newOperationId } from '../../cart/cart-storage.js';
 import { PriceChangeNote } from '../../cart/price-change-note.js';
 import { shortageText } from '../../cart/shortage-text.js';
@@ -20,7 +21,7 @@ import { earlierPriceOf } from '../../cart/price-change.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { PricingTable } from '../../orders/order-details.js';
 import { markOrderJustPlaced, rememberPaymentInfo } from '../../orders/order-storage.js';
-import { ORDERS_QUERY_KEY, placeOrder } from '../../orders/orders-api.js';
+import { placeOrder } from '../../orders/orders-api.js';
 import { usePageMeta } from '../../seo/page-meta.js';
 import { useSession } from '../../session/session.js';
 import { useModal } from '../../ui/modal/modal-context.js';
@@ -67,11 +68,11 @@ export default function CheckoutPage() {
   const priceText = usePriceText();
   usePageMeta({ page: 'checkout', noIndex: true });
 
-  if (!user) return <Redirect to="/" replace />;
+  if (!user) return <Redirect to={PAGE_ROUTES.home} replace />;
   if (cart.isPending || addresses.isPending) {
     return <LoadingMessage>{t('checkout.loading')}</LoadingMessage>;
   }
-  if (cart.items.length === 0 && !placed) return <Redirect to="/cart" replace />;
+  if (cart.items.length === 0 && !placed) return <Redirect to={PAGE_ROUTES.cart} replace />;
 
   const saved = addresses.data ?? [];
   const selected = saved.find((address) => address.id === chosenAddressId) ?? saved.find((address) => address.isDefault) ?? saved[0];
@@ -113,16 +114,16 @@ export default function CheckoutPage() {
       const cashOnDelivery = order.paymentMethod === 'cash_on_delivery';
       // An order paid to the courier has no payment page to remember anything for.
       if (!cashOnDelivery) rememberPaymentInfo(order.orderId, { checkoutUrl: order.checkoutUrl, paymentMethod: order.paymentMethod });
-      navigate('/profile?tab=orders');
+      navigate(profilePath('orders'));
       showModal({ type: 'success', message: t(cashOnDelivery ? 'checkout.orderCreatedCashOnDelivery' : 'checkout.orderCreated', { orderId: order.orderId }) });
-      void queryClient.invalidateQueries({ queryKey: CART_QUERY_KEY });
-      void queryClient.invalidateQueries({ queryKey: ORDERS_QUERY_KEY });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.carts() });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.orders() });
     } catch (error) {
       if (error instanceof ApiError && error.code === 'price_changed') {
         // Nothing was written: show the cart at today's prices and let the customer confirm that total.
         const seen = new Map(cart.items.map((item) => [item.id, item.priceMinor]));
         try {
-          await queryClient.invalidateQueries({ queryKey: CART_QUERY_KEY }, { throwOnError: true });
+          await queryClient.invalidateQueries({ queryKey: queryKeys.carts() }, { throwOnError: true });
           setSeenPrices(seen);
           setProblem({ kind: 'priceChanged' });
         } catch {
@@ -132,7 +133,7 @@ export default function CheckoutPage() {
         // Nothing was written and the cart is as it was; it is fetched again to show what is left.
         const details = (error.details.shortages ?? []).map((shortage) => shortageText(t, language, shortage)).join(' ');
         setProblem({ kind: 'message', text: t('checkout.errors.stockShort', { details }) });
-        void queryClient.invalidateQueries({ queryKey: CART_QUERY_KEY });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.carts() });
       } else {
         // A reason the customer can act on (no address, no connection, signed out) is said; a fault on our side keeps the specification's text.
         const reason = error instanceof ApiError && error.code !== 'internal' ? errorText(t, error) : t('checkout.orderProcessingError');
@@ -260,7 +261,7 @@ export default function CheckoutPage() {
             <button type="button" className="button button--primary" onClick={() => void submit()} disabled={placing || showForm || waitingForSync || shortLines}>
               {placing ? t('checkout.placing') : t('checkout.placeOrder')}
             </button>
-            <Link href="/cart" className="button">
+            <Link href={PAGE_ROUTES.cart} className="button">
               {t('checkout.backToCart')}
             </Link>
           </div>

@@ -1,5 +1,6 @@
 import { useTranslation } from '../../i18n/i18n.js';
 import { Link } from 'wouter';
+import { PAGE_ROUTES } from '../../../shared/routes.js';
 import { usePageMeta } from '../../seo/page-meta.js';
 
 export default function NotFoundPage() {
@@ -9,7 +10,7 @@ export default function NotFoundPage() {
     <section className="panel panel--narrow">
       <h1>{t('notFound.title')}</h1>
       <p>{t('notFound.text')}</p>
-      <Link href="/" className="button button--primary">
+      <Link href={PAGE_ROUTES.home} className="button button--primary">
         {t('common.backHome')}
       </Link>
     </section>

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type FormEvent, type InputHTMLAttributes } from 'react';
 import { Link, useLocation, useParams, useSearchParams } from 'wouter';
-import { paymentPath } from '../../../shared/routes.js';
+import { MOCK_PAYMENT_METHOD_PARAM, paymentPath } from '../../../shared/routes.js';
 import {
   CARD_CVV_MAX_LENGTH,
   CARD_EXPIRY_MAX_LENGTH,
@@ -36,7 +36,7 @@ export default function MockPaymentPage() {
   const { orderId = '' } = useParams<{ orderId: string }>();
   const [searchParams] = useSearchParams();
   const [, navigate] = useLocation();
-  const method: PaymentMethod = searchParams.get('method') === 'card' ? 'card' : 'pay_by_link';
+  const method: PaymentMethod = searchParams.get(MOCK_PAYMENT_METHOD_PARAM) === 'card' ? 'card' : 'pay_by_link';
   const order = useOrder(orderId, { poll: false, enabled: Boolean(user) });
   const [card, setCard] = useState<CardInput>({ number: '', holder: '', expiry: '', cvv: '' });
   const [errorKey, setErrorKey] = useState<string | null>(null);
@@ -52,7 +52,7 @@ export default function MockPaymentPage() {
       window.opener?.postMessage({ type: 'PAYMENT_COMPLETED', orderId }, window.location.origin);
       window.close();
       // Still here when the window was not opened by script and may not close itself.
-      navigate(`${paymentPath(orderId)}?completed=true`, { replace: true });
+      navigate(paymentPath(orderId, { completed: true }), { replace: true });
     }, MOCK_SUCCESS_MS);
     return () => clearTimeout(timer);
   }, [step, orderId, navigate]);

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useParams, useSearchParams } from 'wouter';
-import { mockPaymentPath, REDIRECT_AFTER_PAYMENT_MS, type Order } from '../../../shared/orders.js';
+import { REDIRECT_AFTER_PAYMENT_MS, type Order } from '../../../shared/orders.js';
+import { mockPaymentPath, PAGE_ROUTES, PAYMENT_COMPLETED_PARAM, profilePath } from '../../../shared/routes.js';
 import { ApiError } from '../../api/http.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { OrderDetails } from '../../orders/order-details.js';
@@ -38,7 +39,7 @@ export default function PaymentPage() {
   const { orderId = '' } = useParams<{ orderId: string }>();
   const [searchParams] = useSearchParams();
   const [, navigate] = useLocation();
-  const returnedCompleted = searchParams.get('completed') === 'true';
+  const returnedCompleted = searchParams.get(PAYMENT_COMPLETED_PARAM) === 'true';
   const [messageReceived, setMessageReceived] = useState(false);
   const [popupBlocked, setPopupBlocked] = useState(false);
   // Polled only while pending: a paid, cancelled or sent order does not change by paying.
@@ -60,7 +61,7 @@ export default function PaymentPage() {
 
   useEffect(() => {
     if (!redirectAfterPayment) return;
-    const timer = setTimeout(() => navigate('/profile?tab=orders'), REDIRECT_AFTER_PAYMENT_MS);
+    const timer = setTimeout(() => navigate(profilePath('orders')), REDIRECT_AFTER_PAYMENT_MS);
     return () => clearTimeout(timer);
   }, [redirectAfterPayment, navigate]);
 
@@ -75,7 +76,7 @@ export default function PaymentPage() {
     return (
       <section className="panel panel--narrow" role="alert">
         <p className="state-message state-message--error">{t(messageKey)}</p>
-        <Link href="/" className="button">
+        <Link href={PAGE_ROUTES.home} className="button">
           {t('common.backHome')}
         </Link>
       </section>
@@ -90,7 +91,7 @@ export default function PaymentPage() {
   const method = info.paymentMethod ?? current.paymentMethod;
 
   const openPaymentWindow = () => {
-    const url = info.checkoutUrl ?? `${mockPaymentPath(orderId)}${method === 'card' ? '?method=card' : ''}`;
+    const url = info.checkoutUrl ?? mockPaymentPath(orderId, method);
     const opened = window.open(url, `payment-${orderId}`, 'popup,width=520,height=760');
     setPopupBlocked(!opened);
   };
@@ -105,10 +106,10 @@ export default function PaymentPage() {
           <p>{t('payment.successText', { orderId })}</p>
           {returnedCompleted && <p className="muted">{t('payment.redirecting')}</p>}
           <div className="panel__actions">
-            <Link href="/" className="button">
+            <Link href={PAGE_ROUTES.home} className="button">
               {t('payment.continueShopping')}
             </Link>
-            <Link href="/profile?tab=orders" className="button button--primary">
+            <Link href={profilePath('orders')} className="button button--primary">
               {t('payment.viewOrder')}
             </Link>
           </div>
@@ -123,10 +124,10 @@ export default function PaymentPage() {
               {notPayable}
             </p>
             <div className="form-actions">
-              <Link href="/profile?tab=orders" className="button button--primary">
+              <Link href={profilePath('orders')} className="button button--primary">
                 {t('payment.viewOrder')}
               </Link>
-              <Link href="/" className="button">
+              <Link href={PAGE_ROUTES.home} className="button">
                 {t('payment.continueShopping')}
               </Link>
             </div>

@@ -1,5 +1,6 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { useLocation } from 'wouter';
+import { PAGE_ROUTES } from '../../../shared/routes.js';
 import { ACCOUNT_EMAIL_MISMATCH, confirmsAccountEmail } from '../../../shared/account.js';
 import { errorText } from '../../api/error-text.js';
 import { forgetCart } from '../../cart/cart-storage.js';
@@ -55,7 +56,7 @@ function DeleteAccountDialog({ email, onClose }: { email: string; onClose(): voi
   const deleteAccount = useDeleteAccount(async () => {
     // The server has ended every session and cleared the cookie; this browser forgets the rest.
     const notice = { type: 'success', title: t('accountData.deletedTitle'), message: t('accountData.deleted') } as const;
-    navigate('/');
+    navigate(PAGE_ROUTES.home);
     await signedOut();
     // After the sign-out, so that no view of the cart can write its mirror again.
     forgetCart(localStorage, email);

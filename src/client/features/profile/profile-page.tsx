@@ -10,10 +10,7 @@ import { SignInRequired } from '../../ui/sign-in-required.js';
 import { AccountData } from './account-data.js';
 import { AddressesTab } from './addresses-tab.js';
 import { OrdersTab } from './orders-tab.js';
-import { PROFILE_ORDER_PARAM } from '../../../shared/routes.js';
-
-const TABS = ['orders', 'addresses'] as const;
-type Tab = (typeof TABS)[number];
+import { PROFILE_ORDER_PARAM, PROFILE_TAB_PARAM, PROFILE_TABS, type ProfileTab } from '../../../shared/routes.js';
 
 /** The order placed just before coming here, read once; the flags are cleared after the first render. */
 function useJustPlacedOrder(): string | null {
@@ -33,7 +30,7 @@ export default function ProfilePage() {
   usePageMeta({ page: 'profile', noIndex: true });
 
   if (!user) return <SignInRequired messageKey="profile.signInRequired" />;
-  const tab: Tab = searchParams.get('tab') === 'addresses' ? 'addresses' : 'orders';
+  const tab: ProfileTab = searchParams.get(PROFILE_TAB_PARAM) === 'addresses' ? 'addresses' : 'orders';
 
   return (
     <section className="profile" aria-labelledby="profile-title">
@@ -63,7 +60,7 @@ export default function ProfilePage() {
         </div>
       </dl>
       <div className="tabs" role="tablist" aria-label={t('profileView.title')}>
-        {TABS.map((name) => (
+        {PROFILE_TABS.map((name) => (
           <button
             key={name}
             type="button"
@@ -72,7 +69,7 @@ export default function ProfilePage() {
             aria-selected={tab === name}
             aria-controls={`panel-${name}`}
             className="tabs__tab"
-            onClick={() => setSearchParams({ tab: name })}
+            onClick={() => setSearchParams({ [PROFILE_TAB_PARAM]: name })}
           >
             {t(`profileView.tabs.${name}`)}
           </button>

@@ -1,17 +1,8 @@
-export type DemoCategory = 'nails' | 'nail-art' | 'accessories' | 'kits';
-
-export interface DemoProduct {
-  name: string;
-  description: string;
-  /** The Bulgarian name and description. */
-  nameBg: string;
-  descriptionBg: string;
-  priceMinor: number;
-  category: DemoCategory;
-  /** Pieces in stock; null for made to order. */
-  stock: number | null;
-  svg: string;
-}
+/**
+ * The demo catalogue's pictures, drawn as SVG. The shop never draws them: scripts/render-demo-photos.ts
+ * renders them once into the WebP files under photos/, which seeding stores as they are. Run it
+ * again after changing a drawing here.
+ */
 
 type Palette = readonly [string, ...string[]];
 type Stop = readonly [offset: number, color: string, opacity?: number];
@@ -46,7 +37,7 @@ function radians(degrees: number): number {
   return (degrees * Math.PI) / 180;
 }
 
-// Seeded, so every start of the shop draws exactly the same pictures.
+// Seeded, so every rendering draws exactly the same pictures.
 function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
@@ -690,145 +681,20 @@ function deluxeNailArtistKit(): string {
   });
 }
 
-export const demoProducts: readonly DemoProduct[] = [
-  {
-    name: 'Blush Pearl Almond Set',
-    description: 'Twenty-four almond press-on nails in blush and milky pink, finished with tiny glass pearls and a fine gold foil line.',
-    nameBg: 'Комплект бадемовидни нокти „Розова перла“',
-    descriptionBg: 'Двадесет и четири бадемовидни изкуствени нокътя за залепване в пудрено и млечнорозово, довършени с мънички стъклени перли и тънка линия от златно фолио.',
-    priceMinor: 3400,
-    category: 'nails',
-    stock: 12,
-    svg: blushPearlAlmondSet(),
-  },
-  {
-    name: 'Midnight Galaxy Coffin Set',
-    description: 'Long coffin nails hand-painted in deep indigo and orchid, layered with holographic glitter and a glossy gel top coat. 24 nails.',
-    nameBg: 'Нокти балерина „Среднощна галактика“',
-    descriptionBg: 'Дълги нокти с форма балерина, изрисувани на ръка в наситено индиго и цвят орхидея, с пластове холографски брокат и лъскав гел топ. 24 нокътя.',
-    priceMinor: 3900,
-    category: 'nails',
-    stock: 1,
-    svg: midnightGalaxyCoffinSet(),
-  },
-  {
-    name: 'Cherry Blossom Stilettos',
-    description: 'Sheer pink stiletto nails with hand-painted sakura branches, each blossom dotted by brush. A set of 20 in ten sizes.',
-    nameBg: 'Нокти стилето „Черешов цвят“',
-    descriptionBg: 'Прозрачнорозови нокти стилето с ръчно рисувани клонки сакура – всяко цветче е нанесено с четка, точка по точка. Комплект от 20 броя в десет размера.',
-    priceMinor: 4200,
-    category: 'nails',
-    stock: null,
-    svg: cherryBlossomStilettoSet(),
-  },
-  {
-    name: 'Gold Foil French Tips',
-    description: 'Short square nails in warm nude with a crisp ivory tip and a real gold foil smile line. 24 nails for everyday elegance.',
-    nameBg: 'Френски маникюр със златно фолио',
-    descriptionBg: 'Къси квадратни нокти в топъл нюд с ясно очертан връх в слонова кост и линия на усмивката от истинско златно фолио. 24 нокътя за всекидневна елегантност.',
-    priceMinor: 2950,
-    category: 'nails',
-    stock: 8,
-    svg: goldFoilFrenchTips(),
-  },
-  {
-    name: 'Pastel Daisy Decals',
-    description: 'A sheet of 48 water-slide daisy decals in five pastel shades. Slide on, seal with top coat, and enjoy a spring garden.',
-    nameBg: 'Стикери за нокти „Пастелни маргаритки“',
-    descriptionBg: 'Лист с 48 водни стикера за нокти с маргаритки в пет пастелни нюанса. Поставете ги, запечатайте с топ лак и се радвайте на пролетна градина.',
-    priceMinor: 850,
-    category: 'nail-art',
-    stock: null,
-    svg: pastelDaisyDecals(),
-  },
-  {
-    name: 'Crystal Rhinestone Wheel',
-    description: 'Over 1,200 flat-back glass rhinestones in eight sparkling colours, neatly sorted in a clear rotating wheel.',
-    nameBg: 'Кристали за нокти във въртяща се кутийка',
-    descriptionBg: 'Над 1200 стъклени кристала с плоско дъно в осем искрящи цвята, прегледно подредени в прозрачна въртяща се кутийка.',
-    priceMinor: 1690,
-    category: 'nail-art',
-    stock: 40,
-    svg: crystalRhinestonePalette(),
-  },
-  {
-    name: 'Tiny Heart Charms',
-    description: 'Thirty puffy 3D heart charms in gold, rose gold and pink enamel, packed in a little glass jar with a cork lid.',
-    nameBg: 'Мънички 3D сърчица за нокти',
-    descriptionBg: 'Тридесет изпъкнали 3D сърчица в златно, розово злато и розов емайл, опаковани в малко стъклено бурканче с коркова капачка.',
-    priceMinor: 1250,
-    category: 'nail-art',
-    stock: 0,
-    svg: tinyHeartCharms(),
-  },
-  {
-    name: 'Hand-Painted Lemon Tips',
-    description: 'Ten oval tips painted by hand with juicy lemon slices and polka dots on cream and sky blue, sealed with a glossy finish.',
-    nameBg: 'Ръчно рисувани нокти „Лимончета“',
-    descriptionBg: 'Десет овални нокътя, рисувани на ръка със сочни резенчета лимон и точици върху кремав и небесносин фон, запечатани с лъскаво покритие.',
-    priceMinor: 2400,
-    category: 'nail-art',
-    stock: 1,
-    svg: handPaintedLemonTips(),
-  },
-  {
-    name: 'Rose Glass Nail File',
-    description: 'A double-sided Czech glass file in rose pink that shapes gently without splitting, tucked into a soft velvet sleeve.',
-    nameBg: 'Стъклена пила за нокти в розово',
-    descriptionBg: 'Двустранна пила за нокти от чешко стъкло в нежнорозово, която оформя нежно, без да цепи нокътя. Прибрана е в мек кадифен калъф.',
-    priceMinor: 1490,
-    category: 'accessories',
-    stock: 3,
-    svg: roseGlassNailFile(),
-  },
-  {
-    name: 'Vanilla Cuticle Oil',
-    description: 'Nourishing jojoba and sweet almond oil scented with real vanilla, in a 15 ml amber glass bottle with a dropper.',
-    nameBg: 'Масло за кожички с ванилия',
-    descriptionBg: 'Подхранващо масло от жожоба и сладък бадем с аромат на истинска ванилия, в шишенце от кехлибарено стъкло с капкомер, 15 мл.',
-    priceMinor: 1550,
-    category: 'accessories',
-    stock: null,
-    svg: vanillaCuticleOil(),
-  },
-  {
-    name: 'Pearl Keepsake Storage Box',
-    description: 'A pearl-white box with six soft-lined compartments to keep your press-on sets safe, sorted and ready to wear again.',
-    nameBg: 'Перлена кутия за съхранение',
-    descriptionBg: 'Кутия в перленобяло с шест отделения с мека подплата, в които комплектите ви изкуствени нокти за залепване остават запазени, подредени и готови за ново носене.',
-    priceMinor: 3200,
-    category: 'accessories',
-    stock: 2,
-    svg: pearlKeepsakeStorageBox(),
-  },
-  {
-    name: 'Press-On Starter Kit',
-    description: 'Everything for a first manicure at home: 20 nude coffin nails, nail glue, a mini file, a wooden cuticle stick and prep pads.',
-    nameBg: 'Стартов комплект с изкуствени нокти за залепване',
-    descriptionBg: 'Всичко за първия маникюр у дома: 20 нокътя в нюд с форма балерина, лепило за нокти, мини пила, дървена клечица за кожички и тампони за подготовка.',
-    priceMinor: 4900,
-    category: 'kits',
-    stock: 15,
-    svg: pressOnStarterKit(),
-  },
-  {
-    name: 'Blossom Gift Box',
-    description: 'A blush gift box tied with gold ribbon, holding a handmade press-on set of your choice, cuticle oil and a glass file.',
-    nameBg: 'Подаръчна кутия „Пролетен цвят“',
-    descriptionBg: 'Подаръчна кутия в пудрено розово, вързана със златна панделка, с ръчно изработен комплект изкуствени нокти за залепване по ваш избор, масло за кожички и стъклена пила.',
-    priceMinor: 6900,
-    category: 'kits',
-    stock: null,
-    svg: blossomGiftBox(),
-  },
-  {
-    name: 'Deluxe Nail Artist Kit',
-    description: 'A satin-lined case with five detail brushes, four rich polishes and three pots of glitter for creating your own designs.',
-    nameBg: 'Луксозен комплект за нейл арт',
-    descriptionBg: 'Куфарче със сатенена подплата с пет четки за детайли, четири лака в наситени цветове и три бурканчета брокат, за да създавате свои собствени дизайни.',
-    priceMinor: 8900,
-    category: 'kits',
-    stock: null,
-    svg: deluxeNailArtistKit(),
-  },
-];
+/** Each demo photo's drawing, by the photo's name in the demo catalogue. */
+export const demoArt: Readonly<Record<string, () => string>> = {
+  'blush-pearl-almond-set': blushPearlAlmondSet,
+  'midnight-galaxy-coffin-set': midnightGalaxyCoffinSet,
+  'cherry-blossom-stilettos': cherryBlossomStilettoSet,
+  'gold-foil-french-tips': goldFoilFrenchTips,
+  'pastel-daisy-decals': pastelDaisyDecals,
+  'crystal-rhinestone-wheel': crystalRhinestonePalette,
+  'tiny-heart-charms': tinyHeartCharms,
+  'hand-painted-lemon-tips': handPaintedLemonTips,
+  'rose-glass-nail-file': roseGlassNailFile,
+  'vanilla-cuticle-oil': vanillaCuticleOil,
+  'pearl-keepsake-storage-box': pearlKeepsakeStorageBox,
+  'press-on-starter-kit': pressOnStarterKit,
+  'blossom-gift-box': blossomGiftBox,
+  'deluxe-nail-artist-kit': deluxeNailArtistKit,
+};

@@ -1,0 +1,56 @@
+import type { LiveTopic } from '../../shared/cart.js';
+import type { TextLanguage } from '../../shared/catalog.js';
+import type { LegalPage } from '../../shared/legal.js';
+import { CATALOGUE_TOPIC } from '../../shared/live.js';
+import type { StockFilter } from '../../shared/stock.js';
+
+// The families' keys: each is the prefix of its members' keys, so that invalidating a family reaches them all.
+const carts = ['cart'] as const;
+const catalogue = [CATALOGUE_TOPIC] as const;
+const orders = ['orders'] as const;
+const adminOrders = [...orders, 'admin'] as const;
+const adminProducts = ['admin', 'products'] as const;
+
+/**
+ * Every key of the query cache, built here and nowhere else. A builder without arguments (a plural
+ * name) gives a family's key, to invalidate or patch all of its members at once; the others give
+ * one query's key, under its family.
+ */
+export const queryKeys = {
+  session: () => ['session'] as const,
+
+  /** The cart of whoever this tab has seen signed in: invalidating them reaches the current one. */
+  carts: () => carts,
+  /** The signed-in customer's cart; null while nobody is. */
+  cart: (email: string | null) => [...carts, email] as const,
+
+  addresses: () => ['addresses'] as const,
+
+  /** Every view of the catalogue, under the live channel's topic that announces a change to it. */
+  catalogue: () => catalogue,
+  /** A page of the catalogue, by the query string the server is asked with. */
+  productList: (search: string) => [...catalogue, 'list', search] as const,
+  product: (slug: string) => [...catalogue, 'product', slug] as const,
+
+  /** Every view of orders, the customer's and the admin's: a new or changed order shows in both. */
+  orders: () => orders,
+  myOrders: () => [...orders, 'mine'] as const,
+  order: (orderId: string) => [...orders, 'one', orderId] as const,
+  /** The admin's order lists and the orders opened from them. */
+  adminOrders: () => adminOrders,
+  /** One page of the admin's order list, by its filter (status, search, page). */
+  adminOrderPage: (filter: { status: string; search: string; page: number }) => [...adminOrders, filter] as const,
+  adminOrder: (orderId: string) => [...adminOrders, 'one', orderId] as const,
+
+  adminAccess: () => ['admin', 'access'] as const,
+  /** The admin's product lists and each product's stock history: what a change of stock makes stale. */
+  adminProducts: () => adminProducts,
+  /** The admin's product list by its stock filter; empty for all products. */
+  adminProductList: (stock: StockFilter | '') => [...adminProducts, stock] as const,
+  stockHistory: (productId: string) => [...adminProducts, 'stock-changes', productId] as const,
+
+  legalPage: (page: LegalPage, language: TextLanguage) => ['legal', page, language] as const,
+
+  /** What the live channel's topic about the signed-in user makes stale. */
+  ofTopic: (topic: LiveTopic) => (topic === 'cart' ? carts : orders),
+};

@@ -1,0 +1,9 @@
+import type { CartItem, CartOperation, CartOperationsResponse, CartResponse } from '../../shared/cart.js';
+import { requestJson } from '../api/http.js';
+
+/** The cart as the server holds it. */
+export const fetchCartItems = async (): Promise<CartItem[]> => (await requestJson<CartResponse>('/api/cart')).items;
+
+/** Applies the operations in order; the answer has each one's outcome and the whole new cart. */
+export const sendCartOperations = (operations: CartOperation[]) =>
+  requestJson<CartOperationsResponse>('/api/cart/operations', { method: 'POST', body: JSON.stringify({ operations }) });

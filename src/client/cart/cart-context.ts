@@ -1,0 +1,50 @@
+import { createContext, useContext, useEffect } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import type { CartItem } from '../../shared/cart.js';
+import type { Product } from '../../shared/catalog.js';
+import { TranslatedError } from '../api/error-text.js';
+import { queryKeys } from '../api/query-keys.js';
+import type { ShownCartItem } from './cart-storage.js';
+
+/** A failure whose text is meant for the customer, already translated. */
+export class CartError extends TranslatedError {}
+
+/** The signed-in customer's cart as every view sees it, and the changes they may make to it. */
+export interface Cart {
+  items: ShownCartItem[];
+  isPending: boolean;
+  isError: boolean;
+  refetch(): void;
+  /**
+   * Resolves with offline true when the addition waits in the offline queue; otherwise with the line
+   * as the server added it, at the product's current name and price.
+   */
+  add(product: Pick<Product, 'id' | 'name' | 'priceMinor' | 'stock'>): Promise<{ offline: boolean; added?: CartItem }>;
+  /** Sets a line's quantity; refused with a CartError naming what is left when the product has fewer pieces. */
+  setQuantity(item: ShownCartItem, quantity: number): Promise<void>;
+  /** Takes the whole line out. */
+  remove(item: ShownCartItem): Promise<void>;
+}
+
+/** Filled by CartProvider (cart-provider.tsx). */
+export const CartContext = createContext<Cart | null>(null);
+
+export function useCart(): Cart {
+  const cart = useContext(CartContext);
+  if (!cart) throw new Error('useCart needs a CartProvider');
+  return cart;
+}
+
+/**
+ * The cart for a page that shows its prices (cart, checkout): asked of the server again as the page
+ * opens, since a product's price may have changed after the cart was last loaded while the live
+ * stream, which would have said so, was down or refused.
+ */
+export function useCartWithCurrentPrices(): Cart {
+  const cart = useCart();
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    void queryClient.invalidateQueries({ queryKey: queryKeys.carts() });
+  }, [queryClient]);
+  return cart;
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { orderSearchSchema } from '../../../shared/admin-order-schemas.js';
+import { PRODUCT_DESCRIPTION_MAX_LENGTH, PRODUCT_NAME_MAX_LENGTH, productFieldsSchema } from '../../../shared/catalog-schemas.js';
+import { MAX_STOCK } from '../../../shared/stock.js';
+import bgCore from '../../i18n/bg.json';
+import bgPages from '../../i18n/bg.pages.json';
+import enCore from '../../i18n/en.json';
+import enPages from '../../i18n/en.pages.json';
+import { createTranslator } from '../../i18n/i18n.js';
+
+// The dashboard shows a refused field's message as it is translated, whether the form's own check
+// or the server's (which uses the same schema) refused it: each rule's message must be a text.
+const translators = { en: createTranslator('en', { ...enCore, ...enPages }), bg: createTranslator('bg', { ...bgCore, ...bgPages }) };
+
+const product = { nameEn: 'Pearl set', descriptionEn: 'Ten tips', price: '12.50', category: '', stock: '3' };
+
+describe('the admin forms’ messages', () => {
+  it.each<[string, unknown, string]>([
+    ['no name', { ...product, nameEn: ' ' }, 'requiredFields'],
+    ['no description', { ...product, descriptionEn: '' }, 'requiredFields'],
+    ['a long name', { ...product, nameBg: 'a'.repeat(PRODUCT_NAME_MAX_LENGTH + 1) }, 'nameTooLong'],
+    ['a long description', { ...product, descriptionBg: 'a'.repeat(PRODUCT_DESCRIPTION_MAX_LENGTH + 1) }, 'descriptionTooLong'],
+    ['a NUL in a name', { ...product, nameEn: 'Pearl\u0000' }, 'invalidCharacters'],
+    ['no price', { ...product, price: '0' }, 'requiredFields'],
+    ['a third decimal', { ...product, price: '1.005' }, 'priceTooPrecise'],
+    ['a price above the highest', { ...product, price: '100000.01' }, 'priceTooHigh'],
+    ['an unknown category', { ...product, category: 'hats' }, 'unknownCategory'],
+    ['a count above the highest', { ...product, stock: String(MAX_STOCK + 1) }, 'invalidStock'],
+  ])('product form, %s: a text in both languages', (_case, input, rule) => {
+    const message = productFieldsSchema.safeParse(input).error?.issues[0]?.message;
+    expect(message).toBe(`admin.products.messages.${rule}`);
+    for (const t of Object.values(translators)) expect(t(message!)).not.toBe(message);
+  });
+
+  it('takes the limits it names: the longest name and description, the highest count', () => {
+    const longest = { ...product, nameEn: 'a'.repeat(PRODUCT_NAME_MAX_LENGTH), descriptionEn: 'a'.repeat(PRODUCT_DESCRIPTION_MAX_LENGTH), stock: String(MAX_STOCK) };
+    expect(productFieldsSchema.safeParse(longest).success).toBe(true);
+  });
+
+  it('order search: a text in both languages', () => {
+    const message = orderSearchSchema.safeParse('a'.repeat(300)).error?.issues[0]?.message;
+    expect(message).toBe('admin.orders.searchInvalid');
+    for (const t of Object.values(translators)) expect(t(message!)).not.toBe(message);
+  });
+});

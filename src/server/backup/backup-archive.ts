@@ -1,0 +1,211 @@
+import { createWriteStream } from 'node:fs';
+import { copyFile, link, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream } from 'node:stream/web';
+import type { PGlite } from '@electric-sql/pglite';
+import * as tar from 'tar';
+import { projectPath } from '../project-path.js';
+
+/**
+ * A backup of a shop on the embedded database is one gzipped tar file:
+ *
+ *   manifest.json   what it holds (BackupManifest), first, so that it can be read without the rest
+ *   database.tar    PGlite's data directory, as dumpDataDir writes it and loadDataDir reads it
+ *   images/ legal/ mail-texts/   the shop's own files in DATA_DIR, as they are there
+ *
+ * The development outbox is left out: it is not the shop's data.
+ */
+export const BACKUP_FORMAT = 1;
+export const SHOP_FOLDERS = ['images', 'legal', 'mail-texts'] as const;
+export const MANIFEST_FILE = 'manifest.json';
+export const DATABASE_FILE = 'database.tar';
+/** Work folders inside DATA_DIR (on its file system, so that files can be linked rather than copied). */
+export const STAGING_PREFIX = '.backup-';
+
+export interface BackupCounts {
+  orders: number;
+  products: number;
+  productPhotos: number;
+  customers: number;
+  /** Files under images/, every width of every photo. */
+  imageFiles: number;
+}
+
+export interface BackupManifest {
+  format: typeof BACKUP_FORMAT;
+  /** The shop's version (package.json) that wrote it. */
+  appVersion: string;
+  /** PostgreSQL's version inside PGlite: a data directory opens only with the same major version. */
+  postgresVersion: string;
+  /** How many of the schema's migrations the database had; a shop that knows fewer cannot read it. */
+  migrations: number;
+  createdAt: string;
+  /** The currency of the catalogue's prices, as the database records it. */
+  currency: string | null;
+  counts: BackupCounts;
+}
+
+export class BackupError extends Error {}
+
+export async function appVersion(): Promise<string> {
+  return (JSON.parse(await readFile(projectPath('package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** How many migrations this version of the shop has. */
+export async function knownMigrations(): Promise<number> {
+  const journal = JSON.parse(await readFile(projectPath('src/server/db/migrations/meta/_journal.json'), 'utf8')) as { entries: unknown[] };
+  return journal.entries.length;
+}
+
+interface DatabaseFacts {
+  orders: number;
+  products: number;
+  product_photos: number;
+  customers: number;
+  migrations: number;
+  currency: string | null;
+  postgres_version: string;
+}
+
+// Plain SQL over the whole database: a backup reads every module's tables, and must also read a
+// database whose schema is older than this version's (it is not migrated to be backed up).
+const FACTS = `
+  select (select count(*) from orders)::int as orders,
+         (select count(*) from products)::int as products,
+         (select count(*) from product_photos)::int as product_photos,
+         (select count(*) from users)::int as customers,
+         (select count(*) from drizzle.__drizzle_migrations)::int as migrations,
+         (select value from shop_state where key = 'catalogue_currency') as currency,
+         current_setting('server_version') as postgres_version`;
+
+/** The numbers a restored database must show again; read from the restored one by the same query. */
+export async function readCounts(client: Pick<PGlite, 'query'>): Promise<Omit<BackupCounts, 'imageFiles'>> {
+  const facts = (await client.query<DatabaseFacts>(FACTS)).rows[0]!;
+  return { orders: facts.orders, products: facts.products, productPhotos: facts.product_photos, customers: facts.customers };
+}
+
+export interface PreparedBackup {
+  manifest: BackupManifest;
+  /** The archive, gzipped, made from the prepared files as it is read. */
+  archive(): Readable;
+  /** Removes the prepared files; call it once the archive has been read, or will not be. */
+  discard(): Promise<void>;
+}
+
+/**
+ * Takes a consistent copy of the shop: the database and the files of DATA_DIR at one moment. A
+ * photo's files are written before its row is committed and removed only after its removal is, both
+ * in transactions; holding PGlite's transaction lock while the files are linked and the database
+ * dumped therefore leaves every photo the dump names with its files. Linking takes milliseconds for
+ * thousands of files, so checkouts wait no longer than that; the archive is then written from the
+ * links, which later changes to DATA_DIR do not touch.
+ */
+export async function prepareBackup(client: PGlite, dataDir: string): Promise<PreparedBackup> {
+  await removeStaging(dataDir);
+  const staging = await mkdtemp(path.join(dataDir, STAGING_PREFIX));
+  try {
+    const { dump, facts, imageFiles } = await client.transaction(async (tx) => {
+      let imageFiles = 0;
+      for (const folder of SHOP_FOLDERS) {
+        const linked = await linkTree(path.join(dataDir, folder), path.join(staging, folder));
+        if (folder === 'images') imageFiles = linked;
+      }
+      const facts = (await tx.query<DatabaseFacts>(FACTS)).rows[0]!;
+      // Written out now, the data files hold everything committed, and a restore starts without replaying the log.
+      await tx.exec('checkpoint');
+      return { dump: await client.dumpDataDir('none'), facts, imageFiles };
+    });
+    await pipeline(Readable.fromWeb(dump.stream() as ReadableStream<Uint8Array>), createWriteStream(path.join(staging, DATABASE_FILE)));
+    const manifest: BackupManifest = {
+      format: BACKUP_FORMAT,
+      appVersion: await appVersion(),
+      postgresVersion: facts.postgres_version,
+      migrations: facts.migrations,
+      createdAt: new Date().toISOString(),
+      currency: facts.currency,
+      counts: { orders: facts.orders, products: facts.products, productPhotos: facts.product_photos, customers: facts.customers, imageFiles },
+    };
+    await writeFile(path.join(staging, MANIFEST_FILE), JSON.stringify(manifest, null, 2));
+    const entries = [MANIFEST_FILE, DATABASE_FILE, ...(await readdir(staging)).filter((name) => (SHOP_FOLDERS as readonly string[]).includes(name))];
+    return {
+      manifest,
+      archive: () => Readable.from(tar.create({ gzip: true, cwd: staging, portable: true }, entries)),
+      discard: () => rm(staging, { recursive: true, force: true }),
+    };
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** Work folders left by a backup or restore that was cut off; only one runs at a time on a DATA_DIR. */
+export async function removeStaging(dataDir: string): Promise<void> {
+  const names = await readdir(dataDir).catch(() => [] as string[]);
+  await Promise.all(names.filter((name) => name.startsWith(STAGING_PREFIX)).map((name) => rm(path.join(dataDir, name), { recursive: true, force: true })));
+}
+
+/** Links every file under `from` into `to` (copies it where DATA_DIR spans file systems); returns how many. */
+async function linkTree(from: string, to: string): Promise<number> {
+  let entries;
+  try {
+    entries = await readdir(from, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw error;
+  }
+  await mkdir(to, { recursive: true });
+  let count = 0;
+  for (const entry of entries) {
+    const source = path.join(from, entry.name);
+    const target = path.join(to, entry.name);
+    if (entry.isDirectory()) {
+      count += await linkTree(source, target);
+    } else if (entry.isFile()) {
+      await link(source, target).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EXDEV') throw error;
+        return copyFile(source, target);
+      });
+      count++;
+    }
+  }
+  return count;
+}
+
+/** Reads the manifest of a backup file, which also shows that the file is a backup at all. */
+export async function readManifest(file: string): Promise<BackupManifest> {
+  let text: string | undefined;
+  try {
+    await tar.list({
+      file,
+      strict: true,
+      filter: (entryPath) => entryPath === MANIFEST_FILE,
+      onReadEntry: (entry) => {
+        const chunks: Buffer[] = [];
+        entry.on('data', (chunk: Buffer) => chunks.push(chunk));
+        entry.on('end', () => (text = Buffer.concat(chunks).toString('utf8')));
+      },
+    });
+  } catch (error) {
+    throw new BackupError(`${file} is not a readable shop backup: ${(error as Error).message}`);
+  }
+  if (text === undefined) throw new BackupError(`${file} is not a shop backup: it holds no ${MANIFEST_FILE}.`);
+  const manifest = JSON.parse(text) as BackupManifest;
+  if (manifest.format !== BACKUP_FORMAT) throw new BackupError(`${file} is a backup of format ${String(manifest.format)}; this version of the shop reads format ${BACKUP_FORMAT}.`);
+  return manifest;
+}
+
+/** Unpacks a backup's files into a folder: only plain files and folders, only where the format puts them. */
+export async function extractBackup(file: string, folder: string): Promise<void> {
+  const allowed = (entryPath: string) => {
+    const top = entryPath.split('/')[0]!;
+    return entryPath === MANIFEST_FILE || entryPath === DATABASE_FILE || (SHOP_FOLDERS as readonly string[]).includes(top);
+  };
+  await tar.extract({
+    file,
+    cwd: folder,
+    strict: true,
+    filter: (entryPath, entry) => allowed(entryPath) && 'type' in entry && (entry.type === 'File' || entry.type === 'Directory'),
+  });
+}

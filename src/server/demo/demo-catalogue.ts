@@ -1,0 +1,177 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { PRODUCT_IMAGE_WIDTHS } from '../../shared/catalog.js';
+import { projectPath } from '../project-path.js';
+
+export type DemoCategory = 'nails' | 'nail-art' | 'accessories' | 'kits';
+
+export interface DemoProduct {
+  name: string;
+  description: string;
+  /** The Bulgarian name and description. */
+  nameBg: string;
+  descriptionBg: string;
+  priceMinor: number;
+  category: DemoCategory;
+  /** Pieces in stock; null for made to order. */
+  stock: number | null;
+  /** The photo's name: photos/{photo}-{width}.webp in every product image width, drawn by demo-art.ts. */
+  photo: string;
+}
+
+/**
+ * Read from the sources even when the server runs from the build, as the migrations are: the
+ * TypeScript compiler copies no other files into dist/.
+ */
+export const DEMO_PHOTOS_DIR = projectPath('src/server/demo/photos');
+
+export const demoPhotoPath = (photo: string, width: number) => path.join(DEMO_PHOTOS_DIR, `${photo}-${width}.webp`);
+
+/** A demo photo's WebP files, ready to store, by width. */
+export async function readDemoPhoto(photo: string): Promise<Map<number, Buffer>> {
+  const files = await Promise.all(PRODUCT_IMAGE_WIDTHS.map(async (width) => [width, await readFile(demoPhotoPath(photo, width))] as const));
+  return new Map(files);
+}
+
+export const demoProducts: readonly DemoProduct[] = [
+  {
+    name: 'Blush Pearl Almond Set',
+    description: 'Twenty-four almond press-on nails in blush and milky pink, finished with tiny glass pearls and a fine gold foil line.',
+    nameBg: 'Комплект бадемовидни нокти „Розова перла“',
+    descriptionBg: 'Двадесет и четири бадемовидни изкуствени нокътя за залепване в пудрено и млечнорозово, довършени с мънички стъклени перли и тънка линия от златно фолио.',
+    priceMinor: 3400,
+    category: 'nails',
+    stock: 12,
+    photo: 'blush-pearl-almond-set',
+  },
+  {
+    name: 'Midnight Galaxy Coffin Set',
+    description: 'Long coffin nails hand-painted in deep indigo and orchid, layered with holographic glitter and a glossy gel top coat. 24 nails.',
+    nameBg: 'Нокти балерина „Среднощна галактика“',
+    descriptionBg: 'Дълги нокти с форма балерина, изрисувани на ръка в наситено индиго и цвят орхидея, с пластове холографски брокат и лъскав гел топ. 24 нокътя.',
+    priceMinor: 3900,
+    category: 'nails',
+    stock: 1,
+    photo: 'midnight-galaxy-coffin-set',
+  },
+  {
+    name: 'Cherry Blossom Stilettos',
+    description: 'Sheer pink stiletto nails with hand-painted sakura branches, each blossom dotted by brush. A set of 20 in ten sizes.',
+    nameBg: 'Нокти стилето „Черешов цвят“',
+    descriptionBg: 'Прозрачнорозови нокти стилето с ръчно рисувани клонки сакура – всяко цветче е нанесено с четка, точка по точка. Комплект от 20 броя в десет размера.',
+    priceMinor: 4200,
+    category: 'nails',
+    stock: null,
+    photo: 'cherry-blossom-stilettos',
+  },
+  {
+    name: 'Gold Foil French Tips',
+    description: 'Short square nails in warm nude with a crisp ivory tip and a real gold foil smile line. 24 nails for everyday elegance.',
+    nameBg: 'Френски маникюр със златно фолио',
+    descriptionBg: 'Къси квадратни нокти в топъл нюд с ясно очертан връх в слонова кост и линия на усмивката от истинско златно фолио. 24 нокътя за всекидневна елегантност.',
+    priceMinor: 2950,
+    category: 'nails',
+    stock: 8,
+    photo: 'gold-foil-french-tips',
+  },
+  {
+    name: 'Pastel Daisy Decals',
+    description: 'A sheet of 48 water-slide daisy decals in five pastel shades. Slide on, seal with top coat, and enjoy a spring garden.',
+    nameBg: 'Стикери за нокти „Пастелни маргаритки“',
+    descriptionBg: 'Лист с 48 водни стикера за нокти с маргаритки в пет пастелни нюанса. Поставете ги, запечатайте с топ лак и се радвайте на пролетна градина.',
+    priceMinor: 850,
+    category: 'nail-art',
+    stock: null,
+    photo: 'pastel-daisy-decals',
+  },
+  {
+    name: 'Crystal Rhinestone Wheel',
+    description: 'Over 1,200 flat-back glass rhinestones in eight sparkling colours, neatly sorted in a clear rotating wheel.',
+    nameBg: 'Кристали за нокти във въртяща се кутийка',
+    descriptionBg: 'Над 1200 стъклени кристала с плоско дъно в осем искрящи цвята, прегледно подредени в прозрачна въртяща се кутийка.',
+    priceMinor: 1690,
+    category: 'nail-art',
+    stock: 40,
+    photo: 'crystal-rhinestone-wheel',
+  },
+  {
+    name: 'Tiny Heart Charms',
+    description: 'Thirty puffy 3D heart charms in gold, rose gold and pink enamel, packed in a little glass jar with a cork lid.',
+    nameBg: 'Мънички 3D сърчица за нокти',
+    descriptionBg: 'Тридесет изпъкнали 3D сърчица в златно, розово злато и розов емайл, опаковани в малко стъклено бурканче с коркова капачка.',
+    priceMinor: 1250,
+    category: 'nail-art',
+    stock: 0,
+    photo: 'tiny-heart-charms',
+  },
+  {
+    name: 'Hand-Painted Lemon Tips',
+    description: 'Ten oval tips painted by hand with juicy lemon slices and polka dots on cream and sky blue, sealed with a glossy finish.',
+    nameBg: 'Ръчно рисувани нокти „Лимончета“',
+    descriptionBg: 'Десет овални нокътя, рисувани на ръка със сочни резенчета лимон и точици върху кремав и небесносин фон, запечатани с лъскаво покритие.',
+    priceMinor: 2400,
+    category: 'nail-art',
+    stock: 1,
+    photo: 'hand-painted-lemon-tips',
+  },
+  {
+    name: 'Rose Glass Nail File',
+    description: 'A double-sided Czech glass file in rose pink that shapes gently without splitting, tucked into a soft velvet sleeve.',
+    nameBg: 'Стъклена пила за нокти в розово',
+    descriptionBg: 'Двустранна пила за нокти от чешко стъкло в нежнорозово, която оформя нежно, без да цепи нокътя. Прибрана е в мек кадифен калъф.',
+    priceMinor: 1490,
+    category: 'accessories',
+    stock: 3,
+    photo: 'rose-glass-nail-file',
+  },
+  {
+    name: 'Vanilla Cuticle Oil',
+    description: 'Nourishing jojoba and sweet almond oil scented with real vanilla, in a 15 ml amber glass bottle with a dropper.',
+    nameBg: 'Масло за кожички с ванилия',
+    descriptionBg: 'Подхранващо масло от жожоба и сладък бадем с аромат на истинска ванилия, в шишенце от кехлибарено стъкло с капкомер, 15 мл.',
+    priceMinor: 1550,
+    category: 'accessories',
+    stock: null,
+    photo: 'vanilla-cuticle-oil',
+  },
+  {
+    name: 'Pearl Keepsake Storage Box',
+    description: 'A pearl-white box with six soft-lined compartments to keep your press-on sets safe, sorted and ready to wear again.',
+    nameBg: 'Перлена кутия за съхранение',
+    descriptionBg: 'Кутия в перленобяло с шест отделения с мека подплата, в които комплектите ви изкуствени нокти за залепване остават запазени, подредени и готови за ново носене.',
+    priceMinor: 3200,
+    category: 'accessories',
+    stock: 2,
+    photo: 'pearl-keepsake-storage-box',
+  },
+  {
+    name: 'Press-On Starter Kit',
+    description: 'Everything for a first manicure at home: 20 nude coffin nails, nail glue, a mini file, a wooden cuticle stick and prep pads.',
+    nameBg: 'Стартов комплект с изкуствени нокти за залепване',
+    descriptionBg: 'Всичко за първия маникюр у дома: 20 нокътя в нюд с форма балерина, лепило за нокти, мини пила, дървена клечица за кожички и тампони за подготовка.',
+    priceMinor: 4900,
+    category: 'kits',
+    stock: 15,
+    photo: 'press-on-starter-kit',
+  },
+  {
+    name: 'Blossom Gift Box',
+    description: 'A blush gift box tied with gold ribbon, holding a handmade press-on set of your choice, cuticle oil and a glass file.',
+    nameBg: 'Подаръчна кутия „Пролетен цвят“',
+    descriptionBg: 'Подаръчна кутия в пудрено розово, вързана със златна панделка, с ръчно изработен комплект изкуствени нокти за залепване по ваш избор, масло за кожички и стъклена пила.',
+    priceMinor: 6900,
+    category: 'kits',
+    stock: null,
+    photo: 'blossom-gift-box',
+  },
+  {
+    name: 'Deluxe Nail Artist Kit',
+    description: 'A satin-lined case with five detail brushes, four rich polishes and three pots of glitter for creating your own designs.',
+    nameBg: 'Луксозен комплект за нейл арт',
+    descriptionBg: 'Куфарче със сатенена подплата с пет четки за детайли, четири лака в наситени цветове и три бурканчета брокат, за да създавате свои собствени дизайни.',
+    priceMinor: 8900,
+    category: 'kits',
+    stock: null,
+    photo: 'deluxe-nail-artist-kit',
+  },
+];

@@ -1,0 +1,160 @@
+import { randomBytes } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import { pieceCount } from '../../shared/cart.js';
+import type { LocalizedText, TextLanguage } from '../../shared/catalog.js';
+import { priceLines, type PricingRules } from '../../shared/money.js';
+import { type Order, type PaymentMethod } from '../../shared/orders.js';
+import { mockPaymentPath } from '../../shared/routes.js';
+import { findAddress, listAddresses } from '../addresses/service.js';
+import { removeOrderedLines, takeCartForCheckout } from '../cart/service.js';
+import type { Database, Executor } from '../db/client.js';
+import { orderItems, orders } from '../db/schema.js';
+import { databaseErrorCode, inTransaction, UNIQUE_VIOLATION } from '../db/transaction.js';
+import { HttpError } from '../http/errors.js';
+import { announceChange } from '../live/live-hub.js';
+import { takeStock } from '../stock/service.js';
+import { queueOrderPlacedMails, type OrderMailSettings } from './order-mails.js';
+import { toOrder, withDetails } from './order-queries.js';
+import { recordStatusChange } from './status-changes.js';
+
+// Checkout: the customer's cart becomes an order, at the server's prices and the terms in force.
+
+const ID_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+/** Short enough to read out on the phone, random enough (40 bits) that nobody guesses another's. */
+export function newOrderId(): string {
+  return 'NA-' + Array.from(randomBytes(8), (byte) => ID_ALPHABET[byte % ID_ALPHABET.length]).join('');
+}
+
+export interface PlaceOrderInput {
+  idempotencyKey: string;
+  addressId?: string;
+  paymentMethod: PaymentMethod;
+  /** The total the customer saw and confirmed; the order is placed only at that total. */
+  expectedTotalMinor: number;
+  language: TextLanguage;
+}
+
+async function findByIdempotencyKey(db: Executor, userId: string, key: string): Promise<Order | undefined> {
+  const [row] = await db.select().from(orders).where(and(eq(orders.userId, userId), eq(orders.idempotencyKey, key)));
+  return row ? (await withDetails(db, [row]))[0] : undefined;
+}
+
+export interface CheckoutSettings {
+  pricing: PricingRules;
+  /** The version of the terms in force, which each order records as accepted. */
+  termsVersion: () => string;
+  /** The methods the shop offers; another is refused. */
+  paymentMethods: readonly PaymentMethod[];
+  mail: OrderMailSettings;
+}
+
+/**
+ * Places an order from the customer's cart on the server, at the products' current prices, in one
+ * transaction that also takes the ordered lines out of the cart and their pieces out of stock: it
+ * all happens or none of it does. If the total is not the one the customer confirmed (price_changed)
+ * or a product has fewer pieces left than the cart holds (stock_short), nothing is written and the
+ * answer is 409.
+ * A request repeated with the same idempotency key returns the order the first one placed.
+ */
+export async function placeOrder(
+  db: Database,
+  user: { id: string; email: string },
+  input: PlaceOrderInput,
+  settings: CheckoutSettings,
+): Promise<{ order: Order; created: boolean }> {
+  const mailSettings = settings.mail;
+  if (!settings.paymentMethods.includes(input.paymentMethod)) {
+    throw new HttpError(400, 'payment_method_unavailable', `The shop does not take ${input.paymentMethod} payments.`);
+  }
+  // Read before the transaction: it reads the terms' files, which no lock needs to wait for.
+  const termsVersion = settings.termsVersion();
+  try {
+    return await inTransaction(db, async (tx) => {
+      // A twin request waits for the cart here, then finds the first one's order.
+      const lines = await takeCartForCheckout(tx, user.id);
+      const earlier = await findByIdempotencyKey(tx, user.id, input.idempotencyKey);
+      if (earlier) return { order: earlier, created: false };
+      if (lines.length === 0) throw new HttpError(400, 'cart_empty', 'User email and cart items are required');
+
+      const address = input.addressId
+        ? await findAddress(tx, user.id, input.addressId)
+        : await listAddresses(tx, user.id).then((all) => all.find((candidate) => candidate.isDefault) ?? all[0] ?? null);
+      if (!address) throw new HttpError(400, 'address_required', 'Shipping address is required');
+
+      const pricing = priceLines(lines, settings.pricing, input.paymentMethod);
+      if (pricing.total !== input.expectedTotalMinor) {
+        throw new HttpError(409, 'price_changed', `The order total is now ${pricing.total}, not ${input.expectedTotalMinor}; confirm it again.`);
+      }
+      const orderId = newOrderId();
+      const [row] = await tx
+        .insert(orders)
+        .values({
+          id: orderId,
+          userId: user.id,
+          customerEmail: user.email,
+          status: 'pending',
+          idempotencyKey: input.idempotencyKey,
+          subtotalMinor: pricing.subtotal,
+          taxMinor: pricing.tax,
+          shippingMinor: pricing.shipping,
+          totalMinor: pricing.total,
+          feeMinor: pricing.fee,
+          currency: settings.pricing.currency,
+          taxIncluded: pricing.taxIncluded,
+          taxRateBasisPoints: pricing.taxRateBasisPoints,
+          itemCount: pieceCount(lines),
+          itemDescription: describeLines(lines),
+          paymentMethod: input.paymentMethod,
+          // Cash on delivery has no payment page.
+          checkoutUrl: input.paymentMethod === 'cash_on_delivery' ? null : `${mailSettings.publicUrl}${mockPaymentPath(orderId, input.paymentMethod)}`,
+          paymentReference: `ref_${randomBytes(8).toString('hex')}`,
+          shippingFullName: address.fullName,
+          shippingStreetAddress: address.streetAddress,
+          shippingApartment: address.apartment || null,
+          shippingCity: address.city,
+          shippingState: address.state,
+          shippingPostalCode: address.postalCode,
+          shippingCountry: address.country,
+          shippingPhone: address.phone,
+          language: input.language,
+          termsVersion,
+          termsAcceptedAt: sql`now()`,
+          // now() is the transaction's start, the same moment as created_at's default.
+          pendingAt: sql`now()`,
+        })
+        .returning();
+      const items = await tx
+        .insert(orderItems)
+        .values(
+          lines.map((line, position) => ({ orderId, position, productId: line.productId, nameEn: line.name.en, nameBg: line.name.bg, priceMinor: line.priceMinor, quantity: line.quantity, addedAt: line.addedAt })),
+        )
+        .returning();
+      const placed = await recordStatusChange(tx, orderId, 'pending', row!.createdAt);
+      await removeOrderedLines(tx, user.id, lines);
+      await announceChange(tx, user.id, 'orders');
+      await queueOrderPlacedMails(tx, mailSettings, { orderId, customerEmail: user.email, language: input.language });
+      // Last, so that other orders of the same products wait on their rows for as short a time as
+      // possible; a shortage throws and the transaction writes nothing.
+      await takeStock(tx, orderId, lines, 'sold');
+      return { order: toOrder(row!, items, undefined, [placed]), created: true };
+    });
+  } catch (error) {
+    // Should a twin request still slip past the lock and commit first, answer with its order.
+    if (databaseErrorCode(error) === UNIQUE_VIOLATION) {
+      const twin = await findByIdempotencyKey(db, user.id, input.idempotencyKey);
+      if (twin) return { order: twin, created: false };
+    }
+    throw error;
+  }
+}
+
+/** "Pearl Tips × 2, Gold Foil": the order's lines in a few words, for lists. */
+function describeLines(lines: readonly { name: LocalizedText; quantity: number }[]): string {
+  return lines
+    .map((line) => {
+      const name = line.name.en || line.name.bg;
+      return line.quantity > 1 ? `${name} × ${line.quantity}` : name;
+    })
+    .join(', ')
+    .slice(0, 500);
+}

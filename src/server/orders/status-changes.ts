@@ -1,0 +1,101 @@
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import type { TextLanguage } from '../../shared/catalog.js';
+import { normalizeOrderStatus, type OrderStatus } from '../../shared/order-status.js';
+import type { Order } from '../../shared/orders.js';
+import type { Database, Executor } from '../db/client.js';
+import { orderItems, orders, orderStatusChanges } from '../db/schema.js';
+import { inTransaction } from '../db/transaction.js';
+import { HttpError } from '../http/errors.js';
+import { announceChange } from '../live/live-hub.js';
+import { readStockForOrder, returnStock, takeStock } from '../stock/service.js';
+import { queueStatusMail, type OrderMailSettings } from './order-mails.js';
+import { getOrder, STATUS_TIME_COLUMNS, type OrderRow, type StatusChangeRow } from './order-queries.js';
+
+// Status changes, from the admin or a payment, and what follows each: the history, the customer's
+// live pages, the status mail and the stock.
+
+/** A customer's order row, locked inside the caller's transaction while it is being paid. */
+export async function lockCustomerOrderRow(tx: Executor, userId: string, orderId: string): Promise<OrderRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(orders)
+    .where(and(eq(orders.id, orderId), eq(orders.userId, userId)))
+    .for('update');
+  return row;
+}
+
+/**
+ * Adds a status to the end of an order's history. Callers hold the order's row (a new order, or one
+ * they updated or locked), so two changes of one order cannot take the same position.
+ */
+export async function recordStatusChange(tx: Executor, orderId: string, status: OrderStatus, at: Date): Promise<StatusChangeRow> {
+  const [change] = await tx
+    .insert(orderStatusChanges)
+    .values({
+      orderId,
+      status,
+      changedAt: at,
+      position: sql`(select coalesce(max(position) + 1, 0) from order_status_changes where order_id = ${orderId})`,
+    })
+    .returning();
+  return change!;
+}
+
+/**
+ * Sets a status inside the caller's transaction (spec section 4: the status, updatedAt and the time
+ * named after the status) and adds it to the order's history. The time named after the status keeps
+ * the first time the order entered it, so setting Paid again leaves the time of the payment.
+ */
+export async function setOrderStatus(tx: Executor, orderId: string, status: OrderStatus, now = new Date()): Promise<OrderRow | undefined> {
+  const column = STATUS_TIME_COLUMNS[status];
+  const [row] = await tx
+    .update(orders)
+    .set({ status, updatedAt: now, [column]: sql`coalesce(${orders[column]}, ${now.toISOString()}::timestamptz)` })
+    .where(eq(orders.id, orderId))
+    .returning();
+  if (!row) return undefined;
+  await recordStatusChange(tx, orderId, status, now);
+  await announceChange(tx, row.userId, 'orders');
+  return row;
+}
+
+/**
+ * Any status from any status (spec section 4); the customer's open pages hear of it. Setting the
+ * status the order already has (a repeated click, two admins at once) changes and announces nothing.
+ * The customer is told of the change by e-mail (see queueStatusMail). Cancelling puts the order's
+ * pieces back in stock; reopening a cancelled order takes them again, and is refused with
+ * stock_short (changing nothing) when they are no longer there.
+ */
+export async function changeOrderStatus(db: Database, orderId: string, status: OrderStatus, mailSettings: OrderMailSettings): Promise<Order> {
+  const found = await inTransaction(db, async (tx) => {
+    const [row] = await tx
+      .select({ status: orders.status, customerEmail: orders.customerEmail, language: orders.language })
+      .from(orders)
+      .where(eq(orders.id, orderId))
+      .for('update');
+    if (!row) return false;
+    const before = normalizeOrderStatus(row.status);
+    if (before === status) return true;
+    if (status === 'cancelled') await returnStock(tx, orderId);
+    else if (before === 'cancelled') await retakeStock(tx, orderId);
+    await setOrderStatus(tx, orderId, status);
+    await queueStatusMail(tx, mailSettings, { orderId, customerEmail: row.customerEmail, language: row.language as TextLanguage }, status);
+    return true;
+  });
+  if (!found) throw new HttpError(404, 'not_found', `Order ${orderId} not found`);
+  return getOrder(db, orderId);
+}
+
+/** Takes again the pieces of a cancelled order that is being reopened, in the caller's transaction. */
+async function retakeStock(tx: Executor, orderId: string): Promise<void> {
+  const items = await tx
+    .select({ productId: orderItems.productId, nameEn: orderItems.nameEn, nameBg: orderItems.nameBg, quantity: orderItems.quantity })
+    .from(orderItems)
+    .where(and(eq(orderItems.orderId, orderId), isNotNull(orderItems.productId)));
+  const counts = await readStockForOrder(
+    tx,
+    items.map((item) => item.productId!),
+  );
+  const lines = items.flatMap((item) => (counts.has(item.productId!) ? [{ productId: item.productId!, name: { en: item.nameEn, bg: item.nameBg }, quantity: item.quantity, stock: counts.get(item.productId!)! }] : []));
+  await takeStock(tx, orderId, lines, 'retaken');
+}

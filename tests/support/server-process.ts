@@ -1,0 +1,78 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { projectPath } from '../../src/server/project-path.js';
+
+// A real server process, started from the sources, serving the single-page app from TEST_CLIENT_DIR.
+const SERVER = `
+const { startServer } = await import(process.env.START_MODULE);
+const { builtPages } = await import(process.env.PAGES_MODULE);
+await startServer(async () => builtPages(process.env.TEST_CLIENT_DIR));
+`;
+
+export interface ServerProcess {
+  /** Where this process listens, for requests that must reach it and no other. */
+  url: string;
+  child: ChildProcess;
+  /** Ends the process as an operator would (SIGTERM), or kills it when it does not end in time. */
+  stop(): Promise<void>;
+}
+
+/** A port that was free a moment ago; the server binds it itself, so that it starts as in production. */
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+
+const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+
+/**
+ * Starts `startServer` in a new Node process (through tsx, as the sources are TypeScript) with the
+ * given environment on top of quiet test defaults, and resolves once it answers /api/health. A
+ * process that exits while starting rejects at once, with its exit code.
+ */
+export async function startServerProcess(clientDir: string, environment: Record<string, string>, startTimeoutMs = 60_000): Promise<ServerProcess> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', SERVER], {
+    cwd: projectPath(),
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      SEED_DEMO: 'false',
+      PORT: String(port),
+      PUBLIC_URL: url,
+      START_MODULE: projectPath('src/server/start-server.ts'),
+      PAGES_MODULE: projectPath('src/server/pages.ts'),
+      TEST_CLIENT_DIR: clientDir,
+      ...environment,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited(child);
+    clearTimeout(killer);
+  };
+
+  const deadline = Date.now() + startTimeoutMs;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`The server process exited while starting (${child.exitCode ?? child.signalCode})`);
+    const healthy = await fetch(`${url}/api/health`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (healthy) return { url, child, stop };
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`The server process did not start within ${startTimeoutMs} ms`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
