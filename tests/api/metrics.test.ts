@@ -144,10 +144,12 @@ describeEachDatabase(
         .values([mail, mail, { ...mail, attempts: 1, lastError: '421 Try again later' }, { ...mail, state: 'sending', attempts: 1, claimedUntil: later }])
         .returning({ id: mailQueue.id });
       expect(await mailDepth(testApp)).toEqual({ queued: 2, retrying: 1, sending: 1 });
+      const failedBefore = sample(await scrape(testApp), 'shop_mail_failed_messages');
 
       await db.update(mailQueue).set({ state: 'sent' }).where(eq(mailQueue.id, rows[0]!.id));
       await db.update(mailQueue).set({ state: 'failed' }).where(eq(mailQueue.id, rows[2]!.id));
       expect(await mailDepth(testApp)).toEqual({ queued: 1, retrying: 0, sending: 1 });
+      expect(sample(await scrape(testApp), 'shop_mail_failed_messages')).toBe(failedBefore + 1);
       await db.update(mailQueue).set({ state: 'superseded' }).where(sql`${mailQueue.recipient} = 'queued@example.com' and ${mailQueue.state} in ('queued', 'sending')`);
     });
 

@@ -1,3 +1,4 @@
+import type * as ReactModule from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CartOperation, CartOperationResult, CartOperationsResponse } from '../../shared/cart.js';
 import { readQueue, writeQueue, type QueuedOperation } from './cart-storage.js';
@@ -15,7 +16,7 @@ const page = vi.hoisted(() => ({
 }));
 
 vi.mock('react', async (original) => ({
-  ...(await original<typeof import('react')>()),
+  ...(await original<typeof ReactModule>()),
   useEffect: (effect: () => void) => effect(),
   useRef: <T>(initial: T) => ({ current: initial }),
 }));
@@ -101,10 +102,14 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-/** Reconnects once: runs the hook and waits until its round of sending is over. */
+/** A render of the hook while online, as at a reconnection. Without React, its effect runs at once (see the mocks above). */
+// eslint-disable-next-line react-hooks/rules-of-hooks -- a plain call stands in for a render here
+const reconnect = () => useOfflineQueueSync(EMAIL, 0);
+
+/** Reconnects once and waits until the round of sending is over. */
 async function syncOnce(): Promise<void> {
   const rounds = page.syncing.filter((syncing) => !syncing).length;
-  useOfflineQueueSync(EMAIL, 0);
+  reconnect();
   await vi.waitFor(() => expect(page.syncing.filter((syncing) => !syncing).length).toBe(rounds + 1), { timeout: 2000, interval: 5 });
 }
 
@@ -130,7 +135,7 @@ describe('replaying the offline cart queue', () => {
     expect(page.modals).toHaveLength(1);
 
     // With the queue empty, a reconnection sends nothing at all.
-    useOfflineQueueSync(EMAIL, 0);
+    reconnect();
     expect(requests).toHaveLength(2);
     expect(page.networkFailures).toBe(0);
   });

@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -114,12 +117,16 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
   try {
     // PGlite bundles contrib extensions apart; the orders' e-mail search index needs pg_trgm.
     const extensions = { pg_trgm };
-    const client = dataDir ? new PGlite(path.join(dataDir, 'db'), { extensions }) : new PGlite({ extensions, loadDataDir: snapshot });
+    const isNew = !dataDir || !existsSync(path.join(dataDir, 'db', 'PG_VERSION'));
+    const client = dataDir
+      ? new PGlite(path.join(dataDir, 'db'), { extensions, loadDataDir: isNew ? await builtEmptyDatabase() : undefined })
+      : new PGlite({ extensions, loadDataDir: snapshot });
     const db = drizzlePglite({ client, schema });
     await migratePglite(db, { migrationsFolder });
     // PGlite has no autovacuum to gather planner statistics; without them a search for a rare e-mail
-    // walks the whole orders table instead of using its index. Gather them at start and daily.
-    await client.exec('analyze');
+    // walks the whole orders table instead of using its index. Gather them at start (a new database
+    // has none to gather) and daily.
+    if (!isNew) await client.exec('analyze');
     const analyzeDaily = setInterval(() => void client.exec('analyze').catch(() => {}), ANALYZE_INTERVAL_MS);
     analyzeDaily.unref();
     return {
@@ -137,6 +144,40 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
   } catch (error) {
     releaseLock();
     throw error;
+  }
+}
+
+/**
+ * Creating a PGlite database (initdb) and migrating it takes seconds; the build saves an empty,
+ * migrated one (`saveEmptyDatabase`) for a new DATA_DIR to start from. Its name carries a hash of
+ * the migrations and PGlite's version, so a build made from other migrations is never used.
+ */
+function emptyDatabaseFile(): string {
+  const journal = readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'));
+  const pglitePackage = readFileSync(projectPath('node_modules', '@electric-sql', 'pglite', 'package.json'));
+  const hash = createHash('sha256').update(journal).update(pglitePackage).digest('hex').slice(0, 16);
+  return projectPath('dist', `empty-database-${hash}.tar`);
+}
+
+/** The empty database the build saved, when it did. */
+async function builtEmptyDatabase(): Promise<Blob | undefined> {
+  const file = emptyDatabaseFile();
+  return existsSync(file) ? new Blob([await readFile(file)]) : undefined;
+}
+
+/** Writes a migrated, empty embedded database for new DATA_DIRs to start from (run by `npm run build`). */
+export async function saveEmptyDatabase(): Promise<string> {
+  const client = new PGlite({ extensions: { pg_trgm } });
+  try {
+    await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
+    // Uncompressed: a plain tarball loads faster than a gzipped one.
+    const tarball = await client.dumpDataDir('none');
+    const file = emptyDatabaseFile();
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, Buffer.from(await tarball.arrayBuffer()));
+    return file;
+  } finally {
+    await client.close();
   }
 }
 

@@ -409,5 +409,7 @@ export const mailQueue = pgTable(
     // The worker's question, "what is due?", reads only the messages still to send.
     index('mail_queue_due_idx').on(table.nextAttemptAt).where(sql`${table.state} in ('queued', 'sending')`),
     index('mail_queue_order_idx').on(table.orderId, table.createdAt),
+    // Failed messages are few and stay; /metrics counts them without reading the sent ones.
+    index('mail_queue_failed_idx').on(table.createdAt).where(sql`${table.state} = 'failed'`),
   ],
 );

@@ -143,6 +143,22 @@ export function registerMetrics(app: FastifyInstance, metrics: ShopMetrics, { da
   });
 
   new Gauge({
+    name: 'shop_mail_failed_messages',
+    help: 'E-mails given up on (refused, or out of tries), in all server processes; the admin can send each again.',
+    registers: [registry],
+    async collect() {
+      try {
+        // Read through the partial index mail_queue_failed_idx, which holds only these.
+        const [row] = await database.db.select({ count: sql<number>`count(*)::int` }).from(mailQueue).where(sql`${mailQueue.state} = 'failed'`);
+        this.set(row?.count ?? 0);
+      } catch (error) {
+        this.reset();
+        app.log.warn({ err: error }, 'The failed e-mails could not be counted for /metrics');
+      }
+    },
+  });
+
+  new Gauge({
     name: 'shop_event_streams_open',
     help: 'Live-update event streams this process holds open, of signed-in customers and of visitors.',
     labelNames: ['kind'] as const,

@@ -1,0 +1,1 @@
+CREATE INDEX "mail_queue_failed_idx" ON "mail_queue" USING btree ("created_at") WHERE "mail_queue"."state" = 'failed';
