@@ -90,7 +90,7 @@ export function serviceWorkerWithShell(script: string, shellHtml: string): strin
 
 const PLACEHOLDER = '<!--shop-settings-->';
 
-export function injectSettings(html: string, settings: PublicSettings): string {
+function injectSettings(html: string, settings: PublicSettings): string {
   const json = JSON.stringify(settings).replace(/</g, '\\u003c');
   return html.replace(PLACEHOLDER, () => `<script id="${PUBLIC_SETTINGS_ELEMENT_ID}" type="application/json">${json}</script>`);
 }

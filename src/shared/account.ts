@@ -69,6 +69,6 @@ export function confirmsAccountEmail(typed: string, accountEmail: string): boole
  * What a deleted customer's e-mail becomes on the orders the shop keeps and on the account's row.
  * The .invalid top-level domain can never receive mail (RFC 2606), so nothing is ever sent to it.
  */
-export const DELETED_EMAIL_DOMAIN = 'deleted.invalid';
+const DELETED_EMAIL_DOMAIN = 'deleted.invalid';
 export const deletedEmailPlaceholder = (eightHexDigits: string) => `deleted-${eightHexDigits}@${DELETED_EMAIL_DOMAIN}`;
 export const isDeletedEmailPlaceholder = (email: string) => email.endsWith(`@${DELETED_EMAIL_DOMAIN}`);

@@ -5,7 +5,7 @@ import type { Order, PaymentMethod } from './orders.js';
 import type { StockChange } from './stock.js';
 
 /** A line of the admin's order list: enough to find an order, without its items. */
-export interface AdminOrderSummary {
+interface AdminOrderSummary {
   orderId: string;
   customerEmail: string;
   status: OrderStatus;

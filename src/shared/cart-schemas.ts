@@ -4,7 +4,7 @@ import { MAX_CART_OPERATIONS, MAX_CART_PIECES } from './cart.js';
 const operationId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'cart.errors.invalidOperation' });
 const productId = z.uuid({ error: 'cart.errors.invalidProduct' });
 
-export const cartOperationSchema = z.discriminatedUnion('type', [
+const cartOperationSchema = z.discriminatedUnion('type', [
   z.object({ id: operationId, type: z.literal('add'), productId }),
   z.object({
     id: operationId,

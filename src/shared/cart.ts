@@ -33,7 +33,7 @@ export type CartOperation =
  * What became of each operation: applied now, applied before, or dropped because its product or
  * line is gone, or because the product has fewer pieces left than the line would hold.
  */
-export type CartOperationOutcome = 'applied' | 'duplicate' | 'product_missing' | 'item_missing' | 'stock_short';
+type CartOperationOutcome = 'applied' | 'duplicate' | 'product_missing' | 'item_missing' | 'stock_short';
 
 export interface CartOperationResult {
   id: string;

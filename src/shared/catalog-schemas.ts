@@ -64,4 +64,3 @@ export const productFieldsSchema = z
     if (!fields.descriptionEn && !fields.descriptionBg) context.addIssue({ code: 'custom', path: ['descriptionEn'], message: `${messages}.requiredFields` });
   });
 
-export type ProductFieldsInput = z.input<typeof productFieldsSchema>;

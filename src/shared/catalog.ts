@@ -100,7 +100,7 @@ export interface CatalogueResponse {
 }
 
 /** The highest page number the catalogue answers for. */
-export const MAX_CATALOGUE_PAGE = 1000;
+const MAX_CATALOGUE_PAGE = 1000;
 
 /** A product page's data: the product and other products of its category. */
 export interface ProductPageResponse {

@@ -9,7 +9,7 @@ export const ORDER_MAIL_KINDS = ['order_placed', 'payment_received', 'status_cha
 export type OrderMailKind = (typeof ORDER_MAIL_KINDS)[number];
 
 /** The statuses a customer is told of; pending and paid have their own messages (or need none). */
-export const NOTIFIED_STATUSES = ['preparing', 'sent', 'ready', 'delivered', 'cancelled'] as const satisfies readonly OrderStatus[];
+const NOTIFIED_STATUSES = ['preparing', 'sent', 'ready', 'delivered', 'cancelled'] as const satisfies readonly OrderStatus[];
 export type NotifiedStatus = (typeof NOTIFIED_STATUSES)[number];
 
 export const isNotifiedStatus = (status: OrderStatus): status is NotifiedStatus => (NOTIFIED_STATUSES as readonly OrderStatus[]).includes(status);
@@ -18,8 +18,7 @@ export const isNotifiedStatus = (status: OrderStatus): status is NotifiedStatus 
  * Where a message is: waiting to be sent (or being sent, or waiting to be tried again after a
  * failure), sent, given up on, or replaced by a later status change before it was sent.
  */
-export const MAIL_STATES = ['queued', 'sent', 'failed', 'superseded'] as const;
-export type MailState = (typeof MAIL_STATES)[number];
+export type MailState = 'queued' | 'sent' | 'failed' | 'superseded';
 
 /** One message of an order, as the admin sees it. */
 export interface OrderMail {

@@ -17,7 +17,7 @@ export const REDIRECT_AFTER_PAYMENT_MS = 5_000;
 export const MOCK_PROCESSING_MS = 2_000;
 export const MOCK_SUCCESS_MS = 3_000;
 
-export interface OrderItem {
+interface OrderItem {
   productId: string | null;
   /** The product's names when the order was placed. */
   name: LocalizedText;

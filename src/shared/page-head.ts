@@ -112,7 +112,7 @@ export const META_TEXTS: Record<TextLanguage, MetaTexts> = {
 };
 
 /** The image a page without one of its own is shared with (src/client/public/og-image.jpg). */
-export const DEFAULT_SHARE_IMAGE = { url: '/og-image.jpg', width: 1200, height: 630, type: 'image/jpeg' } as const;
+const DEFAULT_SHARE_IMAGE = { url: '/og-image.jpg', width: 1200, height: 630, type: 'image/jpeg' } as const;
 
 /** A product photo's address without ?w= is its largest stored width, square. */
 const PHOTO_WIDTH = Math.max(...PRODUCT_IMAGE_WIDTHS);
@@ -163,7 +163,7 @@ export interface PageHeadInput {
 }
 
 /** One element of the head besides the title and the JSON-LD, with its attributes in order. */
-export interface HeadTag {
+interface HeadTag {
   element: 'meta' | 'link';
   attributes: Record<string, string>;
 }

@@ -35,11 +35,9 @@ export function isPageRoute(pathname: string): boolean {
 }
 
 /** Pages a search engine should index, each in both languages; the rest are personal or transactional. */
-export const INDEXABLE_ROUTES = [PAGE_ROUTES.home, PAGE_ROUTES.product] as const;
-
 const INDEXABLE_PAGES: readonly PageName[] = ['home', 'product'];
 
-/** Whether the path is one of the INDEXABLE_ROUTES, whose address names its language. */
+/** Whether the path is one of the INDEXABLE_PAGES, whose address names its language. */
 export const isIndexablePath = (pathname: string): boolean => {
   const page = matchPageRoute(pathname)?.page;
   return page !== undefined && INDEXABLE_PAGES.includes(page);

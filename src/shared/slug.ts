@@ -9,7 +9,7 @@ const BULGARIAN_LATIN: Record<string, string> = {
   щ: 'sht', ъ: 'a', ь: 'y', ю: 'yu', я: 'ya',
 };
 
-export const MAX_SLUG_LENGTH = 80;
+const MAX_SLUG_LENGTH = 80;
 
 export function slugify(name: string): string {
   const latin = name

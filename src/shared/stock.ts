@@ -41,8 +41,7 @@ export interface StockShortage {
  * Why a count changed: sold in an order, returned by cancelling an order, taken again when a
  * cancelled order was reopened, or set by the admin.
  */
-export const STOCK_CHANGE_REASONS = ['sold', 'returned', 'retaken', 'set'] as const;
-export type StockChangeReason = (typeof STOCK_CHANGE_REASONS)[number];
+export type StockChangeReason = 'sold' | 'returned' | 'retaken' | 'set';
 
 export interface StockChange {
   productId: string;

@@ -1,7 +1,7 @@
 import { pickText, type Product, type TextLanguage } from './catalog.js';
 
 /** The specification's price for a product page that carries no product of its own. */
-export const FALLBACK_PRODUCT_PRICE = { price: '29.99', priceCurrency: 'USD' } as const;
+const FALLBACK_PRODUCT_PRICE = { price: '29.99', priceCurrency: 'USD' } as const;
 
 /** Prices are held in stotinki of the Bulgarian lev. */
 export const PRICE_CURRENCY = 'BGN';

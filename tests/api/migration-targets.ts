@@ -15,10 +15,10 @@ import { createPostgresDatabase } from './test-app.js';
 
 // A migration is tested on a database that has the migrations before it and data of that time.
 
-export const migrations = projectPath('src/server/db/migrations');
+const migrations = projectPath('src/server/db/migrations');
 
 /** A copy of the migrations folder that ends just before the named migration. */
-export async function migrationsBefore(tag: string): Promise<{ folder: string; remove(): Promise<void> }> {
+async function migrationsBefore(tag: string): Promise<{ folder: string; remove(): Promise<void> }> {
   const folder = await mkdtemp(path.join(tmpdir(), 'shop-migrations-'));
   await cp(migrations, folder, { recursive: true });
   const journalPath = path.join(folder, 'meta', '_journal.json');
@@ -39,7 +39,7 @@ export interface Target {
 }
 
 /** A fresh, empty database of the kind. */
-export async function openTarget(kind: 'pglite' | 'postgres'): Promise<Target> {
+async function openTarget(kind: 'pglite' | 'postgres'): Promise<Target> {
   if (kind === 'pglite') {
     const client = new PGlite({ extensions: { pg_trgm } });
     const db = drizzlePglite({ client, schema });

@@ -2,7 +2,7 @@ import { createServer, request as forward } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One request the proxy passed on, and the backend (by its index) that served it. */
-export interface ProxiedRequest {
+interface ProxiedRequest {
   method: string;
   path: string;
   backend: number;

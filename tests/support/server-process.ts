@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { projectPath } from '../../src/server/project-path.js';
+import { freePort } from './free-port.js';
 
 // A real server process, started from the sources, serving the single-page app from TEST_CLIENT_DIR.
 const SERVER = `
@@ -16,16 +16,6 @@ export interface ServerProcess {
   /** Ends the process as an operator would (SIGTERM), or kills it when it does not end in time. */
   stop(): Promise<void>;
 }
-
-/** A port that was free a moment ago; the server binds it itself, so that it starts as in production. */
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 
 const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 

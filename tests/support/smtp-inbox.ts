@@ -47,7 +47,7 @@ function decodeHeader(value: string): string {
 }
 
 /** Just enough MIME for tests: the subject, and the text of every part decoded. */
-export function parseMail(raw: string, to: string[]): ReceivedMail {
+function parseMail(raw: string, to: string[]): ReceivedMail {
   const headerEnd = raw.search(/\r?\n\r?\n/);
   const headers = raw.slice(0, headerEnd).replace(/\r?\n[ \t]+/g, ' ');
   const subject = decodeHeader(/^subject:\s*(.*)$/im.exec(headers)?.[1] ?? '').trim();

@@ -23,8 +23,8 @@ export type QueuedOperation =
   | (Extract<CartOperation, { type: 'set' }> & QueuedProduct & { pendingSync: true })
   | (Extract<CartOperation, { type: 'remove' }> & { pendingSync: true });
 
-export const cartMirrorKey = (email: string) => `user_cart_${email}`;
-export const pendingQueueKey = (email: string) => `pending_purchases_${email}`;
+const cartMirrorKey = (email: string) => `user_cart_${email}`;
+const pendingQueueKey = (email: string) => `pending_purchases_${email}`;
 
 function readJson<T>(storage: Storage, key: string): T[] {
   try {
@@ -73,7 +73,7 @@ export function forgetCart(storage: Storage, email: string): void {
 }
 
 /** A line known only to this browser is named after its product, so later changes to it find it. */
-export const pendingItemId = (productId: string) => `pending-${productId}`;
+const pendingItemId = (productId: string) => `pending-${productId}`;
 
 /** The server's cart with the offline queue applied on top, as the server will apply it: one line per product. */
 export function withQueue(serverItems: readonly CartItem[], queue: readonly QueuedOperation[]): ShownCartItem[] {

@@ -2,7 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import { onlineManager, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../api/http.js';
 
-export type ConnectionStatus = 'online' | 'offline' | 'syncing';
+type ConnectionStatus = 'online' | 'offline' | 'syncing';
 
 interface Connectivity {
   status: ConnectionStatus;

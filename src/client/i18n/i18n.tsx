@@ -3,12 +3,12 @@ import { languageFromSearch } from '../../shared/routes.js';
 
 export const LANGUAGES = ['en', 'bg'] as const;
 export type Language = (typeof LANGUAGES)[number];
-export const FALLBACK_LANGUAGE: Language = 'en';
+const FALLBACK_LANGUAGE: Language = 'en';
 /** The local-storage key that keeps the visitor's language choice (spec section 7). */
-export const LANGUAGE_STORAGE_KEY = 'language';
+const LANGUAGE_STORAGE_KEY = 'language';
 
 type Dictionary = { [key: string]: string | Dictionary };
-export type TranslationParams = Record<string, string | number>;
+type TranslationParams = Record<string, string | number>;
 export type Translate = (key: string, params?: TranslationParams) => string;
 
 /**

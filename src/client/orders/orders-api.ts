@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Order, PaymentMethod, PlaceOrderRequest, RecordPaymentRequest } from '../../shared/orders.js';
+import type { Order, PlaceOrderRequest, RecordPaymentRequest } from '../../shared/orders.js';
 import { PAYMENT_POLL_MS } from '../../shared/orders.js';
 import { requestJson } from '../api/http.js';
 import { queryKeys } from '../api/query-keys.js';
@@ -31,4 +31,3 @@ export async function recordPayment(orderId: string, payment: RecordPaymentReque
   return (await requestJson<{ order: Order }>(`/api/orders/${encodeURIComponent(orderId)}/payment`, { method: 'POST', body: JSON.stringify(payment) })).order;
 }
 
-export type { PaymentMethod };

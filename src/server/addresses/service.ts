@@ -10,7 +10,7 @@ import { HttpError } from '../http/errors.js';
 type AddressRow = typeof addresses.$inferSelect;
 type ValidAddress = z.output<typeof addressInputSchema>;
 
-export const toAddress = (row: AddressRow): Address => ({
+const toAddress = (row: AddressRow): Address => ({
   id: row.id,
   fullName: row.fullName,
   streetAddress: row.streetAddress,

@@ -15,7 +15,7 @@ const DAY = 24 * HOUR;
 const SESSION_TOUCH_MINUTES = 5;
 const COOKIE_MAX_AGE_SECONDS = (SESSION_DAYS * DAY) / 1000;
 
-export interface SessionCookie {
+interface SessionCookie {
   name: string;
   secure: boolean;
 }
@@ -36,7 +36,7 @@ declare module 'fastify' {
  * overwrite it (https://datatracker.ietf.org/doc/html/draft-ietf-httpbis-rfc6265bis#name-the-__host-prefix).
  * Plain http cannot set a Secure cookie, so local development keeps the plain name.
  */
-export function sessionCookieFor(publicUrl: string): SessionCookie {
+function sessionCookieFor(publicUrl: string): SessionCookie {
   const secure = publicUrl.startsWith('https:');
   return { name: secure ? '__Host-session' : 'session', secure };
 }

@@ -17,9 +17,9 @@ import { projectPath } from '../project-path.js';
  *
  * The development outbox is left out: it is not the shop's data.
  */
-export const BACKUP_FORMAT = 1;
+const BACKUP_FORMAT = 1;
 export const SHOP_FOLDERS = ['images', 'legal', 'mail-texts'] as const;
-export const MANIFEST_FILE = 'manifest.json';
+const MANIFEST_FILE = 'manifest.json';
 export const DATABASE_FILE = 'database.tar';
 /** Work folders inside DATA_DIR (on its file system, so that files can be linked rather than copied). */
 export const STAGING_PREFIX = '.backup-';
@@ -49,7 +49,7 @@ export interface BackupManifest {
 
 export class BackupError extends Error {}
 
-export async function appVersion(): Promise<string> {
+async function appVersion(): Promise<string> {
   return (JSON.parse(await readFile(projectPath('package.json'), 'utf8')) as { version: string }).version;
 }
 

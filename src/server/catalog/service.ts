@@ -17,11 +17,11 @@ type PhotoRow = typeof productPhotos.$inferSelect;
 
 export const productName = (row: Pick<ProductRow, 'nameEn' | 'nameBg'>): LocalizedText => ({ en: row.nameEn, bg: row.nameBg });
 
-export function toPhoto(row: Pick<PhotoRow, 'id' | 'imageKey' | 'altEn' | 'altBg'>): ProductPhoto {
+function toPhoto(row: Pick<PhotoRow, 'id' | 'imageKey' | 'altEn' | 'altBg'>): ProductPhoto {
   return { id: row.id, url: imageUrlForKey(row.imageKey)!, alt: { en: row.altEn, bg: row.altBg } };
 }
 
-export function toProduct(row: ProductRow, photos: readonly ProductPhoto[]): Product {
+function toProduct(row: ProductRow, photos: readonly ProductPhoto[]): Product {
   return {
     id: row.id,
     slug: row.slug,
@@ -68,7 +68,7 @@ const stockConditions: Record<StockFilter, SQL> = {
 };
 
 /** A search is plain text: LIKE's wildcards and its escape character in it match only themselves. */
-export const likePattern = (search: string) => `%${searchableText(search).replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+const likePattern = (search: string) => `%${searchableText(search).replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 
 /**
  * The order by name in a language: products named in it first, by that name, then the others by
@@ -147,7 +147,7 @@ export async function findProductBySlug(db: Executor, slug: string): Promise<{ p
 }
 
 /** Other products of the product's category (or of none, for a product without one), newest first. */
-export async function relatedProducts(db: Executor, product: Product, limit = 4): Promise<Product[]> {
+async function relatedProducts(db: Executor, product: Product, limit = 4): Promise<Product[]> {
   const rows = await db
     .select()
     .from(products)

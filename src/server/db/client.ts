@@ -165,7 +165,10 @@ async function builtEmptyDatabase(): Promise<Blob | undefined> {
   return existsSync(file) ? new Blob([await readFile(file)]) : undefined;
 }
 
-/** Writes a migrated, empty embedded database for new DATA_DIRs to start from (run by `npm run build`). */
+/**
+ * Writes a migrated, empty embedded database for new DATA_DIRs to start from.
+ * @public Called by scripts/save-empty-database.mjs from the build, which knip does not follow.
+ */
 export async function saveEmptyDatabase(): Promise<string> {
   const client = new PGlite({ extensions: { pg_trgm } });
   try {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { PRODUCT_IMAGE_WIDTHS } from '../../shared/catalog.js';
 import { projectPath } from '../project-path.js';
 
-export type DemoCategory = 'nails' | 'nail-art' | 'accessories' | 'kits';
+type DemoCategory = 'nails' | 'nail-art' | 'accessories' | 'kits';
 
 export interface DemoProduct {
   name: string;

@@ -90,7 +90,7 @@ export function imageUrlForKey(key: string | null): string | null {
 }
 
 /** The smallest stored width that covers the requested one; the largest when none is asked for. */
-export function pickWidth(requested: number | undefined): number {
+function pickWidth(requested: number | undefined): number {
   const widths = [...PRODUCT_IMAGE_WIDTHS];
   const largest = widths[widths.length - 1]!;
   if (!requested || !Number.isFinite(requested)) return largest;

@@ -12,13 +12,13 @@ import { markdownText, renderMarkdown } from './render-markdown.js';
 export type LegalSettings = Pick<Config, 'dataDir' | 'publicUrl' | 'seller'>;
 
 /** The shop's own pages: src/server/legal/templates/{page}.{language}.md. */
-export const defaultLegalFile = (page: LegalPage, language: TextLanguage) => projectPath('src/server/legal/templates', `${page}.${language}.md`);
+const defaultLegalFile = (page: LegalPage, language: TextLanguage) => projectPath('src/server/legal/templates', `${page}.${language}.md`);
 
 /** Where the owner replaces a page: DATA_DIR/legal/{page}.{language}.md, with the same placeholders. */
 export const ownLegalFile = (dataDir: string, page: LegalPage, language: TextLanguage) => path.resolve(dataDir, 'legal', `${page}.${language}.md`);
 
 /** The values a page may name as {{name}}. */
-export function placeholderValues({ publicUrl, seller }: LegalSettings): Record<string, string> {
+function placeholderValues({ publicUrl, seller }: LegalSettings): Record<string, string> {
   return {
     shopName: SITE_NAME,
     legalName: seller.legalName,

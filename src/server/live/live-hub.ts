@@ -13,7 +13,7 @@ const CHANNEL = 'shop_events';
 type LiveMessage = { userId: string; topic: LiveTopic } | { endedSession: string } | { catalogueVersion: number } | StockEvent;
 
 /** The event names a stream carries. */
-export type LiveEvent = LiveTopic | typeof CATALOGUE_TOPIC | typeof STOCK_TOPIC | 'resync';
+type LiveEvent = LiveTopic | typeof CATALOGUE_TOPIC | typeof STOCK_TOPIC | 'resync';
 
 /** One open event stream, as the hub sees it. */
 export interface LiveStream {

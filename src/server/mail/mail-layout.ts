@@ -25,7 +25,7 @@ export interface MailDocument {
 
 const COLORS = { primary: '#9d2b6b', ink: '#2b1d26', muted: '#6b5864', border: '#ecdde5', page: '#fdf7fa', soft: '#fbe7f1' };
 
-export const escapeHtml = (text: string) =>
+const escapeHtml = (text: string) =>
   text.replace(/[<>&'"]/g, (char) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&#39;', '"': '&quot;' })[char]!);
 
 function blockHtml(block: MailBlock): string {

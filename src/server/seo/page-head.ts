@@ -93,7 +93,7 @@ const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
 
 /** The head as HTML: every text escaped, and JSON-LD that no product text can break out of. */
-export function renderPageHead(head: PageHead): string {
+function renderPageHead(head: PageHead): string {
   const attributes = (values: Record<string, string>) =>
     Object.entries(values)
       .map(([name, value]) => ` ${name}="${escapeHtml(value)}"`)
@@ -106,7 +106,7 @@ export function renderPageHead(head: PageHead): string {
 }
 
 /** Where index.html takes the page's head. */
-export const PAGE_HEAD_PLACEHOLDER = '<!--page-head-->';
+const PAGE_HEAD_PLACEHOLDER = '<!--page-head-->';
 
 /** The page with its head in place of the placeholder (before </head> if a page has none) and its language on <html>. */
 export function injectPageHead(html: string, head: PageHead): string {

@@ -38,7 +38,7 @@ function entries(publicUrl: string, page: SitemapPage): string[] {
  * The sitemap lists every indexable page in both languages: the home page, its category views, and
  * every product page with all its photos. The home page and the views changed when the catalogue last did.
  */
-export async function buildSitemap(db: Database, publicUrl: string): Promise<string> {
+async function buildSitemap(db: Database, publicUrl: string): Promise<string> {
   const [products, updatedAt] = await Promise.all([sitemapProducts(db), catalogueUpdatedAt(db)]);
   const pages: SitemapPage[] = [
     { path: PAGE_ROUTES.home, lastmod: updatedAt },
@@ -58,7 +58,7 @@ export async function buildSitemap(db: Database, publicUrl: string): Promise<str
   ].join('\n');
 }
 
-export function buildRobotsTxt(publicUrl: string): string {
+function buildRobotsTxt(publicUrl: string): string {
   return [
     'User-agent: *',
     'Allow: /',

@@ -9,7 +9,7 @@ import type { OrderFilter } from './admin-api.js';
 // and an open order adds order=NA-....
 
 export const ADMIN_TABS = ['products', 'orders'] as const;
-export type AdminTab = (typeof ADMIN_TABS)[number];
+type AdminTab = (typeof ADMIN_TABS)[number];
 
 export interface AdminView {
   tab: AdminTab;
@@ -36,7 +36,7 @@ export function readAdminView(params: URLSearchParams): AdminView {
 }
 
 /** The query string of a view, with only what differs from the defaults. */
-export function adminSearch({ tab, filter, orderId, stock }: AdminView): string {
+function adminSearch({ tab, filter, orderId, stock }: AdminView): string {
   const params = new URLSearchParams();
   if (tab === 'products' && stock) params.set('stock', stock);
   if (tab === 'orders') {

@@ -4,7 +4,7 @@ import { errorTextKey } from '../../api/error-text.js';
 import { ApiError, requestJson } from '../../api/http.js';
 
 /** The local-storage key that remembers which e-mail asked for a link (spec section 7). */
-export const EMAIL_FOR_SIGN_IN_KEY = 'emailForSignIn';
+const EMAIL_FOR_SIGN_IN_KEY = 'emailForSignIn';
 
 export function requestSignInLink(request: SignInLinkRequest): Promise<{ sent: true }> {
   return requestJson('/api/auth/sign-in-links', { method: 'POST', body: JSON.stringify(request) });

@@ -2,7 +2,7 @@ import { createContext, useCallback, useContext, useMemo, useState, type ReactNo
 import { ModalDialog } from './modal-dialog.js';
 import type { ModalMessage } from './modal-message.js';
 
-export type { ModalMessage, ModalType } from './modal-message.js';
+export type { ModalMessage } from './modal-message.js';
 
 const ModalContext = createContext<((message: ModalMessage) => void) | null>(null);
 

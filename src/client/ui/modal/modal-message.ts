@@ -1,5 +1,5 @@
 /** A message the shop shows in a modal dialog (spec section 3): the dialog and its provider both speak it. */
-export type ModalType = 'info' | 'success' | 'error' | 'warning' | 'default';
+type ModalType = 'info' | 'success' | 'error' | 'warning' | 'default';
 
 export interface ModalMessage {
   type?: ModalType;
