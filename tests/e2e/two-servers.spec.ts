@@ -28,7 +28,7 @@ test.describe('two server processes on one PostgreSQL database', () => {
     const url = new URL(serverUrl!);
     url.pathname = `/${databaseName}`;
     inbox = await startSmtpInbox();
-    // Processes of one shop share the database and DATA_DIR, where product images are kept.
+    // Processes of one shop share the database, where product photos are kept too when it is PostgreSQL.
     dataDir = mkdtempSync(path.join(tmpdir(), 'shop-two-servers-'));
     const environment = { DATABASE_URL: url.toString(), SMTP_URL: inbox.url, DATA_DIR: dataDir };
     [first, second] = await Promise.all([startShopServer(environment), startShopServer(environment)]);
