@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { openDatabase } from '../../src/server/db/client.js';
+import { openDatabase, saveEmptyDatabase } from '../../src/server/db/client.js';
 
 /*
  * Vitest global setup. Creating a database and running every migration on it costs far more than the
@@ -33,28 +32,16 @@ export default async function setupDatabaseTemplates(project: TestProject): Prom
     await rm(folder, { recursive: true, force: true });
   };
   try {
+    if (serverUrl) await dropLeftovers(serverUrl);
     const snapshotFile = path.join(folder, 'migrated-pglite.tar');
     // PGlite's work is in this process, PostgreSQL's on its server: they can go on at once.
-    await Promise.all([savePgliteSnapshot(snapshotFile), serverUrl && templateName ? createPostgresTemplate(serverUrl, templateName) : undefined]);
+    await Promise.all([saveEmptyDatabase(snapshotFile), serverUrl && templateName ? createPostgresTemplate(serverUrl, templateName) : undefined]);
     project.provide('pgliteSnapshot', snapshotFile);
     if (templateName) project.provide('postgresTemplate', templateName);
     return teardown;
   } catch (error) {
     await teardown();
     throw error;
-  }
-}
-
-async function savePgliteSnapshot(file: string): Promise<void> {
-  const database = await openDatabase({ inMemory: true });
-  try {
-    const client = (database.db as unknown as { $client?: PGlite }).$client;
-    if (!client?.dumpDataDir) throw new Error('The embedded database handle no longer exposes its PGlite client ($client)');
-    // Uncompressed: loading a plain tarball is faster than unpacking a gzipped one, and it is read at every open.
-    const tarball = await client.dumpDataDir('none');
-    await writeFile(file, Buffer.from(await tarball.arrayBuffer()));
-  } finally {
-    await database.close();
   }
 }
 
@@ -66,6 +53,35 @@ async function createPostgresTemplate(serverUrl: string, name: string): Promise<
   await database.close();
   // PostgreSQL copies a template only while nobody is connected to it; refusing connections keeps it so.
   await onServer(serverUrl, `alter database ${name} allow_connections false`);
+}
+
+/**
+ * Databases of test runs that were killed before they could drop them (their names carry the pid of
+ * the process that made them, which is gone), so that they do not pile up on the server.
+ */
+async function dropLeftovers(serverUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ datname: string }>(`select datname from pg_database where datname ~ '^shop_(template|test)_[0-9]+_'`);
+    for (const { datname } of rows) {
+      const pid = Number(datname.split('_')[2]);
+      if (isRunning(pid)) continue;
+      await client.query(`drop database if exists ${datname} with (force)`).catch(() => {});
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 async function dropPostgresTemplate(serverUrl: string, name: string): Promise<void> {

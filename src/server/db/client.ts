@@ -166,16 +166,15 @@ async function builtEmptyDatabase(): Promise<Blob | undefined> {
 }
 
 /**
- * Writes a migrated, empty embedded database for new DATA_DIRs to start from.
- * @public Called by scripts/save-empty-database.mjs from the build, which knip does not follow.
+ * Writes a migrated, empty embedded database: by default where a new DATA_DIR starts from (the build
+ * calls it through scripts/save-empty-database.mjs); the tests' databases start from one too.
  */
-export async function saveEmptyDatabase(): Promise<string> {
+export async function saveEmptyDatabase(file = emptyDatabaseFile()): Promise<string> {
   const client = new PGlite({ extensions: { pg_trgm } });
   try {
     await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
     // Uncompressed: a plain tarball loads faster than a gzipped one.
     const tarball = await client.dumpDataDir('none');
-    const file = emptyDatabaseFile();
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, Buffer.from(await tarball.arrayBuffer()));
     return file;
