@@ -9,6 +9,7 @@ import { registerAccountRoutes } from './account/routes.js';
 import { registerAddressRoutes } from './addresses/routes.js';
 import { registerAdminRoutes } from './admin/routes.js';
 import { registerAuthRoutes } from './auth/routes.js';
+import { SessionCache } from './auth/session-cache.js';
 import { registerCartRoutes } from './cart/routes.js';
 import { registerCatalogRoutes } from './catalog/routes.js';
 import type { Config } from './config.js';
@@ -116,6 +117,7 @@ export async function buildApp({ config, database, images, pages, logger = false
     return { ok: true };
   });
   registerProbes(app, db);
+  app.decorate('sessionCache', new SessionCache());
   registerAuthRoutes(app, db, { mailer, texts: mailTexts }, config);
   registerCatalogRoutes(app, db);
   registerCartRoutes(app, db);
@@ -142,7 +144,8 @@ export async function buildApp({ config, database, images, pages, logger = false
   });
   app.addHook('onClose', () => mailWorkerStopped ?? mailWorker.stop());
 
-  const hub = new LiveHub(app.log);
+  // The hub hears the notices that end sessions and change roles, and passes them to the session cache.
+  const hub = new LiveHub(app.log, app.sessionCache);
   await hub.start(database);
   app.addHook('onClose', () => hub.stop());
   registerLiveRoutes(app, db, hub, { heartbeatMs: liveHeartbeatMs, maxVisitorStreams: liveMaxVisitorStreams });

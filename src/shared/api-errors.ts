@@ -32,6 +32,7 @@ export const API_ERROR_CODES = [
   'last_photo',
   'photos_changed',
   'payment_method_unavailable',
+  'invalid_cursor',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 

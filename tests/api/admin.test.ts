@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import sharp from 'sharp';
 import { beforeAll, expect, it } from 'vitest';
-import type { AdminOrderPage } from '../../src/shared/admin.js';
+import { ADMIN_ORDER_COUNT_LIMIT, type AdminOrderPage } from '../../src/shared/admin.js';
 import { PRODUCT_IMAGE_WIDTHS, type Product } from '../../src/shared/catalog.js';
 import { priceLines } from '../../src/shared/money.js';
 import type { Order } from '../../src/shared/orders.js';
-import { admins, orders, orderStatusChanges, payments, products } from '../../src/server/db/schema.js';
+import { admins, orders, orderStatusChanges, payments, products, users } from '../../src/server/db/schema.js';
 import { sofia } from './sample-data.js';
 import { signIn } from './sign-in.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';
@@ -45,6 +45,35 @@ async function placeOrder(testApp: TestApp, cookie: string, product: { id: strin
   expect(placed.statusCode, placed.body).toBe(201);
   return placed.json<{ order: Order }>().order;
 }
+
+/** Orders written straight to the database, as many as a test needs: for the list, only these columns matter. */
+async function insertOrders(testApp: TestApp, rows: { id: string; email: string; status?: string; createdAt: SQL }[]): Promise<void> {
+  const [user] = await testApp.database.db.insert(users).values({ email: `list-${key()}@example.com` }).returning({ id: users.id });
+  const values = rows.map((row) => ({
+    id: row.id,
+    userId: user!.id,
+    customerEmail: row.email,
+    status: row.status ?? 'pending',
+    subtotalMinor: 1000,
+    taxMinor: 50,
+    shippingMinor: 599,
+    totalMinor: 1649,
+    itemCount: 1,
+    itemDescription: 'Kit',
+    paymentMethod: 'card',
+    shippingFullName: 'Maria Ivanova',
+    shippingStreetAddress: '12 Vitosha Blvd',
+    shippingCity: 'Sofia',
+    shippingPostalCode: '1000',
+    shippingCountry: 'BG',
+    shippingPhone: '+359888123456',
+    createdAt: row.createdAt,
+  }));
+  for (let start = 0; start < values.length; start += 500) await testApp.database.db.insert(orders).values(values.slice(start, start + 500));
+}
+
+/** A time to the microsecond, which a JavaScript Date cannot hold but PostgreSQL keeps. */
+const at = (time: string) => sql`${time}::timestamptz`;
 
 describeEachDatabase('admin', (context) => {
   let admin: string;
@@ -248,10 +277,10 @@ describeEachDatabase('admin', (context) => {
     expect((await get(`?q=${customerOrder.orderId.slice(0, 5).toLowerCase()}`)).total).toBe(1);
     expect((await get('?q=nobody')).total).toBe(0);
     expect((await get('?q=%25')).total).toBe(0);
-    expect((await get('?page=2&pageSize=1')).orders).toEqual([]);
+    expect(all).toMatchObject({ totalIsLowerBound: false, nextCursor: null, previousCursor: null });
     const detail = (await testApp.app.inject({ method: 'GET', url: `/api/admin/orders/${customerOrder.orderId}`, headers: { cookie: admin } })).json<{ order: Order }>().order;
     expect(detail).toMatchObject({ status: 'sent', items: [{ name: { en: 'Kit', bg: '' }, priceMinor: 4900 }], shippingAddress: { city: 'Sofia' } });
-    const bad = await testApp.app.inject({ method: 'GET', url: '/api/admin/orders?page=0', headers: { cookie: admin } });
+    const bad = await testApp.app.inject({ method: 'GET', url: '/api/admin/orders?pageSize=0', headers: { cookie: admin } });
     expect(bad.statusCode).toBe(400);
   });
 
@@ -347,5 +376,127 @@ describeEachDatabase('admin', (context) => {
     expect(await search(maria.orderId.slice(4, 10))).toEqual([]);
     const [everyone] = await testApp.database.db.select({ n: sql<number>`count(*)::int` }).from(orders).where(sql`customer_email like '%.%'`);
     expect((await search('.')).length).toBe(everyone!.n);
+  });
+
+  /** The pages of the list from one cursor on, following nextCursor (or previousCursor going back) to the end. */
+  async function walk(testApp: TestApp, query: string, direction: 'next' | 'previous', onPage?: (page: AdminOrderPage) => Promise<void>, from?: string | null) {
+    const pages: AdminOrderPage[] = [];
+    let url = `/api/admin/orders?${query}${from ? `&${direction === 'next' ? 'after' : 'before'}=${from}` : ''}`;
+    for (;;) {
+      const response = await testApp.app.inject({ method: 'GET', url, headers: { cookie: admin } });
+      expect(response.statusCode, response.body).toBe(200);
+      const page = response.json<AdminOrderPage>();
+      pages.push(page);
+      await onPage?.(page);
+      const cursor = direction === 'next' ? page.nextCursor : page.previousCursor;
+      if (!cursor || pages.length > 100) return pages;
+      url = `/api/admin/orders?${query}&${direction === 'next' ? 'after' : 'before'}=${cursor}`;
+    }
+  }
+  const idsOf = (pages: AdminOrderPage[]) => pages.flatMap((page) => page.orders.map((order) => order.orderId));
+
+  it('walks every order exactly once, newest first, even when orders arrive between pages, and walks back the same pages', async () => {
+    const testApp = context();
+    // Times that differ only in microseconds, and times that several orders share (the id decides their order).
+    await insertOrders(testApp, [
+      ...Array.from({ length: 9 }, (_, index) => ({ id: `NA-WALKA${index}`, email: 'walk@example.com', createdAt: at(`2026-01-01T10:00:00.123${400 + index}Z`) })),
+      ...Array.from({ length: 8 }, (_, index) => ({ id: `NA-WALKB${index}`, email: 'walk@example.com', createdAt: at('2026-01-01T09:00:00Z') })),
+      ...Array.from({ length: 6 }, (_, index) => ({ id: `NA-WALKC${index}`, email: 'walk@example.com', createdAt: at(`2025-12-${10 + index}T08:00:00Z`) })),
+    ]);
+    const expected = (await testApp.database.db.select({ id: orders.id }).from(orders).orderBy(sql`created_at desc, id desc`)).map((row) => row.id);
+    expect(expected.length).toBeGreaterThan(25);
+
+    let arrived = 0;
+    const forward = await walk(testApp, 'pageSize=7', 'next', async () => {
+      arrived += 1;
+      await insertOrders(testApp, [{ id: `NA-NEW${arrived}`, email: 'walk@example.com', createdAt: sql`now()` }]);
+    });
+    const walked = idsOf(forward);
+    expect(walked).toEqual(expected);
+    expect(new Set(walked).size).toBe(walked.length);
+    expect(forward.map((page) => page.orders.length)).toEqual([...forward.slice(1).map(() => 7), expected.length % 7 || 7]);
+    expect(forward[0]!.previousCursor).toBeNull();
+    expect(forward.at(-1)!.nextCursor).toBeNull();
+
+    // Back from the last page: the same pages, until the orders that arrived meanwhile lead to a first page that shows them.
+    const backward = await walk(testApp, 'pageSize=7', 'previous', undefined, forward.at(-1)!.previousCursor);
+    const firstPage = backward.pop()!;
+    expect(backward.map((page) => page.orders.map((order) => order.orderId))).toEqual(forward.slice(0, -1).reverse().map((page) => page.orders.map((order) => order.orderId)));
+    expect(firstPage.previousCursor).toBeNull();
+    expect(firstPage.orders.map((order) => order.orderId)).toEqual([...Array.from({ length: arrived }, (_, index) => `NA-NEW${arrived - index}`), ...expected].slice(0, 7));
+  });
+
+  it('pages a status filter that legacy values share, and a search, by cursor', async () => {
+    const testApp = context();
+    const stored = ['sent', 'shipped', 'paid'];
+    await insertOrders(
+      testApp,
+      Array.from({ length: 24 }, (_, index) => ({
+        id: `NA-FILT${String(index).padStart(2, '0')}`,
+        email: `filter-${index % 2 ? 'odd' : 'even'}@filter.example`,
+        status: stored[index % 3],
+        createdAt: at(`2024-03-01T12:00:${String(index % 6).padStart(2, '0')}.000001Z`),
+      })),
+    );
+    const expected = async (where: SQL) =>
+      (await testApp.database.db.select({ id: orders.id }).from(orders).where(where).orderBy(sql`created_at desc, id desc`)).map((row) => row.id);
+
+    const sent = await walk(testApp, 'status=sent&q=filter.example&pageSize=5', 'next');
+    expect(idsOf(sent)).toEqual(await expected(sql`status in ('sent', 'shipped') and customer_email like '%filter.example'`));
+    expect(idsOf(sent)).toHaveLength(16);
+    expect(sent.map((page) => page.total)).toEqual(sent.map(() => 16));
+    const back = await walk(testApp, 'status=sent&q=filter.example&pageSize=5', 'previous', undefined, sent.at(-1)!.previousCursor);
+    expect(idsOf(back.reverse())).toEqual(idsOf(sent.slice(0, -1)));
+
+    const odd = await walk(testApp, 'q=filter-odd&pageSize=5', 'next');
+    expect(idsOf(odd)).toEqual(await expected(sql`customer_email = 'filter-odd@filter.example'`));
+    const oddPaid = await walk(testApp, 'status=paid&q=filter-odd&pageSize=2', 'next');
+    expect(idsOf(oddPaid)).toEqual(await expected(sql`status = 'paid' and customer_email = 'filter-odd@filter.example'`));
+    expect(oddPaid.length).toBe(2);
+  });
+
+  it('counts matching orders up to the limit and says when there are more', async () => {
+    const testApp = context();
+    await insertOrders(
+      testApp,
+      Array.from({ length: ADMIN_ORDER_COUNT_LIMIT + 5 }, (_, index) => ({
+        id: `NA-CAP${String(index).padStart(5, '0')}`,
+        email: `bulk-${index}@cap.example`,
+        createdAt: at('2023-06-01T00:00:00Z'),
+      })),
+    );
+    const get = async (query: string) =>
+      (await testApp.app.inject({ method: 'GET', url: `/api/admin/orders?${query}`, headers: { cookie: admin } })).json<AdminOrderPage>();
+    expect(await get('q=cap.example')).toMatchObject({ total: ADMIN_ORDER_COUNT_LIMIT, totalIsLowerBound: true });
+    expect(await get('')).toMatchObject({ total: ADMIN_ORDER_COUNT_LIMIT, totalIsLowerBound: true });
+    // bulk-100@ and bulk-1000@ to bulk-1004@.
+    expect(await get('q=bulk-100')).toMatchObject({ total: 6, totalIsLowerBound: false });
+    const [matching] = await testApp.database.db.select({ n: sql<number>`count(*)::int` }).from(orders).where(sql`customer_email like '%@cap.example' and id like 'NA-CAP0099%'`);
+    expect(await get('q=NA-CAP0099')).toMatchObject({ total: matching!.n, totalIsLowerBound: false });
+  });
+
+  it('refuses a cursor that names no place in the list with invalid_cursor', async () => {
+    const testApp = context();
+    const cursor = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    for (const bad of [
+      'not a cursor',
+      '%00',
+      cursor(['2026-02-31T10:00:00.000000', 'NA-1']),
+      cursor(['2026-01-01 10:00:00', 'NA-1']),
+      cursor(['2026-01-01T10:00:00.000000']),
+      cursor({ createdAt: '2026-01-01T10:00:00.000000', id: 'NA-1' }),
+      cursor(['2026-01-01T10:00:00.000000', 7]),
+      'x'.repeat(300),
+    ]) {
+      for (const name of ['after', 'before']) {
+        const response = await testApp.app.inject({ method: 'GET', url: `/api/admin/orders?${name}=${encodeURIComponent(bad)}`, headers: { cookie: admin } });
+        expect(response.statusCode, `${name}=${bad}`).toBe(400);
+        expect(response.json().error.code, `${name}=${bad}`).toBe('invalid_cursor');
+      }
+    }
+    const good = cursor(['2026-01-01T10:00:00.000000', 'NA-1']);
+    const both = await testApp.app.inject({ method: 'GET', url: `/api/admin/orders?after=${good}&before=${good}`, headers: { cookie: admin } });
+    expect(both.statusCode).toBe(400);
+    expect((await testApp.app.inject({ method: 'GET', url: `/api/admin/orders?after=${good}`, headers: { cookie: admin } })).statusCode).toBe(200);
   });
 });

@@ -18,10 +18,13 @@ const sessionIdOf = (cookie: string) => cookie.slice(cookie.indexOf('=') + 1);
 /** Moves the session's recorded use (and, when given, its end) back in time, as if it had been idle. */
 async function ageSession(testApp: TestApp, cookie: string, idleMs: number, expiresInMs?: number): Promise<void> {
   const now = Date.now();
+  const idHash = hashSecret(sessionIdOf(cookie));
   await testApp.database.db
     .update(sessions)
     .set({ lastSeenAt: new Date(now - idleMs), ...(expiresInMs === undefined ? {} : { expiresAt: new Date(now + expiresInMs) }) })
-    .where(eq(sessions.idHash, hashSecret(sessionIdOf(cookie))));
+    .where(eq(sessions.idHash, idHash));
+  // Nothing but a test moves a recorded use backwards; the server's cached copy, rightly newer, goes with it.
+  testApp.app.sessionCache.dropWithUser(idHash);
 }
 
 async function sessionRow(testApp: TestApp, cookie: string) {

@@ -38,8 +38,8 @@ export const queryKeys = {
   order: (orderId: string) => [...orders, 'one', orderId] as const,
   /** The admin's order lists and the orders opened from them. */
   adminOrders: () => adminOrders,
-  /** One page of the admin's order list, by its filter (status, search, page). */
-  adminOrderPage: (filter: { status: string; search: string; page: number }) => [...adminOrders, filter] as const,
+  /** One page of the admin's order list, by its filter (status, search) and position (a cursor after or before which it lies). */
+  adminOrderPage: (filter: { status: string; search: string; after: string; before: string }) => [...adminOrders, filter] as const,
   adminOrder: (orderId: string) => [...adminOrders, 'one', orderId] as const,
 
   adminAccess: () => ['admin', 'access'] as const,

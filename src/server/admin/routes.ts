@@ -71,9 +71,11 @@ const productQuerySchema = z.object({ stock: z.enum(STOCK_FILTERS).optional().ca
 const orderQuerySchema = z.object({
   status: orderStatusSchema.optional().catch(undefined),
   q: orderSearchSchema.optional(),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  // Positions in the list, opaque here: searchOrders refuses one that names no position (invalid_cursor).
+  after: z.string().optional(),
+  before: z.string().optional(),
   pageSize: z.coerce.number().int().min(1).max(100).default(ADMIN_ORDERS_PAGE_SIZE),
-});
+}).refine((query) => query.after === undefined || query.before === undefined, { error: 'Give either after or before, not both' });
 
 /** The order as the admin sees it, with its stock changes and e-mails. */
 async function orderDetail(db: Database, orderId: string, order?: Order): Promise<AdminOrderDetail> {
@@ -147,7 +149,7 @@ export function registerAdminRoutes(app: FastifyInstance, db: Database, images: 
     await requireAdmin(db, request);
     const query = parseInput(orderQuerySchema, request.query);
     reply.header('cache-control', 'no-store');
-    return searchOrders(db, { status: query.status as OrderStatus | undefined, search: query.q, page: query.page, pageSize: query.pageSize });
+    return searchOrders(db, { status: query.status as OrderStatus | undefined, search: query.q, after: query.after, before: query.before, pageSize: query.pageSize });
   });
 
   app.get<{ Params: { orderId: string } }>('/api/admin/orders/:orderId', async (request, reply): Promise<AdminOrderDetail> => {

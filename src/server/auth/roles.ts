@@ -1,14 +1,16 @@
 import { eq, or } from 'drizzle-orm';
 import type { Database, Executor } from '../db/client.js';
 import { admins } from '../db/schema.js';
+import { announceRolesChanged } from '../live/live-hub.js';
 
-// Who may do what: the admin role, read by sessions on every request and managed by ADMIN_EMAILS,
-// the admin command and account deletion.
+// Who may do what: the admin role, read with every session and managed by ADMIN_EMAILS, the admin
+// command and account deletion. A change is announced to every server process, which forgets the
+// sessions it holds (session-cache.ts), so that a removed admin loses access at once.
 
 const normalize = (email: string) => email.trim().toLowerCase();
 
 /** An admin is an admins record whose id is the e-mail, or whose email field is (spec section 6). */
-export async function isAdminEmail(db: Database, email: string): Promise<boolean> {
+export async function isAdminEmail(db: Executor, email: string): Promise<boolean> {
   const normalized = normalize(email);
   const [row] = await db
     .select({ id: admins.id })
@@ -21,18 +23,27 @@ export async function isAdminEmail(db: Database, email: string): Promise<boolean
 export async function addAdmin(db: Database, email: string): Promise<boolean> {
   const normalized = normalize(email);
   if (await isAdminEmail(db, normalized)) return false;
-  await db.insert(admins).values({ id: normalized, email: normalized }).onConflictDoNothing();
+  await db.transaction(async (tx) => {
+    const added = await tx.insert(admins).values({ id: normalized, email: normalized }).onConflictDoNothing().returning({ id: admins.id });
+    if (added.length > 0) await announceRolesChanged(tx);
+  });
   return true;
 }
 
-/** Removes every admins record that names the e-mail, by id or by email field. */
-export async function removeAdmin(db: Database, email: string): Promise<boolean> {
+/**
+ * Removes every admins record that names the e-mail, by id or by email field; in the caller's
+ * transaction when given one, so that the notice goes out only when it commits.
+ */
+export async function removeAdmin(db: Executor, email: string): Promise<boolean> {
   const normalized = normalize(email);
-  const removed = await db
-    .delete(admins)
-    .where(or(eq(admins.id, normalized), eq(admins.email, normalized)))
-    .returning({ id: admins.id });
-  return removed.length > 0;
+  return db.transaction(async (tx) => {
+    const removed = await tx
+      .delete(admins)
+      .where(or(eq(admins.id, normalized), eq(admins.email, normalized)))
+      .returning({ id: admins.id });
+    if (removed.length > 0) await announceRolesChanged(tx);
+    return removed.length > 0;
+  });
 }
 
 export async function listAdmins(db: Executor): Promise<string[]> {

@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { and, eq, gt, lt } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ADMIN_SESSION_IDLE_HOURS, SESSION_DAYS, SESSION_IDLE_DAYS, type SessionUser } from '../../shared/auth.js';
+import { announceSessionEnded } from '../live/live-hub.js';
 import { isAdminEmail } from './roles.js';
+import type { CachedSession, SessionCache } from './session-cache.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { sessions, users } from '../db/schema.js';
@@ -23,6 +25,8 @@ interface SessionCookie {
 declare module 'fastify' {
   interface FastifyInstance {
     sessionCookie: SessionCookie;
+    /** The sessions this process read lately (session-cache.ts); app.ts makes it. */
+    sessionCache: SessionCache;
   }
   interface FastifyRequest {
     /** Set when this request moved the session's end forward, so that the cookie is sent again. */
@@ -63,8 +67,14 @@ export function setSessionCookie(reply: FastifyReply, sessionId: string): void {
   reply.setCookie(cookie.name, sessionId, { ...cookieOptions(cookie), maxAge: COOKIE_MAX_AGE_SECONDS });
 }
 
+/**
+ * Called when the request has ended its session (or the whole account): this process forgets the
+ * session and its user's others at once, before the notice that tells every process comes back.
+ */
 export function clearSessionCookie(reply: FastifyReply): void {
   reply.request.sessionSlid = false;
+  const sessionId = readSessionId(reply.request);
+  if (sessionId) reply.server.sessionCache.dropWithUser(hashSecret(sessionId));
   const cookie = reply.server.sessionCookie;
   reply.clearCookie(cookie.name, cookieOptions(cookie));
 }
@@ -88,18 +98,13 @@ export interface CurrentUser extends SessionUser {
   id: string;
 }
 
-interface ActiveSession {
-  user: CurrentUser;
-  lastSeenAt: Date;
-}
-
 /**
  * The session with that hash when it has neither expired nor been left unused too long. A session
- * found idle is deleted, since it can never be used again.
+ * found idle is deleted, since it can never be used again, and announced like a sign-out.
  */
-async function findActiveSession(db: Database, idHash: string, now: number): Promise<ActiveSession | null> {
+async function findActiveSession(db: Database, idHash: string, now: number): Promise<CachedSession | null> {
   const [row] = await db
-    .select({ id: users.id, email: users.email, lastLoginAt: users.lastLoginAt, lastSeenAt: sessions.lastSeenAt })
+    .select({ id: users.id, email: users.email, lastLoginAt: users.lastLoginAt, lastSeenAt: sessions.lastSeenAt, expiresAt: sessions.expiresAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.idHash, idHash), gt(sessions.expiresAt, new Date(now))))
@@ -108,16 +113,21 @@ async function findActiveSession(db: Database, idHash: string, now: number): Pro
   const isAdmin = await isAdminEmail(db, row.email);
   const idleLimit = isAdmin ? ADMIN_SESSION_IDLE_HOURS * HOUR : SESSION_IDLE_DAYS * DAY;
   if (now - row.lastSeenAt.getTime() > idleLimit) {
-    await db.delete(sessions).where(eq(sessions.idHash, idHash));
+    const ended = await db.delete(sessions).where(eq(sessions.idHash, idHash)).returning({ idHash: sessions.idHash });
+    if (ended.length > 0) await announceSessionEnded(db, idHash);
     return null;
   }
   return {
     user: { id: row.id, email: row.email, lastLoginTime: row.lastLoginAt?.toISOString() ?? null, isAdmin },
     lastSeenAt: row.lastSeenAt,
+    expiresAt: row.expiresAt,
   };
 }
 
-/** Whether the session may still be used; checking does not count as use. */
+/**
+ * Whether the session may still be used; checking does not count as use. It always asks the
+ * database: event streams call it at every heartbeat to catch a session ended without a notice.
+ */
 export async function isSessionActive(db: Database, idHash: string): Promise<boolean> {
   return (await findActiveSession(db, idHash, Date.now())) !== null;
 }
@@ -132,12 +142,23 @@ export interface UserSession {
  * The user and session behind the request's cookie, or null for a visitor or an ended session.
  * A use records itself and moves the session's end forward, but only when the last record is a few
  * minutes old: most requests then cost no write.
+ *
+ * A session this process read lately answers without the database while its last recorded use is
+ * fresher than that: it can then be neither idle nor due for a record. The cached use and end are
+ * never later than the database's (a use recorded by another process only moves them forward), so
+ * a session the cache finds unusable or due is read again, and the rules work on the database's values.
  */
 export async function findUserSession(db: Database, request: FastifyRequest): Promise<UserSession | null> {
   const sessionId = readSessionId(request);
   if (!sessionId) return null;
   const sessionHash = hashSecret(sessionId);
   const now = Date.now();
+  const cache = request.server.sessionCache;
+  const cached = cache.get(sessionHash, now);
+  if (cached && now < cached.expiresAt.getTime() && now - cached.lastSeenAt.getTime() < SESSION_TOUCH_MINUTES * MINUTE) {
+    return { user: cached.user, sessionHash };
+  }
+  const readAtVersion = cache.version;
   const session = await findActiveSession(db, sessionHash, now);
   if (!session) return null;
   if (now - session.lastSeenAt.getTime() >= SESSION_TOUCH_MINUTES * MINUTE) {
@@ -148,8 +169,13 @@ export async function findUserSession(db: Database, request: FastifyRequest): Pr
       .set({ lastSeenAt: new Date(now), expiresAt: new Date(now + SESSION_DAYS * DAY) })
       .where(and(eq(sessions.idHash, sessionHash), lt(sessions.lastSeenAt, new Date(now - SESSION_TOUCH_MINUTES * MINUTE))))
       .returning({ idHash: sessions.idHash });
-    if (slid.length > 0) request.sessionSlid = true;
+    if (slid.length > 0) {
+      request.sessionSlid = true;
+      session.lastSeenAt = new Date(now);
+      session.expiresAt = new Date(now + SESSION_DAYS * DAY);
+    }
   }
+  cache.set(sessionHash, session, readAtVersion, now);
   return { user: session.user, sessionHash };
 }
 

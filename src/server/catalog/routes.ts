@@ -1,27 +1,33 @@
 import type { FastifyInstance } from 'fastify';
-import { parseCatalogueQuery, type CatalogueResponse, type ProductPageResponse } from '../../shared/catalog.js';
+import { parseCatalogueQuery } from '../../shared/catalog.js';
 import { isSlug } from '../../shared/slug.js';
 import type { Database } from '../db/client.js';
 import { errorBody } from '../http/errors.js';
-import { listCatalogue, productPage } from './service.js';
+import { CatalogueCache, sendPrepared } from './catalogue-cache.js';
+import { listCatalogue, productPage, type CatalogueFilter } from './service.js';
 
 const queryParams = (query: unknown) => new URLSearchParams(Object.entries((query ?? {}) as Record<string, unknown>).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 
+/** One key per distinct answer: the language matters only to the order by name. */
+const catalogueKey = (filter: CatalogueFilter) => JSON.stringify(['list', filter.category ?? '', filter.q ?? '', filter.sort, filter.page, filter.sort === 'name' ? filter.language : '']);
+
 export function registerCatalogRoutes(app: FastifyInstance, db: Database): void {
+  // Every visitor is answered from the same few prepared answers (catalogue-cache.ts).
+  const cache = new CatalogueCache(db);
+
   /** ?category=nails&q=pearl&sort=price&page=2&lang=bg (lang: the language whose names sort=name follows). */
-  app.get('/api/products', async (request, reply): Promise<CatalogueResponse> => {
+  app.get('/api/products', async (request, reply) => {
     const params = queryParams(request.query);
-    // Pages learn of changes over the live channel; no cache between them may answer with an older catalogue.
-    reply.header('cache-control', 'no-cache');
-    return listCatalogue(db, { ...parseCatalogueQuery(params), language: params.get('lang') === 'bg' ? 'bg' : 'en' });
+    const filter: CatalogueFilter = { ...parseCatalogueQuery(params), language: params.get('lang') === 'bg' ? 'bg' : 'en' };
+    const prepared = await cache.answer(catalogueKey(filter), (tx) => listCatalogue(tx, filter));
+    return sendPrepared(request, reply, prepared);
   });
 
   /** A product page's data, also for a slug the product had before a rename (the page then shows the new address). */
-  app.get<{ Params: { slug: string } }>('/api/products/by-slug/:slug', async (request, reply): Promise<ProductPageResponse | void> => {
+  app.get<{ Params: { slug: string } }>('/api/products/by-slug/:slug', async (request, reply) => {
     const { slug } = request.params;
-    const found = isSlug(slug) ? await productPage(db, slug) : undefined;
-    if (!found) return reply.status(404).send(errorBody('not_found', 'Product not found'));
-    reply.header('cache-control', 'no-cache');
-    return found.page;
+    const prepared = isSlug(slug) ? await cache.answer(JSON.stringify(['product', slug]), async (tx) => (await productPage(tx, slug))?.page) : undefined;
+    if (!prepared) return reply.status(404).send(errorBody('not_found', 'Product not found'));
+    return sendPrepared(request, reply, prepared);
   });
 }

@@ -118,16 +118,15 @@ export async function listProducts(db: Executor, filter: CatalogueFilter = {}): 
   const pageSize = filter.pageSize ?? CATALOGUE_PAGE_SIZE;
   const page = filter.page ?? 1;
   const where = catalogueConditions(filter);
-  const [rows, [counted]] = await Promise.all([
-    db
-      .select()
-      .from(products)
-      .where(where)
-      .orderBy(...catalogueOrder(filter))
-      .limit(pageSize)
-      .offset((page - 1) * pageSize),
-    db.select({ total: count() }).from(products).where(where),
-  ]);
+  // One after the other: in a transaction (the prepared catalogue reads in one) both share one connection.
+  const rows = await db
+    .select()
+    .from(products)
+    .where(where)
+    .orderBy(...catalogueOrder(filter))
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
+  const [counted] = await db.select({ total: count() }).from(products).where(where);
   return { products: await withPhotos(db, rows), total: counted?.total ?? 0 };
 }
 
@@ -166,6 +165,23 @@ export async function catalogueVersion(db: Executor): Promise<number> {
 }
 
 /**
+ * What every catalogue answer is made of besides its query: the catalogue's version, which every
+ * change to the products goes up with, and the stock counts, which orders change without it. One
+ * statement, so both come from one snapshot; reading every count is cheap for a handmade shop's
+ * catalogue (see ADMIN_PRODUCTS_LIMIT). Counts can come back to earlier values (an order, then its
+ * cancellation), so two states are only ever compared for equality.
+ */
+export async function catalogueState(db: Executor): Promise<string> {
+  const [row] = await db
+    .select({
+      version: sql<string>`coalesce((select ${shopState.value} from ${shopState} where ${shopState.key} = ${CATALOGUE_VERSION}), '0')`,
+      counts: sql<string>`coalesce(md5(string_agg(${products.id}::text || '=' || coalesce(${products.stock}::text, '-'), ',' order by ${products.id})), '')`,
+    })
+    .from(products);
+  return `${row!.version}:${row!.counts}`;
+}
+
+/**
  * Counts a change to the catalogue and tells every open page, in the transaction that makes the
  * change. Changes take turns on the version's row, which only admins' edits ever wait for.
  */
@@ -182,14 +198,14 @@ export async function catalogueChanged(tx: Executor): Promise<void> {
  * A page of the catalogue with the version it was read at. The version is read first: the products
  * may then be newer than it says, which costs a page one needless refresh, but never older.
  */
-export async function listCatalogue(db: Database, filter: CatalogueFilter): Promise<CatalogueResponse> {
+export async function listCatalogue(db: Executor, filter: CatalogueFilter): Promise<CatalogueResponse> {
   const version = await catalogueVersion(db);
   const page = filter.page ?? 1;
   return { ...(await listProducts(db, { ...filter, page })), version, page, pageSize: CATALOGUE_PAGE_SIZE };
 }
 
 /** A product page's data, or a redirect when the slug is one the product had before a rename. */
-export async function productPage(db: Database, slug: string): Promise<{ page: ProductPageResponse; redirect: boolean } | undefined> {
+export async function productPage(db: Executor, slug: string): Promise<{ page: ProductPageResponse; redirect: boolean } | undefined> {
   const version = await catalogueVersion(db);
   const found = await findProductBySlug(db, slug);
   if (!found) return undefined;

@@ -284,8 +284,10 @@ export const orders = pgTable(
     // and PGlite has no autovacuum.
     index('orders_customer_email_trgm_idx').using('gin', table.customerEmail.op('gin_trgm_ops')).with({ fastupdate: false }),
     index('orders_id_prefix_idx').on(table.id.op('text_pattern_ops')),
-    index('orders_status_created_idx').on(table.status, table.createdAt),
-    index('orders_created_idx').on(table.createdAt),
+    // The admin's list pages by (created_at, id), newest first (order-queries.ts): these indexes hand it
+    // a page of any depth, all orders or one stored status, by reading only that page's rows.
+    index('orders_created_id_idx').on(table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
+    index('orders_status_created_id_idx').on(table.status, table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
     uniqueIndex('orders_user_idempotency_key_idx').on(table.userId, table.idempotencyKey),
     check('orders_payment_method_known', sql`${table.paymentMethod} in ('pay_by_link', 'card', 'cash_on_delivery')`),
     check('orders_currency_known', sql`${table.currency} in ('BGN', 'EUR')`),

@@ -7,10 +7,18 @@ import type { Database, DatabaseHandle } from '../db/client.js';
 const CHANNEL = 'shop_events';
 
 /**
- * A change to a user's data, the end of a session (named by its id's hash and never by the id), or
- * a change to the catalogue or to stock counts, which every stream hears.
+ * A change to a user's data, the end of a session (named by its id's hash and never by the id), a
+ * change to who is an admin, or a change to the catalogue or to stock counts, which every stream hears.
  */
-type LiveMessage = { userId: string; topic: LiveTopic } | { endedSession: string } | { catalogueVersion: number } | StockEvent;
+type LiveMessage = { userId: string; topic: LiveTopic } | { endedSession: string } | { rolesChanged: true } | { catalogueVersion: number } | StockEvent;
+
+/** Hears, on every process, what ends sessions or changes roles (the session cache). */
+export interface SessionNoticeListener {
+  sessionEnded(sessionHash: string): void;
+  rolesChanged(): void;
+  /** The connection that hears notices was lost and restored: whatever was announced meanwhile is unknown. */
+  noticesMissed(): void;
+}
 
 /** The event names a stream carries. */
 type LiveEvent = LiveTopic | typeof CATALOGUE_TOPIC | typeof STOCK_TOPIC | 'resync';
@@ -40,13 +48,19 @@ export class LiveHub {
   private visitors = 0;
   private stopListening: (() => Promise<void>) | undefined;
 
-  constructor(private readonly log: FastifyBaseLogger) {}
+  constructor(
+    private readonly log: FastifyBaseLogger,
+    private readonly sessionNotices?: SessionNoticeListener,
+  ) {}
 
   async start(database: DatabaseHandle): Promise<void> {
     this.stopListening = await database.listen(
       CHANNEL,
       (payload) => this.deliver(payload),
-      () => this.broadcast('resync'),
+      () => {
+        this.sessionNotices?.noticesMissed();
+        this.broadcast('resync');
+      },
     );
   }
 
@@ -94,8 +108,11 @@ export class LiveHub {
     try {
       const message = JSON.parse(payload) as LiveMessage;
       if ('endedSession' in message) {
+        this.sessionNotices?.sessionEnded(message.endedSession);
         // Ending a stream removes it from the set, so the set is copied first.
         for (const stream of [...(this.bySession.get(message.endedSession) ?? [])]) stream.end();
+      } else if ('rolesChanged' in message) {
+        this.sessionNotices?.rolesChanged();
       } else if ('catalogueVersion' in message) {
         const event: CatalogueChangeEvent = { catalogueVersion: message.catalogueVersion };
         for (const stream of this.all) stream.send(CATALOGUE_TOPIC, event);
@@ -146,6 +163,11 @@ export async function announceStock(db: Pick<Database, 'execute'>, stock: StockC
 /** Announces that the session with this id hash has ended, so that every process ends its streams. */
 export async function announceSessionEnded(db: Pick<Database, 'execute'>, sessionHash: string): Promise<void> {
   await notify(db, { endedSession: sessionHash });
+}
+
+/** Announces that someone became or stopped being an admin, so that every process reads roles afresh. */
+export async function announceRolesChanged(db: Pick<Database, 'execute'>): Promise<void> {
+  await notify(db, { rolesChanged: true });
 }
 
 async function notify(db: Pick<Database, 'execute'>, message: LiveMessage): Promise<void> {

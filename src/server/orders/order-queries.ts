@@ -1,6 +1,7 @@
-import { and, asc, count, desc, eq, inArray, like, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, like, or, sql, type SQL } from 'drizzle-orm';
+import { unionAll } from 'drizzle-orm/pg-core';
 import type { Country } from '../../shared/addresses.js';
-import { MAX_ADMIN_PAGE_SIZE, type AdminOrderPage } from '../../shared/admin.js';
+import { ADMIN_ORDER_COUNT_LIMIT, MAX_ADMIN_PAGE_SIZE, type AdminOrderPage } from '../../shared/admin.js';
 import type { Currency } from '../../shared/money.js';
 import { normalizeOrderStatus, orderStatusRank, ORDER_STATUSES, storedValuesOf, type OrderStatus } from '../../shared/order-status.js';
 import type { Order, OrderStatusChange, PaymentMethod } from '../../shared/orders.js';
@@ -126,47 +127,128 @@ export interface OrderQuery {
   status?: OrderStatus;
   /** Any part of a customer e-mail, or the beginning of an order id. */
   search?: string;
-  page: number;
+  /** The page of orders older than this cursor (a nextCursor), or newer than it (a previousCursor); neither for the first page. */
+  after?: string;
+  before?: string;
   pageSize: number;
 }
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
+/** A row's place in the list: its creation time to the microsecond (UTC, as PostgreSQL keeps it) and its id. */
+interface ListPosition {
+  createdAt: string;
+  id: string;
+}
+
+const CURSOR_TIME = /^[1-9]\d{3}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/;
+
+const encodeCursor = (position: ListPosition) => Buffer.from(JSON.stringify([position.createdAt, position.id])).toString('base64url');
+
+function decodeCursor(cursor: string): ListPosition {
+  const invalid = new HttpError(400, 'invalid_cursor', 'This list position is not valid; start again from the first page.');
+  let decoded: unknown;
+  if (cursor.length > 200) throw invalid;
+  try {
+    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid;
+  }
+  if (!Array.isArray(decoded) || decoded.length !== 2) throw invalid;
+  const [createdAt, id] = decoded as unknown[];
+  if (typeof createdAt !== 'string' || typeof id !== 'string' || id.length === 0 || id.length > 64 || !CURSOR_TIME.test(createdAt)) throw invalid;
+  // The pattern lets through days that do not exist (February 31), which PostgreSQL would refuse with an error.
+  if (new Date(`${createdAt.slice(0, 23)}Z`).toISOString().slice(0, 23) !== createdAt.slice(0, 23)) throw invalid;
+  return { createdAt, id };
+}
+
+/** created_at as text to the microsecond: a JavaScript Date keeps only milliseconds, and a cursor must match the row exactly. */
+const createdAtText = sql<string>`to_char(${orders.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US')`.as('created_at_text');
+const positionOf = (position: ListPosition) => sql`(${position.createdAt}::timestamp at time zone 'UTC', ${position.id})`;
+
+const summaryColumns = {
+  id: orders.id,
+  customerEmail: orders.customerEmail,
+  status: orders.status,
+  createdAt: orders.createdAt,
+  createdAtText,
+  totalMinor: orders.totalMinor,
+  currency: orders.currency,
+  itemCount: orders.itemCount,
+  paymentMethod: orders.paymentMethod,
+};
+
 /**
- * One page of orders, newest first, filtered in the database: by status (index on status), by any part
- * of the e-mail (trigram index) or by the beginning of the order id (index on id).
+ * Up to `limit` rows next to a position: older ones newest first (`older`), or newer ones oldest first.
+ * A status that legacy values share is read as one ordered query per stored value, merged: each is a
+ * walk of the (status, created_at, id) index that stops after `limit` rows, where `status in (...)`
+ * would read every matching row to sort them.
+ */
+async function rowsNextTo(db: Database, filters: SQL[], statusValues: string[] | undefined, from: ListPosition | undefined, older: boolean, limit: number) {
+  const order = older ? [desc(orders.createdAt), desc(orders.id)] : [asc(orders.createdAt), asc(orders.id)];
+  const conditions = from ? [...filters, older ? sql`(${orders.createdAt}, ${orders.id}) < ${positionOf(from)}` : sql`(${orders.createdAt}, ${orders.id}) > ${positionOf(from)}`] : filters;
+  const query = (status?: string) =>
+    db
+      .select(summaryColumns)
+      .from(orders)
+      .where(and(...conditions, status === undefined ? undefined : eq(orders.status, status)))
+      .orderBy(...order)
+      .limit(limit);
+  if (!statusValues) return query();
+  if (statusValues.length === 1) return query(statusValues[0]);
+  const [first, second, ...rest] = statusValues.map(query);
+  const merged = unionAll(first!, second!, ...rest).as('merged');
+  return db
+    .select()
+    .from(merged)
+    .orderBy(...(older ? [desc(merged.createdAt), desc(merged.id)] : [asc(merged.createdAt), asc(merged.id)]))
+    .limit(limit);
+}
+
+/**
+ * One page of orders, newest first, filtered in the database: by status (index on status, created_at,
+ * id), by any part of the e-mail (trigram index) or by the beginning of the order id (index on id).
+ * Pages are keyset pages (created_at, id) and the count stops at ADMIN_ORDER_COUNT_LIMIT, so that
+ * neither grows with the number of orders.
  */
 export async function searchOrders(db: Database, query: OrderQuery): Promise<AdminOrderPage> {
   const pageSize = Math.min(Math.max(query.pageSize, 1), MAX_ADMIN_PAGE_SIZE);
-  const conditions: SQL[] = [];
-  if (query.status) conditions.push(inArray(orders.status, storedValuesOf(query.status)));
+  const statusValues = query.status ? storedValuesOf(query.status) : undefined;
+  const filters: SQL[] = [];
   const search = query.search?.trim();
   if (search) {
-    conditions.push(
+    filters.push(
       // E-mails are stored lower-cased and order ids upper-cased, so LIKE (which the indexes serve) suffices.
       or(like(orders.customerEmail, `%${escapeLike(search.toLowerCase())}%`), like(orders.id, `${escapeLike(search.toUpperCase())}%`))!,
     );
   }
-  const where = conditions.length ? and(...conditions) : undefined;
-  const [rows, [counted]] = await Promise.all([
-    db
-      .select({
-        id: orders.id,
-        customerEmail: orders.customerEmail,
-        status: orders.status,
-        createdAt: orders.createdAt,
-        totalMinor: orders.totalMinor,
-        currency: orders.currency,
-        itemCount: orders.itemCount,
-        paymentMethod: orders.paymentMethod,
-      })
+  const after = query.after === undefined ? undefined : decodeCursor(query.after);
+  const before = query.before === undefined ? undefined : decodeCursor(query.before);
+
+  const countMatches = async () => {
+    const allFilters = statusValues ? [...filters, inArray(orders.status, statusValues)] : filters;
+    const capped = db
+      .select({ one: sql`1` })
       .from(orders)
-      .where(where)
-      .orderBy(desc(orders.createdAt), desc(orders.id))
-      .limit(pageSize)
-      .offset((query.page - 1) * pageSize),
-    db.select({ total: count() }).from(orders).where(where),
-  ]);
+      .where(and(...allFilters))
+      .limit(ADMIN_ORDER_COUNT_LIMIT + 1)
+      .as('capped');
+    const [counted] = await db.select({ total: count() }).from(capped);
+    return counted?.total ?? 0;
+  };
+  const readPage = async () => {
+    if (before) {
+      const newer = await rowsNextTo(db, filters, statusValues, before, false, pageSize + 1);
+      // Fewer newer orders than a page (some were deleted): the previous page is the first one.
+      if (newer.length > pageSize) return { rows: newer.slice(0, pageSize).reverse(), newerExist: true, olderExist: true };
+    }
+    const older = await rowsNextTo(db, filters, statusValues, before ? undefined : after, true, pageSize + 1);
+    return { rows: older.slice(0, pageSize), newerExist: !before && after !== undefined, olderExist: older.length > pageSize };
+  };
+  const [page, counted] = await Promise.all([readPage(), countMatches()]);
+
+  const { rows } = page;
+  const positionAt = (index: number) => ({ createdAt: rows[index]!.createdAtText, id: rows[index]!.id });
   return {
     orders: rows.map((row) => ({
       orderId: row.id,
@@ -178,8 +260,11 @@ export async function searchOrders(db: Database, query: OrderQuery): Promise<Adm
       itemCount: row.itemCount,
       paymentMethod: row.paymentMethod as PaymentMethod,
     })),
-    total: counted?.total ?? 0,
-    page: query.page,
+    total: Math.min(counted, ADMIN_ORDER_COUNT_LIMIT),
+    totalIsLowerBound: counted > ADMIN_ORDER_COUNT_LIMIT,
+    nextCursor: page.olderExist && rows.length > 0 ? encodeCursor(positionAt(rows.length - 1)) : null,
+    // Past the last order (its rows deleted), the way back starts from the cursor that led here.
+    previousCursor: page.newerExist ? (rows.length > 0 ? encodeCursor(positionAt(0)) : (query.after ?? null)) : null,
     pageSize,
   };
 }

@@ -29,13 +29,17 @@ export const useStockHistory = (productId: string) =>
 export interface OrderFilter {
   status: OrderStatus | '';
   search: string;
-  page: number;
+  /** The page after (older than) or before (newer than) this cursor, from the server's nextCursor or previousCursor; both empty for the first page. */
+  after: string;
+  before: string;
 }
 
 export function useAdminOrders(filter: OrderFilter) {
-  const params = new URLSearchParams({ page: String(filter.page) });
+  const params = new URLSearchParams();
   if (filter.status) params.set('status', filter.status);
   if (filter.search) params.set('q', filter.search);
+  if (filter.after) params.set('after', filter.after);
+  else if (filter.before) params.set('before', filter.before);
   return useQuery({
     queryKey: queryKeys.adminOrderPage(filter),
     queryFn: () => requestJson<AdminOrderPage>(`/api/admin/orders?${params}`),

@@ -3,17 +3,20 @@ import { adminOrderPath } from '../../../shared/routes.js';
 import { adminHref, readAdminView, type AdminView } from './admin-location.js';
 
 const view = (query: string) => readAdminView(new URLSearchParams(query));
-const noFilter = { status: '', search: '', page: 1 } as const;
+const noFilter = { status: '', search: '', after: '', before: '' } as const;
 
 describe('the admin view in the address', () => {
   it.each<[string, AdminView]>([
     ['', { tab: 'products', filter: noFilter, orderId: null, stock: '' }],
     ['tab=orders', { tab: 'orders', filter: noFilter, orderId: null, stock: '' }],
-    ['tab=orders&status=paid&q=+abv.bg+&page=3', { tab: 'orders', filter: { status: 'paid', search: 'abv.bg', page: 3 }, orderId: null, stock: '' }],
+    ['tab=orders&status=paid&q=+abv.bg+&after=WyIyMDI2Il0', { tab: 'orders', filter: { status: 'paid', search: 'abv.bg', after: 'WyIyMDI2Il0', before: '' }, orderId: null, stock: '' }],
+    ['tab=orders&before=WyIyMDI2Il0', { tab: 'orders', filter: { ...noFilter, before: 'WyIyMDI2Il0' }, orderId: null, stock: '' }],
+    // One position at most: the page after a cursor wins over one before another.
+    ['tab=orders&before=b-1&after=a_2', { tab: 'orders', filter: { ...noFilter, after: 'a_2' }, orderId: null, stock: '' }],
     // An order opens the orders tab even without it; values nobody could have chosen fall back.
     ['order=NA-7K3P9X2Q', { tab: 'orders', filter: noFilter, orderId: 'NA-7K3P9X2Q', stock: '' }],
-    ['tab=nothing&status=shipped&page=-2', { tab: 'products', filter: noFilter, orderId: null, stock: '' }],
-    ['tab=orders&page=1.5', { tab: 'orders', filter: noFilter, orderId: null, stock: '' }],
+    ['tab=nothing&status=shipped&after=', { tab: 'products', filter: noFilter, orderId: null, stock: '' }],
+    ['tab=orders&after=not%20a%20cursor&before=%2F', { tab: 'orders', filter: noFilter, orderId: null, stock: '' }],
     ['stock=soldOut', { tab: 'products', filter: noFilter, orderId: null, stock: 'soldOut' }],
     ['stock=everything', { tab: 'products', filter: noFilter, orderId: null, stock: '' }],
   ])('reads %j', (query, expected) => {
@@ -21,12 +24,13 @@ describe('the admin view in the address', () => {
   });
 
   it.each([
-    ['/admin', { tab: 'products', filter: { status: 'paid', search: 'x', page: 2 }, orderId: 'NA-1', stock: '' }],
+    ['/admin', { tab: 'products', filter: { status: 'paid', search: 'x', after: 'c1', before: '' }, orderId: 'NA-1', stock: '' }],
+    ['/admin?tab=orders&before=c-0', { tab: 'orders', filter: { ...noFilter, before: 'c-0' }, orderId: null, stock: '' }],
     ['/admin?tab=orders', { tab: 'orders', filter: noFilter, orderId: null, stock: '' }],
     ['/admin?stock=low', { tab: 'products', filter: noFilter, orderId: null, stock: 'low' }],
     // The stock filter belongs to the products tab.
     ['/admin?tab=orders', { tab: 'orders', filter: noFilter, orderId: null, stock: 'low' }],
-    ['/admin?tab=orders&status=sent&q=maria%40abv.bg&page=2&order=NA-7K3P9X2Q', { tab: 'orders', filter: { status: 'sent', search: 'maria@abv.bg', page: 2 }, orderId: 'NA-7K3P9X2Q', stock: '' }],
+    ['/admin?tab=orders&status=sent&q=maria%40abv.bg&after=WyIyMDI2Il0&order=NA-7K3P9X2Q', { tab: 'orders', filter: { status: 'sent', search: 'maria@abv.bg', after: 'WyIyMDI2Il0', before: '' }, orderId: 'NA-7K3P9X2Q', stock: '' }],
   ] as [string, AdminView][])('writes %s', (href, written) => {
     expect(adminHref(written)).toBe(href);
     if (written.tab === 'orders' ? !written.stock : written.stock) expect(view(href.split('?')[1] ?? '')).toEqual(written);

@@ -5,7 +5,7 @@ import { STOCK_FILTERS, type StockFilter } from '../../../shared/stock.js';
 import type { OrderFilter } from './admin-api.js';
 
 // What the dashboard shows lives in its address, so that a reload, the Back button and a shared link
-// all open the same tab, list and order: /admin (products), /admin?stock=soldOut, /admin?tab=orders&status=paid&q=abv&page=2,
+// all open the same tab, list and order: /admin (products), /admin?stock=soldOut, /admin?tab=orders&status=paid&q=abv&after=<cursor>,
 // and an open order adds order=NA-....
 
 export const ADMIN_TABS = ['products', 'orders'] as const;
@@ -19,16 +19,20 @@ export interface AdminView {
   stock: StockFilter | '';
 }
 
+/** A cursor as the server writes them (base64url); anything else in the address means the first page. */
+const cursorIn = (value: string | null) => (value && /^[\w-]{1,200}$/.test(value) ? value : '');
+
 export function readAdminView(params: URLSearchParams): AdminView {
   const orderId = params.get('order') || null;
   const status = params.get('status');
-  const page = Number(params.get('page'));
+  const after = cursorIn(params.get('after'));
   return {
     tab: params.get('tab') === 'orders' || orderId ? 'orders' : 'products',
     filter: {
       status: isOrderStatus(status) ? status : '',
       search: params.get('q')?.trim() ?? '',
-      page: Number.isSafeInteger(page) && page > 1 ? page : 1,
+      after,
+      before: after ? '' : cursorIn(params.get('before')),
     },
     orderId,
     stock: STOCK_FILTERS.find((filter) => filter === params.get('stock')) ?? '',
@@ -43,7 +47,8 @@ function adminSearch({ tab, filter, orderId, stock }: AdminView): string {
     params.set('tab', 'orders');
     if (filter.status) params.set('status', filter.status);
     if (filter.search) params.set('q', filter.search);
-    if (filter.page > 1) params.set('page', String(filter.page));
+    if (filter.after) params.set('after', filter.after);
+    else if (filter.before) params.set('before', filter.before);
     if (orderId) params.set('order', orderId);
   }
   const search = params.toString();

@@ -36,7 +36,7 @@ export default function AdminPage() {
         label={t('admin.title')}
         tabs={ADMIN_TABS.map((name) => ({ name, label: t(`admin.tabs.${name}`) }))}
         selected={view.tab}
-        onSelect={(tab) => setView({ tab, filter: { status: '', search: '', page: 1 }, orderId: null, stock: '' })}
+        onSelect={(tab) => setView({ tab, filter: { status: '', search: '', after: '', before: '' }, orderId: null, stock: '' })}
       />
       <div {...tabPanelProps('admin', view.tab)}>{view.tab === 'products' ? <ProductsPanel /> : <OrdersPanel />}</div>
     </section>

@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { ORDER_SEARCH_MAX_LENGTH, orderSearchSchema, orderStatusSchema } from '../../../shared/admin-order-schemas.js';
 import { ORDER_STATUSES } from '../../../shared/order-status.js';
+import { errorText } from '../../api/error-text.js';
 import { ApiError } from '../../api/http.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { useTranslation } from '../../i18n/i18n.js';
@@ -39,10 +40,9 @@ export function OrdersPanel() {
     event.preventDefault();
     const checked = orderSearchSchema.safeParse(searchText);
     setSearchInvalid(!checked.success);
-    if (checked.success) setFilter({ ...filter, search: checked.data, page: 1 });
+    if (checked.success) setFilter({ ...filter, search: checked.data, after: '', before: '' });
   };
 
-  const pages = orders.data ? Math.max(1, Math.ceil(orders.data.total / orders.data.pageSize)) : 1;
   return (
     <>
       {openOrderId ? (
@@ -59,7 +59,7 @@ export function OrdersPanel() {
                 className="field__input"
                 value={filter.status}
                 // In place of the current entry: a select changes with every arrow key, and Back should not step through them.
-                onChange={(event) => setFilter({ ...filter, status: orderStatusSchema.safeParse(event.target.value).data ?? '', page: 1 }, { replace: true })}
+                onChange={(event) => setFilter({ ...filter, status: orderStatusSchema.safeParse(event.target.value).data ?? '', after: '', before: '' }, { replace: true })}
               >
                 <option value="">{t('admin.orders.allStatuses')}</option>
                 {ORDER_STATUSES.map((status) => (
@@ -99,8 +99,11 @@ export function OrdersPanel() {
           )}
           {orders.isPending ? (
             <LoadingMessage>{t('admin.orders.loading')}</LoadingMessage>
+          ) : orders.isError && orders.error instanceof ApiError && orders.error.code === 'invalid_cursor' ? (
+            // A position in the list from an old or edited address: the way on is the first page.
+            <LoadErrorMessage message={errorText(t, orders.error)} onRetry={() => setFilter({ ...filter, after: '', before: '' }, { replace: true })} />
           ) : orders.isError && orders.error instanceof ApiError && orders.error.status === 400 ? (
-            // Status and page come from lists the server knows; only a search it cannot take is refused.
+            // The status comes from a list the server knows; only a search it cannot take is refused.
             <LoadErrorMessage message={t('admin.orders.searchInvalid')} />
           ) : orders.isError ? (
             <LoadErrorMessage message={t('admin.orders.loadError')} onRetry={orders.refetch} />
@@ -109,7 +112,7 @@ export function OrdersPanel() {
           ) : (
             <>
               <p className="muted" aria-live="polite">
-                {t('admin.orders.count', { count: orders.data.total })}
+                {t(orders.data.totalIsLowerBound ? 'admin.orders.countAtLeast' : 'admin.orders.count', { count: orders.data.total })}
               </p>
               <div className="table-wrap">
                 <table className="table table--orders">
@@ -152,12 +155,21 @@ export function OrdersPanel() {
                   </tbody>
                 </table>
               </div>
-              <nav className="pager" aria-label={t('admin.orders.page', { page: filter.page, pages })}>
-                <button type="button" className="button button--small" disabled={filter.page <= 1} onClick={() => setFilter({ ...filter, page: filter.page - 1 })}>
+              <nav className="pager" aria-label={t('admin.orders.pages')}>
+                <button
+                  type="button"
+                  className="button button--small"
+                  disabled={!orders.data.previousCursor}
+                  onClick={() => setFilter({ ...filter, after: '', before: orders.data.previousCursor ?? '' })}
+                >
                   {t('admin.orders.previous')}
                 </button>
-                <span>{t('admin.orders.page', { page: filter.page, pages })}</span>
-                <button type="button" className="button button--small" disabled={filter.page >= pages} onClick={() => setFilter({ ...filter, page: filter.page + 1 })}>
+                <button
+                  type="button"
+                  className="button button--small"
+                  disabled={!orders.data.nextCursor}
+                  onClick={() => setFilter({ ...filter, after: orders.data.nextCursor ?? '', before: '' })}
+                >
                   {t('admin.orders.next')}
                 </button>
               </nav>

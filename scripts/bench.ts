@@ -1,0 +1,497 @@
+/**
+ * The shop's benchmark: the built server in a process of its own, measured with autocannon beside a
+ * bare node:http server (scripts/bench-bare-server.ts) that replays the shop's own answers from
+ * memory, so that every number comes with a baseline measured in the same run on the same machine.
+ * It is a benchmark, not a test: it asserts no timings (CI runs `--smoke` only to see it complete).
+ *
+ *   npm run build && npm run bench                         (PGlite on a fresh DATA_DIR)
+ *   BENCH_DATABASE_URL=postgres://... npm run bench        (and then PostgreSQL)
+ *   npm run bench -- --smoke                               (1 round of 1 s, a few customers)
+ *
+ * BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_CONNECTIONS (10), BENCH_CUSTOMERS (300: orders per
+ * order run) and BENCH_CART_RATE (50 cart additions per second) set the size. A full run writes its
+ * report to docs/benchmarks/<date>-<database>.md as well as to stdout; a smoke run only prints.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { MAX_CART_PIECES, type CartOperation } from '../src/shared/cart.js';
+import type { CatalogueResponse } from '../src/shared/catalog.js';
+import { priceLines } from '../src/shared/money.js';
+import { projectPath } from '../src/server/project-path.js';
+import { freePort } from '../tests/support/free-port.js';
+import { startSmtpInbox, type SmtpInbox } from '../tests/support/smtp-inbox.js';
+import type { RecordedReply } from './bench-bare-server.js';
+
+const SMOKE = process.argv.includes('--smoke') || process.env.BENCH_SMOKE === '1';
+
+function setting(name: string, fallback: number, smokeValue: number): number {
+  if (SMOKE) return smokeValue;
+  const raw = process.env[name];
+  const value = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1, not "${raw}"`);
+  return value;
+}
+
+const SECONDS = setting('BENCH_SECONDS', 10, 1);
+const ROUNDS = setting('BENCH_ROUNDS', 3, 1);
+const CONNECTIONS = setting('BENCH_CONNECTIONS', 10, 4);
+const ORDERS = setting('BENCH_CUSTOMERS', 300, 8);
+const CART_RATE = setting('BENCH_CART_RATE', 50, 10);
+// Each customer's cart takes the cart additions of one run before it is set back to one piece.
+if (CART_RATE * SECONDS > (ORDERS + CONNECTIONS) * (MAX_CART_PIECES - 1)) throw new Error('BENCH_CART_RATE × BENCH_SECONDS would fill the carts: raise BENCH_CUSTOMERS');
+/** autocannon builds one request ahead on each connection, so an order run uses up to this many more customers than it places orders. */
+const CUSTOMERS = ORDERS + CONNECTIONS;
+const MAIN = projectPath('dist/node/server/main.js');
+// Asked for as a browser asks, so that the shop may answer compressed where it compresses (the report names the encoding).
+const BROWSER_HEADERS = { 'accept-encoding': 'gzip, deflate, br', accept: '*/*' };
+
+/** The report goes to stdout; progress to stderr, so that `npm run bench > report.md` holds the report alone. */
+const print = (line = '') => process.stdout.write(`${line}\n`);
+const progress = (line: string) => process.stderr.write(`  ${line}\n`);
+
+// --- processes and what /proc tells about them -------------------------------------------------
+
+interface Target {
+  url: string;
+  child: ChildProcess;
+}
+
+const CLOCK_TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** The process's user and system CPU time so far, in ms (fields 14 and 15 of /proc/<pid>/stat, after the command name). */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** The resident set's high-water mark (VmHWM), in MB. */
+function peakRssMb(pid: number): number {
+  const kilobytes = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Number(kilobytes) / 1024;
+}
+
+/** Starts the high-water mark again from the current resident set (proc(5), clear_refs "5"), so that each workload gets its own peak. */
+function resetPeakRss(pid: number): void {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  } catch {
+    // Without it (an older kernel, a locked-down /proc), the peak is the process's peak so far.
+  }
+}
+
+const exited = (child: ChildProcess) =>
+  new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited(child);
+  clearTimeout(killer);
+}
+
+/** The built shop on a fresh DATA_DIR, mailing the benchmark's own SMTP server; resolves once it answers /api/health. */
+async function startShop(dataDir: string, databaseUrl: string | undefined, smtpUrl: string): Promise<Target & { startSeconds: number }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const environment: NodeJS.ProcessEnv = { ...process.env };
+  // The shop runs on its defaults (the specification's prices, the demo catalogue), whatever this shell exports.
+  for (const name of ['DATABASE_URL', 'TAX_RATE', 'PRICES_INCLUDE_TAX', 'SHIPPING_FEE', 'SHOP_CURRENCY', 'PAYMENT_METHODS', 'COD_FEE', 'ADMIN_EMAILS', 'ORDER_NOTIFY_EMAILS', 'SEED_DEMO', 'LOG_LEVEL']) delete environment[name];
+  const child = spawn(process.execPath, [MAIN], {
+    cwd: projectPath(),
+    env: {
+      ...environment,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_URL: url,
+      DATA_DIR: dataDir,
+      SMTP_URL: smtpUrl,
+      // Only the sign-in phase sends X-Forwarded-For: one client address per customer keeps the per-client link limit out of the way.
+      TRUST_PROXY: 'true',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    },
+    // The request log (pino, as in production) is written and thrown away; errors are shown.
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const started = performance.now();
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`The shop exited while starting (${child.exitCode ?? child.signalCode})`);
+    const healthy = await fetch(`${url}/api/health`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (healthy) return { url, child, startSeconds: (performance.now() - started) / 1000 };
+    if (performance.now() - started > 120_000) {
+      await stop(child);
+      throw new Error('The shop did not answer /api/health within 120 s');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function startBare(repliesFile: string): Promise<Target> {
+  const child = spawn(process.execPath, ['--import', 'tsx', projectPath('scripts/bench-bare-server.ts'), repliesFile], { cwd: projectPath(), stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout! });
+  const port = await new Promise<string>((resolve, reject) => {
+    lines.once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`The bare server exited while starting (${code})`)));
+  });
+  lines.close();
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
+// --- what the shop answers -----------------------------------------------------------------------
+
+/** The shop's answer as sent on the wire: node:http, unlike fetch, leaves a compressed body compressed. */
+function capture(url: string, headers: Record<string, string>): Promise<RecordedReply> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        const kept = Object.entries(response.headers).filter(([name]) => !['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(name));
+        resolve({ status: response.statusCode ?? 0, headers: Object.fromEntries(kept), body: Buffer.concat(chunks).toString('base64') });
+      });
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+async function json<T>(url: string, init: RequestInit & { expect: number }): Promise<{ body: T; response: Response }> {
+  const response = await fetch(url, init);
+  if (response.status !== init.expect) throw new Error(`${init.method ?? 'GET'} ${url}: ${response.status} ${await response.text()}`);
+  return { body: (await response.json()) as T, response };
+}
+
+// --- customers, signed in through the e-mailed link ----------------------------------------------
+
+interface Customer {
+  email: string;
+  cookie: string;
+  addressId: string;
+}
+
+const SOFIA = { fullName: 'Maria Ivanova', streetAddress: '12 Vitosha Blvd', city: 'Sofia', postalCode: '1000', country: 'BG', phone: '0888 123 456' };
+
+/** As the browser does: asks for a link, opens the e-mail, completes with a POST, and saves an address for checkout. */
+async function signIn(shopUrl: string, inbox: SmtpInbox, email: string, clientAddress: string): Promise<Customer> {
+  const post = { method: 'POST', headers: { 'content-type': 'application/json', origin: shopUrl } };
+  await json(`${shopUrl}/api/auth/sign-in-links`, { ...post, headers: { ...post.headers, 'x-forwarded-for': clientAddress }, body: JSON.stringify({ email, language: 'en' }), expect: 202 });
+  const token = new URL(await inbox.waitForSignInLink(email, 60_000)).searchParams.get('signInToken');
+  const { response } = await json(`${shopUrl}/api/auth/sessions`, { ...post, body: JSON.stringify({ token, email }), expect: 200 });
+  const cookie = response.headers
+    .getSetCookie()
+    .map((header) => header.split(';')[0])
+    .join('; ');
+  const { body } = await json<{ addresses: { id: string }[] }>(`${shopUrl}/api/addresses`, { ...post, headers: { ...post.headers, cookie }, body: JSON.stringify(SOFIA), expect: 201 });
+  return { email, cookie, addressId: body.addresses[0]!.id };
+}
+
+/** Runs the task for every item, a few at a time. */
+async function eachLimited<T, R>(items: readonly T[], concurrency: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) {
+        const index = next++;
+        results[index] = await task(items[index]!, index);
+      }
+    }),
+  );
+  return results;
+}
+
+const operationId = () => randomUUID().replace(/-/g, '');
+
+/** Leaves exactly one piece of the product in each customer's cart, the cart every order run starts from. */
+async function setCarts(shopUrl: string, customers: readonly Customer[], productId: string): Promise<void> {
+  await eachLimited(customers, 8, async (customer) => {
+    const operations: CartOperation[] = [{ id: operationId(), type: 'set', productId, quantity: 1 }];
+    await json(`${shopUrl}/api/cart/operations`, { method: 'POST', headers: { 'content-type': 'application/json', origin: shopUrl, cookie: customer.cookie }, body: JSON.stringify({ operations }), expect: 200 });
+  });
+}
+
+// --- measuring -----------------------------------------------------------------------------------
+
+interface Measurement {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  cpuMsPerRequest: number;
+  peakRssMb: number;
+  /** Answers other than 2xx, by status ("error" for connection errors). */
+  failed: Record<string, number>;
+}
+
+async function measure(target: Target, options: Omit<autocannon.Options, 'url'>): Promise<Measurement> {
+  const pid = target.child.pid!;
+  resetPeakRss(pid);
+  const cpuBefore = cpuMs(pid);
+  // With a rate, autocannon corrects latencies for coordinated omission with an expected interval of
+  // ceil(1/rate) ms, 1 ms, while its requests are 1000/rate ms apart: the correction would fill the
+  // histogram with made-up short latencies, so the latencies reported are those of the requests sent.
+  const result = await autocannon({ connections: CONNECTIONS, ignoreCoordinatedOmission: options.overallRate !== undefined, ...options, url: target.url });
+  const answered = result['2xx'];
+  if (answered === 0) throw new Error(`${target.url}${options.requests?.[0]?.path ?? ''}: no request succeeded (${result.non2xx} non-2xx, ${result.errors} errors)`);
+  return {
+    requestsPerSecond: answered / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpuMsPerRequest: (cpuMs(pid) - cpuBefore) / answered,
+    peakRssMb: peakRssMb(pid),
+    failed: {
+      ...Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).flatMap(([status, stats]) => (status.startsWith('2') || !stats.count ? [] : [[status, stats.count]]))),
+      ...(result.errors ? { error: result.errors } : {}),
+    },
+  };
+}
+
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+interface Row {
+  workload: string;
+  shop: Measurement[];
+  bare: Measurement[];
+}
+
+// --- one database --------------------------------------------------------------------------------
+
+interface DatabaseRun {
+  label: string;
+  rows: Row[];
+  startSeconds: number;
+  signInSeconds: number;
+}
+
+async function benchDatabase(label: string, databaseUrl: string | undefined, inbox: SmtpInbox): Promise<DatabaseRun> {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'shop-bench-'));
+  const shop = await startShop(path.join(root, 'data'), databaseUrl, inbox.url);
+  let bare: Target | undefined;
+  try {
+    progress(`${label}: the shop answered after ${shop.startSeconds.toFixed(1)} s`);
+    const catalogue = await json<CatalogueResponse>(`${shop.url}/api/products`, { expect: 200 });
+    const madeToOrder = catalogue.body.products.find((product) => product.stock === null && product.photos.length > 0);
+    if (!madeToOrder) throw new Error('The demo catalogue has no made-to-order product with a photo');
+    const homePage = await (await fetch(`${shop.url}/`)).text();
+    const script = /<script[^>]+src="(\/assets\/[^"]+\.js)"/.exec(homePage)?.[1];
+    if (!script) throw new Error('The home page names no /assets/*.js script: is dist/client built?');
+    const reads: Array<{ workload: string; path: string }> = [
+      { workload: 'catalogue `GET /api/products`', path: '/api/products' },
+      { workload: 'home page HTML `GET /`', path: '/' },
+      { workload: 'static JS asset', path: script },
+      { workload: 'product image (640 px WebP)', path: `${madeToOrder.photos[0]!.url}?w=640` },
+    ];
+
+    const replies: Record<string, RecordedReply> = {};
+    for (const read of reads) {
+      const reply = await capture(`${shop.url}${read.path}`, BROWSER_HEADERS);
+      if (reply.status !== 200) throw new Error(`GET ${read.path} answered ${reply.status}`);
+      replies[read.path] = reply;
+      read.workload += `, ${reply.headers['content-encoding'] ?? 'uncompressed'} ${(Buffer.byteLength(reply.body, 'base64') / 1024).toFixed(1)} KB`;
+    }
+    const repliesFile = path.join(root, 'replies.json');
+    await writeFile(repliesFile, JSON.stringify(replies));
+    bare = await startBare(repliesFile);
+
+    const signInStarted = performance.now();
+    const runId = randomBytes(3).toString('hex');
+    const customers = await eachLimited(
+      Array.from({ length: CUSTOMERS }, (_, index) => index + 1),
+      8,
+      (number) => signIn(shop.url, inbox, `bench-${runId}-${number}@example.com`, `10.${(number >> 16) & 255}.${(number >> 8) & 255}.${number & 255}`),
+    );
+    const signInSeconds = (performance.now() - signInStarted) / 1000;
+    progress(`${label}: ${CUSTOMERS} customers signed in through their e-mailed links in ${signInSeconds.toFixed(1)} s`);
+
+    // Each request below takes the next customer, round the list.
+    let turn = 0;
+    const nextCustomer = () => customers[turn++ % customers.length]!;
+    const post = (cookie: string, body: object): autocannon.Request => ({
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: shop.url, cookie },
+      body: JSON.stringify(body),
+    });
+    // The first refusal of each kind is shown, so that a failed count in the table can be explained.
+    const refusalsSeen = new Set<string>();
+    const onResponse = (status: number, body: string) => {
+      const key = `${status} ${body.slice(0, 120)}`;
+      if (status >= 300 && !refusalsSeen.has(key)) {
+        refusalsSeen.add(key);
+        progress(`${label}: the shop answered ${key}`);
+      }
+    };
+    const cartAdd: autocannon.Request = {
+      onResponse,
+      path: '/api/cart/operations',
+      setupRequest: (request) => ({ ...request, ...post(nextCustomer().cookie, { operations: [{ id: operationId(), type: 'add', productId: madeToOrder.id }] }) }),
+    };
+    // The body the checkout page sends: the address chosen, the total it showed, the terms accepted.
+    const expectedTotalMinor = priceLines([{ priceMinor: madeToOrder.priceMinor, quantity: 1 }]).total;
+    const checkout: autocannon.Request = {
+      onResponse,
+      path: '/api/orders',
+      setupRequest: (request) => {
+        const customer = nextCustomer();
+        const body = { idempotencyKey: operationId(), addressId: customer.addressId, paymentMethod: 'pay_by_link', expectedTotalMinor, language: 'en', acceptTerms: true };
+        return { ...request, ...post(customer.cookie, body) };
+      },
+    };
+
+    const rows: Row[] = [...reads.map(({ workload }) => ({ workload, shop: [], bare: [] })), ...['cart add, fixed rate', 'order placement, max', 'order placement, 70% of max'].map((workload) => ({ workload, shop: [], bare: [] }))];
+    const readOptions = (pathname: string): Omit<autocannon.Options, 'url'> => ({ duration: SECONDS, requests: [{ method: 'GET', path: pathname, headers: BROWSER_HEADERS }] });
+    if (!SMOKE) {
+      progress(`${label}: warming up`);
+      for (const read of reads) for (const target of [shop, bare]) await measure(target, { ...readOptions(read.path), duration: Math.min(2, SECONDS) });
+    }
+
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const [index, read] of reads.entries()) {
+        // Shop and bare take turns going first, so that neither always meets the machine in the same state.
+        const order: Array<'shop' | 'bare'> = (round + index) % 2 ? ['shop', 'bare'] : ['bare', 'shop'];
+        for (const which of order) rows[index]![which].push(await measure(which === 'shop' ? shop : bare, readOptions(read.path)));
+      }
+      rows[reads.length]!.shop.push(await measure(shop, { duration: SECONDS, overallRate: CART_RATE, requests: [cartAdd] }));
+      await setCarts(shop.url, customers, madeToOrder.id);
+      turn = 0;
+      const max = await measure(shop, { amount: ORDERS, requests: [checkout] });
+      rows[reads.length + 1]!.shop.push(max);
+      await setCarts(shop.url, customers, madeToOrder.id);
+      turn = 0;
+      // A duration rather than an amount: autocannon splits an amount evenly over the connections but
+      // the rate unevenly, which would leave the slower connections finishing alone.
+      const rate = Math.max(1, Math.round(max.requestsPerSecond * 0.7));
+      rows[reads.length + 2]!.shop.push(await measure(shop, { duration: Math.max(1, Math.floor((0.85 * ORDERS) / rate)), overallRate: rate, requests: [checkout] }));
+      progress(`${label}: round ${round} of ${ROUNDS} done`);
+    }
+    return { label, rows, startSeconds: shop.startSeconds, signInSeconds };
+  } finally {
+    if (bare) await stop(bare.child);
+    await stop(shop.child);
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+// --- a scratch PostgreSQL database ---------------------------------------------------------------
+
+/** A new database beside the one BENCH_DATABASE_URL names (which is only connected to), dropped afterwards. */
+async function withScratchDatabase<T>(serverUrl: string, use: (databaseUrl: string) => Promise<T>): Promise<{ result: T; version: string }> {
+  const name = `shop_bench_${process.pid}_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    const version = ((await admin.query<{ server_version: string }>('show server_version')).rows[0]?.server_version ?? '?').split(' ')[0]!;
+    await admin.query(`create database ${name}`);
+    try {
+      const databaseUrl = new URL(serverUrl);
+      databaseUrl.pathname = `/${name}`;
+      return { result: await use(databaseUrl.toString()), version };
+    } finally {
+      await admin.query(`drop database if exists ${name} with (force)`);
+    }
+  } finally {
+    await admin.end();
+  }
+}
+
+// --- the report ----------------------------------------------------------------------------------
+
+function machine(): string {
+  const model = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? os.cpus()[0]?.model ?? 'unknown CPU';
+  const memoryGb = os.totalmem() / 1024 ** 3;
+  return `${os.availableParallelism()} × ${model}, ${memoryGb.toFixed(1)} GB memory, Linux ${os.release()}, Node ${process.version}`;
+}
+
+const fixed = (value: number, digits: number) => value.toFixed(digits);
+
+function report(run: DatabaseRun, when: Date, loadBefore: number[], databaseNote: string): string {
+  const lines = [
+    `# Benchmark: ${run.label}, ${when.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+    '',
+    `- Machine: ${machine()}; load average ${loadBefore.map((value) => value.toFixed(2)).join(' / ')} before, ${os
+      .loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' / ')} after (the machine is shared: read the ratios, not the absolute numbers).`,
+    `- Database: ${databaseNote}. The shop answered /api/health ${fixed(run.startSeconds, 1)} s after it started; ${CUSTOMERS} customers signed in through their e-mailed links in ${fixed(run.signInSeconds, 1)} s.`,
+    `- ${ROUNDS} round(s); each read workload ${SECONDS} s per side, shop and bare taking turns; ${CONNECTIONS} connections; load generator autocannon in the benchmark's process. Every figure is the median over the rounds (latencies as autocannon measures them, in whole ms).`,
+    `- Cart add: ${CART_RATE} requests/s (autocannon's overallRate) for ${SECONDS} s, spread over the customers. Order placement: each checkout by another customer, whose cart holds one made-to-order piece; "max" places ${ORDERS} orders as fast as the shop takes them, "70% of max" runs at 70% of the same round's max rate for as long as about ${Math.round(ORDERS * 0.85)} orders take.`,
+    `- CPU is the server process's user + system time (/proc/<pid>/stat) divided by the successful requests${databaseNote.startsWith('PostgreSQL') ? "; on PostgreSQL the database server's own processes are not counted" : ''}. Peak RSS is the process's VmHWM during that workload (reset before it through /proc/<pid>/clear_refs).`,
+    '',
+    '| workload | shop req/s | shop p50 / p99 ms | bare req/s | bare p50 / p99 ms | shop ÷ bare | shop CPU ms/req | bare CPU ms/req | shop peak RSS MB | not 2xx (all rounds) |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const row of run.rows) {
+    const shop = (pick: (measurement: Measurement) => number) => median(row.shop.map(pick));
+    const bare = (pick: (measurement: Measurement) => number) => (row.bare.length ? median(row.bare.map(pick)) : undefined);
+    const bareRate = bare((measurement) => measurement.requestsPerSecond);
+    const ratio = row.bare.length ? median(row.shop.map((measurement, index) => measurement.requestsPerSecond / row.bare[index]!.requestsPerSecond)) : undefined;
+    const failedCounts: Record<string, number> = {};
+    for (const measurement of [...row.shop, ...row.bare]) for (const [status, count] of Object.entries(measurement.failed)) failedCounts[status] = (failedCounts[status] ?? 0) + count;
+    const failed = Object.entries(failedCounts).map(([status, count]) => `${count}×${status}`).join(', ') || '0';
+    lines.push(
+      `| ${row.workload} | ${fixed(shop((m) => m.requestsPerSecond), 0)} | ${fixed(shop((m) => m.p50), 1)} / ${fixed(shop((m) => m.p99), 1)} | ${bareRate === undefined ? '–' : fixed(bareRate, 0)} | ${
+        bareRate === undefined ? '–' : `${fixed(bare((m) => m.p50)!, 1)} / ${fixed(bare((m) => m.p99)!, 1)}`
+      } | ${ratio === undefined ? '–' : `${ratio.toPrecision(2)}×`} | ${fixed(shop((m) => m.cpuMsPerRequest), 3)} | ${bareRate === undefined ? '–' : fixed(bare((m) => m.cpuMsPerRequest)!, 3)} | ${fixed(
+        Math.max(...row.shop.map((m) => m.peakRssMb)),
+        0,
+      )} | ${failed} |`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(MAIN) || !existsSync(projectPath('dist/client/index.html'))) {
+    console.error(`The benchmark runs the built shop, and ${path.relative(process.cwd(), MAIN)} or dist/client is missing: run \`npm run build\` first.`);
+    process.exit(1);
+  }
+  const inbox = await startSmtpInbox();
+  try {
+    const runs: Array<{ key: string; run: () => Promise<{ result: DatabaseRun; databaseNote: string }> }> = [
+      { key: 'pglite', run: async () => ({ result: await benchDatabase('PGlite', undefined, inbox), databaseNote: 'PGlite (embedded), on a fresh DATA_DIR' }) },
+    ];
+    const serverUrl = process.env.BENCH_DATABASE_URL;
+    if (serverUrl) {
+      runs.push({
+        key: 'postgresql',
+        run: async () => {
+          const { result, version } = await withScratchDatabase(serverUrl, (databaseUrl) => benchDatabase('PostgreSQL', databaseUrl, inbox));
+          return { result, databaseNote: `PostgreSQL ${version} on ${new URL(serverUrl).host}, in a new database created beside the one BENCH_DATABASE_URL names and dropped afterwards` };
+        },
+      });
+    }
+    for (const { key, run } of runs) {
+      const when = new Date();
+      const loadBefore = os.loadavg();
+      const { result, databaseNote } = await run();
+      const text = report(result, when, loadBefore, databaseNote);
+      print(text);
+      if (!SMOKE) {
+        const file = projectPath(`docs/benchmarks/${when.toISOString().slice(0, 10)}-${key}.md`);
+        await mkdir(path.dirname(file), { recursive: true });
+        await writeFile(file, text);
+        progress(`written to ${path.relative(process.cwd(), file)}`);
+      }
+    }
+  } finally {
+    await inbox.close();
+  }
+}
+
+await main();

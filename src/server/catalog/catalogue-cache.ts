@@ -1,0 +1,213 @@
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Database, Transaction } from '../db/client.js';
+import { catalogueState } from './service.js';
+
+const compressWithBrotli = promisify(brotliCompress);
+const compressWithGzip = promisify(gzip);
+
+type Encoding = 'br' | 'gzip' | 'identity';
+
+/** An answer serialised and compressed once, then sent as it is for as long as the catalogue stays the same. */
+export interface PreparedResponse {
+  bodies: Record<Encoding, Buffer>;
+  /** Strong validators differ between encodings of the same body (RFC 9110, section 8.8.3). */
+  etags: Record<Encoding, string>;
+}
+
+/** Enough for every page, category, sort and product of a handmade shop; searches are what push the oldest out. */
+const MAX_PREPARED_RESPONSES = 200;
+
+/** Compressing happens while a visitor waits for the rebuilt answer, so speed matters more than the last few bytes. */
+const BROTLI_QUALITY = 5;
+
+/** The answers read in one snapshot together with the state they are tagged with; repeatable read makes the snapshot last the whole transaction. */
+const SNAPSHOT = { isolationLevel: 'repeatable read', accessMode: 'read only' } as const;
+
+interface Built {
+  /** The catalogue state read in the same snapshot as the answer. */
+  state: string;
+  /** The tick at which the snapshot was about to begin. */
+  startedAt: number;
+  /** Undefined when there is nothing to answer (no such product). */
+  response: PreparedResponse | undefined;
+}
+
+/**
+ * The catalogue's answers, prepared once per query (serialised, compressed, given an ETag) and
+ * served until the catalogue changes. Every request first learns the catalogue's state as it is
+ * after the request arrived (a cheap read that requests arriving together share), so an answer is
+ * never older than a change committed before the request, whichever process made it. The change
+ * notices of the live channel could not replace that read: on PostgreSQL a notice can arrive after
+ * the request that follows the change, and stock counts have no version to compare.
+ *
+ * Times are compared as ticks of one counter, taken when a request arrives, a state read starts
+ * and a snapshot starts. An answer may serve a request if its snapshot started after the request
+ * arrived, or if it was read at a state equal to one read after the request arrived.
+ */
+export class CatalogueCache {
+  private ticks = 0;
+  /** The state of the latest state read, at which every stored answer was read, and that read's tick. */
+  private state: { value: string; readAt: number } | undefined;
+  /** In the order of last use, so that the first is the one to drop. */
+  private readonly entries = new Map<string, PreparedResponse>();
+  private readonly building = new Map<string, Promise<Built>>();
+  private readonly latestState: SharedRead<{ value: string; readAt: number }>;
+
+  constructor(
+    private readonly db: Database,
+    private readonly maxEntries = MAX_PREPARED_RESPONSES,
+  ) {
+    this.latestState = new SharedRead(async () => {
+      const readAt = this.tick();
+      return { value: await catalogueState(db), readAt };
+    });
+  }
+
+  /** How many answers are stored. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /**
+   * The prepared answer for the key, read by `read` (in a snapshot) when none is stored for the
+   * current catalogue; undefined when `read` finds nothing to answer.
+   */
+  async answer(key: string, read: (tx: Transaction) => Promise<object>): Promise<PreparedResponse>;
+  async answer(key: string, read: (tx: Transaction) => Promise<object | undefined>): Promise<PreparedResponse | undefined>;
+  async answer(key: string, read: (tx: Transaction) => Promise<object | undefined>): Promise<PreparedResponse | undefined> {
+    const arrivedAt = this.tick();
+    this.adopt(await this.latestState.get());
+    const stored = this.entries.get(key);
+    if (stored) {
+      this.entries.delete(key);
+      this.entries.set(key, stored);
+      return stored;
+    }
+    const pending = this.building.get(key);
+    if (pending) {
+      const built = await pending;
+      if (built.startedAt > arrivedAt || built.state === this.state?.value) return built.response;
+    }
+    return (await this.build(key, read)).response;
+  }
+
+  private tick(): number {
+    return ++this.ticks;
+  }
+
+  /** Takes a state read newer than the one held; answers stored at another state are dropped. */
+  private adopt(latest: { value: string; readAt: number }): void {
+    if (this.state && this.state.readAt >= latest.readAt) return;
+    if (this.state?.value !== latest.value) {
+      this.entries.clear();
+      this.building.clear();
+    }
+    this.state = latest;
+  }
+
+  private async build(key: string, read: (tx: Transaction) => Promise<object | undefined>): Promise<Built> {
+    const startedAt = this.tick();
+    const building = this.db
+      .transaction(async (tx) => ({ state: await catalogueState(tx), value: await read(tx) }), SNAPSHOT)
+      .then(async ({ state, value }): Promise<Built> => ({ state, startedAt, response: value === undefined ? undefined : await prepare(value) }));
+    this.building.set(key, building);
+    try {
+      const built = await building;
+      // Read at an older state, or at a newer one that no request has seen yet: serve it, keep it not.
+      if (built.response && built.state === this.state?.value) this.store(key, built.response);
+      return built;
+    } finally {
+      if (this.building.get(key) === building) this.building.delete(key);
+    }
+  }
+
+  private store(key: string, response: PreparedResponse): void {
+    this.entries.delete(key);
+    this.entries.set(key, response);
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= this.maxEntries) break;
+      this.entries.delete(oldest);
+    }
+  }
+}
+
+/**
+ * A read whose every caller gets a result read after it asked: callers who ask while a read is
+ * under way share the one that starts when it ends, so a crowd of requests costs two reads, not one each.
+ */
+class SharedRead<T> {
+  private running: Promise<T> | undefined;
+  private next: Promise<T> | undefined;
+
+  constructor(private readonly read: () => Promise<T>) {}
+
+  get(): Promise<T> {
+    if (this.next) return this.next;
+    if (!this.running) return this.start();
+    const ignore = () => {};
+    this.next = this.running.then(ignore, ignore).then(() => {
+      this.next = undefined;
+      return this.start();
+    });
+    return this.next;
+  }
+
+  private start(): Promise<T> {
+    const running: Promise<T> = this.read().finally(() => {
+      if (this.running === running) this.running = undefined;
+    });
+    this.running = running;
+    return running;
+  }
+}
+
+async function prepare(value: object): Promise<PreparedResponse> {
+  const identity = Buffer.from(JSON.stringify(value));
+  const [br, gzipped] = await Promise.all([
+    compressWithBrotli(identity, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
+    compressWithGzip(identity),
+  ]);
+  const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 27);
+  return {
+    bodies: { identity, gzip: gzipped, br },
+    etags: { identity: `"${hash}"`, gzip: `"${hash}-gzip"`, br: `"${hash}-br"` },
+  };
+}
+
+/** The encoding to send for an Accept-Encoding header: brotli, else gzip, else none, among those it accepts. */
+export function chooseEncoding(acceptEncoding: string | undefined): Encoding {
+  const weights = new Map<string, number>();
+  for (const part of (acceptEncoding ?? '').split(',')) {
+    const [coding, ...parameters] = part.split(';').map((piece) => piece.trim().toLowerCase());
+    if (!coding) continue;
+    const quality = parameters.find((parameter) => parameter.startsWith('q='));
+    weights.set(coding, quality === undefined ? 1 : Number(quality.slice(2)) || 0);
+  }
+  const accepts = (coding: string) => (weights.get(coding) ?? weights.get('*') ?? 0) > 0;
+  if (accepts('br')) return 'br';
+  if (accepts('gzip')) return 'gzip';
+  return 'identity';
+}
+
+/** Whether If-None-Match names the validator (weak comparison, as RFC 9110 asks for it). */
+function noneMatch(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((tag) => {
+    const trimmed = tag.trim();
+    return trimmed === '*' || trimmed.replace(/^W\//, '') === etag;
+  });
+}
+
+/** Sends the prepared answer in the encoding the client accepts best, or 304 when the client holds it already. */
+export function sendPrepared(request: FastifyRequest, reply: FastifyReply, prepared: PreparedResponse): FastifyReply {
+  const encoding = chooseEncoding(request.headers['accept-encoding']);
+  const etag = prepared.etags[encoding];
+  // Pages learn of changes over the live channel; a browser keeps an answer but asks again before each use.
+  reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding').header('etag', etag);
+  if (noneMatch(request.headers['if-none-match'], etag)) return reply.status(304).send();
+  if (encoding !== 'identity') reply.header('content-encoding', encoding);
+  return reply.header('content-type', 'application/json; charset=utf-8').send(prepared.bodies[encoding]);
+}
