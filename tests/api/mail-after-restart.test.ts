@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,26 +8,13 @@ import { priceLines } from '../../src/shared/money.js';
 import type { Order } from '../../src/shared/orders.js';
 import { openDatabase } from '../../src/server/db/client.js';
 import { products } from '../../src/server/db/schema.js';
-import { projectPath } from '../../src/server/project-path.js';
-import { freePort } from '../support/free-port.js';
+import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { signInLinkIn, startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
 import { sofia } from './sample-data.js';
 import { tokenOf } from './sign-in.js';
 import { eventually, operationKey } from './shopper.js';
 import { createPostgresDatabase, databaseTargets, TEST_INDEX_HTML } from './test-app.js';
 import { testProduct } from './test-products.js';
-
-// A real server process, started from the sources, on the given database and mail server.
-const SERVER = `
-const { startServer } = await import(process.env.START_MODULE);
-const { builtPages } = await import(process.env.PAGES_MODULE);
-await startServer(async () => builtPages(process.env.TEST_CLIENT_DIR));
-`;
-
-interface ShopProcess {
-  url: string;
-  child: ChildProcess;
-}
 
 const running: ChildProcess[] = [];
 const cleanups: Array<() => Promise<void>> = [];
@@ -37,32 +24,16 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function startShop(environment: Record<string, string>): Promise<ShopProcess> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', SERVER], {
-    cwd: projectPath(),
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      SEED_DEMO: 'false',
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      START_MODULE: projectPath('src/server/start-server.ts'),
-      PAGES_MODULE: projectPath('src/server/pages.ts'),
-      ...environment,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  running.push(child);
-  const url = `http://127.0.0.1:${port}`;
-  await eventually(async () => child.exitCode === null && (await fetch(`${url}/api/health`).then((response) => response.ok, () => false)), 30_000, 'the server to start');
-  return { url, child };
+/** A real server process, started from the sources, on the given database and mail server. */
+async function startShop({ TEST_CLIENT_DIR: clientDir, ...environment }: Record<string, string>): Promise<ServerProcess> {
+  const shop = await startServerProcess(clientDir!, environment, 30_000);
+  running.push(shop.child);
+  return shop;
 }
 
 const stopped = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())));
 
-async function call<T>(shop: ShopProcess, method: string, url: string, cookie: string, body?: object): Promise<T> {
+async function call<T>(shop: ServerProcess, method: string, url: string, cookie: string, body?: object): Promise<T> {
   const response = await fetch(`${shop.url}${url}`, {
     method,
     headers: { cookie, ...(body ? { 'content-type': 'application/json' } : {}) },
