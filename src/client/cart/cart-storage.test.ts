@@ -1,28 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CartItem } from '../../shared/cart.js';
+import { MemoryStorage } from '../../../tests/support/memory-storage.js';
 import { forgetCart, newOperationId, queueOperation, readMirror, readQueue, toOperations, withQueue, writeMirror, writeQueue, type QueuedOperation } from './cart-storage.js';
-
-class MemoryStorage implements Storage {
-  private values = new Map<string, string>();
-  get length() {
-    return this.values.size;
-  }
-  clear() {
-    this.values.clear();
-  }
-  getItem(key: string) {
-    return this.values.get(key) ?? null;
-  }
-  key(index: number) {
-    return [...this.values.keys()][index] ?? null;
-  }
-  removeItem(key: string) {
-    this.values.delete(key);
-  }
-  setItem(key: string, value: string) {
-    this.values.set(key, value);
-  }
-}
 
 const serverItem: CartItem = {
   id: 'a1b2c3d4-0000-4000-8000-000000000001',

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CartOperation, CartOperationResult, CartOperationsResponse } from '../../shared/cart.js';
 import { readQueue, writeQueue, type QueuedOperation } from './cart-storage.js';
 import { useOfflineQueueSync } from './use-offline-queue-sync.js';
+import { MemoryStorage } from '../../../tests/support/memory-storage.js';
 
 // The hook runs here without a page: its effect runs at once, and the providers it reads (texts,
 // connectivity, the modal, the query cache) are stand-ins that record what they are told. Requests
@@ -36,28 +37,6 @@ vi.mock('../i18n/i18n.js', () => ({
 vi.mock('../ui/modal/modal-context.js', () => ({
   useModal: () => (message: { type: string; message: string }) => void page.modals.push(message),
 }));
-
-class MemoryStorage implements Storage {
-  private values = new Map<string, string>();
-  get length() {
-    return this.values.size;
-  }
-  clear() {
-    this.values.clear();
-  }
-  getItem(key: string) {
-    return this.values.get(key) ?? null;
-  }
-  key(index: number) {
-    return [...this.values.keys()][index] ?? null;
-  }
-  removeItem(key: string) {
-    this.values.delete(key);
-  }
-  setItem(key: string, value: string) {
-    this.values.set(key, value);
-  }
-}
 
 const EMAIL = 'ana@example.com';
 const DELETED = 'b0000000-0000-4000-8000-00000000dead';
