@@ -119,7 +119,7 @@ export async function buildApp({ config, database, images, pages, logger = false
   registerProbes(app, db);
   app.decorate('sessionCache', new SessionCache());
   registerAuthRoutes(app, db, { mailer, texts: mailTexts }, config);
-  registerCatalogRoutes(app, db);
+  await registerCatalogRoutes(app, database);
   registerCartRoutes(app, db);
   registerAddressRoutes(app, db);
   registerAccountRoutes(app, db);
@@ -168,6 +168,6 @@ export async function buildApp({ config, database, images, pages, logger = false
     showBgnEquivalent: config.showBgnEquivalent,
     paymentMethods: config.paymentMethods,
   };
-  registerPageFallback(app, pages, settings, db);
+  await registerPageFallback(app, pages, settings, database);
   return app;
 }

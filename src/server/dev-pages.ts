@@ -13,6 +13,7 @@ export async function viteDevPages(): Promise<PageSource> {
   });
   return {
     needsInlineScripts: true,
+    fixedHtml: false,
     async register(app) {
       await app.register(middie);
       app.use(vite.middlewares);

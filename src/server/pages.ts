@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { PUBLIC_SETTINGS_ELEMENT_ID, type PublicSettings } from '../shared/settings.js';
 import { isNotPagePath, SERVICE_WORKER_PATH, SHELL_REVISION_PLACEHOLDER } from '../shared/service-worker.js';
-import type { Database } from './db/client.js';
+import { CatalogueCache, sendPrepared, type ResponseContent } from './catalog/catalogue-cache.js';
+import type { DatabaseHandle, Executor } from './db/client.js';
 import { errorBody } from './http/errors.js';
 import { answerPage, injectPageHead, pageWithoutData, shellHead, type PageAnswer, type PageRequest } from './seo/page-head.js';
 
@@ -13,6 +14,8 @@ import { answerPage, injectPageHead, pageWithoutData, shellHead, type PageAnswer
 export interface PageSource {
   /** Vite's development client injects inline scripts, so the content security policy must allow them. */
   needsInlineScripts: boolean;
+  /** Whether index.html stays the same while the server runs (a build), so that finished pages may be kept. */
+  fixedHtml: boolean;
   register(app: FastifyInstance): Promise<void>;
   indexHtml(url: string): Promise<string>;
   /** The built service worker's script, or null where there is none (development, a build without one). */
@@ -27,6 +30,7 @@ export function builtPages(clientDir: string): PageSource {
   let worker: Promise<string | null> | undefined;
   return {
     needsInlineScripts: false,
+    fixedHtml: true,
     async register(app) {
       await app.register(fastifyStatic, {
         root: clientDir,
@@ -103,10 +107,15 @@ function injectSettings(html: string, settings: PublicSettings): string {
  * the app shell the service worker keeps for offline use, with a generic head, and /sw.js that worker,
  * which browsers must be able to fetch anew at any time (never cached for long).
  *
- * Without a database (a caller that gives none) every page gets the head that needs no data.
+ * Without a database (a caller that gives none) every page gets the head that needs no data. With one,
+ * a page is built once per address and sent prepared and compressed (catalog/catalogue-cache.ts) until
+ * the catalogue changes; the pages have a cache of their own, so that crawlers' many addresses never
+ * push the catalogue's answers out.
  */
-export function registerPageFallback(app: FastifyInstance, pages: PageSource, settings: PublicSettings, db?: Database): void {
+export async function registerPageFallback(app: FastifyInstance, pages: PageSource, settings: PublicSettings, database?: DatabaseHandle): Promise<void> {
   const shell = async () => injectPageHead(injectSettings(await pages.indexHtml('/'), settings), shellHead(settings.publicUrl));
+  const pageCache = database && pages.fixedHtml ? new CatalogueCache(database.db) : undefined;
+  if (database?.kind === 'pglite' && pageCache) app.addHook('onClose', await pageCache.trustChangeNotices(database));
 
   app.get('/index.html', async (_request, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(await shell()));
 
@@ -118,24 +127,32 @@ export function registerPageFallback(app: FastifyInstance, pages: PageSource, se
       .send(script === null ? REMOVING_WORKER : serviceWorkerWithShell(script, await shell()));
   });
 
+  /** The page with its head, as an answer to prepare: the app for 200 and 404, a bare redirect for 301. */
+  const pageContent = async (answer: PageAnswer, url: string): Promise<ResponseContent> => {
+    // Not cached for long: a product renamed back takes its old slug again.
+    if (answer.status === 301) return { status: 301, headers: { location: answer.location }, body: '' };
+    const html = injectPageHead(injectSettings(await pages.indexHtml(url), settings), answer.head);
+    return { status: answer.status, headers: { 'content-type': 'text/html; charset=utf-8' }, body: html };
+  };
+
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && !isNotPagePath(pathname);
     if (!wantsPage) return reply.status(404).send(errorBody('not_found', `No route for ${request.method} ${pathname}`));
     const page: PageRequest = { siteUrl: settings.publicUrl, pathname, search: request.url.slice(pathname.length) };
-    let answer: PageAnswer;
-    try {
-      answer = db ? await answerPage(db, page) : pageWithoutData(page);
-    } catch (error) {
-      // The app itself can still load (and say what it cannot reach); only the head is generic.
-      request.log.error({ err: error }, 'The page head could not be built from the database');
-      answer = pageWithoutData(page);
+    if (database) {
+      try {
+        const read = async (db: Executor) => pageContent(await answerPage(db, page), request.url);
+        const prepared = pageCache ? await pageCache.answerContent(request.url, read) : undefined;
+        if (prepared) return sendPrepared(request, reply, prepared);
+        if (!pageCache) return sendContent(reply, await read(database.db));
+      } catch (error) {
+        // The app itself can still load (and say what it cannot reach); only the head is generic.
+        request.log.error({ err: error }, 'The page head could not be built from the database');
+      }
     }
-    if (answer.status === 301) {
-      // Not cached for long: a product renamed back takes its old slug again.
-      return reply.status(301).header('location', answer.location).header('cache-control', 'no-cache').send();
-    }
-    const html = injectPageHead(injectSettings(await pages.indexHtml(request.url), settings), answer.head);
-    return reply.status(answer.status).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+    return sendContent(reply, await pageContent(pageWithoutData(page), request.url));
   });
 }
+
+const sendContent = (reply: FastifyReply, content: ResponseContent) => reply.status(content.status).headers(content.headers).header('cache-control', 'no-cache').send(content.body);

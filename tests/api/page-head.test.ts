@@ -1,7 +1,10 @@
+import { brotliDecompressSync } from 'node:zlib';
+import { eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import { pickText, type Product, type TextLanguage } from '../../src/shared/catalog.js';
 import { metaDescription } from '../../src/shared/page-head.js';
 import { seedDemoCatalogue, sitemapProducts, updateProduct } from '../../src/server/catalog/service.js';
+import { products } from '../../src/server/db/schema.js';
 import { describeEachDatabase } from './test-app.js';
 
 // What a crawler or a link preview that runs no JavaScript reads: the raw HTML the server sends.
@@ -167,6 +170,27 @@ describeEachDatabase('page heads in the HTML', (context) => {
     const moved = await get(`/product/${renamed.slug}?lang=bg`);
     expect(moved.response.statusCode).toBe(200);
     expect(moved.head.title).toBe('Нокти балерина „Звездна нощ“ | Nail Art Atelier');
+  });
+
+  it('sends a page prepared once, compressed as the browser asks, 304 for the copy it holds, and new at the first request after a change', async () => {
+    const { app, database } = context();
+    const product = catalogue.find((candidate) => candidate.stock !== null && candidate.stock > 0)!;
+    const url = `/product/${product.slug}`;
+    const plain = await app.inject({ method: 'GET', url });
+    const compressed = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(compressed.headers).toMatchObject({ 'content-encoding': 'br', 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', vary: 'accept-encoding' });
+    expect(brotliDecompressSync(compressed.rawPayload).toString()).toBe(plain.body);
+    expect(compressed.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+    const etag = String(compressed.headers.etag);
+    expect((await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br', 'if-none-match': etag } })).statusCode).toBe(304);
+
+    // Written straight to the table, as no route would: the change must still reach the next request.
+    await database.db.update(products).set({ stock: 0 }).where(eq(products.id, product.id));
+    const changed = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br', 'if-none-match': etag } });
+    expect(changed.statusCode).toBe(200);
+    expect(readHead(brotliDecompressSync(changed.rawPayload).toString()).jsonLd[2]).toMatchObject({ offers: { availability: 'https://schema.org/OutOfStock' } });
+    await database.db.update(products).set({ stock: product.stock }).where(eq(products.id, product.id));
+    expect((await app.inject({ method: 'GET', url })).body).toBe(plain.body);
   });
 
   it('answers an unknown product, or an address that is no slug, with the not-found page and no structured data', async () => {

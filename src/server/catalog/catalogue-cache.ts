@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Database, Transaction } from '../db/client.js';
+import type { Database, DatabaseHandle, Transaction } from '../db/client.js';
 import { catalogueState } from './service.js';
 
 const compressWithBrotli = promisify(brotliCompress);
@@ -12,10 +12,26 @@ type Encoding = 'br' | 'gzip' | 'identity';
 
 /** An answer serialised and compressed once, then sent as it is for as long as the catalogue stays the same. */
 export interface PreparedResponse {
+  status: number;
+  /** Content-Type, and Location for a redirect. */
+  headers: Record<string, string>;
   bodies: Record<Encoding, Buffer>;
   /** Strong validators differ between encodings of the same body (RFC 9110, section 8.8.3). */
   etags: Record<Encoding, string>;
 }
+
+/** What a read found to answer, before it is compressed. */
+export interface ResponseContent {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const JSON_CONTENT = 'application/json; charset=utf-8';
+const asJson = (value: object): ResponseContent => ({ status: 200, headers: { 'content-type': JSON_CONTENT }, body: JSON.stringify(value) });
+
+/** The channel of migration 0010's triggers: a product, its stock or shop_state was written. */
+const CHANGE_CHANNEL = 'catalogue_touched';
 
 /** Enough for every page, category, sort and product of a handmade shop; searches are what push the oldest out. */
 const MAX_PREPARED_RESPONSES = 200;
@@ -46,6 +62,11 @@ interface Built {
  * Times are compared as ticks of one counter, taken when a request arrives, a state read starts
  * and a snapshot starts. An answer may serve a request if its snapshot started after the request
  * arrived, or if it was read at a state equal to one read after the request arrived.
+ *
+ * The embedded database is the exception that needs no read: it serves one process, and it delivers
+ * the notice that a change sends (migration 0010's triggers) before the change's commit returns. A
+ * notice drops every answer, and while none has come since the last state read began, that state is
+ * still the catalogue's, so requests are answered without a query (`trustChangeNotices`).
  */
 export class CatalogueCache {
   private ticks = 0;
@@ -55,6 +76,8 @@ export class CatalogueCache {
   private readonly entries = new Map<string, PreparedResponse>();
   private readonly building = new Map<string, Promise<Built>>();
   private readonly latestState: SharedRead<{ value: string; readAt: number }>;
+  /** Set while the change notices are trusted: the tick of the latest notice (0 before any). */
+  private noticeAt: number | undefined;
 
   constructor(
     private readonly db: Database,
@@ -66,20 +89,50 @@ export class CatalogueCache {
     });
   }
 
+  /**
+   * Skips the state read while no change notice has come since the last one began. Only for the
+   * embedded database, whose notices arrive before the change's commit returns; PostgreSQL's arrive
+   * later, on another connection, and a request in between would be answered from before the change.
+   */
+  async trustChangeNotices(database: Pick<DatabaseHandle, 'kind' | 'listen'>): Promise<() => Promise<void>> {
+    if (database.kind !== 'pglite') throw new Error('Only the embedded database delivers its notices before the commit returns');
+    const stop = await database.listen(CHANGE_CHANNEL, () => {
+      this.noticeAt = this.tick();
+      // Whatever the change was (a price written without a new version, too), every answer held, or
+      // being read, may be from before it.
+      this.entries.clear();
+      this.building.clear();
+      this.state = undefined;
+    });
+    this.noticeAt ??= 0;
+    return async () => {
+      this.noticeAt = undefined;
+      await stop();
+    };
+  }
+
   /** How many answers are stored. */
   get size(): number {
     return this.entries.size;
   }
 
   /**
-   * The prepared answer for the key, read by `read` (in a snapshot) when none is stored for the
+   * The prepared JSON answer for the key, read by `read` (in a snapshot) when none is stored for the
    * current catalogue; undefined when `read` finds nothing to answer.
    */
   async answer(key: string, read: (tx: Transaction) => Promise<object>): Promise<PreparedResponse>;
   async answer(key: string, read: (tx: Transaction) => Promise<object | undefined>): Promise<PreparedResponse | undefined>;
   async answer(key: string, read: (tx: Transaction) => Promise<object | undefined>): Promise<PreparedResponse | undefined> {
+    return this.answerContent(key, async (tx) => {
+      const value = await read(tx);
+      return value === undefined ? undefined : asJson(value);
+    });
+  }
+
+  /** The same for an answer of any type and status (a page's HTML, a redirect). */
+  async answerContent(key: string, read: (tx: Transaction) => Promise<ResponseContent | undefined>): Promise<PreparedResponse | undefined> {
     const arrivedAt = this.tick();
-    this.adopt(await this.latestState.get());
+    if (!this.stateIsCurrent()) this.adopt(await this.latestState.get());
     const stored = this.entries.get(key);
     if (stored) {
       this.entries.delete(key);
@@ -92,6 +145,11 @@ export class CatalogueCache {
       if (built.startedAt > arrivedAt || built.state === this.state?.value) return built.response;
     }
     return (await this.build(key, read)).response;
+  }
+
+  /** Whether the state held is known to be the catalogue's without reading it: no notice since its read began. */
+  private stateIsCurrent(): boolean {
+    return this.noticeAt !== undefined && this.state !== undefined && this.noticeAt < this.state.readAt;
   }
 
   private tick(): number {
@@ -108,7 +166,7 @@ export class CatalogueCache {
     this.state = latest;
   }
 
-  private async build(key: string, read: (tx: Transaction) => Promise<object | undefined>): Promise<Built> {
+  private async build(key: string, read: (tx: Transaction) => Promise<ResponseContent | undefined>): Promise<Built> {
     const startedAt = this.tick();
     const building = this.db
       .transaction(async (tx) => ({ state: await catalogueState(tx), value: await read(tx) }), SNAPSHOT)
@@ -164,14 +222,16 @@ class SharedRead<T> {
   }
 }
 
-async function prepare(value: object): Promise<PreparedResponse> {
-  const identity = Buffer.from(JSON.stringify(value));
+async function prepare({ status, headers, body }: ResponseContent): Promise<PreparedResponse> {
+  const identity = Buffer.from(body);
   const [br, gzipped] = await Promise.all([
     compressWithBrotli(identity, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
     compressWithGzip(identity),
   ]);
   const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 27);
   return {
+    status,
+    headers,
     bodies: { identity, gzip: gzipped, br },
     etags: { identity: `"${hash}"`, gzip: `"${hash}-gzip"`, br: `"${hash}-br"` },
   };
@@ -203,11 +263,13 @@ function noneMatch(ifNoneMatch: string | undefined, etag: string): boolean {
 
 /** Sends the prepared answer in the encoding the client accepts best, or 304 when the client holds it already. */
 export function sendPrepared(request: FastifyRequest, reply: FastifyReply, prepared: PreparedResponse): FastifyReply {
+  // Pages and the catalogue learn of changes over the live channel; a browser keeps an answer but asks again before each use.
+  reply.status(prepared.status).headers(prepared.headers).header('cache-control', 'no-cache');
+  if (prepared.bodies.identity.length === 0) return reply.send();
   const encoding = chooseEncoding(request.headers['accept-encoding']);
   const etag = prepared.etags[encoding];
-  // Pages learn of changes over the live channel; a browser keeps an answer but asks again before each use.
-  reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding').header('etag', etag);
-  if (noneMatch(request.headers['if-none-match'], etag)) return reply.status(304).send();
+  reply.header('vary', 'accept-encoding').header('etag', etag);
+  if (prepared.status === 200 && noneMatch(request.headers['if-none-match'], etag)) return reply.status(304).send();
   if (encoding !== 'identity') reply.header('content-encoding', encoding);
-  return reply.header('content-type', 'application/json; charset=utf-8').send(prepared.bodies[encoding]);
+  return reply.send(prepared.bodies[encoding]);
 }

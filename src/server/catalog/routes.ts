@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { parseCatalogueQuery } from '../../shared/catalog.js';
 import { isSlug } from '../../shared/slug.js';
-import type { Database } from '../db/client.js';
+import type { DatabaseHandle } from '../db/client.js';
 import { errorBody } from '../http/errors.js';
 import { CatalogueCache, sendPrepared } from './catalogue-cache.js';
 import { listCatalogue, productPage, type CatalogueFilter } from './service.js';
@@ -11,9 +11,10 @@ const queryParams = (query: unknown) => new URLSearchParams(Object.entries((quer
 /** One key per distinct answer: the language matters only to the order by name. */
 const catalogueKey = (filter: CatalogueFilter) => JSON.stringify(['list', filter.category ?? '', filter.q ?? '', filter.sort, filter.page, filter.sort === 'name' ? filter.language : '']);
 
-export function registerCatalogRoutes(app: FastifyInstance, db: Database): void {
+export async function registerCatalogRoutes(app: FastifyInstance, database: DatabaseHandle): Promise<void> {
   // Every visitor is answered from the same few prepared answers (catalogue-cache.ts).
-  const cache = new CatalogueCache(db);
+  const cache = new CatalogueCache(database.db);
+  if (database.kind === 'pglite') app.addHook('onClose', await cache.trustChangeNotices(database));
 
   /** ?category=nails&q=pearl&sort=price&page=2&lang=bg (lang: the language whose names sort=name follows). */
   app.get('/api/products', async (request, reply) => {

@@ -7,6 +7,7 @@ import { errorBody, HttpError } from '../http/errors.js';
 import { DatabaseImageStore } from './database-image-store.js';
 import { FileImageStore } from './file-image-store.js';
 import type { ImageStore, ImageVariant } from './image-store.js';
+import { RecentImages } from './recent-images.js';
 
 const UPLOAD_FORMATS = new Set(['jpeg', 'png', 'webp']);
 /** The largest image file an admin may upload. */
@@ -17,6 +18,8 @@ export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
  * ImageStore under a key such as nails/{productId}_{time}.webp, which product_photos records.
  */
 export class ProductImages {
+  private readonly recent = new RecentImages();
+
   constructor(readonly storage: ImageStore) {}
 
   /** Encodes an already decoded image to WebP in every width, without metadata, and returns its key. */
@@ -64,6 +67,7 @@ export class ProductImages {
   }
 
   async remove(key: string): Promise<void> {
+    this.recent.forget(key);
     await this.storage.remove(key);
   }
 
@@ -72,8 +76,12 @@ export class ProductImages {
     return this.storage.listKeys();
   }
 
-  read(key: string, width: number): Promise<ImageVariant | null> {
-    return this.storage.read(key, width);
+  async read(key: string, width: number): Promise<ImageVariant | null> {
+    const recent = this.recent.get(key, width);
+    if (recent) return recent;
+    const variant = await this.storage.read(key, width);
+    if (variant) this.recent.set(key, width, variant);
+    return variant;
   }
 }
 

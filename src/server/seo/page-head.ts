@@ -5,7 +5,7 @@ import { DEFAULT_PAGE_LANGUAGE, languageFromSearch, matchPageRoute, productPath,
 import { isSlug } from '../../shared/slug.js';
 import { jsonLdText } from '../../shared/structured-data.js';
 import { findProductBySlug, listProducts } from '../catalog/service.js';
-import type { Database } from '../db/client.js';
+import type { Executor } from '../db/client.js';
 
 /**
  * What the server answers a page's address with: the app with the page's head (200, or 404 for a page
@@ -58,7 +58,7 @@ export function pageWithoutData(request: PageRequest): PageAnswer {
  * products it shows (and a category view's own title and address), a product page with its product,
  * a redirect from a product's old slug, 404 for an unknown one.
  */
-export async function answerPage(db: Database, request: PageRequest): Promise<PageAnswer> {
+export async function answerPage(db: Executor, request: PageRequest): Promise<PageAnswer> {
   const { siteUrl, pathname, search } = request;
   const route = matchPageRoute(pathname);
   const language = languageFromSearch(search) ?? DEFAULT_PAGE_LANGUAGE;
