@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database, DatabaseHandle, Transaction } from '../db/client.js';
-import { catalogueState } from './service.js';
+import { catalogueState, preparedCatalogueState } from './service.js';
 
 const compressWithBrotli = promisify(brotliCompress);
 const compressWithGzip = promisify(gzip);
@@ -83,9 +83,10 @@ export class CatalogueCache {
     private readonly db: Database,
     private readonly maxEntries = MAX_PREPARED_RESPONSES,
   ) {
+    const readState = preparedCatalogueState(db);
     this.latestState = new SharedRead(async () => {
       const readAt = this.tick();
-      return { value: await catalogueState(db), readAt };
+      return { value: await readState(), readAt };
     });
   }
 
