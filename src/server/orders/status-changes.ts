@@ -42,6 +42,15 @@ export async function recordStatusChange(tx: Executor, orderId: string, status: 
 }
 
 /**
+ * The first entry of a new order's history, pending since the order's creation, as an insert not yet
+ * run: the checkout runs it within its own statement. now() is the transaction's start, the moment
+ * the order's created_at records, and the order has no other entry yet, so its position is 0.
+ */
+export function firstStatusChange(tx: Executor, orderId: string) {
+  return tx.insert(orderStatusChanges).values({ orderId, status: 'pending', position: 0, changedAt: sql`now()` });
+}
+
+/**
  * Sets a status inside the caller's transaction (spec section 4: the status, updatedAt and the time
  * named after the status) and adds it to the order's history. The time named after the status keeps
  * the first time the order entered it, so setting Paid again leaves the time of the payment.

@@ -4,6 +4,7 @@ import type { StockCounts } from '../../shared/live.js';
 import type { StockChange, StockChangeReason, StockShortage } from '../../shared/stock.js';
 import type { Executor } from '../db/client.js';
 import { products, stockChanges } from '../db/schema.js';
+import { selectRows } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
 import { announceStock } from '../live/live-hub.js';
 
@@ -31,14 +32,23 @@ export async function takeStock(tx: Executor, orderId: string, lines: readonly S
   const shortages: StockShortage[] = [];
   const counts: StockCounts = {};
   for (const line of counted) {
-    const [taken] = await tx
+    const taking = tx
       .update(products)
       .set({ stock: sql`${products.stock} - ${line.quantity}` })
       .where(and(eq(products.id, line.productId), isNotNull(products.stock), sql`${products.stock} >= ${line.quantity}`))
       .returning({ stock: products.stock });
+    // The count and its log entry in one round trip: the product's row stays locked from here until
+    // the transaction ends, so every statement after this one makes other orders of it wait longer.
+    const [taken] = await selectRows<{ stock: number }>(
+      tx,
+      sql`
+      with taken as (${taking.getSQL()})
+      insert into ${stockChanges} (product_id, order_id, change, stock_after, reason)
+      select ${line.productId}::uuid, ${orderId}, ${-line.quantity}::integer, stock, ${reason} from taken
+      returning stock_after as stock`,
+    );
     if (taken) {
       counts[line.productId] = taken.stock;
-      await tx.insert(stockChanges).values({ productId: line.productId, orderId, change: -line.quantity, stockAfter: taken.stock, reason });
     } else {
       const [now] = await tx.select({ stock: products.stock }).from(products).where(eq(products.id, line.productId));
       shortages.push({ productId: line.productId, name: line.name, wanted: line.quantity, left: now?.stock ?? 0 });
