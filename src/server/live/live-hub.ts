@@ -182,6 +182,14 @@ export function changeNotices(userId: string, topics: readonly LiveTopic[]): SQL
   );
 }
 
+/**
+ * The NOTIFY call announcing one product's new count (a StockEvent naming that product alone) from
+ * the statement that changes the count, which knows it only as it runs (see takeStock).
+ */
+export function stockNotice(productId: string, count: SQL): SQL {
+  return sql`pg_notify(${CHANNEL}, json_build_object('stock', json_build_object(${productId}::text, ${count}))::text)`;
+}
+
 const notice = (message: LiveMessage): SQL => sql`pg_notify(${CHANNEL}, ${JSON.stringify(message)})`;
 
 async function notify(db: Pick<Database, 'execute'>, message: LiveMessage): Promise<void> {

@@ -6,7 +6,7 @@ import type { Executor } from '../db/client.js';
 import { products, stockChanges } from '../db/schema.js';
 import { selectRows } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
-import { announceStock } from '../live/live-hub.js';
+import { announceStock, stockNotice } from '../live/live-hub.js';
 
 /** A line that takes pieces; its count was read with the product held (takeCartForCheckout, readStockForOrder), so it cannot switch between counted and made to order meanwhile. */
 export interface StockLine {
@@ -37,15 +37,15 @@ export async function takeStock(tx: Executor, orderId: string, lines: readonly S
       .set({ stock: sql`${products.stock} - ${line.quantity}` })
       .where(and(eq(products.id, line.productId), isNotNull(products.stock), sql`${products.stock} >= ${line.quantity}`))
       .returning({ stock: products.stock });
-    // The count and its log entry in one round trip: the product's row stays locked from here until
-    // the transaction ends, so every statement after this one makes other orders of it wait longer.
+    // The count, its log entry and its announcement in one round trip: the product's row stays
+    // locked from here until the transaction ends, so every statement after this one makes other
+    // orders of it wait longer.
     const [taken] = await selectRows<{ stock: number }>(
       tx,
-      sql`
-      with taken as (${taking.getSQL()})
-      insert into ${stockChanges} (product_id, order_id, change, stock_after, reason)
-      select ${line.productId}::uuid, ${orderId}, ${-line.quantity}::integer, stock, ${reason} from taken
-      returning stock_after as stock`,
+      sql`with taken as (${taking.getSQL()}),
+        logged as (insert into ${stockChanges} (product_id, order_id, change, stock_after, reason)
+          select ${line.productId}::uuid, ${orderId}, ${-line.quantity}::integer, stock, ${reason} from taken)
+        select stock, ${stockNotice(line.productId, sql`stock`)} from taken`,
     );
     if (taken) {
       counts[line.productId] = taken.stock;
@@ -58,7 +58,6 @@ export async function takeStock(tx: Executor, orderId: string, lines: readonly S
     const text = shortages.map((shortage) => `${shortage.name.en || shortage.name.bg}: ${shortage.left} left, ${shortage.wanted} wanted`).join('; ');
     throw new HttpError(409, 'stock_short', `Not enough in stock: ${text}`, { shortages });
   }
-  if (Object.keys(counts).length > 0) await announceStock(tx, counts);
   return counts;
 }
 
