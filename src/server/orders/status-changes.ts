@@ -28,7 +28,7 @@ export async function lockCustomerOrderRow(tx: Executor, userId: string, orderId
  * Adds a status to the end of an order's history. Callers hold the order's row (a new order, or one
  * they updated or locked), so two changes of one order cannot take the same position.
  */
-export async function recordStatusChange(tx: Executor, orderId: string, status: OrderStatus, at: Date): Promise<StatusChangeRow> {
+async function recordStatusChange(tx: Executor, orderId: string, status: OrderStatus, at: Date): Promise<StatusChangeRow> {
   const [change] = await tx
     .insert(orderStatusChanges)
     .values({
