@@ -8,12 +8,18 @@
  *   BENCH_DATABASE_URL=postgres://... npm run bench:orders
  *
  * BENCH_ORDERS (default 400) and BENCH_CONCURRENCY (default 16) set the size of each run.
+ *
+ * Beside the rate it reports the process's CPU time per order (server and load generator together,
+ * both in this process, so compare runs rather than read it as the server's alone) and, on
+ * PostgreSQL, the statements sent per order (every query a connection runs, BEGIN and COMMIT
+ * included), which do not depend on how loaded the machine is.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import pg from 'pg';
 import { priceLines } from '../src/shared/money.js';
 import { buildApp } from '../src/server/app.js';
 import { hashSecret } from '../src/server/auth/session.js';
@@ -33,8 +39,19 @@ interface Result {
   ordersPerSecond: number;
   p50: number;
   p99: number;
+  cpuMsPerOrder: number;
+  /** Absent on PGlite, which has no client library to count in. */
+  statementsPerOrder?: number;
   statuses: Record<number, number>;
 }
+
+/** Statements sent to PostgreSQL so far: every pool connection is a pg.Client, and every statement goes through its query(). */
+let statementsSent = 0;
+const sendStatement = pg.Client.prototype.query;
+pg.Client.prototype.query = function (this: pg.Client, ...args: Parameters<typeof sendStatement>) {
+  statementsSent++;
+  return sendStatement.apply(this, args);
+} as typeof sendStatement;
 
 /** Customers signed in, each with an address and one piece of their product in the cart: sessions written straight to the database. */
 async function prepareCustomers(database: DatabaseHandle, productIds: readonly string[], runId: string): Promise<string[]> {
@@ -127,9 +144,23 @@ async function benchDatabase(label: string, databaseUrl: string | undefined): Pr
         )
         .returning({ id: products.id });
       const cookies = await prepareCustomers(database, Array.from({ length: ORDERS }, (_, index) => rows[index % rows.length]!.id), runId);
+      const cpuBefore = process.cpuUsage();
+      const statementsBefore = statementsSent;
       const { seconds, latencies, statuses } = await placeAll(baseUrl, cookies);
+      const cpu = process.cpuUsage(cpuBefore);
       const sorted = [...latencies].sort((a, b) => a - b);
-      if (scenario !== 'warm-up') results.push({ database: label, scenario, ordersPerSecond: ORDERS / seconds, p50: percentile(sorted, 50), p99: percentile(sorted, 99), statuses });
+      if (scenario !== 'warm-up') {
+        results.push({
+          database: label,
+          scenario,
+          ordersPerSecond: ORDERS / seconds,
+          p50: percentile(sorted, 50),
+          p99: percentile(sorted, 99),
+          cpuMsPerOrder: (cpu.user + cpu.system) / 1000 / ORDERS,
+          ...(databaseUrl ? { statementsPerOrder: (statementsSent - statementsBefore) / ORDERS } : {}),
+          statuses,
+        });
+      }
     }
   } finally {
     await app.close();
@@ -145,11 +176,12 @@ const print = (line: string) => process.stdout.write(`${line}\n`);
 const results = [...(await benchDatabase('PGlite', undefined))];
 if (process.env.BENCH_DATABASE_URL) results.push(...(await benchDatabase('PostgreSQL', process.env.BENCH_DATABASE_URL)));
 print(`Order placement, ${ORDERS} orders per run, ${CONCURRENCY} at a time, over HTTP on this machine:\n`);
-print('| database | orders | orders/s | p50 ms | p99 ms | answers |');
-print('|---|---|---|---|---|---|');
+print('| database | orders | orders/s | p50 ms | p99 ms | CPU ms/order | statements/order | answers |');
+print('|---|---|---|---|---|---|---|---|');
 for (const result of results) {
   const answers = Object.entries(result.statuses)
     .map(([status, count]) => `${count}×${status}`)
     .join(', ');
-  print(`| ${result.database} | ${result.scenario} | ${result.ordersPerSecond.toFixed(0)} | ${result.p50.toFixed(1)} | ${result.p99.toFixed(1)} | ${answers} |`);
+  const statements = result.statementsPerOrder === undefined ? '–' : result.statementsPerOrder.toFixed(1);
+  print(`| ${result.database} | ${result.scenario} | ${result.ordersPerSecond.toFixed(0)} | ${result.p50.toFixed(1)} | ${result.p99.toFixed(1)} | ${result.cpuMsPerOrder.toFixed(2)} | ${statements} | ${answers} |`);
 }

@@ -11,6 +11,11 @@
  * BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_CONNECTIONS (10), BENCH_CUSTOMERS (300: orders per
  * order run) and BENCH_CART_RATE (50 cart additions per second) set the size. A full run writes its
  * report to docs/benchmarks/<date>-<database>.md as well as to stdout; a smoke run only prints.
+ *
+ * BENCH_ONLY runs some of the workloads, a comma-separated list of `reads` (catalogue, home page,
+ * static file, image, each beside the bare server), `cart` and `orders`, and then only prints:
+ *
+ *   BENCH_ONLY=orders npm run bench
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -39,6 +44,14 @@ function setting(name: string, fallback: number, smokeValue: number): number {
   if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1, not "${raw}"`);
   return value;
 }
+
+const WORKLOAD_GROUPS = ['reads', 'cart', 'orders'] as const;
+type WorkloadGroup = (typeof WORKLOAD_GROUPS)[number];
+const ONLY = process.env.BENCH_ONLY?.split(',').map((name) => name.trim()).filter(Boolean);
+for (const name of ONLY ?? []) {
+  if (!WORKLOAD_GROUPS.includes(name as WorkloadGroup)) throw new Error(`BENCH_ONLY names ${name}, not one of ${WORKLOAD_GROUPS.join(', ')}`);
+}
+const included = (group: WorkloadGroup) => !ONLY || ONLY.includes(group);
 
 const SECONDS = setting('BENCH_SECONDS', 10, 1);
 const ROUNDS = setting('BENCH_ROUNDS', 3, 1);
@@ -300,7 +313,7 @@ async function benchDatabase(label: string, databaseUrl: string | undefined, inb
     ];
 
     const replies: Record<string, RecordedReply> = {};
-    for (const read of reads) {
+    for (const read of included('reads') ? reads : []) {
       const reply = await capture(`${shop.url}${read.path}`, BROWSER_HEADERS);
       if (reply.status !== 200) throw new Error(`GET ${read.path} answered ${reply.status}`);
       replies[read.path] = reply;
@@ -308,7 +321,7 @@ async function benchDatabase(label: string, databaseUrl: string | undefined, inb
     }
     const repliesFile = path.join(root, 'replies.json');
     await writeFile(repliesFile, JSON.stringify(replies));
-    bare = await startBare(repliesFile);
+    if (included('reads')) bare = await startBare(repliesFile);
 
     const signInStarted = performance.now();
     const runId = randomBytes(3).toString('hex');
@@ -356,18 +369,22 @@ async function benchDatabase(label: string, databaseUrl: string | undefined, inb
 
     const rows: Row[] = [...reads.map(({ workload }) => ({ workload, shop: [], bare: [] })), ...['cart add, fixed rate', 'order placement, max', 'order placement, 70% of max'].map((workload) => ({ workload, shop: [], bare: [] }))];
     const readOptions = (pathname: string): Omit<autocannon.Options, 'url'> => ({ duration: SECONDS, requests: [{ method: 'GET', path: pathname, headers: BROWSER_HEADERS }] });
-    if (!SMOKE) {
+    if (!SMOKE && bare) {
       progress(`${label}: warming up`);
       for (const read of reads) for (const target of [shop, bare]) await measure(target, { ...readOptions(read.path), duration: Math.min(2, SECONDS) });
     }
 
     for (let round = 1; round <= ROUNDS; round++) {
-      for (const [index, read] of reads.entries()) {
+      for (const [index, read] of (bare ? reads : []).entries()) {
         // Shop and bare take turns going first, so that neither always meets the machine in the same state.
         const order: Array<'shop' | 'bare'> = (round + index) % 2 ? ['shop', 'bare'] : ['bare', 'shop'];
-        for (const which of order) rows[index]![which].push(await measure(which === 'shop' ? shop : bare, readOptions(read.path)));
+        for (const which of order) rows[index]![which].push(await measure(which === 'shop' ? shop : bare!, readOptions(read.path)));
       }
-      rows[reads.length]!.shop.push(await measure(shop, { duration: SECONDS, overallRate: CART_RATE, requests: [cartAdd] }));
+      if (included('cart')) rows[reads.length]!.shop.push(await measure(shop, { duration: SECONDS, overallRate: CART_RATE, requests: [cartAdd] }));
+      if (!included('orders')) {
+        progress(`${label}: round ${round} of ${ROUNDS} done`);
+        continue;
+      }
       await setCarts(shop.url, customers, madeToOrder.id);
       turn = 0;
       const max = await measure(shop, { amount: ORDERS, requests: [checkout] });
@@ -436,7 +453,8 @@ function report(run: DatabaseRun, when: Date, loadBefore: number[], databaseNote
     '| workload | shop req/s | shop p50 / p99 ms | bare req/s | bare p50 / p99 ms | shop ÷ bare | shop CPU ms/req | bare CPU ms/req | shop peak RSS MB | not 2xx (all rounds) |',
     '|---|---|---|---|---|---|---|---|---|---|',
   ];
-  for (const row of run.rows) {
+  // Workloads BENCH_ONLY left out have no measurements.
+  for (const row of run.rows.filter((measured) => measured.shop.length > 0)) {
     const shop = (pick: (measurement: Measurement) => number) => median(row.shop.map(pick));
     const bare = (pick: (measurement: Measurement) => number) => (row.bare.length ? median(row.bare.map(pick)) : undefined);
     const bareRate = bare((measurement) => measurement.requestsPerSecond);
@@ -482,7 +500,7 @@ async function main(): Promise<void> {
       const { result, databaseNote } = await run();
       const text = report(result, when, loadBefore, databaseNote);
       print(text);
-      if (!SMOKE) {
+      if (!SMOKE && !ONLY) {
         const file = projectPath(`docs/benchmarks/${when.toISOString().slice(0, 10)}-${key}.md`);
         await mkdir(path.dirname(file), { recursive: true });
         await writeFile(file, text);

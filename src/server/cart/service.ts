@@ -137,11 +137,20 @@ export async function takeCartForCheckout(tx: Executor, userId: string): Promise
   return rows.map(({ nameEn, nameBg, ...row }) => ({ ...row, name: { en: nameEn, bg: nameBg } }));
 }
 
-/** Removes the lines an order took, inside the caller's transaction; a line added since stays. */
-export async function removeOrderedLines(tx: Executor, userId: string, lines: readonly CheckoutLine[]): Promise<void> {
-  const ids = lines.map((line) => line.id);
-  if (ids.length > 0) await tx.delete(cartItems).where(and(eq(cartItems.userId, userId), inArray(cartItems.id, ids)));
-  await announceChange(tx, userId, 'cart');
+/**
+ * The removal of the lines an order took (a line added since stays), not yet run: the checkout runs
+ * it within its own statement, which also announces the cart's change (see placeOrder).
+ */
+export function orderedLinesRemoval(tx: Executor, userId: string, lines: readonly CheckoutLine[]) {
+  return tx.delete(cartItems).where(
+    and(
+      eq(cartItems.userId, userId),
+      inArray(
+        cartItems.id,
+        lines.map((line) => line.id),
+      ),
+    ),
+  );
 }
 
 /** Empties the cart of a customer who deletes their account, and forgets its operation ids, in the caller's transaction. */

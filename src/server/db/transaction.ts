@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Database, Executor, Transaction } from './client.js';
 
 /** The SQLSTATE of a database error, whether the driver threw it or Drizzle wrapped it. */
@@ -10,6 +10,16 @@ export function databaseErrorCode(error: unknown): string | undefined {
 }
 
 export const UNIQUE_VIOLATION = '23505';
+
+/**
+ * The rows of a statement that Drizzle's builders cannot express (an insert from a data-modifying
+ * WITH, say). Drizzle types execute's result as unknown since it is the driver's own object, but both
+ * drivers' results (pg's QueryResult, PGlite's Results) carry the rows as objects keyed by column name.
+ */
+export async function selectRows<Row>(db: Executor, statement: SQL): Promise<Row[]> {
+  const result = (await db.execute(statement)) as { rows: Row[] };
+  return result.rows;
+}
 /** Serialization failure and deadlock: PostgreSQL rolled the transaction back, and running it again is safe. */
 const RETRYABLE = new Set(['40001', '40P01']);
 

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { LiveTopic } from '../../shared/cart.js';
 import { CATALOGUE_TOPIC, STOCK_TOPIC, type CatalogueChangeEvent, type StockCounts, type StockEvent } from '../../shared/live.js';
 import type { Database, DatabaseHandle } from '../db/client.js';
@@ -170,6 +170,28 @@ export async function announceRolesChanged(db: Pick<Database, 'execute'>): Promi
   await notify(db, { rolesChanged: true });
 }
 
+/**
+ * The NOTIFY calls announcing changes to the user's data, for a statement that makes the changes and
+ * announces them in one round trip (see placeOrder); like announceChange, they reach listeners only
+ * if the transaction commits.
+ */
+export function changeNotices(userId: string, topics: readonly LiveTopic[]): SQL {
+  return sql.join(
+    topics.map((topic) => notice({ userId, topic })),
+    sql`, `,
+  );
+}
+
+/**
+ * The NOTIFY call announcing one product's new count (a StockEvent naming that product alone) from
+ * the statement that changes the count, which knows it only as it runs (see takeStock).
+ */
+export function stockNotice(productId: string, count: SQL): SQL {
+  return sql`pg_notify(${CHANNEL}, json_build_object('stock', json_build_object(${productId}::text, ${count}))::text)`;
+}
+
+const notice = (message: LiveMessage): SQL => sql`pg_notify(${CHANNEL}, ${JSON.stringify(message)})`;
+
 async function notify(db: Pick<Database, 'execute'>, message: LiveMessage): Promise<void> {
-  await db.execute(sql`select pg_notify(${CHANNEL}, ${JSON.stringify(message)})`);
+  await db.execute(sql`select ${notice(message)}`);
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { pieceCount } from '../../shared/cart.js';
 import type { LocalizedText, TextLanguage } from '../../shared/catalog.js';
@@ -6,16 +6,16 @@ import { priceLines, type PricingRules } from '../../shared/money.js';
 import { type Order, type PaymentMethod } from '../../shared/orders.js';
 import { mockPaymentPath } from '../../shared/routes.js';
 import { findAddress, listAddresses } from '../addresses/service.js';
-import { removeOrderedLines, takeCartForCheckout } from '../cart/service.js';
+import { orderedLinesRemoval, takeCartForCheckout } from '../cart/service.js';
 import type { Database, Executor } from '../db/client.js';
 import { orderItems, orders } from '../db/schema.js';
-import { databaseErrorCode, inTransaction, UNIQUE_VIOLATION } from '../db/transaction.js';
+import { inTransaction } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
-import { announceChange } from '../live/live-hub.js';
+import { changeNotices } from '../live/live-hub.js';
 import { takeStock } from '../stock/service.js';
 import { queueOrderPlacedMails, type OrderMailSettings } from './order-mails.js';
-import { toOrder, withDetails } from './order-queries.js';
-import { recordStatusChange } from './status-changes.js';
+import { toOrder, withDetails, type OrderItemRow } from './order-queries.js';
+import { firstStatusChange } from './status-changes.js';
 
 // Checkout: the customer's cart becomes an order, at the server's prices and the terms in force.
 
@@ -68,84 +68,95 @@ export async function placeOrder(
   }
   // Read before the transaction: it reads the terms' files, which no lock needs to wait for.
   const termsVersion = settings.termsVersion();
-  try {
-    return await inTransaction(db, async (tx) => {
-      // A twin request waits for the cart here, then finds the first one's order.
-      const lines = await takeCartForCheckout(tx, user.id);
+  return inTransaction(db, async (tx) => {
+    // A twin request waits for the cart here, then finds the first one's order (repeatOrRefuse).
+    const lines = await takeCartForCheckout(tx, user.id);
+    /** A request repeated with the key of an order placed earlier gets that order; any other is refused with the error. */
+    const repeatOrRefuse = async (refusal: HttpError) => {
       const earlier = await findByIdempotencyKey(tx, user.id, input.idempotencyKey);
       if (earlier) return { order: earlier, created: false };
-      if (lines.length === 0) throw new HttpError(400, 'cart_empty', 'User email and cart items are required');
+      throw refusal;
+    };
+    if (lines.length === 0) return repeatOrRefuse(new HttpError(400, 'cart_empty', 'User email and cart items are required'));
 
-      const address = input.addressId
-        ? await findAddress(tx, user.id, input.addressId)
-        : await listAddresses(tx, user.id).then((all) => all.find((candidate) => candidate.isDefault) ?? all[0] ?? null);
-      if (!address) throw new HttpError(400, 'address_required', 'Shipping address is required');
+    const address = input.addressId
+      ? await findAddress(tx, user.id, input.addressId)
+      : await listAddresses(tx, user.id).then((all) => all.find((candidate) => candidate.isDefault) ?? all[0] ?? null);
+    if (!address) return repeatOrRefuse(new HttpError(400, 'address_required', 'Shipping address is required'));
 
-      const pricing = priceLines(lines, settings.pricing, input.paymentMethod);
-      if (pricing.total !== input.expectedTotalMinor) {
-        throw new HttpError(409, 'price_changed', `The order total is now ${pricing.total}, not ${input.expectedTotalMinor}; confirm it again.`);
-      }
-      const orderId = newOrderId();
-      const [row] = await tx
-        .insert(orders)
-        .values({
-          id: orderId,
-          userId: user.id,
-          customerEmail: user.email,
-          status: 'pending',
-          idempotencyKey: input.idempotencyKey,
-          subtotalMinor: pricing.subtotal,
-          taxMinor: pricing.tax,
-          shippingMinor: pricing.shipping,
-          totalMinor: pricing.total,
-          feeMinor: pricing.fee,
-          currency: settings.pricing.currency,
-          taxIncluded: pricing.taxIncluded,
-          taxRateBasisPoints: pricing.taxRateBasisPoints,
-          itemCount: pieceCount(lines),
-          itemDescription: describeLines(lines),
-          paymentMethod: input.paymentMethod,
-          // Cash on delivery has no payment page.
-          checkoutUrl: input.paymentMethod === 'cash_on_delivery' ? null : `${mailSettings.publicUrl}${mockPaymentPath(orderId, input.paymentMethod)}`,
-          paymentReference: `ref_${randomBytes(8).toString('hex')}`,
-          shippingFullName: address.fullName,
-          shippingStreetAddress: address.streetAddress,
-          shippingApartment: address.apartment || null,
-          shippingCity: address.city,
-          shippingState: address.state,
-          shippingPostalCode: address.postalCode,
-          shippingCountry: address.country,
-          shippingPhone: address.phone,
-          language: input.language,
-          termsVersion,
-          termsAcceptedAt: sql`now()`,
-          // now() is the transaction's start, the same moment as created_at's default.
-          pendingAt: sql`now()`,
-        })
-        .returning();
-      const items = await tx
-        .insert(orderItems)
-        .values(
-          lines.map((line, position) => ({ orderId, position, productId: line.productId, nameEn: line.name.en, nameBg: line.name.bg, priceMinor: line.priceMinor, quantity: line.quantity, addedAt: line.addedAt })),
-        )
-        .returning();
-      const placed = await recordStatusChange(tx, orderId, 'pending', row!.createdAt);
-      await removeOrderedLines(tx, user.id, lines);
-      await announceChange(tx, user.id, 'orders');
-      await queueOrderPlacedMails(tx, mailSettings, { orderId, customerEmail: user.email, language: input.language });
-      // Last, so that other orders of the same products wait on their rows for as short a time as
-      // possible; a shortage throws and the transaction writes nothing.
-      await takeStock(tx, orderId, lines, 'sold');
-      return { order: toOrder(row!, items, undefined, [placed]), created: true };
-    });
-  } catch (error) {
-    // Should a twin request still slip past the lock and commit first, answer with its order.
-    if (databaseErrorCode(error) === UNIQUE_VIOLATION) {
-      const twin = await findByIdempotencyKey(db, user.id, input.idempotencyKey);
-      if (twin) return { order: twin, created: false };
+    const pricing = priceLines(lines, settings.pricing, input.paymentMethod);
+    if (pricing.total !== input.expectedTotalMinor) {
+      return repeatOrRefuse(new HttpError(409, 'price_changed', `The order total is now ${pricing.total}, not ${input.expectedTotalMinor}; confirm it again.`));
     }
-    throw error;
-  }
+    const orderId = newOrderId();
+    const [row] = await tx
+      .insert(orders)
+      .values({
+        id: orderId,
+        userId: user.id,
+        customerEmail: user.email,
+        status: 'pending',
+        idempotencyKey: input.idempotencyKey,
+        subtotalMinor: pricing.subtotal,
+        taxMinor: pricing.tax,
+        shippingMinor: pricing.shipping,
+        totalMinor: pricing.total,
+        feeMinor: pricing.fee,
+        currency: settings.pricing.currency,
+        taxIncluded: pricing.taxIncluded,
+        taxRateBasisPoints: pricing.taxRateBasisPoints,
+        itemCount: pieceCount(lines),
+        itemDescription: describeLines(lines),
+        paymentMethod: input.paymentMethod,
+        // Cash on delivery has no payment page.
+        checkoutUrl: input.paymentMethod === 'cash_on_delivery' ? null : `${mailSettings.publicUrl}${mockPaymentPath(orderId, input.paymentMethod)}`,
+        paymentReference: `ref_${randomBytes(8).toString('hex')}`,
+        shippingFullName: address.fullName,
+        shippingStreetAddress: address.streetAddress,
+        shippingApartment: address.apartment || null,
+        shippingCity: address.city,
+        shippingState: address.state,
+        shippingPostalCode: address.postalCode,
+        shippingCountry: address.country,
+        shippingPhone: address.phone,
+        language: input.language,
+        termsVersion,
+        termsAcceptedAt: sql`now()`,
+        // now() is the transaction's start, the same moment as created_at's default.
+        pendingAt: sql`now()`,
+      })
+      // The key checked in the same statement as the insert, rather than by a query before it. The
+      // cart lock makes twins take turns, so the earlier one has committed by now.
+      .onConflictDoNothing({ target: [orders.userId, orders.idempotencyKey] })
+      .returning();
+    if (!row) return repeatOrRefuse(new HttpError(409, 'conflict', 'An order with this idempotency key was placed at the same moment; try again.'));
+
+    const items: OrderItemRow[] = lines.map((line, position) => ({
+      id: randomUUID(),
+      orderId,
+      position,
+      productId: line.productId,
+      nameEn: line.name.en,
+      nameBg: line.name.bg,
+      priceMinor: line.priceMinor,
+      quantity: line.quantity,
+      addedAt: line.addedAt,
+    }));
+    // The order's lines and its first status written, the ordered lines taken out of the cart, and
+    // the customer's open pages told of both, in one round trip. Every part runs whatever the final
+    // select reads (https://www.postgresql.org/docs/current/queries-with.html#QUERIES-WITH-MODIFYING).
+    // (getSQL: a query builder put in a template is wrapped in parentheses, which a WITH's insert may not have.)
+    await tx.execute(sql`
+      with items as (${tx.insert(orderItems).values(items).getSQL()}),
+        history as (${firstStatusChange(tx, orderId).getSQL()}),
+        removed as (${orderedLinesRemoval(tx, user.id, lines).getSQL()})
+      select ${changeNotices(user.id, ['cart', 'orders'])}`);
+    await queueOrderPlacedMails(tx, mailSettings, { orderId, customerEmail: user.email, language: input.language });
+    // Last, so that other orders of the same products wait on their rows for as short a time as
+    // possible; a shortage throws and the transaction writes nothing.
+    await takeStock(tx, orderId, lines, 'sold');
+    return { order: toOrder(row, items, undefined, [{ orderId, position: 0, status: 'pending', changedAt: row.createdAt }]), created: true };
+  });
 }
 
 /** "Pearl Tips × 2, Gold Foil": the order's lines in a few words, for lists. */

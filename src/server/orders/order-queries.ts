@@ -12,7 +12,7 @@ import { HttpError } from '../http/errors.js';
 // Reading orders: an order's rows as the API shows them, the customer's orders and the admin's pages.
 
 export type OrderRow = typeof orders.$inferSelect;
-type OrderItemRow = typeof orderItems.$inferSelect;
+export type OrderItemRow = typeof orderItems.$inferSelect;
 type PaymentRow = typeof payments.$inferSelect;
 export type StatusChangeRow = typeof orderStatusChanges.$inferSelect;
 

@@ -28,7 +28,7 @@ export async function lockCustomerOrderRow(tx: Executor, userId: string, orderId
  * Adds a status to the end of an order's history. Callers hold the order's row (a new order, or one
  * they updated or locked), so two changes of one order cannot take the same position.
  */
-export async function recordStatusChange(tx: Executor, orderId: string, status: OrderStatus, at: Date): Promise<StatusChangeRow> {
+async function recordStatusChange(tx: Executor, orderId: string, status: OrderStatus, at: Date): Promise<StatusChangeRow> {
   const [change] = await tx
     .insert(orderStatusChanges)
     .values({
@@ -39,6 +39,15 @@ export async function recordStatusChange(tx: Executor, orderId: string, status: 
     })
     .returning();
   return change!;
+}
+
+/**
+ * The first entry of a new order's history, pending since the order's creation, as an insert not yet
+ * run: the checkout runs it within its own statement. now() is the transaction's start, the moment
+ * the order's created_at records, and the order has no other entry yet, so its position is 0.
+ */
+export function firstStatusChange(tx: Executor, orderId: string) {
+  return tx.insert(orderStatusChanges).values({ orderId, status: 'pending', position: 0, changedAt: sql`now()` });
 }
 
 /**

@@ -4,8 +4,9 @@ import type { StockCounts } from '../../shared/live.js';
 import type { StockChange, StockChangeReason, StockShortage } from '../../shared/stock.js';
 import type { Executor } from '../db/client.js';
 import { products, stockChanges } from '../db/schema.js';
+import { selectRows } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
-import { announceStock } from '../live/live-hub.js';
+import { announceStock, stockNotice } from '../live/live-hub.js';
 
 /** A line that takes pieces; its count was read with the product held (takeCartForCheckout, readStockForOrder), so it cannot switch between counted and made to order meanwhile. */
 export interface StockLine {
@@ -31,14 +32,23 @@ export async function takeStock(tx: Executor, orderId: string, lines: readonly S
   const shortages: StockShortage[] = [];
   const counts: StockCounts = {};
   for (const line of counted) {
-    const [taken] = await tx
+    const taking = tx
       .update(products)
       .set({ stock: sql`${products.stock} - ${line.quantity}` })
       .where(and(eq(products.id, line.productId), isNotNull(products.stock), sql`${products.stock} >= ${line.quantity}`))
       .returning({ stock: products.stock });
+    // The count, its log entry and its announcement in one round trip: the product's row stays
+    // locked from here until the transaction ends, so every statement after this one makes other
+    // orders of it wait longer.
+    const [taken] = await selectRows<{ stock: number }>(
+      tx,
+      sql`with taken as (${taking.getSQL()}),
+        logged as (insert into ${stockChanges} (product_id, order_id, change, stock_after, reason)
+          select ${line.productId}::uuid, ${orderId}, ${-line.quantity}::integer, stock, ${reason} from taken)
+        select stock, ${stockNotice(line.productId, sql`stock`)} from taken`,
+    );
     if (taken) {
       counts[line.productId] = taken.stock;
-      await tx.insert(stockChanges).values({ productId: line.productId, orderId, change: -line.quantity, stockAfter: taken.stock, reason });
     } else {
       const [now] = await tx.select({ stock: products.stock }).from(products).where(eq(products.id, line.productId));
       shortages.push({ productId: line.productId, name: line.name, wanted: line.quantity, left: now?.stock ?? 0 });
@@ -48,7 +58,6 @@ export async function takeStock(tx: Executor, orderId: string, lines: readonly S
     const text = shortages.map((shortage) => `${shortage.name.en || shortage.name.bg}: ${shortage.left} left, ${shortage.wanted} wanted`).join('; ');
     throw new HttpError(409, 'stock_short', `Not enough in stock: ${text}`, { shortages });
   }
-  if (Object.keys(counts).length > 0) await announceStock(tx, counts);
   return counts;
 }
 

@@ -1,0 +1,63 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { products } from '../../src/server/db/schema.js';
+import { fillCart, placeOrder } from './shopper.js';
+import { signIn } from './sign-in.js';
+import { createTestApp, type TestApp } from './test-app.js';
+import { testProduct } from './test-products.js';
+
+// Each statement of the checkout's transaction is a round trip to the database while the customer's
+// cart (and, from the stock update on, the product) is held: the order path's speed is mostly their
+// count. Counted where the driver shows them, on PostgreSQL; PGlite runs the same code.
+
+/**
+ * The checkout's transaction of one counted and one made-to-order product, from begin to commit:
+ * the cart lock, the cart, the address, the order, its lines with its history and notices, the
+ * admins to tell, their mails, the one counted product's stock and its notice.
+ */
+const CHECKOUT_STATEMENTS = 11;
+
+/** The statements each connection sends while the work runs, in order. */
+async function statementsDuring(work: () => Promise<unknown>): Promise<string[][]> {
+  const byConnection = new Map<pg.Client, string[]>();
+  const send = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: Parameters<typeof send>) {
+    const [statement] = args as unknown[];
+    const text = typeof statement === 'string' ? statement : ((statement as { text?: string }).text ?? '');
+    byConnection.set(this, [...(byConnection.get(this) ?? []), text.trim().replace(/\s+/g, ' ')]);
+    return send.apply(this, args);
+  } as typeof send;
+  try {
+    await work();
+  } finally {
+    pg.Client.prototype.query = send;
+  }
+  return [...byConnection.values()];
+}
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('the checkout’s round trips [postgres]', () => {
+  let testApp: TestApp;
+  beforeAll(async () => {
+    testApp = await createTestApp('postgres');
+  });
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  it(`places an order of a counted and a made-to-order product in ${CHECKOUT_STATEMENTS} statements from begin to commit`, async () => {
+    const [counted, madeToOrder] = await testApp.database.db
+      .insert(products)
+      .values([testProduct({ name: 'Counted Set', priceMinor: 1500, stock: 3 }), testProduct({ name: 'Made to Order', priceMinor: 900, stock: null })])
+      .returning({ id: products.id });
+    const cookie = await signIn(testApp, 'round-trips@example.com');
+    await fillCart(testApp, cookie, [counted!.id, madeToOrder!.id]);
+
+    const connections = await statementsDuring(() => placeOrder(testApp, cookie));
+    // The mail worker may wake on its own connection meanwhile; the checkout's is the one with a transaction.
+    const checkout = connections.find((statements) => statements.some((statement) => /^begin$/i.test(statement)));
+    expect(checkout).toBeDefined();
+    const transaction = checkout!.slice(checkout!.findIndex((statement) => /^begin$/i.test(statement)));
+    expect(transaction.at(-1), transaction.join('\n')).toMatch(/^commit$/i);
+    expect(transaction.length, transaction.join('\n')).toBeLessThanOrEqual(CHECKOUT_STATEMENTS);
+  });
+});
