@@ -391,6 +391,22 @@ describeEachDatabase('admin', (context) => {
   const searchEmails = async (testApp: TestApp, part: string) =>
     (await testApp.database.db.select().from(orderCustomerEmails).where(like(orderCustomerEmails.email, `%${part}%`))).map((row) => row.email).sort();
 
+  it('lists, page by page, the orders a search finds both by the beginning of their id and by part of their e-mail', async () => {
+    const testApp = context();
+    await insertOrders(testApp, [
+      { id: 'NA-BOTH01', email: 'someone@both.example', createdAt: at('2025-04-01T10:00:00Z') },
+      { id: 'NA-ELSE01', email: 'na-both0.fan@both.example', createdAt: at('2025-04-01T11:00:00Z') },
+      { id: 'NA-ELSE02', email: 'na-both0.fan@both.example', createdAt: at('2025-04-01T09:00:00Z') },
+      { id: 'NA-ELSE03', email: 'other@both.example', createdAt: at('2025-04-01T12:00:00Z') },
+    ]);
+    const pages = await walk(testApp, 'q=NA-BOTH0&pageSize=1', 'next');
+    expect(idsOf(pages)).toEqual(['NA-ELSE01', 'NA-BOTH01', 'NA-ELSE02']);
+    expect(pages.map((page) => page.total)).toEqual([3, 3, 3]);
+    // Pending shares legacy values ("ordered"): a walk for each value and each way the search matches, merged.
+    const pending = await walk(testApp, 'q=NA-BOTH0&status=pending&pageSize=2', 'next');
+    expect(idsOf(pending)).toEqual(['NA-ELSE01', 'NA-BOTH01', 'NA-ELSE02']);
+  });
+
   it('keeps each e-mail of the orders once for the search, whatever writes the orders, and drops one that no order holds', async () => {
     const testApp = context();
     await insertOrders(testApp, [
