@@ -5,9 +5,9 @@ import { migratedWith, type Target } from './migration-targets.js';
 import { databaseTargets } from './test-app.js';
 
 // Orders placed before the search's table of e-mails existed are found by their e-mails: migration
-// 0010 fills the table from them, each e-mail once, and its triggers keep it from then on.
+// 0011 fills the table from them, each e-mail once, and its triggers keep it from then on.
 
-const SEARCH_MIGRATION = '0010_admin_order_search';
+const SEARCH_MIGRATION = '0011_admin_order_search';
 
 for (const kind of databaseTargets) {
   describe(`e-mails of existing orders in the search [${kind}]`, () => {
