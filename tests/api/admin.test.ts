@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { eq, like, sql, type SQL } from 'drizzle-orm';
 import sharp from 'sharp';
 import { beforeAll, expect, it } from 'vitest';
 import { ADMIN_ORDER_COUNT_LIMIT, type AdminOrderPage } from '../../src/shared/admin.js';
 import { PRODUCT_IMAGE_WIDTHS, type Product } from '../../src/shared/catalog.js';
 import { priceLines } from '../../src/shared/money.js';
 import type { Order } from '../../src/shared/orders.js';
-import { admins, orders, orderStatusChanges, payments, products, users } from '../../src/server/db/schema.js';
+import { admins, orderCustomerEmails, orders, orderStatusChanges, payments, products, users } from '../../src/server/db/schema.js';
+import { SEARCH_EMAIL_LIST_LIMIT } from '../../src/server/orders/order-queries.js';
 import { sofia } from './sample-data.js';
 import { signIn } from './sign-in.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';
@@ -378,6 +379,71 @@ describeEachDatabase('admin', (context) => {
     expect((await search('.')).length).toBe(everyone!.n);
   });
 
+  /** The ids of the orders that a search lists on its first page, sorted. */
+  async function searchIds(testApp: TestApp, q: string): Promise<string[]> {
+    const response = await testApp.app.inject({ method: 'GET', url: `/api/admin/orders?q=${encodeURIComponent(q)}&pageSize=100`, headers: { cookie: admin } });
+    expect(response.statusCode, response.body).toBe(200);
+    return response
+      .json<AdminOrderPage>()
+      .orders.map((order) => order.orderId)
+      .sort();
+  }
+  const searchEmails = async (testApp: TestApp, part: string) =>
+    (await testApp.database.db.select().from(orderCustomerEmails).where(like(orderCustomerEmails.email, `%${part}%`))).map((row) => row.email).sort();
+
+  it('lists, page by page, the orders a search finds both by the beginning of their id and by part of their e-mail', async () => {
+    const testApp = context();
+    await insertOrders(testApp, [
+      { id: 'NA-BOTH01', email: 'someone@both.example', createdAt: at('2025-04-01T10:00:00Z') },
+      { id: 'NA-ELSE01', email: 'na-both0.fan@both.example', createdAt: at('2025-04-01T11:00:00Z') },
+      { id: 'NA-ELSE02', email: 'na-both0.fan@both.example', createdAt: at('2025-04-01T09:00:00Z') },
+      { id: 'NA-ELSE03', email: 'other@both.example', createdAt: at('2025-04-01T12:00:00Z') },
+    ]);
+    const pages = await walk(testApp, 'q=NA-BOTH0&pageSize=1', 'next');
+    expect(idsOf(pages)).toEqual(['NA-ELSE01', 'NA-BOTH01', 'NA-ELSE02']);
+    expect(pages.map((page) => page.total)).toEqual([3, 3, 3]);
+    // Pending shares legacy values ("ordered"): a walk for each value and each way the search matches, merged.
+    const pending = await walk(testApp, 'q=NA-BOTH0&status=pending&pageSize=2', 'next');
+    expect(idsOf(pending)).toEqual(['NA-ELSE01', 'NA-BOTH01', 'NA-ELSE02']);
+  });
+
+  it('keeps each e-mail of the orders once for the search, whatever writes the orders, and drops one that no order holds', async () => {
+    const testApp = context();
+    await insertOrders(testApp, [
+      { id: 'NA-KEEPA1', email: 'keep-a@keep.example', createdAt: at('2025-05-01T10:00:00Z') },
+      { id: 'NA-KEEPA2', email: 'keep-a@keep.example', createdAt: at('2025-05-01T11:00:00Z') },
+      { id: 'NA-KEEPB1', email: 'keep-b@keep.example', createdAt: at('2025-05-01T12:00:00Z') },
+    ]);
+    expect(await searchEmails(testApp, 'keep.example')).toEqual(['keep-a@keep.example', 'keep-b@keep.example']);
+    const { db } = testApp.database;
+    // One of keep-a's two orders moves to another e-mail: keep-a still has an order, so it stays.
+    await db.update(orders).set({ customerEmail: 'keep-c@keep.example' }).where(eq(orders.id, 'NA-KEEPA1'));
+    expect(await searchEmails(testApp, 'keep.example')).toEqual(['keep-a@keep.example', 'keep-b@keep.example', 'keep-c@keep.example']);
+    expect(await searchIds(testApp, 'keep-a@')).toEqual(['NA-KEEPA2']);
+    expect(await searchIds(testApp, 'keep-c@')).toEqual(['NA-KEEPA1']);
+    // A status change leaves the e-mails alone; the last order of an e-mail, changed or deleted, takes it away.
+    await db.update(orders).set({ status: 'paid' }).where(eq(orders.id, 'NA-KEEPA2'));
+    await db.update(orders).set({ customerEmail: 'keep-c@keep.example' }).where(eq(orders.id, 'NA-KEEPA2'));
+    await db.delete(orders).where(eq(orders.id, 'NA-KEEPB1'));
+    expect(await searchEmails(testApp, 'keep.example')).toEqual(['keep-c@keep.example']);
+    expect(await searchIds(testApp, 'keep')).toEqual(['NA-KEEPA1', 'NA-KEEPA2']);
+    expect(await searchIds(testApp, 'keep-b')).toEqual([]);
+  });
+
+  it('finds a deleted account’s orders by their placeholder only: its e-mail is gone from the search', async () => {
+    const testApp = context();
+    const leaving = await signIn(testApp, 'vesela.leaving@abv.bg');
+    const placed = [await placeOrder(testApp, leaving, kit), await placeOrder(testApp, leaving, kit)].map((order) => order.orderId).sort();
+    expect(await searchIds(testApp, 'vesela.leaving')).toEqual(placed);
+    const deleted = await testApp.app.inject({ method: 'DELETE', url: '/api/account', headers: { cookie: leaving }, payload: { email: 'vesela.leaving@abv.bg' } });
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    expect(await searchIds(testApp, 'vesela.leaving')).toEqual([]);
+    expect(await searchEmails(testApp, 'vesela')).toEqual([]);
+    const [anonymised] = await testApp.database.db.select({ email: orders.customerEmail }).from(orders).where(eq(orders.id, placed[0]!));
+    expect(anonymised!.email).not.toContain('vesela');
+    expect(await searchIds(testApp, anonymised!.email)).toEqual(placed);
+  });
+
   /** The pages of the list from one cursor on, following nextCursor (or previousCursor going back) to the end. */
   async function walk(testApp: TestApp, query: string, direction: 'next' | 'previous', onPage?: (page: AdminOrderPage) => Promise<void>, from?: string | null) {
     const pages: AdminOrderPage[] = [];
@@ -467,7 +533,11 @@ describeEachDatabase('admin', (context) => {
     );
     const get = async (query: string) =>
       (await testApp.app.inject({ method: 'GET', url: `/api/admin/orders?${query}`, headers: { cookie: admin } })).json<AdminOrderPage>();
-    expect(await get('q=cap.example')).toMatchObject({ total: ADMIN_ORDER_COUNT_LIMIT, totalIsLowerBound: true });
+    // More e-mails hold "cap.example" than the search lists by e-mail (SEARCH_EMAIL_LIST_LIMIT): it reads the orders by the search itself.
+    expect(ADMIN_ORDER_COUNT_LIMIT + 5).toBeGreaterThan(SEARCH_EMAIL_LIST_LIMIT);
+    const manyEmails = await get('q=cap.example');
+    expect(manyEmails).toMatchObject({ total: ADMIN_ORDER_COUNT_LIMIT, totalIsLowerBound: true });
+    expect(manyEmails.orders.map((order) => order.customerEmail).filter((email) => email.endsWith('@cap.example'))).toHaveLength(manyEmails.pageSize);
     expect(await get('')).toMatchObject({ total: ADMIN_ORDER_COUNT_LIMIT, totalIsLowerBound: true });
     // bulk-100@ and bulk-1000@ to bulk-1004@.
     expect(await get('q=bulk-100')).toMatchObject({ total: 6, totalIsLowerBound: false });

@@ -6,7 +6,7 @@ import type { Currency } from '../../shared/money.js';
 import { normalizeOrderStatus, orderStatusRank, ORDER_STATUSES, storedValuesOf, type OrderStatus } from '../../shared/order-status.js';
 import type { Order, OrderStatusChange, PaymentMethod } from '../../shared/orders.js';
 import type { Database, Executor } from '../db/client.js';
-import { orderItems, orders, orderStatusChanges, payments } from '../db/schema.js';
+import { orderCustomerEmails, orderItems, orders, orderStatusChanges, payments } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 
 // Reading orders: an order's rows as the API shows them, the customer's orders and the admin's pages.
@@ -180,23 +180,25 @@ const summaryColumns = {
 
 /**
  * Up to `limit` rows next to a position: older ones newest first (`older`), or newer ones oldest first.
- * A status that legacy values share is read as one ordered query per stored value, merged: each is a
- * walk of the (status, created_at, id) index that stops after `limit` rows, where `status in (...)`
- * would read every matching row to sort them.
+ * With `walks`, conditions that together select the rows, each is read as its own ordered query and
+ * the results merged: each is a walk of one index ((status, created_at, id) for a stored status value,
+ * (customer_email, created_at, id) for an e-mail) that stops after `limit` rows, where `status in (...)`
+ * or `customer_email in (...)` would read every matching row to sort them, or walk the whole list
+ * newest first past the orders of others.
  */
-async function rowsNextTo(db: Database, filters: SQL[], statusValues: string[] | undefined, from: ListPosition | undefined, older: boolean, limit: number) {
+async function rowsNextTo(db: Database, filters: SQL[], walks: SQL[] | undefined, from: ListPosition | undefined, older: boolean, limit: number) {
   const order = older ? [desc(orders.createdAt), desc(orders.id)] : [asc(orders.createdAt), asc(orders.id)];
   const conditions = from ? [...filters, older ? sql`(${orders.createdAt}, ${orders.id}) < ${positionOf(from)}` : sql`(${orders.createdAt}, ${orders.id}) > ${positionOf(from)}`] : filters;
-  const query = (status?: string) =>
+  const query = (walk?: SQL) =>
     db
       .select(summaryColumns)
       .from(orders)
-      .where(and(...conditions, status === undefined ? undefined : eq(orders.status, status)))
+      .where(and(...conditions, walk))
       .orderBy(...order)
       .limit(limit);
-  if (!statusValues) return query();
-  if (statusValues.length === 1) return query(statusValues[0]);
-  const [first, second, ...rest] = statusValues.map(query);
+  if (!walks) return query();
+  if (walks.length === 1) return query(walks[0]);
+  const [first, second, ...rest] = walks.map(query);
   const merged = unionAll(first!, second!, ...rest).as('merged');
   return db
     .select()
@@ -206,27 +208,81 @@ async function rowsNextTo(db: Database, filters: SQL[], statusValues: string[] |
 }
 
 /**
+ * Beyond this many e-mails holding a search, the orders are read by the search itself, walking the
+ * list newest first: so many customers hold a large part of the orders that a page is found within a
+ * few hundred rows, while a list of a thousand e-mails costs more to send and plan than the walk (at
+ * 1,000,000 orders, 3x the CPU on PGlite). Up to it, the list lets the count read only matching rows.
+ */
+export const SEARCH_EMAIL_LIST_LIMIT = 300;
+/**
+ * Up to this many e-mails, each one's orders are read as a walk of its own (rowsNextTo); beyond it, as
+ * one query over all of them, which PostgreSQL plans from its statistics of the e-mails (usually the
+ * list newest first, which finds a page of a broad search within a few hundred rows).
+ */
+const SEARCH_EMAIL_WALK_LIMIT = 16;
+
+interface SearchMatch {
+  /** The orders a search matches. */
+  condition: SQL;
+  /** Conditions that together select the same orders, each one index's walk; absent when there are too many. */
+  walks?: SQL[];
+}
+
+/**
+ * What a search matches, or null when nothing can: any part of an e-mail, or the beginning of an
+ * order id. The e-mails come first from order_customer_emails (each once, trigram index), so that
+ * the orders are then found by the index on (customer_email, created_at, id); the id's index is only
+ * asked whether some id begins so, so that an e-mail search is not an OR of two indexes.
+ */
+async function matchSearch(db: Database, search: string): Promise<SearchMatch | null> {
+  // E-mails are stored lower-cased and order ids upper-cased, so LIKE (which the indexes serve) suffices.
+  const emailPattern = `%${escapeLike(search.toLowerCase())}%`;
+  const idPattern = `${escapeLike(search.toUpperCase())}%`;
+  const [emailRows, idRows] = await Promise.all([
+    db
+      .select({ email: orderCustomerEmails.email })
+      .from(orderCustomerEmails)
+      .where(like(orderCustomerEmails.email, emailPattern))
+      .limit(SEARCH_EMAIL_LIST_LIMIT + 1),
+    db.select({ id: orders.id }).from(orders).where(like(orders.id, idPattern)).limit(1),
+  ]);
+  const emails = emailRows.map((row) => row.email);
+  const byId = idRows.length > 0 ? like(orders.id, idPattern) : undefined;
+  if (emails.length > SEARCH_EMAIL_LIST_LIMIT) return { condition: or(like(orders.customerEmail, emailPattern), byId)! };
+  const byEmail = emails.length > 0 ? inArray(orders.customerEmail, emails) : undefined;
+  const condition = or(byEmail, byId);
+  if (!condition) return null;
+  if (emails.length > SEARCH_EMAIL_WALK_LIMIT) return { condition };
+  return { condition, walks: [...emails.map((email) => eq(orders.customerEmail, email)), ...(byId ? [byId] : [])] };
+}
+
+/** Every combination of one condition of each list: the walks of a status's stored values and of a search's e-mails. */
+function combinedWalks(first: SQL[] | undefined, second: SQL[] | undefined): SQL[] | undefined {
+  if (!first || !second) return first ?? second;
+  return first.flatMap((one) => second.map((other) => and(one, other)!));
+}
+
+/**
  * One page of orders, newest first, filtered in the database: by status (index on status, created_at,
- * id), by any part of the e-mail (trigram index) or by the beginning of the order id (index on id).
- * Pages are keyset pages (created_at, id) and the count stops at ADMIN_ORDER_COUNT_LIMIT, so that
- * neither grows with the number of orders.
+ * id), by any part of the e-mail or by the beginning of the order id (matchSearch). Pages are
+ * keyset pages (created_at, id) and the count stops at ADMIN_ORDER_COUNT_LIMIT, so that neither grows
+ * with the number of orders.
  */
 export async function searchOrders(db: Database, query: OrderQuery): Promise<AdminOrderPage> {
   const pageSize = Math.min(Math.max(query.pageSize, 1), MAX_ADMIN_PAGE_SIZE);
   const statusValues = query.status ? storedValuesOf(query.status) : undefined;
-  const filters: SQL[] = [];
   const search = query.search?.trim();
-  if (search) {
-    filters.push(
-      // E-mails are stored lower-cased and order ids upper-cased, so LIKE (which the indexes serve) suffices.
-      or(like(orders.customerEmail, `%${escapeLike(search.toLowerCase())}%`), like(orders.id, `${escapeLike(search.toUpperCase())}%`))!,
-    );
-  }
+  const match = search ? await matchSearch(db, search) : undefined;
+  if (match === null) return emptyPage(pageSize);
+  const statusWalks = statusValues?.map((value) => eq(orders.status, value));
+  const walks = combinedWalks(statusValues && statusValues.length > 1 ? statusWalks : undefined, match?.walks);
+  // What the walks do not say, each page query filters by: a single status value, a search read in one query.
+  const filters = [statusValues?.length === 1 ? statusWalks![0]! : undefined, match && !match.walks ? match.condition : undefined].filter((filter) => filter !== undefined);
   const after = query.after === undefined ? undefined : decodeCursor(query.after);
   const before = query.before === undefined ? undefined : decodeCursor(query.before);
 
   const countMatches = async () => {
-    const allFilters = statusValues ? [...filters, inArray(orders.status, statusValues)] : filters;
+    const allFilters = [statusValues ? inArray(orders.status, statusValues) : undefined, match?.condition];
     const capped = db
       .select({ one: sql`1` })
       .from(orders)
@@ -238,11 +294,11 @@ export async function searchOrders(db: Database, query: OrderQuery): Promise<Adm
   };
   const readPage = async () => {
     if (before) {
-      const newer = await rowsNextTo(db, filters, statusValues, before, false, pageSize + 1);
+      const newer = await rowsNextTo(db, filters, walks, before, false, pageSize + 1);
       // Fewer newer orders than a page (some were deleted): the previous page is the first one.
       if (newer.length > pageSize) return { rows: newer.slice(0, pageSize).reverse(), newerExist: true, olderExist: true };
     }
-    const older = await rowsNextTo(db, filters, statusValues, before ? undefined : after, true, pageSize + 1);
+    const older = await rowsNextTo(db, filters, walks, before ? undefined : after, true, pageSize + 1);
     return { rows: older.slice(0, pageSize), newerExist: !before && after !== undefined, olderExist: older.length > pageSize };
   };
   const [page, counted] = await Promise.all([readPage(), countMatches()]);
@@ -268,6 +324,9 @@ export async function searchOrders(db: Database, query: OrderQuery): Promise<Adm
     pageSize,
   };
 }
+
+/** The answer to a search that no e-mail or order id holds, wherever the cursor pointed. */
+const emptyPage = (pageSize: number): AdminOrderPage => ({ orders: [], total: 0, totalIsLowerBound: false, nextCursor: null, previousCursor: null, pageSize });
 
 export async function getOrder(db: Database, orderId: string): Promise<Order> {
   const row = await findOrderRow(db, orderId);
