@@ -16,6 +16,8 @@
  * static file, image, each beside the bare server), `cart` and `orders`, and then only prints:
  *
  *   BENCH_ONLY=orders npm run bench
+ *
+ * BENCH_PROFILE_DIR=<folder> has the shop write a V8 CPU profile of the whole run into the folder.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -60,6 +62,8 @@ const ORDERS = setting('BENCH_CUSTOMERS', 300, 8);
 const CART_RATE = setting('BENCH_CART_RATE', 50, 10);
 // Each customer's cart takes the cart additions of one run before it is set back to one piece.
 if (CART_RATE * SECONDS > (ORDERS + CONNECTIONS) * (MAX_CART_PIECES - 1)) throw new Error('BENCH_CART_RATE × BENCH_SECONDS would fill the carts: raise BENCH_CUSTOMERS');
+/** The fastest cart additions a run can measure before the carts are full (a faster shop would show 409s). */
+const CART_MAX_MEASURABLE = ((ORDERS + CONNECTIONS) * (MAX_CART_PIECES - 1)) / SECONDS;
 /** autocannon builds one request ahead on each connection, so an order run uses up to this many more customers than it places orders. */
 const CUSTOMERS = ORDERS + CONNECTIONS;
 const MAIN = projectPath('dist/node/server/main.js');
@@ -119,7 +123,9 @@ async function startShop(dataDir: string, databaseUrl: string | undefined, smtpU
   const environment: NodeJS.ProcessEnv = { ...process.env };
   // The shop runs on its defaults (the specification's prices, the demo catalogue), whatever this shell exports.
   for (const name of ['DATABASE_URL', 'TAX_RATE', 'PRICES_INCLUDE_TAX', 'SHIPPING_FEE', 'SHOP_CURRENCY', 'PAYMENT_METHODS', 'COD_FEE', 'ADMIN_EMAILS', 'ORDER_NOTIFY_EMAILS', 'SEED_DEMO', 'LOG_LEVEL']) delete environment[name];
-  const child = spawn(process.execPath, [MAIN], {
+  // BENCH_PROFILE_DIR: the shop writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
+  const profileFlags = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE_DIR)}`] : [];
+  const child = spawn(process.execPath, [...profileFlags, MAIN], {
     cwd: projectPath(),
     env: {
       ...environment,
@@ -367,7 +373,7 @@ async function benchDatabase(label: string, databaseUrl: string | undefined, inb
       },
     };
 
-    const rows: Row[] = [...reads.map(({ workload }) => ({ workload, shop: [], bare: [] })), ...['cart add, fixed rate', 'order placement, max', 'order placement, 70% of max'].map((workload) => ({ workload, shop: [], bare: [] }))];
+    const rows: Row[] = [...reads.map(({ workload }) => ({ workload, shop: [], bare: [] })), ...['cart add, fixed rate', 'cart add, max', 'cart add, 70% of max', 'order placement, max', 'order placement, 70% of max'].map((workload) => ({ workload, shop: [], bare: [] }))];
     const readOptions = (pathname: string): Omit<autocannon.Options, 'url'> => ({ duration: SECONDS, requests: [{ method: 'GET', path: pathname, headers: BROWSER_HEADERS }] });
     if (!SMOKE && bare) {
       progress(`${label}: warming up`);
@@ -380,7 +386,18 @@ async function benchDatabase(label: string, databaseUrl: string | undefined, inb
         const order: Array<'shop' | 'bare'> = (round + index) % 2 ? ['shop', 'bare'] : ['bare', 'shop'];
         for (const which of order) rows[index]![which].push(await measure(which === 'shop' ? shop : bare!, readOptions(read.path)));
       }
-      if (included('cart')) rows[reads.length]!.shop.push(await measure(shop, { duration: SECONDS, overallRate: CART_RATE, requests: [cartAdd] }));
+      if (included('cart')) {
+        const cartRun = async (offset: number, overallRate: number | undefined) => {
+          // Each cart run starts from carts of one piece, so that none fills up during it.
+          await setCarts(shop.url, customers, madeToOrder.id);
+          const measurement = await measure(shop, { duration: SECONDS, ...(overallRate === undefined ? {} : { overallRate }), requests: [cartAdd] });
+          rows[reads.length + offset]!.shop.push(measurement);
+          return measurement;
+        };
+        await cartRun(0, CART_RATE);
+        const cartMax = await cartRun(1, undefined);
+        await cartRun(2, Math.max(1, Math.round(cartMax.requestsPerSecond * 0.7)));
+      }
       if (!included('orders')) {
         progress(`${label}: round ${round} of ${ROUNDS} done`);
         continue;
@@ -388,13 +405,13 @@ async function benchDatabase(label: string, databaseUrl: string | undefined, inb
       await setCarts(shop.url, customers, madeToOrder.id);
       turn = 0;
       const max = await measure(shop, { amount: ORDERS, requests: [checkout] });
-      rows[reads.length + 1]!.shop.push(max);
+      rows[reads.length + 3]!.shop.push(max);
       await setCarts(shop.url, customers, madeToOrder.id);
       turn = 0;
       // A duration rather than an amount: autocannon splits an amount evenly over the connections but
       // the rate unevenly, which would leave the slower connections finishing alone.
       const rate = Math.max(1, Math.round(max.requestsPerSecond * 0.7));
-      rows[reads.length + 2]!.shop.push(await measure(shop, { duration: Math.max(1, Math.floor((0.85 * ORDERS) / rate)), overallRate: rate, requests: [checkout] }));
+      rows[reads.length + 4]!.shop.push(await measure(shop, { duration: Math.max(1, Math.floor((0.85 * ORDERS) / rate)), overallRate: rate, requests: [checkout] }));
       progress(`${label}: round ${round} of ${ROUNDS} done`);
     }
     return { label, rows, startSeconds: shop.startSeconds, signInSeconds };
@@ -447,7 +464,7 @@ function report(run: DatabaseRun, when: Date, loadBefore: number[], databaseNote
       .join(' / ')} after (the machine is shared: read the ratios, not the absolute numbers).`,
     `- Database: ${databaseNote}. The shop answered /api/health ${fixed(run.startSeconds, 1)} s after it started; ${CUSTOMERS} customers signed in through their e-mailed links in ${fixed(run.signInSeconds, 1)} s.`,
     `- ${ROUNDS} round(s); each read workload ${SECONDS} s per side, shop and bare taking turns; ${CONNECTIONS} connections; load generator autocannon in the benchmark's process. Every figure is the median over the rounds (latencies as autocannon measures them, in whole ms).`,
-    `- Cart add: ${CART_RATE} requests/s (autocannon's overallRate) for ${SECONDS} s, spread over the customers. Order placement: each checkout by another customer, whose cart holds one made-to-order piece; "max" places ${ORDERS} orders as fast as the shop takes them, "70% of max" runs at 70% of the same round's max rate for as long as about ${Math.round(ORDERS * 0.85)} orders take.`,
+    `- Cart add: each request adds one made-to-order piece to the next customer's cart, whose cart is set back to one piece before each run; "fixed rate" sends ${CART_RATE} requests/s (autocannon's overallRate) for ${SECONDS} s, "max" as many as the shop answers in ${SECONDS} s (up to ${Math.floor(CART_MAX_MEASURABLE)}/s before the carts fill), "70% of max" 70% of the same round's max rate for ${SECONDS} s. Order placement: each checkout by another customer, whose cart holds one made-to-order piece; "max" places ${ORDERS} orders as fast as the shop takes them, "70% of max" runs at 70% of the same round's max rate for as long as about ${Math.round(ORDERS * 0.85)} orders take.`,
     `- CPU is the server process's user + system time (/proc/<pid>/stat) divided by the successful requests${databaseNote.startsWith('PostgreSQL') ? "; on PostgreSQL the database server's own processes are not counted" : ''}. Peak RSS is the process's VmHWM during that workload (reset before it through /proc/<pid>/clear_refs).`,
     '',
     '| workload | shop req/s | shop p50 / p99 ms | bare req/s | bare p50 / p99 ms | shop ÷ bare | shop CPU ms/req | bare CPU ms/req | shop peak RSS MB | not 2xx (all rounds) |',
