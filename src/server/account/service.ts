@@ -32,7 +32,7 @@ export async function exportAccount(db: Database, { user, sessionHash }: UserSes
           lastSignOutAt: account.lastLogoutAt?.toISOString() ?? null,
         },
         addresses: await listAddresses(tx, user.id),
-        cart: await getCart(tx, user.id),
+        cart: await getCart(db, user.id, tx),
         orders,
         sessions: await listUserSessions(tx, user.id, sessionHash),
         emails: await listCustomerMails(

@@ -1,37 +1,58 @@
-import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
-import { MAX_CART_PIECES, type CartItem, type CartOperation, type CartOperationResult, type CartOperationsResponse } from '../../shared/cart.js';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import { MAX_CART_PIECES, pieceCount, type CartItem, type CartOperation, type CartOperationResult, type CartOperationsResponse } from '../../shared/cart.js';
 import type { LocalizedText } from '../../shared/catalog.js';
-import { lockProductAgainstDeletion, productName } from '../catalog/service.js';
 import type { Database, Executor } from '../db/client.js';
 import { appliedCartOperations, cartItems, products } from '../db/schema.js';
+import { PreparedStatement } from '../db/prepared.js';
 import { inTransaction, lockSubject } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
-import { announceChange } from '../live/live-hub.js';
+import { announceChange, changeNotice } from '../live/live-hub.js';
 
 /** Operation ids older than this may be forgotten: no browser replays a queue that old. */
 const OPERATION_MEMORY_DAYS = 30;
 
-const lineColumns = {
-  id: cartItems.id,
-  productId: cartItems.productId,
-  nameEn: products.nameEn,
-  nameBg: products.nameBg,
-  priceMinor: products.priceMinor,
-  addedPriceMinor: cartItems.priceMinor,
-  quantity: cartItems.quantity,
-  stock: products.stock,
-  addedAt: cartItems.addedAt,
-};
+/** The cart's lines with the products' current names, prices and counts, oldest first ($1: the user). */
+const CART_LINES = `
+  select line.id, line.product_id, product.name_en, product.name_bg, product.price_minor, line.price_minor as added_price_minor,
+    line.quantity, product.stock, line.added_at
+  from cart_items line join products product on product.id = line.product_id
+  where line.user_id = $1::uuid
+  order by line.added_at, line.id`;
 
-/** The cart's lines with the products' current names, prices and counts, oldest first. */
-export async function getCart(db: Executor, userId: string): Promise<CartItem[]> {
-  const rows = await db
-    .select(lineColumns)
-    .from(cartItems)
-    .innerJoin(products, eq(products.id, cartItems.productId))
-    .where(eq(cartItems.userId, userId))
-    .orderBy(asc(cartItems.addedAt), asc(cartItems.id));
-  return rows.map(({ nameEn, nameBg, ...row }) => ({ ...row, name: { en: nameEn, bg: nameBg }, addedAt: row.addedAt.toISOString() }));
+interface CartLineRow extends Record<string, unknown> {
+  id: string;
+  product_id: string;
+  name_en: string;
+  name_bg: string;
+  price_minor: number;
+  added_price_minor: number;
+  quantity: number;
+  stock: number | null;
+  /** A Date, or PostgreSQL's text for it where Drizzle has the driver leave timestamps as text (Date parses it, as Drizzle's own mapping does). */
+  added_at: Date | string;
+}
+
+const cartLines = new PreparedStatement<CartLineRow>('cart_lines', CART_LINES);
+/** The lines after a change, in the statement that also forgets the cart's operation ids older than $2. */
+const cartLinesForgettingOperations = new PreparedStatement<CartLineRow>(
+  'cart_lines_forgetting_operations',
+  `with expired as (delete from applied_cart_operations where user_id = $1::uuid and applied_at < $2::timestamptz) ${CART_LINES}`,
+);
+
+const toCartItem = (row: CartLineRow): CartItem => ({
+  id: row.id,
+  productId: row.product_id,
+  name: { en: row.name_en, bg: row.name_bg },
+  priceMinor: row.price_minor,
+  addedPriceMinor: row.added_price_minor,
+  quantity: row.quantity,
+  stock: row.stock,
+  addedAt: new Date(row.added_at).toISOString(),
+});
+
+/** The cart's lines with the products' current names, prices and counts, oldest first; in a transaction of the database when given one. */
+export async function getCart(db: Database, userId: string, tx: Executor = db): Promise<CartItem[]> {
+  return (await cartLines.run(db, tx, [userId])).map(toCartItem);
 }
 
 /**
@@ -40,6 +61,10 @@ export async function getCart(db: Executor, userId: string): Promise<CartItem[]>
  * has in stock (the order takes them; the cart only keeps the customer from asking for what is not
  * there). Other devices hear of the change when it commits. Operations on one cart, and checkouts
  * of it, take turns, so each sees the cart the one before left.
+ *
+ * Cart additions are the shop's busiest writes, so each operation is one prepared statement (see
+ * applyOperation) and the cart is read back in the statement that forgets old operation ids: adding a
+ * piece costs the cart's lock, two statements and the transaction's begin and commit.
  */
 export async function applyCartOperations(db: Database, userId: string, operations: readonly CartOperation[]): Promise<CartOperationsResponse> {
   return inTransaction(db, async (tx) => {
@@ -47,57 +72,104 @@ export async function applyCartOperations(db: Database, userId: string, operatio
     const outcomes: CartOperationResult[] = [];
     let added = false;
     for (const operation of operations) {
-      const [fresh] = await tx
-        .insert(appliedCartOperations)
-        .values({ userId, operationId: operation.id })
-        .onConflictDoNothing()
-        .returning({ operationId: appliedCartOperations.operationId });
-      if (!fresh) {
-        outcomes.push({ id: operation.id, outcome: 'duplicate' });
-        continue;
-      }
-      const result = await applyOperation(tx, userId, operation);
+      const result = await applyOperation(db, tx, userId, operation);
       outcomes.push({ id: operation.id, ...result });
       if (result.outcome === 'applied' && operation.type !== 'remove') added = true;
     }
-    if (added) {
-      const [cart] = await tx.select({ pieces: sql<number>`coalesce(sum(${cartItems.quantity}), 0)::int` }).from(cartItems).where(eq(cartItems.userId, userId));
-      if ((cart?.pieces ?? 0) > MAX_CART_PIECES) {
-        throw new HttpError(409, 'cart_full', `A cart holds at most ${MAX_CART_PIECES} items.`);
-      }
-    }
-    if (outcomes.some(({ outcome }) => outcome === 'applied')) await announceChange(tx, userId, 'cart');
-    const cutoff = new Date(Date.now() - OPERATION_MEMORY_DAYS * 24 * 60 * 60 * 1000);
-    await tx.delete(appliedCartOperations).where(and(eq(appliedCartOperations.userId, userId), lt(appliedCartOperations.appliedAt, cutoff)));
-    return { items: await getCart(tx, userId), outcomes };
+    const forgetBefore = new Date(Date.now() - OPERATION_MEMORY_DAYS * 24 * 60 * 60 * 1000);
+    const items = (await cartLinesForgettingOperations.run(db, tx, [userId, forgetBefore.toISOString()])).map(toCartItem);
+    // Refused after the writes, the request rolls them back, and their notices with them.
+    if (added && pieceCount(items) > MAX_CART_PIECES) throw new HttpError(409, 'cart_full', `A cart holds at most ${MAX_CART_PIECES} items.`);
+    return { items, outcomes };
   });
 }
 
-async function applyOperation(tx: Executor, userId: string, operation: CartOperation): Promise<Omit<CartOperationResult, 'id'>> {
+/** Records the operation id ($1: the user, $2: the id); returns it only when it is new. */
+const RECORD_OPERATION = `fresh as (
+  insert into applied_cart_operations (user_id, operation_id) values ($1::uuid, $2::text)
+  on conflict do nothing
+  returning operation_id
+)`;
+
+interface OperationRow extends Record<string, unknown> {
+  /** Whether the operation id was new: nothing else happens for one seen before. */
+  fresh: boolean;
+  /** Whether a line was written or removed. */
+  changed: boolean;
+}
+
+interface LineChangeRow extends OperationRow {
+  /** The product, with its current name and stock, and the quantity the line was to have; null when there is no such product. */
+  product_id: string | null;
+  name_en: string | null;
+  name_bg: string | null;
+  stock: number | null;
+  wanted: number | null;
+}
+
+/**
+ * Adds a piece ($4 null) or sets the quantity ($4) of the product $3 in the cart of $1, under the
+ * operation id $2, announcing the change with pg_notify($5, $6). The product is read with a key-share
+ * lock, so that a deletion waits until the cart's transaction ends; the line is written only within
+ * the stock, or when it shrinks (a count lowered since is kept, not raised). The cart's lock, taken
+ * before, makes the line it reads the latest one.
+ */
+const changeLine = new PreparedStatement<LineChangeRow>(
+  'cart_change_line',
+  `with ${RECORD_OPERATION},
+  product as (
+    select id, name_en, name_bg, price_minor, stock from products
+    where id = $3::uuid and exists (select from fresh)
+    for key share
+  ),
+  asked as (
+    select product.*, coalesce(line.quantity, 0) as held, coalesce($4::integer, coalesce(line.quantity, 0) + 1) as wanted
+    from product left join cart_items line on line.user_id = $1::uuid and line.product_id = product.id
+  ),
+  written as (
+    insert into cart_items (user_id, product_id, name, price_minor, quantity)
+    select $1::uuid, id, case when name_en <> '' then name_en else name_bg end, price_minor, wanted
+    from asked
+    where stock is null or wanted <= stock or wanted <= held
+    on conflict (user_id, product_id) do update set quantity = excluded.quantity
+    returning id
+  ),
+  notice as (select pg_notify($5::text, $6::text) from written)
+  select exists (select from fresh) as fresh, exists (select from written) as changed, (select count(*) from notice) as notices,
+    asked.id as product_id, asked.name_en, asked.name_bg, asked.stock, asked.wanted
+  from (select) as request left join asked on true`,
+);
+
+/** Removes the line $3 (by its id, or by its product: see removeLine) from the cart of $1, under the operation id $2, announcing it with pg_notify($4, $5). */
+const removal = (name: string, line: string) =>
+  new PreparedStatement<OperationRow>(
+    name,
+    `with ${RECORD_OPERATION},
+    removed as (delete from cart_items where user_id = $1::uuid and ${line} = $3::uuid and exists (select from fresh) returning id),
+    notice as (select pg_notify($4::text, $5::text) from removed)
+    select exists (select from fresh) as fresh, exists (select from removed) as changed, (select count(*) from notice) as notices`,
+  );
+const removeLine = { byId: removal('cart_remove_line', 'id'), byProduct: removal('cart_remove_product', 'product_id') };
+
+/** One operation, in one statement. */
+async function applyOperation(db: Database, tx: Executor, userId: string, operation: CartOperation): Promise<Omit<CartOperationResult, 'id'>> {
+  const { channel, payload } = changeNotice(userId, 'cart');
   if (operation.type === 'remove') {
-    const removed = await tx
-      .delete(cartItems)
-      .where(and(eq(cartItems.id, operation.itemId), eq(cartItems.userId, userId)))
-      .returning({ id: cartItems.id });
-    return { outcome: removed.length > 0 ? 'applied' : 'item_missing' };
+    const [row] = await removeLine.byId.run(db, tx, [userId, operation.id, operation.itemId, channel, payload]);
+    if (!row?.fresh) return { outcome: 'duplicate' };
+    return { outcome: row.changed ? 'applied' : 'item_missing' };
   }
   if (operation.type === 'set' && operation.quantity === 0) {
-    await tx.delete(cartItems).where(and(eq(cartItems.userId, userId), eq(cartItems.productId, operation.productId)));
-    return { outcome: 'applied' };
+    const [row] = await removeLine.byProduct.run(db, tx, [userId, operation.id, operation.productId, channel, payload]);
+    // Setting a product's quantity to 0 leaves it out of the cart whether or not it was there.
+    return { outcome: row?.fresh ? 'applied' : 'duplicate' };
   }
-  const product = await lockProductAgainstDeletion(tx, operation.productId);
-  if (!product) return { outcome: 'product_missing' };
-  const [line] = await tx
-    .select({ id: cartItems.id, quantity: cartItems.quantity })
-    .from(cartItems)
-    .where(and(eq(cartItems.userId, userId), eq(cartItems.productId, product.id)));
-  const quantity = operation.type === 'add' ? (line?.quantity ?? 0) + 1 : operation.quantity;
-  if (product.stock !== null && quantity > product.stock && quantity > (line?.quantity ?? 0)) {
-    return { outcome: 'stock_short', shortage: { productId: product.id, name: productName(product), wanted: quantity, left: product.stock } };
-  }
-  if (line) await tx.update(cartItems).set({ quantity }).where(eq(cartItems.id, line.id));
-  else await tx.insert(cartItems).values({ userId, productId: product.id, name: product.nameEn || product.nameBg, priceMinor: product.priceMinor, quantity });
-  return { outcome: 'applied' };
+  const quantity = operation.type === 'set' ? operation.quantity : null;
+  const [row] = await changeLine.run(db, tx, [userId, operation.id, operation.productId, quantity, channel, payload]);
+  if (!row?.fresh) return { outcome: 'duplicate' };
+  if (row.product_id === null) return { outcome: 'product_missing' };
+  if (row.changed) return { outcome: 'applied' };
+  return { outcome: 'stock_short', shortage: { productId: row.product_id, name: { en: row.name_en ?? '', bg: row.name_bg ?? '' }, wanted: row.wanted ?? 0, left: row.stock ?? 0 } };
 }
 
 export interface CheckoutLine {

@@ -150,6 +150,16 @@ export async function announceChange(db: Pick<Database, 'execute'>, userId: stri
   await notify(db, { userId, topic });
 }
 
+/**
+ * The channel and payload (pg_notify's two arguments) that announce a change to the user's data, for
+ * a statement that makes the change and announces it in the same round trip. PostgreSQL delivers a
+ * notice sent twice in one transaction once.
+ */
+export function changeNotice(userId: string, topic: LiveTopic): { channel: string; payload: string } {
+  const message: LiveMessage = { userId, topic };
+  return { channel: CHANNEL, payload: JSON.stringify(message) };
+}
+
 /** Announces a change to the catalogue, at its new version, to every open page; call it inside the transaction that makes the change. */
 export async function announceCatalogueChange(db: Pick<Database, 'execute'>, catalogueVersion: number): Promise<void> {
   await notify(db, { catalogueVersion });

@@ -1,0 +1,61 @@
+import { is } from 'drizzle-orm';
+import { PgliteSession } from 'drizzle-orm/pglite';
+import type { Database, Executor } from './client.js';
+
+/** What a prepared statement's parameters may be. */
+export type PreparedValue = string | number | null;
+
+/**
+ * A statement that the database parses and plans once per connection and then only runs with new
+ * values, for the busiest requests: planning a statement of a few joins or common table
+ * expressions costs PGlite several times what running it does (about 0.8 of 1 ms for a cart read).
+ *
+ * On PostgreSQL it is a named statement of the extended protocol, which node-postgres parses once on
+ * each pooled connection. PGlite's driver has no named statements, so there the SQL command PREPARE
+ * makes it, once for each database (PGlite is one session for the process), and EXECUTE runs it
+ * with its values written as literals; PREPARE is not undone by a rollback, so it may happen in any
+ * transaction. The text names its parameters $1, $2… with casts wherever their type is not plain
+ * from the context, so that both ways read them alike.
+ */
+export class PreparedStatement<Row extends Record<string, unknown>> {
+  // Keyed by the database rather than the transaction, since a transaction is a new object each time.
+  private readonly preparedIn = new WeakSet<Database>();
+
+  constructor(
+    /** Unique in the process: PostgreSQL keeps the statement under this name. */
+    private readonly name: string,
+    private readonly text: string,
+  ) {
+    if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Invalid prepared statement name ${name}`);
+  }
+
+  /** Runs the statement with the values, on the database or in a transaction of it. */
+  async run(database: Database, executor: Executor, values: readonly PreparedValue[]): Promise<Row[]> {
+    const { session } = executor._;
+    if (!is(session, PgliteSession)) {
+      return rowsOf<Row>(await session.prepareQuery({ sql: this.text, params: [...values] }, undefined, this.name, false).execute());
+    }
+    if (!this.preparedIn.has(database)) {
+      await session.prepareQuery({ sql: `prepare ${this.name} as ${this.text}`, params: [] }, undefined, undefined, false).execute();
+      this.preparedIn.add(database);
+    }
+    return rowsOf<Row>(await session.prepareQuery({ sql: `execute ${this.name}(${values.map(literal).join(', ')})`, params: [] }, undefined, undefined, false).execute());
+  }
+}
+
+/** node-postgres and PGlite both answer with `rows`, which the shared Database type leaves unknown. */
+const rowsOf = <Row>(result: unknown): Row[] => (result as { rows: Row[] }).rows;
+
+/**
+ * A value as an SQL literal, for EXECUTE, which takes no bound parameters. Strings are quoted with
+ * their quotes doubled, which is the whole of the escaping while standard_conforming_strings is on
+ * (PostgreSQL's default since 9.1, and PGlite's): a backslash is then an ordinary character.
+ */
+function literal(value: PreparedValue): string {
+  if (value === null) return 'null';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`Cannot pass ${value} to a prepared statement`);
+    return String(value);
+  }
+  return `'${value.replaceAll("'", "''")}'`;
+}
