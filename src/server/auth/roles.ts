@@ -1,6 +1,6 @@
-import { eq, or } from 'drizzle-orm';
+import { eq, or, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/client.js';
-import { admins } from '../db/schema.js';
+import { admins, users } from '../db/schema.js';
 import { announceRolesChanged } from '../live/live-hub.js';
 
 // Who may do what: the admin role, read with every session and managed by ADMIN_EMAILS, the admin
@@ -19,6 +19,13 @@ export async function isAdminEmail(db: Executor, email: string): Promise<boolean
     .limit(1);
   return Boolean(row);
 }
+
+/**
+ * Whether the user of a query over `users` is an admin, as isAdminEmail says, for reading with the
+ * user in one statement: e-mails are stored trimmed and in lower case (auth-schemas.ts), as admins
+ * are named, so the stored e-mail needs no normalizing.
+ */
+export const isAdminUser = sql<boolean>`exists (select 1 from ${admins} where ${admins.id} = ${users.email} or ${admins.email} = ${users.email})`;
 
 export async function addAdmin(db: Database, email: string): Promise<boolean> {
   const normalized = normalize(email);

@@ -3,7 +3,7 @@ import { and, eq, gt, lt } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ADMIN_SESSION_IDLE_HOURS, SESSION_DAYS, SESSION_IDLE_DAYS, type SessionUser } from '../../shared/auth.js';
 import { announceSessionEnded } from '../live/live-hub.js';
-import { isAdminEmail } from './roles.js';
+import { isAdminUser } from './roles.js';
 import type { CachedSession, SessionCache } from './session-cache.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
@@ -104,13 +104,13 @@ export interface CurrentUser extends SessionUser {
  */
 async function findActiveSession(db: Database, idHash: string, now: number): Promise<CachedSession | null> {
   const [row] = await db
-    .select({ id: users.id, email: users.email, lastLoginAt: users.lastLoginAt, lastSeenAt: sessions.lastSeenAt, expiresAt: sessions.expiresAt })
+    .select({ id: users.id, email: users.email, lastLoginAt: users.lastLoginAt, lastSeenAt: sessions.lastSeenAt, expiresAt: sessions.expiresAt, isAdmin: isAdminUser })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.idHash, idHash), gt(sessions.expiresAt, new Date(now))))
     .limit(1);
   if (!row) return null;
-  const isAdmin = await isAdminEmail(db, row.email);
+  const { isAdmin } = row;
   const idleLimit = isAdmin ? ADMIN_SESSION_IDLE_HOURS * HOUR : SESSION_IDLE_DAYS * DAY;
   if (now - row.lastSeenAt.getTime() > idleLimit) {
     const ended = await db.delete(sessions).where(eq(sessions.idHash, idHash)).returning({ idHash: sessions.idHash });
