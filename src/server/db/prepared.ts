@@ -39,7 +39,9 @@ export class PreparedStatement<Row extends Record<string, unknown>> {
       await session.prepareQuery({ sql: `prepare ${this.name} as ${this.text}`, params: [] }, undefined, undefined, false).execute();
       this.preparedIn.add(database);
     }
-    return rowsOf<Row>(await session.prepareQuery({ sql: `execute ${this.name}(${values.map(literal).join(', ')})`, params: [] }, undefined, undefined, false).execute());
+    // EXECUTE takes no parentheses when there are no values.
+    const execute = values.length > 0 ? `execute ${this.name}(${values.map(literal).join(', ')})` : `execute ${this.name}`;
+    return rowsOf<Row>(await session.prepareQuery({ sql: execute, params: [] }, undefined, undefined, false).execute());
   }
 }
 

@@ -1,0 +1,41 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type DatabaseHandle } from './client.js';
+import { PreparedStatement } from './prepared.js';
+
+// PGlite is where the statement's values are written into EXECUTE as literals; the cart's API tests
+// run the prepared statements on PostgreSQL as well.
+describe('PreparedStatement on PGlite', () => {
+  let database: DatabaseHandle;
+  beforeAll(async () => {
+    database = await openDatabase({ inMemory: true });
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it('hands every value over unchanged, quotes and backslashes included', async () => {
+    const echo = new PreparedStatement<{ text: string; number: number; nothing: string | null }>('test_echo', 'select $1::text as text, $2::integer as number, $3::text as nothing');
+    const tricky = `it's a \\'quoted'\\ value'); drop table users; --`;
+    expect(await echo.run(database.db, database.db, [tricky, -7, null])).toEqual([{ text: tricky, number: -7, nothing: null }]);
+    expect(await echo.run(database.db, database.db, ['again', 0, 'x'])).toEqual([{ text: 'again', number: 0, nothing: 'x' }]);
+    // Had the value escaped its quotes, the table it names would be gone.
+    await expect(database.db.execute(sql`select 1 from users limit 1`)).resolves.toBeDefined();
+  });
+
+  it('stays prepared after the transaction that prepared it rolled back', async () => {
+    const one = new PreparedStatement<{ one: number }>('test_one', 'select 1 as one');
+    await expect(
+      database.db.transaction(async (tx) => {
+        expect(await one.run(database.db, tx, [])).toEqual([{ one: 1 }]);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(await one.run(database.db, database.db, [])).toEqual([{ one: 1 }]);
+  });
+
+  it('refuses a value it cannot write as a literal', async () => {
+    const echo = new PreparedStatement<{ number: number }>('test_number', 'select $1::integer as number');
+    await expect(echo.run(database.db, database.db, [Number.NaN])).rejects.toThrow('Cannot pass NaN');
+  });
+});
