@@ -15,7 +15,7 @@ import { lockForStockChange, recordStockSet } from '../stock/service.js';
 type ProductRow = typeof products.$inferSelect;
 type PhotoRow = typeof productPhotos.$inferSelect;
 
-export const productName = (row: Pick<ProductRow, 'nameEn' | 'nameBg'>): LocalizedText => ({ en: row.nameEn, bg: row.nameBg });
+const productName = (row: Pick<ProductRow, 'nameEn' | 'nameBg'>): LocalizedText => ({ en: row.nameEn, bg: row.nameBg });
 
 function toPhoto(row: Pick<PhotoRow, 'id' | 'imageKey' | 'altEn' | 'altBg'>): ProductPhoto {
   return { id: row.id, url: imageUrlForKey(row.imageKey)!, alt: { en: row.altEn, bg: row.altBg } };
@@ -229,15 +229,6 @@ export async function productPage(db: Executor, slug: string): Promise<{ page: P
 
 export async function findProduct(db: Executor, id: string): Promise<ProductRow | undefined> {
   const [row] = await db.select().from(products).where(eq(products.id, id));
-  return row;
-}
-
-/**
- * The product, kept from being deleted until the caller's transaction ends, so that a row that
- * refers to it can be written safely. Edits and other readers do not wait; a deletion does.
- */
-export async function lockProductAgainstDeletion(tx: Executor, id: string): Promise<ProductRow | undefined> {
-  const [row] = await tx.select().from(products).where(eq(products.id, id)).for('key share');
   return row;
 }
 
