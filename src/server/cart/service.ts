@@ -127,8 +127,11 @@ const changeLine = new PreparedStatement<LineChangeRow>(
     from product left join cart_items line on line.user_id = $1::uuid and line.product_id = product.id
   ),
   written as (
-    insert into cart_items (user_id, product_id, name, price_minor, quantity)
-    select $1::uuid, id, case when name_en <> '' then name_en else name_bg end, price_minor, wanted
+    insert into cart_items (user_id, product_id, name, price_minor, quantity, added_at)
+    select $1::uuid, id, case when name_en <> '' then name_en else name_bg end, price_minor, wanted,
+      -- Later than the cart's newest line, so that lines keep the order they were added in even
+      -- where the clock has not moved on since (PGlite's clock counts whole milliseconds).
+      greatest(clock_timestamp(), (select max(added_at) + interval '1 microsecond' from cart_items where user_id = $1::uuid))
     from asked
     where stock is null or wanted <= stock or wanted <= held
     on conflict (user_id, product_id) do update set quantity = excluded.quantity

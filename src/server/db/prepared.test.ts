@@ -34,6 +34,19 @@ describe('PreparedStatement on PGlite', () => {
     expect(await one.run(database.db, database.db, [])).toEqual([{ one: 1 }]);
   });
 
+  it('is prepared once when many requests and a transaction use it first at the same time', async () => {
+    const square = new PreparedStatement<{ square: number }>('test_square', 'select $1::integer * $1::integer as square');
+    const outside = Array.from({ length: 20 }, (_, index) => square.run(database.db, database.db, [index]));
+    // Inside a transaction it cannot wait for the PREPARE sent outside it (PGlite would run that
+    // only after the transaction), so it must answer without it rather than never.
+    const inside = database.db.transaction(async (tx) => [await square.run(database.db, tx, [7]), await square.run(database.db, tx, [8])]);
+    const [rows, transactionRows] = await Promise.all([Promise.all(outside), inside]);
+    expect(rows.map(([row]) => row!.square)).toEqual(Array.from({ length: 20 }, (_, index) => index * index));
+    expect(transactionRows.map(([row]) => row!.square)).toEqual([49, 64]);
+    const prepared = await database.db.execute(sql`select count(*)::int as count from pg_prepared_statements where name = 'test_square'`);
+    expect(prepared.rows).toEqual([{ count: 1 }]);
+  });
+
   it('refuses a value it cannot write as a literal', async () => {
     const echo = new PreparedStatement<{ number: number }>('test_number', 'select $1::integer as number');
     await expect(echo.run(database.db, database.db, [Number.NaN])).rejects.toThrow('Cannot pass NaN');

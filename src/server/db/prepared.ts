@@ -18,8 +18,12 @@ export type PreparedValue = string | number | null;
  * from the context, so that both ways read them alike.
  */
 export class PreparedStatement<Row extends Record<string, unknown>> {
-  // Keyed by the database rather than the transaction, since a transaction is a new object each time.
-  private readonly preparedIn = new WeakSet<Database>();
+  /**
+   * The PREPARE of each database: requests arriving together wait for the one PREPARE rather than
+   * each sending their own (the second would fail, the name being taken). Keyed by the database
+   * rather than the transaction, since a transaction is a new object each time.
+   */
+  private readonly preparing = new WeakMap<Database, { done: Promise<unknown>; settled: boolean }>();
 
   constructor(
     /** Unique in the process: PostgreSQL keeps the statement under this name. */
@@ -35,13 +39,35 @@ export class PreparedStatement<Row extends Record<string, unknown>> {
     if (!is(session, PgliteSession)) {
       return rowsOf<Row>(await session.prepareQuery({ sql: this.text, params: [...values] }, undefined, this.name, false).execute());
     }
-    if (!this.preparedIn.has(database)) {
-      await session.prepareQuery({ sql: `prepare ${this.name} as ${this.text}`, params: [] }, undefined, undefined, false).execute();
-      this.preparedIn.add(database);
+    const preparing = this.preparing.get(database);
+    if (!preparing) {
+      await this.prepare(database, executor);
+    } else if (!preparing.settled) {
+      // A transaction must not wait for a PREPARE sent outside it: PGlite runs that one only once
+      // the transaction has ended. It runs the statement unprepared this once instead.
+      if (executor !== database) return this.runUnprepared(executor, values);
+      await preparing.done;
     }
     // EXECUTE takes no parentheses when there are no values.
     const execute = values.length > 0 ? `execute ${this.name}(${values.map(literal).join(', ')})` : `execute ${this.name}`;
     return rowsOf<Row>(await session.prepareQuery({ sql: execute, params: [] }, undefined, undefined, false).execute());
+  }
+
+  private async prepare(database: Database, executor: Executor): Promise<void> {
+    const preparing = { done: executor._.session.prepareQuery({ sql: `prepare ${this.name} as ${this.text}`, params: [] }, undefined, undefined, false).execute(), settled: false };
+    this.preparing.set(database, preparing);
+    try {
+      await preparing.done;
+      preparing.settled = true;
+    } catch (error) {
+      // Tried again by the next caller (this one's transaction was failing already, say).
+      this.preparing.delete(database);
+      throw error;
+    }
+  }
+
+  private async runUnprepared(executor: Executor, values: readonly PreparedValue[]): Promise<Row[]> {
+    return rowsOf<Row>(await executor._.session.prepareQuery({ sql: this.text, params: [...values] }, undefined, undefined, false).execute());
   }
 }
 
