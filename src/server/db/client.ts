@@ -169,7 +169,7 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
  * migrated one (`saveEmptyDatabase`) for a new DATA_DIR to start from. Its name carries a hash of
  * the migrations and PGlite's version, so a build made from other migrations is never used.
  */
-function emptyDatabaseFile(): string {
+export function emptyDatabaseFile(): string {
   const journal = readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'));
   const pglitePackage = readFileSync(projectPath('node_modules', '@electric-sql', 'pglite', 'package.json'));
   const hash = createHash('sha256').update(journal).update(pglitePackage).digest('hex').slice(0, 16);
