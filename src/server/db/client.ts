@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -10,6 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import * as tar from 'tar';
 import { projectPath } from '../project-path.js';
 import { lockDataDir } from './data-dir-lock.js';
 import * as schema from './schema.js';
@@ -56,6 +57,23 @@ const migrationsFolder = projectPath('src/server/db/migrations');
 /** An advisory lock key, arbitrary but fixed, that serialises migrations across server processes. */
 const MIGRATION_LOCK = 7_260_001;
 const ANALYZE_INTERVAL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * PGlite runs PostgreSQL inside WebAssembly, whose memory grows and never shrinks, and it starts with
+ * the settings initdb writes for a dedicated database server. Its shared buffers alone were 128 MB,
+ * all touched at start, so the process never held less (`npm run bench` measured peaks of 500-570 MB).
+ * An embedded shop's working set is a few MB, and a page that misses the buffers is read from the
+ * operating system's file cache, which the process does not pay for.
+ * - shared_buffers 16 MB: 2,048 pages;
+ * - max_connections 10: PGlite serves one session, and the lock table and the per-backend arrays are
+ *   sized by this (100 cost 9 MB);
+ * - maintenance_work_mem 16 MB: a migration that builds an index on a large table sorts on disk
+ *   beyond this, instead of growing the WebAssembly memory by 64 MB for good.
+ * They are given on the command line, which overrides the data folder's postgresql.conf without
+ * writing it (PGlite's postgresqlconf option would replace the whole file).
+ */
+const PGLITE_MEMORY_SETTINGS = { shared_buffers: '16MB', max_connections: '10', maintenance_work_mem: '16MB' };
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, ...Object.entries(PGLITE_MEMORY_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`])];
 
 /** Opens the database and brings its schema up to date. */
 export async function openDatabase(location: DatabaseLocation): Promise<DatabaseHandle> {
@@ -116,11 +134,10 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
   const releaseLock = dataDir ? lockDataDir(dataDir) : () => {};
   try {
     // PGlite bundles contrib extensions apart; the orders' e-mail search index needs pg_trgm.
-    const extensions = { pg_trgm };
+    const options = { extensions: { pg_trgm }, startParams: PGLITE_START_PARAMS };
     const isNew = !dataDir || !existsSync(path.join(dataDir, 'db', 'PG_VERSION'));
-    const client = dataDir
-      ? new PGlite(path.join(dataDir, 'db'), { extensions, loadDataDir: isNew ? await builtEmptyDatabase() : undefined })
-      : new PGlite({ extensions, loadDataDir: snapshot });
+    if (dataDir && isNew) await unpackBuiltEmptyDatabase(path.join(dataDir, 'db'));
+    const client = dataDir ? new PGlite(path.join(dataDir, 'db'), options) : new PGlite({ ...options, loadDataDir: snapshot });
     const db = drizzlePglite({ client, schema });
     await migratePglite(db, { migrationsFolder });
     // PGlite has no autovacuum to gather planner statistics; without them a search for a rare e-mail
@@ -152,17 +169,33 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
  * migrated one (`saveEmptyDatabase`) for a new DATA_DIR to start from. Its name carries a hash of
  * the migrations and PGlite's version, so a build made from other migrations is never used.
  */
-function emptyDatabaseFile(): string {
+export function emptyDatabaseFile(): string {
   const journal = readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'));
   const pglitePackage = readFileSync(projectPath('node_modules', '@electric-sql', 'pglite', 'package.json'));
   const hash = createHash('sha256').update(journal).update(pglitePackage).digest('hex').slice(0, 16);
   return projectPath('dist', `empty-database-${hash}.tar`);
 }
 
-/** The empty database the build saved, when it did. */
-async function builtEmptyDatabase(): Promise<Blob | undefined> {
+/**
+ * Unpacks the empty database the build saved, when it did, into a new database folder (else PGlite
+ * creates one). It is unpacked from the file rather than handed to PGlite as loadDataDir, which would
+ * hold the whole 40 MB tarball in memory for as long as the server runs. It is unpacked beside the
+ * folder and renamed, so a start stopped halfway leaves no half database for the next to open.
+ */
+async function unpackBuiltEmptyDatabase(databaseDir: string): Promise<void> {
   const file = emptyDatabaseFile();
-  return existsSync(file) ? new Blob([await readFile(file)]) : undefined;
+  // A folder that holds anything but a database is not this function's to replace: PGlite decides.
+  if (!existsSync(file) || (await readdir(databaseDir).catch(() => [])).length > 0) return;
+  const unpacking = `${databaseDir}.unpacking`;
+  await rm(unpacking, { recursive: true, force: true });
+  await mkdir(unpacking, { recursive: true, mode: 0o700 });
+  // dumpDataDir names its entries from the root (/base/...), which tar reports, and unpacks under cwd,
+  // as information; anything else it only warns of (an entry it could not write) fails the start.
+  const problems: string[] = [];
+  await tar.extract({ file, cwd: unpacking, onwarn: (code, message) => void (code === 'TAR_ENTRY_INFO' || problems.push(message)) });
+  if (problems.length > 0) throw new Error(`Could not unpack the empty database ${file}: ${problems.join('; ')}`);
+  // rename replaces an empty folder.
+  await rename(unpacking, databaseDir);
 }
 
 /**

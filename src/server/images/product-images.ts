@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
 import { PRODUCT_IMAGE_WIDTHS } from '../../shared/catalog.js';
 import type { DatabaseHandle } from '../db/client.js';
 import { errorBody, HttpError } from '../http/errors.js';
@@ -10,6 +10,12 @@ import type { ImageStore, ImageVariant } from './image-store.js';
 import { RecentImages } from './recent-images.js';
 
 const UPLOAD_FORMATS = new Set(['jpeg', 'png', 'webp']);
+/**
+ * sharp (libvips and its threads) adds about 28 MB to the process once loaded, and only an admin's
+ * upload needs it, so it is loaded then rather than at start.
+ */
+const loadSharp = async () => (await import('sharp')).default;
+
 /** The largest image file an admin may upload. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
@@ -50,6 +56,7 @@ export class ProductImages {
    * any metadata and anything hidden after the pixels.
    */
   async storeUpload(productId: string, upload: Buffer): Promise<string> {
+    const sharp = await loadSharp();
     let format: string | undefined;
     try {
       format = (await sharp(upload).metadata()).format;

@@ -1,0 +1,48 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql, type SQL } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emptyDatabaseFile, openDatabase, saveEmptyDatabase, type DatabaseHandle } from '../../src/server/db/client.js';
+
+// The embedded database's memory (src/server/db/client.ts): PostgreSQL's settings inside PGlite, and a
+// new DATA_DIR unpacked from the build's saved empty database rather than loaded through memory.
+
+describe('The embedded database on a new DATA_DIR', () => {
+  let dataDir: string;
+  let database: DatabaseHandle;
+  let opened: number;
+
+  beforeAll(async () => {
+    // The build saves it (npm run build:server); a run of the tests without a build saves it here.
+    if (!existsSync(emptyDatabaseFile())) await saveEmptyDatabase();
+    // Whole seconds: tar keeps the files' times to the second.
+    opened = Math.floor(Date.now() / 1000) * 1000;
+    dataDir = await mkdtemp(path.join(tmpdir(), 'shop-pglite-memory-'));
+    database = await openDatabase({ dataDir });
+  }, 120_000);
+
+  // The database type is common to both drivers and leaves execute's result untyped; PGlite's has rows.
+  const rows = async (query: SQL) => ((await database.db.execute(query)) as unknown as { rows: unknown[] }).rows;
+
+  afterAll(async () => {
+    await database?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("starts from the build's saved empty database, migrated, with nothing left of the unpacking", async () => {
+    // Its files keep the times they had when the build saved them; initdb would have written them now.
+    expect((await stat(path.join(dataDir, 'db', 'PG_VERSION'))).mtimeMs).toBeLessThan(opened);
+    expect((await readdir(dataDir)).filter((name) => name.startsWith('db.'))).toEqual([]);
+    const [row] = await rows(sql`select count(*)::int as products from products`);
+    expect(row).toEqual({ products: 0 });
+  });
+
+  it('runs PostgreSQL with the small memory settings, not those initdb wrote', async () => {
+    const [settings] = await rows(
+      sql`select current_setting('shared_buffers') as shared_buffers, current_setting('max_connections') as max_connections, current_setting('maintenance_work_mem') as maintenance_work_mem`,
+    );
+    expect(settings).toEqual({ shared_buffers: '16MB', max_connections: '10', maintenance_work_mem: '16MB' });
+  });
+});
