@@ -47,25 +47,25 @@ function bulgarianManifest(): Plugin {
   };
 }
 
-/** The small entry that starts the download of the visitor's texts (src/client/i18n/start-texts.ts). */
-const START_TEXTS_ENTRY = 'start-texts';
+/** The small entry that starts the requests the first render waits for (src/client/early-requests.ts). */
+const EARLY_REQUESTS_ENTRY = 'early-requests';
 
 /**
- * Builds start-texts.ts as a second entry and loads it `async` ahead of the app's script, so that the
- * texts, without which the app shows nothing, download beside the app's code instead of after it.
+ * Builds early-requests.ts as a second entry and loads it `async` ahead of the app's script, so that the
+ * texts and the session, without which the app shows nothing, download beside the app's code instead of after it.
  * (Vite would bundle a second script tag of index.html into the app's entry, and the page's security
  * policy allows no inline script.)
  */
-function startTextsEntry(): Plugin {
+function earlyRequestsEntry(): Plugin {
   return {
-    name: 'shop-start-texts-entry',
+    name: 'shop-early-requests-entry',
     apply: 'build',
     config: () => ({
       build: {
         rolldownOptions: {
           input: {
             index: path.resolve('src/client/index.html'),
-            [START_TEXTS_ENTRY]: path.resolve('src/client/i18n/start-texts.ts'),
+            [EARLY_REQUESTS_ENTRY]: path.resolve('src/client/early-requests.ts'),
           },
         },
       },
@@ -73,10 +73,10 @@ function startTextsEntry(): Plugin {
     transformIndexHtml: {
       order: 'post',
       handler(html, { bundle }) {
-        const entry = Object.values(bundle ?? {}).find((file) => file.type === 'chunk' && file.isEntry && file.name === START_TEXTS_ENTRY);
-        if (!entry) throw new Error(`The ${START_TEXTS_ENTRY} entry is missing from the build`);
+        const entry = Object.values(bundle ?? {}).find((file) => file.type === 'chunk' && file.isEntry && file.name === EARLY_REQUESTS_ENTRY);
+        if (!entry) throw new Error(`The ${EARLY_REQUESTS_ENTRY} entry is missing from the build`);
         const appScript = /<script type="module" crossorigin src="[^"]+"><\/script>/;
-        if (!appScript.test(html)) throw new Error("index.html has no app script to load the texts' script before");
+        if (!appScript.test(html)) throw new Error('index.html has no app script to load the early requests before');
         const tag = `<script type="module" async crossorigin src="/${entry.fileName}"></script>`;
         return html.replace(appScript, (script) => `${tag}\n    ${script}`);
       },
@@ -142,7 +142,7 @@ export default defineConfig({
       },
     }),
     bulgarianManifest(),
-    startTextsEntry(),
+    earlyRequestsEntry(),
   ],
   build: {
     outDir: '../../dist/client',

@@ -17,7 +17,7 @@ function staticClosure(key, seen = new Set()) {
   return seen;
 }
 
-// index.html loads every entry: the app's, and the small script that starts the download of the texts.
+// index.html loads every entry: the app's, and the small script that starts the requests its first render waits for.
 const entries = Object.keys(manifest).filter((key) => manifest[key].isEntry);
 const initial = [...entries.reduce((seen, key) => staticClosure(key, seen), new Set())].map((key) => manifest[key].file);
 const languageChunks = Object.entries(manifest)

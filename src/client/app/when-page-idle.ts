@@ -10,8 +10,7 @@ const IDLE_TIMEOUT_MS = 5_000;
 
 /**
  * Runs `task` once the page is idle: loaded, the network quiet and then the main thread idle. For code
- * and downloads the first page does not need (the sign-in dialog with the validation library, the
- * offline worker), so that they take neither the network nor the main thread from what the visitor is
+ * and downloads the first page does not need (the sign-in dialog with the validation library), so that they take neither the network nor the main thread from what the visitor is
  * waiting for. Returns a function that cancels the task if it has not run yet.
  */
 export function whenPageIdle(task: () => void): () => void {

@@ -1,5 +1,5 @@
 // The visitor's language and the download of its texts, without React: the page's small first script
-// (start-texts.ts) uses it to start that download before the app's code has arrived.
+// (early-requests.ts) uses it to start that download before the app's code has arrived.
 import { languageFromSearch } from '../../shared/routes.js';
 
 export const LANGUAGES = ['en', 'bg'] as const;
