@@ -1,12 +1,15 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.js';
-import { detectBrowserLanguage, loadDictionary } from './i18n/i18n.js';
+import { prepareNumberRules } from './i18n/i18n.js';
+import { detectBrowserLanguage, loadDictionary } from './i18n/texts.js';
 import './styles.css';
 
 const language = detectBrowserLanguage();
-// Start fetching the texts before React mounts, in parallel with everything else.
+// Start fetching the texts before React mounts (early-requests.ts has usually started already; this is
+// the same download), and meanwhile load the locale data that the first render would otherwise wait for.
 void loadDictionary(language);
+prepareNumberRules(language);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
@@ -16,6 +19,8 @@ createRoot(document.getElementById('root')!).render(
 
 // The offline worker is registered once the page has loaded, from a chunk of its own, so that neither
 // its code nor what it downloads (every page's code) competes with the first page. Development has none.
+// (Not later, at whenPageIdle: the first page's images, handed to the worker when it is ready, were then
+// missing from its cache in tests/e2e/offline.spec.ts.)
 if (import.meta.env.PROD && 'serviceWorker' in navigator) {
   const register = () =>
     import('./app/offline/register-service-worker.js')

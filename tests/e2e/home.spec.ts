@@ -1,5 +1,10 @@
 import { expect, hasHorizontalScroll, test } from './fixtures.js';
 
+/** Runs the idle callbacks that the test held back (see the test of the validation library). */
+interface IdleControl {
+  runIdleCallbacks(): void;
+}
+
 test.describe('home page in English', () => {
   test('shows the hero, the demo catalogue with prices and images, the banner and the footer', async ({ page }) => {
     await page.goto('/');
@@ -92,6 +97,40 @@ test.describe('home page in English', () => {
     await page.route(/\/api\/products(\?|$)/, (route) => route.fulfill({ json: { products: [], total: 0, page: 1, pageSize: 48, version: 0 } }));
     await page.getByRole('button', { name: 'Try again' }).click();
     await expect(page.getByText('No products available yet. Please check back soon.')).toBeVisible();
+  });
+
+  test('loads the validation library only once the page is idle, and the login dialog then opens at once', async ({ page }) => {
+    // The browser's idle callbacks wait until the test releases them, so that "before idle" is a fixed moment.
+    await page.addInitScript(() => {
+      const held: IdleRequestCallback[] = [];
+      window.requestIdleCallback = (callback) => held.push(callback);
+      (window as unknown as IdleControl).runIdleCallbacks = () => {
+        for (const callback of held.splice(0)) callback({ didTimeout: false, timeRemaining: () => 50 });
+      };
+    });
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+    const validationChunk = (path: string) => /^\/assets\/validation-[\w-]+\.js$/.test(path);
+
+    await page.goto('/', { waitUntil: 'load' });
+    const firstImage = page.getByRole('article').first().getByRole('img');
+    await expect.poll(() => firstImage.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    // The first page is whole (texts, products, images) and its own scripts have arrived, the validation library has not.
+    expect(scripts.some((path) => /^\/assets\/index-/.test(path))).toBe(true);
+    expect(scripts.filter(validationChunk)).toEqual([]);
+
+    // Once the network has been quiet for a moment, the page asks for an idle callback: given it, the dialog's code loads.
+    await expect
+      .poll(async () => {
+        await page.evaluate(() => (window as unknown as IdleControl).runIdleCallbacks());
+        return scripts.filter(validationChunk).length;
+      })
+      .toBe(1);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect(page.getByRole('dialog', { name: 'Sign in' })).toBeVisible();
   });
 
   test('shows the connection bar while offline and hides it when back online', async ({ page, context, allowConsoleErrors }) => {

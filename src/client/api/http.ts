@@ -13,14 +13,34 @@ export class ApiError extends Error {
   }
 }
 
+const send = (path: string, init: RequestInit) =>
+  fetch(path, {
+    ...init,
+    credentials: 'same-origin',
+    headers: { accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}), ...init.headers },
+  });
+
+/** GETs started before the app's code had arrived (early-requests.ts), each waiting for the app's first ask. */
+const startedEarly = new Map<string, Promise<Response>>();
+/** Paths the app has asked for: an early start after that would be stale when a later ask took it. */
+const asked = new Set<string>();
+
+/** Starts a GET that the app asks for as soon as it runs; its first requestJson of the path takes the answer. */
+export function startEarly(path: string): void {
+  if (asked.has(path) || startedEarly.has(path)) return;
+  const response = send(path, {});
+  // A failure is the app's to see, when it takes the answer.
+  response.catch(() => undefined);
+  startedEarly.set(path, response);
+}
+
 export async function requestJson<T>(path: string, init: RequestInit = {}): Promise<T> {
+  const early = init.method === undefined ? startedEarly.get(path) : undefined;
+  startedEarly.delete(path);
+  asked.add(path);
   let response: Response;
   try {
-    response = await fetch(path, {
-      ...init,
-      credentials: 'same-origin',
-      headers: { accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}), ...init.headers },
-    });
+    response = await (early ?? send(path, init));
   } catch (error) {
     throw new ApiError(0, 'network', error instanceof Error ? error.message : 'Network error');
   }

@@ -1,7 +1,8 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { CartProvider } from '../cart/cart-provider.js';
 import { ConnectivityProvider } from '../connectivity/connectivity.js';
-import { I18nProvider, type Language } from '../i18n/i18n.js';
+import { I18nProvider } from '../i18n/i18n.js';
+import type { Language } from '../i18n/texts.js';
 import { LiveUpdates } from '../live/live-updates.js';
 import { SessionProvider, sessionQuery } from '../session/session.js';
 import { ModalProvider } from '../ui/modal/modal-context.js';

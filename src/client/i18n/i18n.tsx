@@ -1,86 +1,12 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { languageFromSearch } from '../../shared/routes.js';
+import { loadDictionary, storeLanguage, type Dictionary, type Language, type TextChunk } from './texts.js';
 
-export const LANGUAGES = ['en', 'bg'] as const;
-export type Language = (typeof LANGUAGES)[number];
-const FALLBACK_LANGUAGE: Language = 'en';
-/** The local-storage key that keeps the visitor's language choice (spec section 7). */
-const LANGUAGE_STORAGE_KEY = 'language';
-
-type Dictionary = { [key: string]: string | Dictionary };
 type TranslationParams = Record<string, string | number>;
 export type Translate = (key: string, params?: TranslationParams) => string;
-
-/**
- * Each language's texts come in two chunks: the core (layout, home, sign-in, cart) that every
- * visit needs, and the pages (checkout, payment, profile, admin) loaded with the first of them.
- */
-export type TextChunk = 'core' | 'pages';
-const loaders: Record<Language, Record<TextChunk, () => Promise<{ default: Dictionary }>>> = {
-  en: { core: () => import('./en.json'), pages: () => import('./en.pages.json') },
-  bg: { core: () => import('./bg.json'), pages: () => import('./bg.pages.json') },
-};
-const loaded = new Map<string, Promise<Dictionary>>();
-
-export function loadDictionary(language: Language, chunk: TextChunk = 'core'): Promise<Dictionary> {
-  const key = `${language}:${chunk}`;
-  let dictionary = loaded.get(key);
-  if (!dictionary) {
-    dictionary = loaders[language][chunk]().then((module) => module.default);
-    // A failed download may be tried again later.
-    dictionary.catch(() => loaded.delete(key));
-    loaded.set(key, dictionary);
-  }
-  return dictionary;
-}
 
 async function loadTexts(language: Language, chunks: readonly TextChunk[]): Promise<Dictionary> {
   const parts = await Promise.all(chunks.map((chunk) => loadDictionary(language, chunk)));
   return Object.assign({}, ...parts) as Dictionary;
-}
-
-function isLanguage(value: unknown): value is Language {
-  return LANGUAGES.includes(value as Language);
-}
-
-/**
- * The language the address names (?lang=bg), then the stored choice, then the browser's languages by
- * prefix ("bg-BG" is bg), then English.
- */
-export function detectLanguage(stored: string | null, browserLanguages: readonly string[], fromAddress?: string | null): Language {
-  if (isLanguage(fromAddress)) return fromAddress;
-  if (isLanguage(stored)) return stored;
-  for (const browserLanguage of browserLanguages) {
-    const prefix = browserLanguage.toLowerCase().split('-')[0];
-    if (isLanguage(prefix)) return prefix;
-  }
-  return FALLBACK_LANGUAGE;
-}
-
-function readStoredLanguage(): string | null {
-  try {
-    return localStorage.getItem(LANGUAGE_STORAGE_KEY);
-  } catch {
-    return null;
-  }
-}
-
-function storeLanguage(language: Language): void {
-  try {
-    localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
-  } catch {
-    // Storage may be disabled; the choice then lasts for this page only.
-  }
-}
-
-/**
- * The language to start in. An address that names one (a shared link, a search result in Bulgarian)
- * wins and becomes the visitor's choice, so that the next visit without it is in that language too.
- */
-export function detectBrowserLanguage(): Language {
-  const fromAddress = languageFromSearch(window.location.search);
-  if (fromAddress) storeLanguage(fromAddress);
-  return detectLanguage(readStoredLanguage(), navigator.languages?.length ? navigator.languages : [navigator.language], fromAddress);
 }
 
 function lookup(dictionary: Dictionary, key: string): string | undefined {
@@ -92,14 +18,40 @@ function lookup(dictionary: Dictionary, key: string): string | undefined {
   return typeof node === 'string' ? node : undefined;
 }
 
+interface NumberRules {
+  plurals: Intl.PluralRules;
+  counts: Intl.NumberFormat;
+}
+const numberRulesByLanguage = new Map<Language, NumberRules>();
+
+/**
+ * A language's plural rules and number format, made once. The page's first number format loads the
+ * browser's locale data: 20 to 40 ms on a desktop, four times that on a slow phone (measured in Chromium).
+ */
+function numberRules(language: Language): NumberRules {
+  let rules = numberRulesByLanguage.get(language);
+  if (!rules) {
+    rules = { plurals: new Intl.PluralRules(language), counts: new Intl.NumberFormat(language) };
+    numberRulesByLanguage.set(language, rules);
+  }
+  return rules;
+}
+
+/**
+ * Loads the locale data that the first render in this language needs (see numberRules), in a task of
+ * its own: called while the texts download, it keeps that wait out of the render that shows the page.
+ */
+export function prepareNumberRules(language: Language): void {
+  setTimeout(() => numberRules(language), 0);
+}
+
 /**
  * Builds `t` for one language: nested keys with dots, {{name}} placeholders, and plural forms
  * chosen by Intl.PluralRules from a `count` parameter (key_one, key_few, key_other...), which is
  * shown grouped as the language writes numbers.
  */
 export function createTranslator(language: Language, dictionary: Dictionary): Translate {
-  const plurals = new Intl.PluralRules(language);
-  const counts = new Intl.NumberFormat(language);
+  const { plurals, counts } = numberRules(language);
   return (key, params) => {
     const count = params?.count;
     const text =
@@ -124,7 +76,8 @@ interface I18n {
   pageTextsReady: boolean;
   /** Their download failed (offline before the app was kept for offline use); asking again retries. */
   pageTextsFailed: boolean;
-  loadPageTexts(): void;
+  /** Resolves to whether the pages' texts are there (false: their download failed). */
+  loadPageTexts(): Promise<boolean>;
 }
 
 const I18nContext = createContext<I18n | null>(null);
@@ -133,12 +86,15 @@ export function I18nProvider({ initialLanguage, children }: { initialLanguage: L
   const [state, setState] = useState<{ language: Language; chunks: TextChunk[]; dictionary: Dictionary } | null>(null);
   const [failed, setFailed] = useState(false);
 
+  /** Shows the texts of these chunks; resolves to false when they could not be downloaded. */
   const show = useCallback(async (language: Language, chunks: TextChunk[]) => {
     setFailed(false);
     try {
       setState({ language, chunks, dictionary: await loadTexts(language, chunks) });
+      return true;
     } catch {
       setFailed(true);
+      return false;
     }
   }, []);
 
@@ -161,9 +117,7 @@ export function I18nProvider({ initialLanguage, children }: { initialLanguage: L
       },
       pageTextsReady: state.chunks.includes('pages'),
       pageTextsFailed: failed,
-      loadPageTexts: () => {
-        if (!state.chunks.includes('pages')) void show(state.language, [...state.chunks, 'pages']);
-      },
+      loadPageTexts: () => (state.chunks.includes('pages') ? Promise.resolve(true) : show(state.language, [...state.chunks, 'pages'])),
     };
   }, [state, failed, show]);
 
@@ -189,8 +143,8 @@ export function useTranslation(): I18n {
 export function PageTexts({ fallback, failed, children }: { fallback: ReactNode; failed: (retry: () => void) => ReactNode; children: ReactNode }) {
   const { pageTextsReady, pageTextsFailed, loadPageTexts } = useTranslation();
   useEffect(() => {
-    if (!pageTextsReady && !pageTextsFailed) loadPageTexts();
+    if (!pageTextsReady && !pageTextsFailed) void loadPageTexts();
   }, [pageTextsReady, pageTextsFailed, loadPageTexts]);
   if (pageTextsReady) return children;
-  return pageTextsFailed ? failed(loadPageTexts) : fallback;
+  return pageTextsFailed ? failed(() => void loadPageTexts()) : fallback;
 }

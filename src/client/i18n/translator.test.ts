@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createTranslator, detectLanguage } from './i18n.js';
+import { createTranslator } from './i18n.js';
+import { detectLanguage } from './texts.js';
 
 describe('detectLanguage', () => {
   it.each([

@@ -4,6 +4,7 @@ import type { SessionResponse, SessionUser } from '../../shared/auth.js';
 import { ApiError, requestJson } from '../api/http.js';
 import { queryKeys } from '../api/query-keys.js';
 import { rememberedUser, rememberUser } from './offline-user.js';
+import { SESSION_PATH } from './session-path.js';
 
 /** offline: the server could not be asked, and the user is the one last signed in here. */
 type SessionState = SessionResponse & { offline?: true };
@@ -12,7 +13,7 @@ export const sessionQuery = queryOptions({
   queryKey: queryKeys.session(),
   queryFn: async (): Promise<SessionState> => {
     try {
-      const session = await requestJson<SessionResponse>('/api/auth/me');
+      const session = await requestJson<SessionResponse>(SESSION_PATH);
       rememberUser(session.user);
       return session;
     } catch (error) {
@@ -94,7 +95,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const recheck = useCallback(async () => {
     let user: SessionUser | null;
     try {
-      ({ user } = await requestJson<SessionResponse>('/api/auth/me'));
+      ({ user } = await requestJson<SessionResponse>(SESSION_PATH));
     } catch {
       // Unreachable now; the next change or reconnect asks again.
       return;

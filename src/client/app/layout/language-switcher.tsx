@@ -1,4 +1,5 @@
-import { LANGUAGES, useTranslation } from '../../i18n/i18n.js';
+import { useTranslation } from '../../i18n/i18n.js';
+import { LANGUAGES } from '../../i18n/texts.js';
 
 export function LanguageSwitcher() {
   const { t, language: active, setLanguage } = useTranslation();

@@ -21,7 +21,7 @@ export function SiteLayout({ children }: { children: ReactNode }) {
     try {
       await signOut();
     } catch {
-      showModal({ type: 'error', message: t('auth.errors.signOutFailed') });
+      showModal({ type: 'error', message: t('nav.logoutFailed') });
     }
   };
   return (

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { LegalPage, LegalPageResponse } from '../../../shared/legal.js';
 import { requestJson } from '../../api/http.js';
 import { queryKeys } from '../../api/query-keys.js';
-import type { Language } from '../../i18n/i18n.js';
+import type { Language } from '../../i18n/texts.js';
 
 /** A legal page in the page's language, rendered by the server. */
 export function useLegalPage(page: LegalPage, language: Language) {
