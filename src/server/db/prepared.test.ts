@@ -43,7 +43,7 @@ describe('PreparedStatement on PGlite', () => {
     const [rows, transactionRows] = await Promise.all([Promise.all(outside), inside]);
     expect(rows.map(([row]) => row!.square)).toEqual(Array.from({ length: 20 }, (_, index) => index * index));
     expect(transactionRows.map(([row]) => row!.square)).toEqual([49, 64]);
-    const prepared = await database.db.execute(sql`select count(*)::int as count from pg_prepared_statements where name = 'test_square'`);
+    const prepared = (await database.db.execute(sql`select count(*)::int as count from pg_prepared_statements where name = 'test_square'`)) as unknown as { rows: unknown[] };
     expect(prepared.rows).toEqual([{ count: 1 }]);
   });
 
