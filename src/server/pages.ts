@@ -8,6 +8,7 @@ import { isNotPagePath, SERVICE_WORKER_PATH, SHELL_REVISION_PLACEHOLDER } from '
 import { CatalogueCache, sendPrepared, type ResponseContent } from './catalog/catalogue-cache.js';
 import type { DatabaseHandle, Executor } from './db/client.js';
 import { errorBody } from './http/errors.js';
+import { registerHashedAssets } from './http/hashed-assets.js';
 import { answerPage, injectPageHead, pageWithoutData, shellHead, type PageAnswer, type PageRequest } from './seo/page-head.js';
 
 /** Where the single-page app comes from: the production build, or Vite during development. */
@@ -32,6 +33,7 @@ export function builtPages(clientDir: string): PageSource {
     needsInlineScripts: false,
     fixedHtml: true,
     async register(app) {
+      registerHashedAssets(app, path.join(clientDir, 'assets'));
       await app.register(fastifyStatic, {
         root: clientDir,
         prefix: '/',
@@ -39,13 +41,11 @@ export function builtPages(clientDir: string): PageSource {
         index: false,
         // scripts/compress-build.mjs writes .br and .gz copies of the text files beside them.
         preCompressed: true,
-        globIgnore: SHELL_FILES,
+        // The hashed files are answered from memory (http/hashed-assets.ts).
+        globIgnore: [...SHELL_FILES, 'assets/**'],
         setHeaders(response, filePath) {
-          // Vite puts a content hash in every file name under assets/, so they never change.
-          const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
           // An installed app reads its manifest again from time to time; a changed icon or colour should reach it.
-          const manifest = filePath.endsWith('.webmanifest');
-          response.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : manifest ? 'no-cache' : 'public, max-age=3600');
+          response.header('cache-control', filePath.endsWith('.webmanifest') ? 'no-cache' : 'public, max-age=3600');
         },
       });
     },

@@ -3,12 +3,12 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database, DatabaseHandle, Transaction } from '../db/client.js';
+import { chooseEncoding, noneMatch, type Encoding } from '../http/content-encoding.js';
 import { catalogueState, preparedCatalogueState } from './service.js';
 
 const compressWithBrotli = promisify(brotliCompress);
 const compressWithGzip = promisify(gzip);
 
-type Encoding = 'br' | 'gzip' | 'identity';
 
 /** An answer serialised and compressed once, then sent as it is for as long as the catalogue stays the same. */
 export interface PreparedResponse {
@@ -236,30 +236,6 @@ async function prepare({ status, headers, body }: ResponseContent): Promise<Prep
     bodies: { identity, gzip: gzipped, br },
     etags: { identity: `"${hash}"`, gzip: `"${hash}-gzip"`, br: `"${hash}-br"` },
   };
-}
-
-/** The encoding to send for an Accept-Encoding header: brotli, else gzip, else none, among those it accepts. */
-export function chooseEncoding(acceptEncoding: string | undefined): Encoding {
-  const weights = new Map<string, number>();
-  for (const part of (acceptEncoding ?? '').split(',')) {
-    const [coding, ...parameters] = part.split(';').map((piece) => piece.trim().toLowerCase());
-    if (!coding) continue;
-    const quality = parameters.find((parameter) => parameter.startsWith('q='));
-    weights.set(coding, quality === undefined ? 1 : Number(quality.slice(2)) || 0);
-  }
-  const accepts = (coding: string) => (weights.get(coding) ?? weights.get('*') ?? 0) > 0;
-  if (accepts('br')) return 'br';
-  if (accepts('gzip')) return 'gzip';
-  return 'identity';
-}
-
-/** Whether If-None-Match names the validator (weak comparison, as RFC 9110 asks for it). */
-function noneMatch(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch.split(',').some((tag) => {
-    const trimmed = tag.trim();
-    return trimmed === '*' || trimmed.replace(/^W\//, '') === etag;
-  });
 }
 
 /** Sends the prepared answer in the encoding the client accepts best, or 304 when the client holds it already. */
