@@ -19,7 +19,7 @@ import { registerGracefulClose } from './http/graceful-close.js';
 import { registerMetrics, ShopMetrics } from './http/metrics.js';
 import { registerProbes } from './http/probes.js';
 import { errorBody, registerErrorHandler } from './http/errors.js';
-import { serializeError, serializeRequest } from './http/logging.js';
+import { registerRequestLog, serializeError, serializeRequest } from './http/logging.js';
 import { MAX_UPLOAD_BYTES, registerImageRoutes, type ProductImages } from './images/product-images.js';
 import { registerLegalRoutes } from './legal/routes.js';
 import { termsVersion } from './legal/service.js';
@@ -66,6 +66,8 @@ export async function buildApp({ config, database, images, pages, logger = false
   const app = Fastify({
     logger: logger === false ? false : { ...(logger === true ? { level: config.logLevel } : logger), serializers: { err: serializeError, req: serializeRequest } },
     trustProxy: config.trustProxy,
+    // One line per answered request instead, by its outcome (http/logging.ts).
+    disableRequestLogging: true,
     bodyLimit: 1024 * 1024,
     // While closing, a request on a connection still open is answered, not refused (http/graceful-close.ts).
     return503OnClosing: false,
@@ -150,6 +152,8 @@ export async function buildApp({ config, database, images, pages, logger = false
   app.addHook('onClose', () => hub.stop());
   registerLiveRoutes(app, db, hub, { heartbeatMs: liveHeartbeatMs, maxVisitorStreams: liveMaxVisitorStreams });
   registerMetrics(app, metrics, { database, hub, token: config.metricsToken });
+  // After the metrics, so that a request is counted before its line is written.
+  registerRequestLog(app);
 
   registerImageRoutes(app, images);
   registerSeoRoutes(app, db, config);

@@ -23,7 +23,7 @@ interface LogLine {
   err?: { type: string; message: string; stack: string; code?: string; cause?: unknown };
 }
 
-async function shopWithLog(environment: Record<string, string>) {
+async function shopWithLog(environment: Record<string, string>, level = 'info') {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'shop-log-'));
   await mkdir(path.join(dataDir, 'client'));
   await writeFile(path.join(dataDir, 'client', 'index.html'), TEST_INDEX_HTML);
@@ -36,7 +36,7 @@ async function shopWithLog(environment: Record<string, string>) {
     database,
     images,
     pages: builtPages(path.join(dataDir, 'client')),
-    logger: { level: 'info', stream: { write: (line) => void lines.push(line) } },
+    logger: { level, stream: { write: (line) => void lines.push(line) } },
   });
   await app.ready();
   return {
@@ -67,7 +67,8 @@ describe('the server log', () => {
   let shop: Awaited<ReturnType<typeof shopWithLog>>;
   let database: DatabaseHandle;
   beforeAll(async () => {
-    shop = await shopWithLog({});
+    // Debug, so that every request is logged: the request lines are what the last test reads.
+    shop = await shopWithLog({}, 'debug');
     database = shop.database;
   });
   afterAll(() => shop.close());
@@ -90,6 +91,20 @@ describe('the server log', () => {
     for (const personal of [sofia.fullName, sofia.streetAddress, '+359 88 812 3456', '888123456', 'maria@example.com']) {
       expect(written, personal).not.toContain(personal);
     }
+  });
+
+  it('logs each request in one line once answered: at info when refused, at debug when answered as asked', async () => {
+    const before = shop.lines.length;
+    expect((await shop.app.inject({ method: 'GET', url: '/api/products' })).statusCode).toBe(200);
+    expect((await shop.app.inject({ method: 'GET', url: '/api/no-such-thing?email=maria@example.com' })).statusCode).toBe(404);
+    const requests = shop.lines
+      .slice(before)
+      .map((line) => JSON.parse(line) as LogLine & { req?: { url: string }; res?: { statusCode: number } })
+      .filter((line) => line.req);
+    expect(requests.map((line) => [line.level, line.req?.url, line.res?.statusCode])).toEqual([
+      [20, '/api/products', 200],
+      [30, '/api/no-such-thing', 404],
+    ]);
   });
 
   it('keeps sign-in tokens, e-mail addresses and client addresses out of request lines', () => {
