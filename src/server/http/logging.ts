@@ -54,7 +54,8 @@ const SLOW_ANSWER_MS = 1000;
 export function registerRequestLog(app: FastifyInstance): void {
   app.addHook('onResponse', (request, reply, done) => {
     const level = reply.statusCode >= 400 || reply.elapsedTime >= SLOW_ANSWER_MS ? 'info' : 'debug';
-    if (request.log.isLevelEnabled(level)) request.log[level]({ req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime }, 'request completed');
+    // A level below the logger's is a no-op in pino, so the line costs nothing then.
+    request.log[level]({ req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime }, 'request completed');
     done();
   });
 }
