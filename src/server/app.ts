@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
 import { sql } from 'drizzle-orm';
 import type { PublicSettings } from '../shared/settings.js';
 import { registerAccountRoutes } from './account/routes.js';
@@ -67,7 +67,7 @@ export async function buildApp({ config, database, images, pages, logger = false
     logger: logger === false ? false : { ...(logger === true ? { level: config.logLevel } : logger), serializers: { err: serializeError, req: serializeRequest } },
     trustProxy: config.trustProxy,
     // One line per answered request instead, by its outcome (http/logging.ts).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
     // While closing, a request on a connection still open is answered, not refused (http/graceful-close.ts).
     return503OnClosing: false,
