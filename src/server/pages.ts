@@ -115,7 +115,7 @@ function injectSettings(html: string, settings: PublicSettings): string {
 export async function registerPageFallback(app: FastifyInstance, pages: PageSource, settings: PublicSettings, database?: DatabaseHandle): Promise<void> {
   const shell = async () => injectPageHead(injectSettings(await pages.indexHtml('/'), settings), shellHead(settings.publicUrl));
   const pageCache = database && pages.fixedHtml ? new CatalogueCache(database.db) : undefined;
-  if (database?.kind === 'pglite' && pageCache) app.addHook('onClose', await pageCache.trustChangeNotices(database));
+  if (database && pageCache) app.addHook('onClose', await pageCache.trustChangeNotices(database));
 
   app.get('/index.html', async (_request, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(await shell()));
 

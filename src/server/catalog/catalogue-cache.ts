@@ -91,12 +91,13 @@ export class CatalogueCache {
   }
 
   /**
-   * Skips the state read while no change notice has come since the last one began. Only for the
-   * embedded database, whose notices arrive before the change's commit returns; PostgreSQL's arrive
-   * later, on another connection, and a request in between would be answered from before the change.
+   * Skips the state read while no change notice has come since the last one began, on the embedded
+   * database, whose notices arrive before the change's commit returns. On PostgreSQL it does nothing:
+   * notices arrive later, on another connection, and a request in between would be answered from
+   * before the change.
    */
   async trustChangeNotices(database: Pick<DatabaseHandle, 'kind' | 'listen'>): Promise<() => Promise<void>> {
-    if (database.kind !== 'pglite') throw new Error('Only the embedded database delivers its notices before the commit returns');
+    if (database.kind !== 'pglite') return async () => {};
     const stop = await database.listen(CHANGE_CHANNEL, () => {
       this.noticeAt = this.tick();
       // Whatever the change was (a price written without a new version, too), every answer held, or

@@ -14,7 +14,7 @@ const catalogueKey = (filter: CatalogueFilter) => JSON.stringify(['list', filter
 export async function registerCatalogRoutes(app: FastifyInstance, database: DatabaseHandle): Promise<void> {
   // Every visitor is answered from the same few prepared answers (catalogue-cache.ts).
   const cache = new CatalogueCache(database.db);
-  if (database.kind === 'pglite') app.addHook('onClose', await cache.trustChangeNotices(database));
+  app.addHook('onClose', await cache.trustChangeNotices(database));
 
   /** ?category=nails&q=pearl&sort=price&page=2&lang=bg (lang: the language whose names sort=name follows). */
   app.get('/api/products', async (request, reply) => {

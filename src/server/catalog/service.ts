@@ -173,7 +173,7 @@ export async function catalogueVersion(db: Executor): Promise<number> {
  */
 export async function catalogueState(db: Executor): Promise<string> {
   const [row] = await catalogueStateQuery(db);
-  return `${row!.version}:${row!.counts}`;
+  return stateText(row!);
 }
 
 /**
@@ -184,9 +184,11 @@ export function preparedCatalogueState(db: Database): () => Promise<string> {
   const prepared = catalogueStateQuery(db).prepare('catalogue_state');
   return async () => {
     const [row] = await prepared.execute();
-    return `${row!.version}:${row!.counts}`;
+    return stateText(row!);
   };
 }
+
+const stateText = (row: { version: string; counts: string }) => `${row.version}:${row.counts}`;
 
 const catalogueStateQuery = (db: Executor) =>
   db
