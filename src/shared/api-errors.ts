@@ -24,6 +24,7 @@ export const API_ERROR_CODES = [
   'address_required',
   'price_changed',
   'order_not_payable',
+  'payment_method_mismatch',
   'cart_full',
   'too_many_streams',
   'stock_short',

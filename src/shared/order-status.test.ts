@@ -10,6 +10,7 @@ describe('normalizeOrderStatus', () => {
     [undefined, 'pending'],
     ['', 'pending'],
     ['paid', 'paid'],
+    ['accepted', 'accepted'],
     ['ready', 'ready'],
     ['cancelled', 'cancelled'],
   ])('reads %j as %s', (stored, status) => {
@@ -23,12 +24,15 @@ describe('storedValuesOf', () => {
     expect(storedValuesOf('sent')).toEqual(['sent', 'shipped']);
     expect(storedValuesOf('delivered')).toEqual(['delivered', 'completed']);
     expect(storedValuesOf('paid')).toEqual(['paid']);
+    expect(storedValuesOf('accepted')).toEqual(['accepted']);
   });
 });
 
 describe('order statuses', () => {
-  it('has the seven statuses of the specification, in display order', () => {
-    expect(ORDER_STATUSES).toEqual(['pending', 'paid', 'preparing', 'ready', 'sent', 'delivered', 'cancelled']);
+  it('has the seven statuses of the specification and accepted (cash on delivery), in display order', () => {
+    expect(ORDER_STATUSES).toEqual(['pending', 'accepted', 'paid', 'preparing', 'ready', 'sent', 'delivered', 'cancelled']);
+    expect(orderStatusRank('pending')).toBeLessThan(orderStatusRank('accepted'));
+    expect(orderStatusRank('accepted')).toBeLessThan(orderStatusRank('preparing'));
     expect(orderStatusRank('pending')).toBeLessThan(orderStatusRank('paid'));
     expect(orderStatusRank('delivered')).toBeLessThan(orderStatusRank('cancelled'));
   });

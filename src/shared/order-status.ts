@@ -1,5 +1,8 @@
-/** Order statuses (spec section 4). Nothing else in the code spells a status string. */
-export const ORDER_STATUSES = ['pending', 'paid', 'preparing', 'ready', 'sent', 'delivered', 'cancelled'] as const;
+/**
+ * Order statuses (spec section 4), plus accepted: a cash-on-delivery order, which waits for no payment
+ * before it is prepared (docs/decisions/0016). Nothing else in the code spells a status string.
+ */
+export const ORDER_STATUSES = ['pending', 'accepted', 'paid', 'preparing', 'ready', 'sent', 'delivered', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 const LEGACY_STATUSES: Readonly<Record<string, OrderStatus>> = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderStatus } from './order-status.js';
-import { paymentStateOf, type Payment, type PaymentState } from './orders.js';
+import { paymentStateOf, placedOrderStatus, type Payment, type PaymentState } from './orders.js';
 
 const payment: Payment = { paymentId: 'pay_1', method: 'card', amountMinor: 2348, processedAt: '2026-01-01T00:00:00Z', cardLast4: '4242' };
 
@@ -18,5 +18,18 @@ describe('paymentStateOf', () => {
     ['cancelled', true, 'cancelled'],
   ])('%s, with a payment: %s, is %s', (status, paid, state) => {
     expect(paymentStateOf({ status, payment: paid ? payment : null })).toBe(state);
+  });
+});
+
+describe('placedOrderStatus', () => {
+  it('accepts a cash-on-delivery order at once and leaves an online one waiting for its payment', () => {
+    expect(placedOrderStatus('cash_on_delivery')).toBe('accepted');
+    expect(placedOrderStatus('card')).toBe('pending');
+    expect(placedOrderStatus('pay_by_link')).toBe('pending');
+  });
+
+  it('has no payment to wait for in an accepted cash-on-delivery order, until the cash is recorded', () => {
+    expect(paymentStateOf({ status: 'accepted', payment: null, paymentMethod: 'cash_on_delivery' })).toBe('cashOnDelivery');
+    expect(paymentStateOf({ status: 'delivered', payment: { ...payment, method: 'cash_on_delivery' }, paymentMethod: 'cash_on_delivery' })).toBe('paid');
   });
 });

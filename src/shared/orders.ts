@@ -91,6 +91,14 @@ export const recordPaymentSchema = z.object(
 export type RecordPaymentRequest = z.input<typeof recordPaymentSchema>;
 
 /**
+ * The status an order is placed in: an online payment is awaited (pending), while a cash-on-delivery
+ * order waits for none and is accepted at once, to be paid to the courier (docs/decisions/0016).
+ */
+export function placedOrderStatus(paymentMethod: PaymentMethod): Extract<OrderStatus, 'pending' | 'accepted'> {
+  return paymentMethod === 'cash_on_delivery' ? 'accepted' : 'pending';
+}
+
+/**
  * What an order's payment page may offer. Only a pending order can be paid (the server refuses the
  * rest with order_not_payable); a paid one shows the success view; a cancelled one says so, and one
  * the shop moved on without a payment (say, sent by the admin) needs none.

@@ -269,6 +269,7 @@ export const orders = pgTable(
     orderedAt: moment('ordered_at').notNull().defaultNow(),
     updatedAt: updatedAt(),
     pendingAt: moment('pending_at'),
+    acceptedAt: moment('accepted_at'),
     paidAt: moment('paid_at'),
     preparingAt: moment('preparing_at'),
     readyAt: moment('ready_at'),

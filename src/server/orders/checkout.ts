@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { pieceCount } from '../../shared/cart.js';
 import type { LocalizedText, TextLanguage } from '../../shared/catalog.js';
 import { priceLines, type PricingRules } from '../../shared/money.js';
-import { type Order, type PaymentMethod } from '../../shared/orders.js';
+import { placedOrderStatus, type Order, type PaymentMethod } from '../../shared/orders.js';
 import { mockPaymentPath } from '../../shared/routes.js';
 import { findAddress, listAddresses } from '../addresses/service.js';
 import { orderedLinesRemoval, takeCartForCheckout } from '../cart/service.js';
@@ -14,7 +14,7 @@ import { HttpError } from '../http/errors.js';
 import { changeNotices } from '../live/live-hub.js';
 import { takeStock } from '../stock/service.js';
 import { queueOrderPlacedMails, type OrderMailSettings } from './order-mails.js';
-import { toOrder, withDetails, type OrderItemRow } from './order-queries.js';
+import { STATUS_TIME_COLUMNS, toOrder, withDetails, type OrderItemRow } from './order-queries.js';
 import { firstStatusChange } from './status-changes.js';
 
 // Checkout: the customer's cart becomes an order, at the server's prices and the terms in force.
@@ -89,13 +89,14 @@ export async function placeOrder(
       return repeatOrRefuse(new HttpError(409, 'price_changed', `The order total is now ${pricing.total}, not ${input.expectedTotalMinor}; confirm it again.`));
     }
     const orderId = newOrderId();
+    const status = placedOrderStatus(input.paymentMethod);
     const [row] = await tx
       .insert(orders)
       .values({
         id: orderId,
         userId: user.id,
         customerEmail: user.email,
-        status: 'pending',
+        status,
         idempotencyKey: input.idempotencyKey,
         subtotalMinor: pricing.subtotal,
         taxMinor: pricing.tax,
@@ -123,7 +124,7 @@ export async function placeOrder(
         termsVersion,
         termsAcceptedAt: sql`now()`,
         // now() is the transaction's start, the same moment as created_at's default.
-        pendingAt: sql`now()`,
+        [STATUS_TIME_COLUMNS[status]]: sql`now()`,
       })
       // The key checked in the same statement as the insert, rather than by a query before it. The
       // cart lock makes twins take turns, so the earlier one has committed by now.
@@ -148,14 +149,14 @@ export async function placeOrder(
     // (getSQL: a query builder put in a template is wrapped in parentheses, which a WITH's insert may not have.)
     await tx.execute(sql`
       with items as (${tx.insert(orderItems).values(items).getSQL()}),
-        history as (${firstStatusChange(tx, orderId).getSQL()}),
+        history as (${firstStatusChange(tx, orderId, status).getSQL()}),
         removed as (${orderedLinesRemoval(tx, user.id, lines).getSQL()})
       select ${changeNotices(user.id, ['cart', 'orders'])}`);
     await queueOrderPlacedMails(tx, mailSettings, { orderId, customerEmail: user.email, language: input.language });
     // Last, so that other orders of the same products wait on their rows for as short a time as
     // possible; a shortage throws and the transaction writes nothing.
     await takeStock(tx, orderId, lines, 'sold');
-    return { order: toOrder(row, items, undefined, [{ orderId, position: 0, status: 'pending', changedAt: row.createdAt }]), created: true };
+    return { order: toOrder(row, items, undefined, [{ orderId, position: 0, status, changedAt: row.createdAt }]), created: true };
   });
 }
 

@@ -4,7 +4,7 @@ import type { Country } from '../../shared/addresses.js';
 import { ADMIN_ORDER_COUNT_LIMIT, MAX_ADMIN_PAGE_SIZE, type AdminOrderPage } from '../../shared/admin.js';
 import type { Currency } from '../../shared/money.js';
 import { normalizeOrderStatus, orderStatusRank, ORDER_STATUSES, storedValuesOf, type OrderStatus } from '../../shared/order-status.js';
-import type { Order, OrderStatusChange, PaymentMethod } from '../../shared/orders.js';
+import { placedOrderStatus, type Order, type OrderStatusChange, type PaymentMethod } from '../../shared/orders.js';
 import type { Database, Executor } from '../db/client.js';
 import { orderCustomerEmails, orderItems, orders, orderStatusChanges, payments } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
@@ -19,6 +19,7 @@ export type StatusChangeRow = typeof orderStatusChanges.$inferSelect;
 /** The column holding the first time an order entered each status (every time is in order_status_changes). */
 export const STATUS_TIME_COLUMNS = {
   pending: 'pendingAt',
+  accepted: 'acceptedAt',
   paid: 'paidAt',
   preparing: 'preparingAt',
   ready: 'readyAt',
@@ -28,7 +29,8 @@ export const STATUS_TIME_COLUMNS = {
 } as const satisfies Record<OrderStatus, keyof OrderRow>;
 
 export function toOrder(row: OrderRow, items: OrderItemRow[], payment: PaymentRow | undefined, history: StatusChangeRow[]): Order {
-  const statusTimes: Order['statusTimes'] = { pending: row.createdAt.toISOString() };
+  // The status the order was placed in began when it was created, for orders older than its column too.
+  const statusTimes: Order['statusTimes'] = { [placedOrderStatus(row.paymentMethod as PaymentMethod)]: row.createdAt.toISOString() };
   for (const status of ORDER_STATUSES) {
     const time = row[STATUS_TIME_COLUMNS[status]];
     if (time) statusTimes[status] = time.toISOString();

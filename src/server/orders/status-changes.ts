@@ -42,12 +42,13 @@ async function recordStatusChange(tx: Executor, orderId: string, status: OrderSt
 }
 
 /**
- * The first entry of a new order's history, pending since the order's creation, as an insert not yet
- * run: the checkout runs it within its own statement. now() is the transaction's start, the moment
- * the order's created_at records, and the order has no other entry yet, so its position is 0.
+ * The first entry of a new order's history, the status it was placed in (pending, or accepted for
+ * cash on delivery) since the order's creation, as an insert not yet run: the checkout runs it within
+ * its own statement. now() is the transaction's start, the moment the order's created_at records, and
+ * the order has no other entry yet, so its position is 0.
  */
-export function firstStatusChange(tx: Executor, orderId: string) {
-  return tx.insert(orderStatusChanges).values({ orderId, status: 'pending', position: 0, changedAt: sql`now()` });
+export function firstStatusChange(tx: Executor, orderId: string, status: OrderStatus) {
+  return tx.insert(orderStatusChanges).values({ orderId, status, position: 0, changedAt: sql`now()` });
 }
 
 /**

@@ -18,8 +18,8 @@ export interface PaymentDetails {
 
 /**
  * The simulated payment provider, behind the interface a real one would have: it records a payment
- * of the order's own total (never an amount from the browser), marks the order paid and queues the
- * customer's receipt. Only a pending order can be paid: any other (paid, sent, cancelled...) answers
+ * of the order's own total (never an amount from the browser) by the order's own method (another is
+ * refused), marks the order paid and queues the customer's receipt. Only a pending order can be paid: any other (paid, sent, cancelled...) answers
  * 409, so a late payment never moves an order's status backwards.
  */
 export async function recordPayment(db: Database, userId: string, orderId: string, details: PaymentDetails): Promise<Order> {
@@ -30,6 +30,11 @@ export async function recordPayment(db: Database, userId: string, orderId: strin
     const [existing] = await tx.select({ paymentId: payments.paymentId }).from(payments).where(eq(payments.orderId, orderId));
     const state = paymentStateOf({ status, payment: existing, paymentMethod: order.paymentMethod });
     if (state !== 'payable') throw new HttpError(409, 'order_not_payable', `Order ${orderId} cannot be paid: ${state}.`);
+    // A payment is made by the order's own method: a customer could otherwise report an online order
+    // paid "in cash on delivery", which only the admin records once the courier brings the money.
+    if (details.method !== order.paymentMethod) {
+      throw new HttpError(400, 'payment_method_mismatch', `Order ${orderId} is paid by ${order.paymentMethod}, not ${details.method}.`);
+    }
     // One moment for the payment, the order's paid time and its history entry, so that all three agree.
     const processedAt = new Date();
     await tx.insert(payments).values({
