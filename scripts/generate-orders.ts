@@ -13,6 +13,7 @@ import { ADMIN_ORDERS_PAGE_SIZE } from '../src/shared/admin.js';
 import { pieceCount } from '../src/shared/cart.js';
 import { priceLines } from '../src/shared/money.js';
 import { normalizeOrderStatus, ORDER_STATUSES, storedValuesOf } from '../src/shared/order-status.js';
+import { placedOrderStatus } from '../src/shared/orders.js';
 import { seedDemoCatalogue } from '../src/server/catalog/service.js';
 import { loadConfig } from '../src/server/config.js';
 import { openDatabase, type Database } from '../src/server/db/client.js';
@@ -75,6 +76,10 @@ async function generate(db: Database, images: ProductImages, total: number): Pro
       const createdAt = new Date(now - Math.floor(random.next() * yearMs));
       const stored = random.pick(STORED_STATUSES);
       const id = newOrderId();
+      const onlineMethod = random.next() < 0.5 ? 'pay_by_link' : 'card';
+      // An accepted order is one paid in cash on delivery, placed as accepted rather than pending.
+      const paymentMethod = stored === 'accepted' ? 'cash_on_delivery' : onlineMethod;
+      const placedStatus = placedOrderStatus(paymentMethod);
       orderRows.push({
         id,
         userId: customer.id,
@@ -86,7 +91,7 @@ async function generate(db: Database, images: ProductImages, total: number): Pro
         totalMinor: pricing.total,
         itemCount: pieceCount(lines),
         itemDescription: lines.map((line) => line.name).join(', '),
-        paymentMethod: random.next() < 0.5 ? 'pay_by_link' : 'card',
+        paymentMethod,
         shippingFullName: `Customer ${customer.email.slice(9, 14)}`,
         shippingStreetAddress: `${1 + Math.floor(random.next() * 200)} Vitosha Blvd`,
         shippingCity: random.pick(CITIES),
@@ -96,12 +101,12 @@ async function generate(db: Database, images: ProductImages, total: number): Pro
         createdAt,
         orderedAt: createdAt,
         updatedAt: createdAt,
-        pendingAt: createdAt,
+        [STATUS_TIME_COLUMNS[placedStatus]]: createdAt,
         [STATUS_TIME_COLUMNS[normalizeOrderStatus(stored)]]: createdAt,
       });
       lines.forEach((line, position) => itemRows.push({ orderId: id, position, productId: line.id, nameEn: line.name, nameBg: line.nameBg, priceMinor: line.priceMinor, quantity: line.quantity, addedAt: createdAt }));
-      historyRows.push({ orderId: id, position: 0, status: 'pending', changedAt: createdAt });
-      if (normalizeOrderStatus(stored) !== 'pending') historyRows.push({ orderId: id, position: 1, status: normalizeOrderStatus(stored), changedAt: createdAt });
+      historyRows.push({ orderId: id, position: 0, status: placedStatus, changedAt: createdAt });
+      if (normalizeOrderStatus(stored) !== placedStatus) historyRows.push({ orderId: id, position: 1, status: normalizeOrderStatus(stored), changedAt: createdAt });
     }
     await db.transaction(async (tx) => {
       await tx.insert(orders).values(orderRows);

@@ -1,14 +1,24 @@
 import { taxPercentText, type Currency } from '../../shared/money.js';
-import type { Order } from '../../shared/orders.js';
+import type { Order, PaymentMethod } from '../../shared/orders.js';
 import { AddressText } from '../addresses/address-text.js';
 import { useTranslation } from '../i18n/i18n.js';
 import { formatDateTime } from '../ui/format-date.js';
 import { Price } from '../ui/price.js';
 import { Localized } from '../i18n/localized.js';
 
-export function OrderStatusBadge({ status }: { status: Order['status'] }) {
+/**
+ * The order's status and, for cash on delivery, how it is paid beside it ("Accepted", "Cash on
+ * delivery"), so that such an order never reads as one awaiting an online payment.
+ */
+export function OrderStatusBadge({ status, paymentMethod }: { status: Order['status']; paymentMethod?: PaymentMethod }) {
   const { t } = useTranslation();
-  return <span className={`status status--${status}`}>{t(`orders.status.${status}`)}</span>;
+  const badge = <span className={`status status--${status}`}>{t(`orders.status.${status}`)}</span>;
+  if (paymentMethod !== 'cash_on_delivery') return badge;
+  return (
+    <span className="status-badges">
+      {badge} <span className="status status--payment">{t('orders.method.cash_on_delivery')}</span>
+    </span>
+  );
 }
 
 /**
@@ -65,7 +75,7 @@ export function OrderDetails({ order, headingLevel = 3 }: { order: Order; headin
   return (
     <div className="order-details">
       <p className="order-details__meta">
-        <OrderStatusBadge status={order.status} />{' '}
+        <OrderStatusBadge status={order.status} paymentMethod={order.paymentMethod} />{' '}
         <span>{t('orders.placedOn', { date: formatDateTime(order.createdAt, language, t('orders.notAvailable')) })}</span>
       </p>
       <Heading className="order-details__heading">{t('orders.items')}</Heading>

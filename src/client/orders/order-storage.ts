@@ -1,21 +1,28 @@
 import type { PaymentMethod } from '../../shared/orders.js';
 
 /** Session flags set when an order is placed and read by the cart and profile (spec section 7). */
-export const ORDER_JUST_PLACED = 'orderJustPlaced';
-export const LAST_ORDER_ID = 'lastOrderId';
+const ORDER_JUST_PLACED = 'orderJustPlaced';
+const LAST_ORDER_ID = 'lastOrderId';
+/** How the order just placed is paid, so that the profile's notice says what comes next. */
+const LAST_ORDER_PAYMENT_METHOD = 'lastOrderPaymentMethod';
 
-export function markOrderJustPlaced(orderId: string): void {
+export function markOrderJustPlaced(orderId: string, paymentMethod: PaymentMethod): void {
   sessionStorage.setItem(ORDER_JUST_PLACED, 'true');
   sessionStorage.setItem(LAST_ORDER_ID, orderId);
+  sessionStorage.setItem(LAST_ORDER_PAYMENT_METHOD, paymentMethod);
 }
 
-/** The order just placed, if any; reading clears the flags so that the notice shows once. */
-export function takeOrderJustPlaced(): string | null {
-  const placed = sessionStorage.getItem(ORDER_JUST_PLACED);
-  const orderId = sessionStorage.getItem(LAST_ORDER_ID);
+/** The order just placed, if any, with how it is paid. */
+export function orderJustPlaced(): { orderId: string; paymentMethod: PaymentMethod | null } | null {
+  const orderId = sessionStorage.getItem(ORDER_JUST_PLACED) ? sessionStorage.getItem(LAST_ORDER_ID) : null;
+  return orderId ? { orderId, paymentMethod: sessionStorage.getItem(LAST_ORDER_PAYMENT_METHOD) as PaymentMethod | null } : null;
+}
+
+/** Clears the flags of the order just placed, so that the notice shows once. */
+export function clearOrderJustPlaced(): void {
   sessionStorage.removeItem(ORDER_JUST_PLACED);
   sessionStorage.removeItem(LAST_ORDER_ID);
-  return placed ? orderId : null;
+  sessionStorage.removeItem(LAST_ORDER_PAYMENT_METHOD);
 }
 
 export interface PaymentInfo {

@@ -5,12 +5,14 @@ import { Dialog } from './dialog.js';
 interface ConfirmDialogProps {
   title: string;
   message: string;
+  /** The confirming button's text, when it does something other than delete. */
+  confirmLabel?: string;
   onConfirm(): void;
   onCancel(): void;
 }
 
 /** Asks before something that cannot be undone; Cancel has the focus. */
-export function ConfirmDialog({ title, message, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({ title, message, confirmLabel, onConfirm, onCancel }: ConfirmDialogProps) {
   const { t } = useTranslation();
   const titleId = useId();
   const messageId = useId();
@@ -24,7 +26,7 @@ export function ConfirmDialog({ title, message, onConfirm, onCancel }: ConfirmDi
       </p>
       <div className="dialog__actions">
         <button type="button" className="button button--danger" onClick={onConfirm}>
-          {t('confirm.confirm')}
+          {confirmLabel ?? t('confirm.confirm')}
         </button>
         <button type="button" className="button" onClick={onCancel} data-autofocus>
           {t('confirm.cancel')}

@@ -14,6 +14,7 @@ import { useTranslation } from '../../i18n/i18n.js';
 import { OrderDetails } from '../../orders/order-details.js';
 import { formatDateTime } from '../../ui/format-date.js';
 import { Price, usePriceText } from '../../ui/price.js';
+import { ConfirmDialog } from '../../ui/confirm-dialog.js';
 import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
 import { changeStatus, recordCashPayment, useAdminOrder } from './admin-api.js';
 import { OrderMails } from './order-mails.js';
@@ -46,6 +47,7 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
   const id = useId();
   const [saving, setSaving] = useState(false);
   const [recordingCash, setRecordingCash] = useState(false);
+  const [confirmingCash, setConfirmingCash] = useState(false);
   const priceText = usePriceText();
   // The status chosen in the select, applied only by the button: browsing the options with the arrow
   // keys changes nothing and tells the customer nothing. Null follows the order's own status.
@@ -84,6 +86,7 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
   };
 
   const recordCash = async () => {
+    setConfirmingCash(false);
     if (recordingCash) return;
     setRecordingCash(true);
     try {
@@ -179,10 +182,20 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
           {paymentStateOf(order.data.order) === 'cashOnDelivery' && (
             <div className="form-actions">
               {/* aria-disabled rather than disabled, as for the status: the keyboard focus stays on the button. */}
-              <button type="button" className="button button--primary" aria-disabled={recordingCash} onClick={() => void recordCash()}>
+              {/* Asked first: it records money, sets the order Delivered and e-mails the customer. */}
+              <button type="button" className="button button--primary" aria-disabled={recordingCash} onClick={() => !recordingCash && setConfirmingCash(true)}>
                 {recordingCash ? t('admin.orders.recordingCashPayment') : t('admin.orders.recordCashPayment')}
               </button>
             </div>
+          )}
+          {confirmingCash && (
+            <ConfirmDialog
+              title={t('admin.orders.confirmCashPaymentTitle')}
+              message={t('admin.orders.confirmCashPayment', { amount: priceText(order.data.order.pricing.total, order.data.order.currency), orderId })}
+              confirmLabel={t('admin.orders.recordCashPayment')}
+              onConfirm={() => void recordCash()}
+              onCancel={() => setConfirmingCash(false)}
+            />
           )}
           <h3 className="order-details__heading" id={`${id}-timeline`}>
             {t('admin.orders.timeline')}

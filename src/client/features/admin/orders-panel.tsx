@@ -135,7 +135,7 @@ export function OrdersPanel() {
                         <td className="table__customer">{order.customerEmail}</td>
                         <td className="table__date">{formatDateTime(order.createdAt, language, t('orders.notAvailable'))}</td>
                         <td className="table__status">
-                          <OrderStatusBadge status={order.status} />
+                          <OrderStatusBadge status={order.status} paymentMethod={order.paymentMethod} />
                         </td>
                         <td className="table__price">
                           <Price minor={order.totalMinor} currency={order.currency} />

@@ -40,9 +40,8 @@ const METHOD_TEXTS: Record<PaymentMethod, { label: string; hint: string }> = {
   cash_on_delivery: { label: 'checkout.cashOnDelivery', hint: 'checkout.cashOnDeliveryHint' },
 };
 
-/** The method chosen at first: the usual one when the shop offers it, otherwise the first it offers. */
-const initialPaymentMethod = (): PaymentMethod =>
-  settings.paymentMethods.includes(DEFAULT_PAYMENT_METHOD) ? DEFAULT_PAYMENT_METHOD : (settings.paymentMethods[0] ?? DEFAULT_PAYMENT_METHOD);
+/** The method chosen at first: the first the shop offers, as PAYMENT_METHODS lists them in the order it prefers. */
+const initialPaymentMethod = (): PaymentMethod => settings.paymentMethods[0] ?? DEFAULT_PAYMENT_METHOD;
 
 export default function CheckoutPage() {
   const { t, language } = useTranslation();
@@ -110,7 +109,7 @@ export default function CheckoutPage() {
       // The total shown is the one confirmed: the server places the order only at that total.
       const order = await placeOrder({ idempotencyKey, addressId: selected.id, paymentMethod, expectedTotalMinor: pricing.total, language, acceptTerms: true });
       setPlaced(true);
-      markOrderJustPlaced(order.orderId);
+      markOrderJustPlaced(order.orderId, order.paymentMethod);
       const cashOnDelivery = order.paymentMethod === 'cash_on_delivery';
       // An order paid to the courier has no payment page to remember anything for.
       if (!cashOnDelivery) rememberPaymentInfo(order.orderId, { checkoutUrl: order.checkoutUrl, paymentMethod: order.paymentMethod });

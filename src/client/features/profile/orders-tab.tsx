@@ -55,7 +55,7 @@ export function OrdersTab({ highlightedOrderId }: OrdersTabProps) {
           >
             <div className="order-card__head">
               <h2 className="order-card__title">{t('orders.number', { orderId: order.orderId })}</h2>
-              <OrderStatusBadge status={order.status} />
+              <OrderStatusBadge status={order.status} paymentMethod={order.paymentMethod} />
             </div>
             <p className="muted">{t('orders.placedOn', { date: formatDateTime(order.createdAt, language, t('orders.notAvailable')) })}</p>
             <ul className="order-card__items">

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useSearchParams } from 'wouter';
 import { useConnectivity } from '../../connectivity/connectivity.js';
 import { useTranslation } from '../../i18n/i18n.js';
-import { LAST_ORDER_ID, ORDER_JUST_PLACED, recallPaymentInfo, takeOrderJustPlaced } from '../../orders/order-storage.js';
+import { orderJustPlaced, clearOrderJustPlaced } from '../../orders/order-storage.js';
 import { usePageMeta } from '../../seo/page-meta.js';
 import { useSession } from '../../session/session.js';
 import { formatDateTime } from '../../ui/format-date.js';
@@ -13,12 +13,12 @@ import { OrdersTab } from './orders-tab.js';
 import { PROFILE_ORDER_PARAM, PROFILE_TAB_PARAM, PROFILE_TABS, type ProfileTab } from '../../../shared/routes.js';
 
 /** The order placed just before coming here, read once; the flags are cleared after the first render. */
-function useJustPlacedOrder(): string | null {
-  const [orderId] = useState(() => (sessionStorage.getItem(ORDER_JUST_PLACED) ? sessionStorage.getItem(LAST_ORDER_ID) : null));
+function useJustPlacedOrder() {
+  const [placed] = useState(orderJustPlaced);
   useEffect(() => {
-    if (orderId) takeOrderJustPlaced();
-  }, [orderId]);
-  return orderId;
+    if (placed) clearOrderJustPlaced();
+  }, [placed]);
+  return placed;
 }
 
 export default function ProfilePage() {
@@ -26,7 +26,7 @@ export default function ProfilePage() {
   const { user } = useSession();
   const { online } = useConnectivity();
   const [searchParams, setSearchParams] = useSearchParams();
-  const placedOrderId = useJustPlacedOrder();
+  const placed = useJustPlacedOrder();
   usePageMeta({ page: 'profile', noIndex: true });
 
   if (!user) return <SignInRequired messageKey="profile.signInRequired" />;
@@ -42,11 +42,12 @@ export default function ProfilePage() {
           {t('profileView.offline')}
         </p>
       )}
-      {placedOrderId && (
+      {placed && (
         <p className="notice notice--success" role="status">
-          {recallPaymentInfo(placedOrderId).paymentMethod === 'cash_on_delivery'
-            ? t('profileView.orderPlacedCashOnDelivery', { orderId: placedOrderId })
-            : t('profileView.orderPlaced', { orderId: placedOrderId })}
+          {/* A cash-on-delivery order waits for no payment: the courier collects it. */}
+          {placed.paymentMethod === 'cash_on_delivery'
+            ? t('profileView.orderPlacedCashOnDelivery', { orderId: placed.orderId })
+            : t('profileView.orderPlaced', { orderId: placed.orderId })}
         </p>
       )}
       <dl className="profile__facts">
