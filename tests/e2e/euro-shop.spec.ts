@@ -138,6 +138,7 @@ for (const language of ['en', 'bg'] as const) {
     await signInThroughUi(admin, inbox, OWNER);
     await admin.goto(`/admin?tab=orders&order=${orderId}`);
     await admin.getByRole('button', { name: 'Record cash payment' }).click();
+    await admin.getByRole('dialog').getByRole('button', { name: 'Record cash payment' }).click();
     await expect(admin.getByRole('status').filter({ hasText: 'Cash payment of' })).toBeVisible();
     await expect(admin.getByText('Current status: Delivered')).toBeVisible();
     await expect(order).toContainText(t.delivered);
