@@ -1,6 +1,8 @@
 import { createServer, request as forward, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { like } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { signInTokens } from '../../src/server/db/schema.js';
 import { SIGN_IN_RATE_LIMIT } from '../../src/shared/auth.js';
 import { describeEachDatabase } from './test-app.js';
 
@@ -65,10 +67,8 @@ for (const trustProxy of ['true', '1', PROXY_ADDRESS, `${PROXY_ADDRESS}/32,::1`]
 
       it('takes the client’s address from the entry the proxy added', async () => {
         // The proxy, reached from 127.0.0.1, names that address; the client's own entry is ignored.
-        const rows = await context().database.db.execute<{ requested_from: string }>(
-          "select distinct requested_from from sign_in_tokens where email like 'spoofer%'",
-        );
-        const addresses = ('rows' in rows ? rows.rows : rows).map((row) => row.requested_from);
+        const rows = await context().database.db.selectDistinct({ from: signInTokens.requestedFrom }).from(signInTokens).where(like(signInTokens.email, 'spoofer%'));
+        const addresses = rows.map((row) => row.from);
         expect(addresses).toEqual(['127.0.0.1']);
       });
     },

@@ -85,10 +85,10 @@ test.describe('in Bulgarian', () => {
     await dialog.getByRole('button', { name: 'Изпратете линк за вход' }).click();
     const alert = dialog.getByRole('alert');
     await expect(alert).toHaveText(
-      /^Вече са изпратени твърде много неизползвани линкове за вход\. Моля, използвайте някой от тях или опитайте отново след 1[45] минути \(в \d\d:\d\d ч\.\)\.$/,
+      /^Вече са изпратени твърде много неизползвани линкове за вход\. Моля, използвайте някой от тях или опитайте отново след 1[45] минути \(в \d\d:\d\d\sч\.\)\.$/,
     );
     // The time named is when the oldest of the three links leaves the window, 15 minutes after it was sent.
-    const named = /в (\d\d):(\d\d) ч\./.exec((await alert.textContent())!)!;
+    const named = /в (\d\d):(\d\d)\sч\./.exec((await alert.textContent())!)!;
     const inFifteen = new Date(Date.now() + 15 * 60_000);
     const namedMinutes = Number(named[1]) * 60 + Number(named[2]);
     const expectedMinutes = inFifteen.getHours() * 60 + inFifteen.getMinutes();
