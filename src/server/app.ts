@@ -12,7 +12,7 @@ import { registerAuthRoutes } from './auth/routes.js';
 import { SessionCache } from './auth/session-cache.js';
 import { registerCartRoutes } from './cart/routes.js';
 import { registerCatalogRoutes } from './catalog/routes.js';
-import type { Config } from './config.js';
+import type { Config, TrustedProxies } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { registerCsrfProtection } from './http/csrf.js';
 import { registerGracefulClose } from './http/graceful-close.js';
@@ -61,11 +61,23 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Fastify's form of the trusted proxies. A hop count is a function of the hop, since Fastify 5.12
+ * takes a plain number as trusting nothing (it cannot tell a proxy from a client that reached the
+ * shop directly; the README says to name the proxies' addresses when that can happen).
+ */
+function fastifyTrustProxy(trusted: TrustedProxies): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (trusted === false) return false;
+  if ('addresses' in trusted) return trusted.addresses;
+  const { hops } = trusted;
+  return hops === 0 ? false : (_address, hop) => hop < hops;
+}
+
 /** Builds the whole server without listening; main.ts listens, tests use inject or listen on a free port. */
 export async function buildApp({ config, database, images, pages, logger = false, devMailboxKey = randomBytes(18).toString('base64url'), mailRetryBaseMs = 30_000, liveHeartbeatMs, liveMaxVisitorStreams }: AppParts): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger === false ? false : { ...(logger === true ? { level: config.logLevel } : logger), serializers: { err: serializeError, req: serializeRequest } },
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     // One line per answered request instead, by its outcome (http/logging.ts).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,

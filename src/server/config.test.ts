@@ -75,6 +75,21 @@ describe('loadConfig', () => {
     expect(loadConfig({ METRICS_TOKEN: 'Kx9-metrics-token_0123456789' }).metricsToken).toBe('Kx9-metrics-token_0123456789');
   });
 
+  it('trusts no proxy by default, one hop for true, a number of hops, or the proxies at these addresses', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toEqual({ hops: 1 });
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toEqual({ hops: 2 });
+    expect(loadConfig({ TRUST_PROXY: ' 10.0.0.5, 10.1.0.0/16 ,fd00::/8,loopback' }).trustProxy).toEqual({
+      addresses: ['10.0.0.5', '10.1.0.0/16', 'fd00::/8', 'loopback'],
+    });
+  });
+
+  it.each(['10.0.0.300', '10.0.0.0/33', 'proxy.example.com', '10.0.0.1,', '-1', '1.5', '11'])('refuses TRUST_PROXY=%j, naming the values it takes', (value) => {
+    expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY must be false, the number of proxies in front of the shop \(such as 1\), or their addresses/);
+  });
+
   it.each([
     ['PORT', 'eighty'],
     ['PUBLIC_URL', 'shop.example.com'],

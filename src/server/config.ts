@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { CURRENCIES, MAX_PRICE_MINOR, parsePriceToMinor, SPEC_PRICING, type PricingRules } from '../shared/money.js';
 import { PAYMENT_METHODS, type PaymentMethod } from '../shared/orders.js';
@@ -40,6 +41,41 @@ const paymentMethodList = z
   .transform((value) => [...new Set(value.split(',').map((method) => method.trim()).filter(Boolean))])
   .pipe(z.array(z.enum(PAYMENT_METHODS)).min(1, 'PAYMENT_METHODS must name at least one method'));
 
+/**
+ * Which proxies in front of the shop are trusted to name the client in X-Forwarded-For: none (false),
+ * the nearest N hops, or the proxies at these addresses. A proxy appends the address it was reached
+ * from to whatever the client sent, so only the entries that trusted proxies added may be believed.
+ */
+export type TrustedProxies = false | { hops: number } | { addresses: string[] };
+
+const TRUST_PROXY_VALUES = 'false, the number of proxies in front of the shop (such as 1), or their addresses, comma-separated (such as 10.0.0.5,10.1.0.0/16)';
+
+/** An address or a CIDR range, IPv4 or IPv6, or one of proxy-addr's names for the local ranges. */
+function isProxyAddress(value: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(value)) return true;
+  const [address = '', prefix, ...rest] = value.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+}
+
+const trustedProxies = z.string().transform((value, context): TrustedProxies => {
+  const text = value.trim().toLowerCase();
+  if (['false', 'no', '0'].includes(text)) return false;
+  // "true" once trusted the whole chain, which let any client choose its own address by sending the
+  // header itself; it now means the one proxy that most shops have in front of them.
+  if (['true', 'yes'].includes(text)) return { hops: 1 };
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (hops <= 10) return { hops };
+  } else {
+    const addresses = text.split(',').map((entry) => entry.trim());
+    if (addresses.every(isProxyAddress)) return { addresses };
+  }
+  context.addIssue({ code: 'custom', message: `TRUST_PROXY must be ${TRUST_PROXY_VALUES}; "${value}" is none of these` });
+  return z.NEVER;
+});
+
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -68,7 +104,7 @@ const environmentSchema = z.object({
   SHOP_ADDRESS: z.string().trim().min(1).max(300).default('1 Example Street, 1000 Sofia, Bulgaria'),
   SHOP_PHONE: z.string().trim().min(1).max(40).default('+359 2 000 0000'),
   SEED_DEMO: booleanFlag.default(true),
-  TRUST_PROXY: booleanFlag.default(false),
+  TRUST_PROXY: trustedProxies.default(false),
   // It travels in a header and guards data about the shop's trade, so it must be hard to guess.
   METRICS_TOKEN: z
     .string()
@@ -107,8 +143,8 @@ export interface Config {
   /** The seller as the legal pages name it. */
   seller: { legalName: string; uic: string; vatNumber: string; address: string; phone: string; email: string };
   seedDemo: boolean;
-  /** Behind a reverse proxy, client addresses come from X-Forwarded-For. */
-  trustProxy: boolean;
+  /** Behind reverse proxies, client addresses come from the X-Forwarded-For entries these proxies added. */
+  trustProxy: TrustedProxies;
   /** Opens /metrics to requests that bring it as a bearer token; without it, /metrics answers only this host. */
   metricsToken: string | undefined;
   logLevel: string;

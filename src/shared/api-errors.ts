@@ -38,6 +38,9 @@ export const API_ERROR_CODES = [
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 
 export interface ApiErrorBody {
-  /** With stock_short: each line that asks for more pieces than are left; with stock_changed: the count now. */
-  error: { code: ApiErrorCode; message: string; shortages?: StockShortage[]; stock?: number | null };
+  /**
+   * With stock_short: each line that asks for more pieces than are left; with stock_changed: the count now;
+   * with a sign-in link's rate_limited: how many seconds until a new link can be asked for.
+   */
+  error: { code: ApiErrorCode; message: string; shortages?: StockShortage[]; stock?: number | null; retryAfterSeconds?: number };
 }

@@ -17,7 +17,7 @@ export const SESSION_DAYS = 30;
 export const SESSION_IDLE_DAYS = 30;
 /** An admin's session ends sooner when unused, since it can change the catalogue and every order. */
 export const ADMIN_SESSION_IDLE_HOURS = 12;
-/** How many sign-in links one e-mail address, and one client address, may request per window. */
+/** How many sign-in links not yet used one e-mail address, and one client address, may have from the last window's minutes. */
 export const SIGN_IN_RATE_LIMIT = { windowMinutes: 15, perEmail: 3, perClient: 10 } as const;
 
 /** The query parameter of the sign-in link that carries its token. */

@@ -74,20 +74,58 @@ describeEachDatabase('sign-in links', (context) => {
     expect(session.statusCode).toBe(400);
   });
 
-  it('limits link requests per e-mail address', async () => {
+  it('limits the links per e-mail address that wait to be used, and says when to try again', async () => {
     const testApp = context();
     for (let attempt = 0; attempt < 3; attempt++) expect((await requestLink(testApp, 'eager@example.com')).statusCode).toBe(202);
     const limited = await requestLink(testApp, 'eager@example.com');
     expect(limited.statusCode).toBe(429);
     expect(limited.json().error.code).toBe('rate_limited');
+    // The oldest of the three links leaves the window in 15 minutes, less the moments the test took.
+    const retryAfterSeconds = limited.json().error.retryAfterSeconds as number;
+    expect(retryAfterSeconds).toBeGreaterThan(14 * 60);
+    expect(retryAfterSeconds).toBeLessThanOrEqual(15 * 60);
+    expect(limited.headers['retry-after']).toBe(String(retryAfterSeconds));
+
+    // The owner signs in with one of them: its place is free again for the next sign-in.
+    const token = tokenOf(await latestOutboxLink(testApp, 'eager@example.com'));
+    expect((await complete(testApp, token, 'eager@example.com')).statusCode).toBe(200);
+    expect((await requestLink(testApp, 'eager@example.com')).statusCode).toBe(202);
+    expect((await requestLink(testApp, 'eager@example.com')).statusCode).toBe(429);
   });
 
-  it('limits link requests per client address', async () => {
-    const { app } = context();
+  it('frees the place of a link that left the window, and names the next one to leave', async () => {
+    const testApp = context();
+    for (let attempt = 0; attempt < 3; attempt++) expect((await requestLink(testApp, 'patient@example.com')).statusCode).toBe(202);
+    await testApp.database.db.execute(sql`update sign_in_tokens set created_at = now() - interval '9 minutes' where email = 'patient@example.com'`);
+    await testApp.database.db.execute(
+      sql`update sign_in_tokens set created_at = now() - interval '16 minutes' where token_hash = (select token_hash from sign_in_tokens where email = 'patient@example.com' order by created_at limit 1)`,
+    );
+    expect((await requestLink(testApp, 'patient@example.com')).statusCode).toBe(202);
+    const limited = await requestLink(testApp, 'patient@example.com');
+    expect(limited.statusCode).toBe(429);
+    // The oldest open link is 9 minutes old now, so a place frees in about 6 minutes.
+    const retryAfterSeconds = limited.json().error.retryAfterSeconds as number;
+    expect(retryAfterSeconds).toBeGreaterThan(5 * 60);
+    expect(retryAfterSeconds).toBeLessThanOrEqual(6 * 60);
+  });
+
+  it('limits the links per client address that wait to be used, so that a used link frees its place', async () => {
+    const testApp = context();
     const send = (index: number) =>
-      app.inject({ method: 'POST', url: '/api/auth/sign-in-links', payload: { email: `client${index}@example.com` }, remoteAddress: '10.1.2.3' });
+      testApp.app.inject({ method: 'POST', url: '/api/auth/sign-in-links', payload: { email: `client${index}@example.com` }, remoteAddress: '10.1.2.3' });
     for (let index = 0; index < 10; index++) expect((await send(index)).statusCode).toBe(202);
-    expect((await send(10)).statusCode).toBe(429);
+    const limited = await send(10);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().error.retryAfterSeconds).toBeGreaterThan(14 * 60);
+
+    // An office behind one address: the people who signed in make room for their colleagues.
+    for (const index of [0, 1]) {
+      const token = tokenOf(await latestOutboxLink(testApp, `client${index}@example.com`));
+      expect((await complete(testApp, token, `client${index}@example.com`)).statusCode).toBe(200);
+    }
+    expect((await send(10)).statusCode).toBe(202);
+    expect((await send(11)).statusCode).toBe(202);
+    expect((await send(12)).statusCode).toBe(429);
   });
 });
 

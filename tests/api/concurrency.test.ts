@@ -9,7 +9,7 @@ import { priceLines } from '../../src/shared/money.js';
 import type { Order } from '../../src/shared/orders.js';
 import { orderItems, orders, products } from '../../src/server/db/schema.js';
 import { sofia } from './sample-data.js';
-import { nextClientAddress, signIn } from './sign-in.js';
+import { nextClientAddress, outboxLinks, signIn, tokenOf } from './sign-in.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';
 import { testProduct } from './test-products.js';
 
@@ -126,6 +126,35 @@ describeEachDatabase('many customers at once', (context) => {
     expect(serverErrors(fromOneClient)).toEqual([]);
     expect(statuses(fromOneClient).filter((status) => status === 202)).toHaveLength(SIGN_IN_RATE_LIMIT.perClient);
     expect(statuses(fromOneClient).filter((status) => status === 429)).toHaveLength(100 - SIGN_IN_RATE_LIMIT.perClient);
+  });
+
+  it('gives the places of used links to exactly as many of 50 parallel requests, per address and per client', async () => {
+    const testApp = context();
+    const { app } = testApp;
+    const request = (email: string, remoteAddress: string) =>
+      app.inject({ method: 'POST', url: '/api/auth/sign-in-links', payload: { email, language: 'en' }, remoteAddress });
+    const use = async (email: string, newest = 0) => {
+      const token = tokenOf((await outboxLinks(testApp, email))[newest]!);
+      expect((await app.inject({ method: 'POST', url: '/api/auth/sessions', payload: { token, email } })).statusCode).toBe(200);
+    };
+
+    // Three links for one address, two of them used: two places are free, however many ask at once.
+    for (let index = 0; index < SIGN_IN_RATE_LIMIT.perEmail; index++) expect((await request('returning@example.com', nextClientAddress())).statusCode).toBe(202);
+    await use('returning@example.com', 0);
+    await use('returning@example.com', 1);
+    const forOneAddress = await Promise.all(Array.from({ length: 50 }, () => request('returning@example.com', nextClientAddress())));
+    expect(serverErrors(forOneAddress)).toEqual([]);
+    expect(statuses(forOneAddress).filter((status) => status === 202)).toHaveLength(2);
+    expect(statuses(forOneAddress).filter((status) => status === 429)).toHaveLength(48);
+
+    // Ten colleagues behind one address, four of whom signed in: four places for the fifty who ask at once.
+    const office = '10.201.0.1';
+    for (let index = 0; index < SIGN_IN_RATE_LIMIT.perClient; index++) expect((await request(`colleague${index}@example.com`, office)).statusCode).toBe(202);
+    for (let index = 0; index < 4; index++) await use(`colleague${index}@example.com`);
+    const fromOneClient = await Promise.all(Array.from({ length: 50 }, (_, index) => request(`visitor${index}@example.com`, office)));
+    expect(serverErrors(fromOneClient)).toEqual([]);
+    expect(statuses(fromOneClient).filter((status) => status === 202)).toHaveLength(4);
+    expect(statuses(fromOneClient).filter((status) => status === 429)).toHaveLength(46);
   });
 
   it('saves 20 addresses sent at once, then takes 10 parallel set-default calls, always with exactly one default', async () => {

@@ -60,12 +60,12 @@ for (const target of databaseTargets) {
       expect(order.pricing).toMatchObject({ subtotal: 4998, tax: 250, shipping: 599, total: 5847 });
 
       const confirmation = await inbox.waitForMail('maria@example.com');
-      expect(confirmation.subject).toBe(`Получихме поръчката ви №${order.orderId}`);
+      expect(confirmation.subject).toBe(`Получихме поръчката ви № ${order.orderId}`);
       expect(confirmation.raw).toMatch(/content-type: text\/plain/i);
       expect(confirmation.raw).toMatch(/content-type: text\/html/i);
       expect(confirmation.raw).toContain(`Message-ID: <`);
       for (const text of [
-        'Здравейте, Maria Ivanova,',
+        'Здравейте,',
         'Перлен комплект × 2  BGN 39,98',
         // No Bulgarian name: the English one stands in.
         'Gold Foil × 1  BGN 10,00',
@@ -83,6 +83,8 @@ for (const target of databaseTargets) {
       ]) {
         expect(confirmation.body).toContain(text);
       }
+      // The stored name is the recipient's full name (perhaps a gift's), so a Bulgarian e-mail greets without it.
+      expect(confirmation.body).toMatch(/^Здравейте,$/m);
 
       const notice = await inbox.waitForMail('owner@shop.test');
       expect(notice.subject).toBe(`New order #${order.orderId}: BGN 58.47`);
@@ -122,7 +124,7 @@ for (const target of databaseTargets) {
       const cookie = await signInThroughInbox(testApp, inbox, 'status@example.com');
       await fillCart(testApp, cookie, [foil]);
       const order = await placeOrder(testApp, cookie, { language: 'bg' });
-      expect((await inbox.waitForMail('status@example.com')).subject).toBe(`Получихме поръчката ви №${order.orderId}`);
+      expect((await inbox.waitForMail('status@example.com')).subject).toBe(`Получихме поръчката ви № ${order.orderId}`);
       await settled(testApp, order.orderId);
       const change = (status: string) =>
         testApp.app.inject({ method: 'PATCH', url: `/api/admin/orders/${order.orderId}/status`, headers: { cookie: admin }, payload: { status } });
@@ -137,7 +139,7 @@ for (const target of databaseTargets) {
       ]);
       await skipStatusDelay(testApp);
       const sent = await inbox.waitForMail('status@example.com');
-      expect(sent.subject).toBe(`Поръчката ви №${order.orderId} е на път`);
+      expect(sent.subject).toBe(`Поръчката ви № ${order.orderId} е на път`);
       expect(sent.body).toContain('12 Vitosha Blvd, ap. 4');
       await settled(testApp, order.orderId);
 
@@ -155,7 +157,7 @@ for (const target of databaseTargets) {
 
       await change('cancelled');
       await skipStatusDelay(testApp);
-      expect((await inbox.waitForMail('status@example.com')).subject).toBe(`Поръчката ви №${order.orderId} е отменена`);
+      expect((await inbox.waitForMail('status@example.com')).subject).toBe(`Поръчката ви № ${order.orderId} е отменена`);
       await settled(testApp, order.orderId);
       // The confirmation, "sent" and "cancelled".
       expect(inbox.messages.filter((message) => message.to.includes('status@example.com') && message.subject.includes(order.orderId))).toHaveLength(3);
@@ -245,8 +247,8 @@ for (const target of databaseTargets) {
       inbox = await startSmtpInbox({ port });
       const confirmation = await inbox.waitForMail('patient@example.com', 15_000);
       expect(confirmation.subject).toBe(`We received your order #${order.orderId}`);
-      expect((await inbox.waitForMail('maker@shop.test')).subject).toBe(`Нова поръчка №${order.orderId}: BGN 16,49`);
-      expect((await inbox.waitForMail('shop@shop.test')).subject).toBe(`Нова поръчка №${order.orderId}: BGN 16,49`);
+      expect((await inbox.waitForMail('maker@shop.test')).subject).toBe(`Нова поръчка № ${order.orderId}: BGN 16,49`);
+      expect((await inbox.waitForMail('shop@shop.test')).subject).toBe(`Нова поръчка № ${order.orderId}: BGN 16,49`);
       const rows = await settled(testApp, order.orderId);
       expect(rows.every((row) => row.state === 'sent' && row.lastError === null)).toBe(true);
       // Nothing more arrives: each message was sent once.

@@ -7,15 +7,23 @@ let clientNumber = 0;
 /** A different client address per call, so that the per-client rate limit stays out of the way. */
 export const nextClientAddress = () => `10.9.${Math.floor(++clientNumber / 250)}.${clientNumber % 250}`;
 
-/** The newest sign-in link the development outbox holds for the address. */
-export async function latestOutboxLink(testApp: TestApp, email: string): Promise<string> {
+/** Every sign-in link the development outbox holds for the address, newest first. */
+export async function outboxLinks(testApp: TestApp, email: string): Promise<string[]> {
   const folder = path.join(testApp.dataDir, 'outbox');
   const files = (await readdir(folder)).filter((file) => file.endsWith('.json')).sort().reverse();
+  const links: string[] = [];
   for (const file of files) {
     const entry = JSON.parse(await readFile(path.join(folder, file), 'utf8')) as OutboxEntry;
-    if (entry.to === email && entry.link) return entry.link;
+    if (entry.to === email && entry.link) links.push(entry.link);
   }
-  throw new Error(`No sign-in link for ${email} in the outbox`);
+  return links;
+}
+
+/** The newest sign-in link the development outbox holds for the address. */
+export async function latestOutboxLink(testApp: TestApp, email: string): Promise<string> {
+  const [link] = await outboxLinks(testApp, email);
+  if (!link) throw new Error(`No sign-in link for ${email} in the outbox`);
+  return link;
 }
 
 export const tokenOf = (link: string) => new URL(link).searchParams.get('signInToken')!;

@@ -56,7 +56,9 @@ describe('three server processes on one PostgreSQL database behind a round-robin
           DATABASE_URL: database!.url,
           DATA_DIR: dataDir,
           PUBLIC_URL: proxy.url,
-          TRUST_PROXY: 'true',
+          // Two hops: the test's requests name their client address as an outer proxy would, and the
+          // round-robin proxy appends the address it was reached from.
+          TRUST_PROXY: '2',
           SMTP_URL: inbox.url,
           ADMIN_EMAILS: ADMIN,
           SEED_DEMO: 'true',

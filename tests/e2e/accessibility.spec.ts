@@ -38,7 +38,7 @@ const LANGUAGES = {
     signIn: 'Вход',
     browse: 'Разгледайте продуктите',
     saveAddress: 'Запазете адреса',
-    placeOrder: 'Поръчайте',
+    placeOrder: 'Потвърдете поръчката',
     cardNumber: 'Номер на картата',
     addressesTab: 'Моите адреси',
     delete: 'Изтрийте',

@@ -87,7 +87,7 @@ test('the data section and the deletion dialog speak Bulgarian, and the dialog c
 
   const dialog = page.getByRole('dialog', { name: 'Изтриване на профила' });
   await expect(dialog).toContainText('Това действие не може да бъде отменено. Ще изтрием:');
-  await expect(dialog.getByRole('listitem')).toHaveText(['запазените ви адреси', 'количката ви', 'входовете ви: ще излезете от профила си на всички устройства']);
+  await expect(dialog.getByRole('listitem')).toHaveText(['запазените ви адреси', 'количката ви', 'активните ви сесии: ще излезете от профила си на всички устройства']);
   await expect(dialog).toContainText('Поръчките ви ще запазим, както изисква законът за счетоводството ни, но анонимизирани');
   await expect(dialog).toContainText('Ако някоя поръчка все още пътува към вас, моля, изчакайте да я получите');
   const field = dialog.getByLabel(`За потвърждение въведете имейл адреса си (${email})`);

@@ -228,7 +228,7 @@ test.describe('in Bulgarian', () => {
     await page.getByRole('button', { name: 'Добре' }).click();
     await cartLink(page).click();
     await expect(page.getByText('Чака синхронизиране')).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Свържете се отново' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Опитайте да се свържете отново' })).toBeVisible();
     await expect(page.locator('p', { hasText: 'Междинна сума' })).toContainText(/BGN \d+,\d{2}/);
     await context.setOffline(false);
     await expect(page.getByText('Чака синхронизиране')).toHaveCount(0);

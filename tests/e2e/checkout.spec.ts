@@ -282,7 +282,7 @@ test.describe('in Bulgarian', () => {
     await expect(summary).toContainText('ДоставкаBGN 5,99');
     await expect(summary).toContainText(`Общо${money(price! + tax + 599, ',')}`);
     await acceptTerms(page);
-    await page.getByRole('button', { name: 'Поръчайте' }).click();
+    await page.getByRole('button', { name: 'Потвърдете поръчката' }).click();
     const created = page.getByRole('dialog', { name: 'Готово' });
     await expect(created).toContainText(/Поръчка №NA-[A-Z2-9]{8} е създадена и очаква плащане/);
     await created.getByRole('button', { name: 'Добре' }).click();
@@ -295,7 +295,7 @@ test.describe('in Bulgarian', () => {
     await page.getByRole('button', { name: 'Отворете линка за плащане' }).click();
     const popup = await popupPromise;
     await popup.getByRole('button', { name: 'Завършете плащането' }).click();
-    await expect(popup.getByText('Обработване на плащането...')).toBeVisible();
+    await expect(popup.getByText('Плащането се обработва...')).toBeVisible();
     await popup.waitForEvent('close', { timeout: 10_000 });
     await expect(page.getByRole('heading', { name: 'Плащането е успешно!' })).toBeVisible();
     await page.getByRole('link', { name: 'Вижте поръчката' }).click();

@@ -30,7 +30,7 @@ const TEXTS = {
   },
   bg: {
     cashOnDelivery: 'Наложен платеж',
-    placeOrder: 'Поръчайте',
+    placeOrder: 'Потвърдете поръчката',
     vat: 'В т.ч. ДДС (20%)',
     fee: 'Такса за наложен платеж',
     total: 'Общо',
@@ -39,7 +39,7 @@ const TEXTS = {
     ok: 'Добре',
     payNow: 'Платете сега',
     delivered: 'Доставена',
-    subject: (orderId: string) => `Получихме поръчката ви №${orderId}`,
+    subject: (orderId: string) => `Получихме поръчката ви № ${orderId}`,
   },
 } as const;
 

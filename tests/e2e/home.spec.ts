@@ -183,7 +183,7 @@ test.describe('home page in Bulgarian', () => {
     await expect(page.getByRole('article').first()).toBeVisible();
     await context.setOffline(true);
     await expect(page.getByText('Няма връзка с интернет. Някои функции може да са ограничени.')).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Свържете се отново' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Опитайте да се свържете отново' })).toBeVisible();
     await context.setOffline(false);
   });
 });

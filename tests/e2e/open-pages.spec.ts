@@ -181,7 +181,7 @@ test('a refused order says why in the interface’s language', async ({ page, in
   );
   await page.goto('/checkout');
   await acceptTerms(page);
-  await page.getByRole('button', { name: 'Поръчайте' }).click();
+  await page.getByRole('button', { name: 'Потвърдете поръчката' }).click();
   await expect(page.getByRole('alert')).toHaveText('В момента магазинът не е достъпен. Моля, опитайте отново след няколко минути.');
 });
 

@@ -110,10 +110,10 @@ test.describe('in Bulgarian', () => {
     const { orderId } = await placeOrderThroughApi(page.request, productId, 'card');
     await setOrderStatus(adminApi, orderId, 'cancelled');
     await page.goto(`/checkout/payment/${orderId}`);
-    await expect(page.getByRole('status').filter({ hasText: `Поръчка №${orderId} е отменена и вече не може да бъде платена.` })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: `Поръчка № ${orderId} е отменена и вече не може да бъде платена.` })).toBeVisible();
     await expect(page.getByRole('button', { name: /^(Платете с карта|Отворете линка за плащане)$/ })).toHaveCount(0);
     await page.goto(`/mock-payment/${orderId}?method=card`);
-    await expect(page.getByRole('status')).toHaveText(`Поръчка №${orderId} е отменена и вече не може да бъде платена.`);
+    await expect(page.getByRole('status')).toHaveText(`Поръчка № ${orderId} е отменена и вече не може да бъде платена.`);
     await expect(page.getByRole('button')).toHaveCount(0);
   });
 });

@@ -74,6 +74,27 @@ test.describe('in Bulgarian', () => {
     allowConsoleErrors(/status of 400/);
   });
 
+  test('after three links that wait to be used, the refusal says when to try again', async ({ page, request, allowConsoleErrors }) => {
+    allowConsoleErrors(/status of 429/); // the refused request
+    const email = unique('forgetful');
+    for (let attempt = 0; attempt < 3; attempt++) expect((await request.post('/api/auth/sign-in-links', { data: { email, language: 'bg' } })).status()).toBe(202);
+    await page.goto('/');
+    await page.getByRole('banner').getByRole('button', { name: 'Вход' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Вход' });
+    await dialog.getByRole('textbox').fill(email);
+    await dialog.getByRole('button', { name: 'Изпратете линк за вход' }).click();
+    const alert = dialog.getByRole('alert');
+    await expect(alert).toHaveText(
+      /^Вече са изпратени твърде много неизползвани линкове за вход\. Моля, използвайте някой от тях или опитайте отново след 1[45] минути \(в \d\d:\d\d\sч\.\)\.$/,
+    );
+    // The time named is when the oldest of the three links leaves the window, 15 minutes after it was sent.
+    const named = /в (\d\d):(\d\d)\sч\./.exec((await alert.textContent())!)!;
+    const inFifteen = new Date(Date.now() + 15 * 60_000);
+    const namedMinutes = Number(named[1]) * 60 + Number(named[2]);
+    const expectedMinutes = inFifteen.getHours() * 60 + inFifteen.getMinutes();
+    expect([0, 1, 1439]).toContain((expectedMinutes - namedMinutes + 1440) % 1440);
+  });
+
   test('refuses to send a link while offline', async ({ page, context, allowConsoleErrors }) => {
     allowConsoleErrors(/ERR_INTERNET_DISCONNECTED/); // images that start loading after the switch cannot arrive offline
     await page.goto('/');
@@ -101,6 +122,20 @@ test('refuses to send a link while offline, in English', async ({ page, context,
   await dialog.getByRole('button', { name: 'Send sign-in link' }).click();
   await expect(dialog.getByRole('alert')).toHaveText('You appear to be offline. Please check your internet connection and try again.');
   await context.setOffline(false);
+});
+
+test('after three links that wait to be used, the refusal says when to try again, in English', async ({ page, request, allowConsoleErrors }) => {
+  allowConsoleErrors(/status of 429/); // the refused request
+  const email = unique('forgetful');
+  for (let attempt = 0; attempt < 3; attempt++) expect((await request.post('/api/auth/sign-in-links', { data: { email } })).status()).toBe(202);
+  await page.goto('/');
+  await page.getByRole('banner').getByRole('button', { name: 'Log in' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Sign in' });
+  await dialog.getByRole('textbox').fill(email);
+  await dialog.getByRole('button', { name: 'Send sign-in link' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText(
+    /^Too many sign-in links are waiting to be used\. Please use one we already sent, or try again in 1[45] minutes \(at \d\d:\d\d\)\.$/,
+  );
 });
 
 test('an admin from ADMIN_EMAILS sees the admin link; a customer who opens /admin is sent home', async ({ page, inbox, browser, baseURL }) => {

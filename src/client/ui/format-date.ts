@@ -4,3 +4,8 @@ export function formatDateTime(iso: string | null | undefined, language: string,
   if (Number.isNaN(time)) return notAvailable;
   return new Intl.DateTimeFormat(language === 'bg' ? 'bg-BG' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' }).format(time);
 }
+
+/** A time of day in the reader's language (19:05 in both). */
+export function formatTime(time: number, language: string): string {
+  return new Intl.DateTimeFormat(language === 'bg' ? 'bg-BG' : 'en-GB', { timeStyle: 'short' }).format(time);
+}

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, count, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, isNull, lt, min, sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AccountSessionRecord } from '../../shared/account.js';
 import {
@@ -45,20 +45,31 @@ export async function requestSignInLink(
   const windowStart = new Date(now - SIGN_IN_RATE_LIMIT.windowMinutes * MINUTE);
   const token = newSecret();
   // Counting and recording happen under locks on the address and the client, so that parallel
-  // requests take turns and the limits hold exactly.
+  // requests take turns and the limits hold exactly. Only links not yet used count: a used link
+  // frees its place, so a person who signed in (or an office behind one address whose people did)
+  // can ask again, while links sent to someone who never opens them stay bounded.
   await inTransaction(db, async (tx) => {
     await lockSubject(tx, 'signInEmail', email);
     await lockSubject(tx, 'signInClient', clientAddress);
-    const [byEmail] = await tx
-      .select({ total: count() })
-      .from(signInTokens)
-      .where(and(eq(signInTokens.email, email), gt(signInTokens.createdAt, windowStart)));
-    const [byClient] = await tx
-      .select({ total: count() })
-      .from(signInTokens)
-      .where(and(eq(signInTokens.requestedFrom, clientAddress), gt(signInTokens.createdAt, windowStart)));
-    if ((byEmail?.total ?? 0) >= SIGN_IN_RATE_LIMIT.perEmail || (byClient?.total ?? 0) >= SIGN_IN_RATE_LIMIT.perClient) {
-      throw new HttpError(429, 'rate_limited', 'Too many sign-in links requested; try again later.');
+    const openLinks = async (subject: SQL) => {
+      const [row] = await tx
+        .select({ total: count(), oldest: min(signInTokens.createdAt) })
+        .from(signInTokens)
+        .where(and(subject, gt(signInTokens.createdAt, windowStart), isNull(signInTokens.usedAt)));
+      return { total: row?.total ?? 0, oldest: row?.oldest ?? null };
+    };
+    const byEmail = await openLinks(eq(signInTokens.email, email));
+    const byClient = await openLinks(eq(signInTokens.requestedFrom, clientAddress));
+    // A place frees when the oldest open link of each full limit leaves the window (or is used sooner).
+    const freedAt = [
+      byEmail.total >= SIGN_IN_RATE_LIMIT.perEmail ? byEmail.oldest : null,
+      byClient.total >= SIGN_IN_RATE_LIMIT.perClient ? byClient.oldest : null,
+    ]
+      .filter((oldest) => oldest !== null)
+      .map((oldest) => oldest.getTime() + SIGN_IN_RATE_LIMIT.windowMinutes * MINUTE);
+    if (freedAt.length > 0) {
+      const retryAfterSeconds = Math.max(1, Math.ceil((Math.max(...freedAt) - now) / 1000));
+      throw new HttpError(429, 'rate_limited', 'Too many sign-in links are waiting to be used; try again later.', { retryAfterSeconds });
     }
     await tx.insert(signInTokens).values({
       tokenHash: hashSecret(token),

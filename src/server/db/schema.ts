@@ -281,8 +281,11 @@ export const orders = pgTable(
     // One customer's orders newest first: their own list, and the admin's search, which finds the
     // e-mails in order_customer_emails and then walks this index for each (order-queries.ts).
     index('orders_customer_email_created_id_idx').on(table.customerEmail, table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
-    // The admin's search finds an order id by its beginning, under any collation.
+    // The admin's search finds an order id by its beginning, under any collation,
     index('orders_id_prefix_idx').on(table.id.op('text_pattern_ops')),
+    // and by any part of at least three characters (LIKE '%part%'): ids are random, so each
+    // three-letter piece is in few orders. Without fastupdate, as order_customer_emails below.
+    index('orders_id_trgm_idx').using('gin', table.id.op('gin_trgm_ops')).with({ fastupdate: false }),
     // The admin's list pages by (created_at, id), newest first (order-queries.ts): these indexes hand it
     // a page of any depth, all orders or one stored status, by reading only that page's rows.
     index('orders_created_id_idx').on(table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),

@@ -39,6 +39,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const status = error instanceof HttpError ? error.statusCode : error.validation ? 400 : (error.statusCode ?? 500);
     if (status >= 500) request.log.error({ err: error }, 'request failed');
     if (error instanceof HttpError) {
+      if (error.details.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.details.retryAfterSeconds));
       return reply.status(error.statusCode).send(errorBody(error.code, error.message, error.details));
     }
     const code = codeForStatus[status];

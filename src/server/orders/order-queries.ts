@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, like, or, sql, type SQL } from 'drizzle-orm';
-import { unionAll } from 'drizzle-orm/pg-core';
+import { union } from 'drizzle-orm/pg-core';
 import type { Country } from '../../shared/addresses.js';
 import { ADMIN_ORDER_COUNT_LIMIT, MAX_ADMIN_PAGE_SIZE, type AdminOrderPage } from '../../shared/admin.js';
 import type { Currency } from '../../shared/money.js';
@@ -201,7 +201,8 @@ async function rowsNextTo(db: Database, filters: SQL[], walks: SQL[] | undefined
   if (!walks) return query();
   if (walks.length === 1) return query(walks[0]);
   const [first, second, ...rest] = walks.map(query);
-  const merged = unionAll(first!, second!, ...rest).as('merged');
+  // UNION, not UNION ALL: an order that a search finds both by its id and by its e-mail is in two walks.
+  const merged = union(first!, second!, ...rest).as('merged');
   return db
     .select()
     .from(merged)
@@ -230,16 +231,31 @@ interface SearchMatch {
   walks?: SQL[];
 }
 
+/** Every order id begins so (checkout.ts). */
+const ORDER_ID_PREFIX = 'NA-';
+/** The shortest part of an order id found anywhere in it: the trigram index knows no shorter piece. */
+const ORDER_ID_PART_MIN_LENGTH = 3;
+
 /**
- * What a search matches, or null when nothing can: any part of an e-mail, or the beginning of an
- * order id. The e-mails come first from order_customer_emails (each once, trigram index), so that
- * the orders are then found by the index on (customer_email, created_at, id); the id's index is only
- * asked whether some id begins so, so that an e-mail search is not an OR of two indexes.
+ * The LIKE pattern of the order ids a search matches: its beginning when it starts as every id does
+ * (the prefix index), any part of three characters or more (the trigram index), and otherwise the
+ * beginning, which one or two characters after the prefix cannot be, so nothing is read for them.
+ */
+function orderIdPattern(search: string): string {
+  const atStart = search.startsWith(ORDER_ID_PREFIX) || ORDER_ID_PREFIX.startsWith(search) || search.length < ORDER_ID_PART_MIN_LENGTH;
+  return atStart ? `${escapeLike(search)}%` : `%${escapeLike(search)}%`;
+}
+
+/**
+ * What a search matches, or null when nothing can: any part of an e-mail, or of an order id
+ * (orderIdPattern). The e-mails come first from order_customer_emails (each once, trigram index), so
+ * that the orders are then found by the index on (customer_email, created_at, id); the id's indexes
+ * are only asked whether some id matches, so that an e-mail search is not an OR of two indexes.
  */
 async function matchSearch(db: Database, search: string): Promise<SearchMatch | null> {
   // E-mails are stored lower-cased and order ids upper-cased, so LIKE (which the indexes serve) suffices.
   const emailPattern = `%${escapeLike(search.toLowerCase())}%`;
-  const idPattern = `${escapeLike(search.toUpperCase())}%`;
+  const idPattern = orderIdPattern(search.toUpperCase());
   const [emailRows, idRows] = await Promise.all([
     db
       .select({ email: orderCustomerEmails.email })

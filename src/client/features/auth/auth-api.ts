@@ -40,6 +40,12 @@ export function signInErrorKey(error: unknown): string {
   }
 }
 
+/** When a refused link request may be made again (epoch ms), as the server said; null for other failures. */
+export function signInRetryAt(error: unknown, now = Date.now()): number | null {
+  const seconds = error instanceof ApiError && error.code === 'rate_limited' ? error.details.retryAfterSeconds : undefined;
+  return typeof seconds === 'number' && seconds > 0 ? now + seconds * 1000 : null;
+}
+
 export function readStoredEmail(): string | null {
   try {
     return localStorage.getItem(EMAIL_FOR_SIGN_IN_KEY);

@@ -5,11 +5,13 @@ import { useTranslation } from '../../i18n/i18n.js';
 import { settings } from '../../settings.js';
 import { useSession } from '../../session/session.js';
 import { Dialog } from '../../ui/dialog.js';
+import { formatTime } from '../../ui/format-date.js';
 import { useModal } from '../../ui/modal/modal-context.js';
-import { requestSignInLink, signInErrorKey, storeEmail } from './auth-api.js';
+import { requestSignInLink, signInErrorKey, signInRetryAt, storeEmail } from './auth-api.js';
 import { EmailField } from './email-field.js';
 
-type State = { step: 'form'; errorKey: string | null } | { step: 'sending' } | { step: 'sent'; email: string };
+/** retryAt: when a refused request may be made again (epoch ms), told in the refusal. */
+type State = { step: 'form'; errorKey: string | null; retryAt?: number | null } | { step: 'sending' } | { step: 'sent'; email: string };
 
 /** Asks for an e-mail address and sends a sign-in link to it. */
 export default function LoginDialog() {
@@ -46,7 +48,7 @@ export default function LoginDialog() {
       await requestSignInLink(parsed.data);
       setState({ step: 'sent', email: parsed.data.email });
     } catch (error) {
-      setState({ step: 'form', errorKey: signInErrorKey(error) });
+      setState({ step: 'form', errorKey: signInErrorKey(error), retryAt: signInRetryAt(error) });
     }
   };
 
@@ -74,6 +76,10 @@ export default function LoginDialog() {
   const sending = state.step === 'sending';
   const formError = state.step === 'form' ? state.errorKey : null;
   const fieldError = formError === 'auth.errors.invalidEmail' ? formError : null;
+  const retryAt = state.step === 'form' ? state.retryAt : null;
+  const formErrorText = retryAt
+    ? t('auth.errors.rateLimitedUntil', { count: Math.max(1, Math.ceil((retryAt - Date.now()) / 60_000)), time: formatTime(retryAt, language) })
+    : formError && t(formError);
   return (
     <Dialog titleId={titleId} onClose={closeLogin}>
       <h2 id={titleId} className="dialog__title">
@@ -84,7 +90,7 @@ export default function LoginDialog() {
         <EmailField id={fieldId} value={email} errorKey={fieldError} onChange={setEmail} />
         {formError && !fieldError && (
           <p className="form-error" role="alert">
-            {t(formError)}
+            {formErrorText}
           </p>
         )}
         <div className="dialog__actions">
