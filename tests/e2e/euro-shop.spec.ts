@@ -274,8 +274,19 @@ test('in a Bulgarian Chromium, the admin types a price with a decimal comma, is 
   await saved();
   expect(await stored()).toBe(249_000);
 
-  // The highest price is named in the shop's currency.
+  // The count is a text field too: a decimal count or none is refused, never read as "made to order".
   price = await edit();
+  await page.getByRole('checkbox', { name: 'По поръчка' }).uncheck();
+  const stock = page.getByRole('textbox', { name: 'Наличност (брой)' });
+  for (const typed of ['1,5', '']) {
+    await stock.clear();
+    if (typed) await stock.pressSequentially(typed);
+    await save();
+    await expect(page.getByRole('alert')).toHaveText('Наличността трябва да е цяло число от 0 до 100 000 или „По поръчка“.');
+  }
+  await stock.pressSequentially('3');
+
+  // The highest price is named in the shop's currency.
   await price.clear();
   await price.pressSequentially('100000,01');
   await save();
