@@ -94,6 +94,9 @@ export function serviceWorkerWithShell(script: string, shellHtml: string): strin
 
 const PLACEHOLDER = '<!--shop-settings-->';
 
+/** What every page's head takes from the settings: the shop's address and how it shows prices. */
+const shopOf = (settings: PublicSettings) => ({ siteUrl: settings.publicUrl, currency: settings.pricing.currency, showBgnEquivalent: settings.showBgnEquivalent });
+
 function injectSettings(html: string, settings: PublicSettings): string {
   const json = JSON.stringify(settings).replace(/</g, '\\u003c');
   return html.replace(PLACEHOLDER, () => `<script id="${PUBLIC_SETTINGS_ELEMENT_ID}" type="application/json">${json}</script>`);
@@ -113,7 +116,7 @@ function injectSettings(html: string, settings: PublicSettings): string {
  * push the catalogue's answers out.
  */
 export async function registerPageFallback(app: FastifyInstance, pages: PageSource, settings: PublicSettings, database?: DatabaseHandle): Promise<void> {
-  const shell = async () => injectPageHead(injectSettings(await pages.indexHtml('/'), settings), shellHead(settings.publicUrl));
+  const shell = async () => injectPageHead(injectSettings(await pages.indexHtml('/'), settings), shellHead(shopOf(settings)));
   const pageCache = database && pages.fixedHtml ? new CatalogueCache(database.db) : undefined;
   if (database && pageCache) app.addHook('onClose', await pageCache.trustChangeNotices(database));
 
@@ -139,7 +142,7 @@ export async function registerPageFallback(app: FastifyInstance, pages: PageSour
     const pathname = request.url.split('?')[0] ?? '/';
     const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && !isNotPagePath(pathname);
     if (!wantsPage) return reply.status(404).send(errorBody('not_found', `No route for ${request.method} ${pathname}`));
-    const page: PageRequest = { siteUrl: settings.publicUrl, pathname, search: request.url.slice(pathname.length) };
+    const page: PageRequest = { ...shopOf(settings), pathname, search: request.url.slice(pathname.length) };
     if (database) {
       try {
         const read = async (db: Executor) => pageContent(await answerPage(db, page), request.url);

@@ -12,7 +12,7 @@ const messages = 'admin.products.messages';
 export const PRODUCT_NAME_MAX_LENGTH = 200;
 export const PRODUCT_DESCRIPTION_MAX_LENGTH = 2000;
 /** The lowest price a product may have: one minor unit (0.01). */
-export const MIN_PRICE_MINOR = 1;
+const MIN_PRICE_MINOR = 1;
 
 /** A count as a form sends it: empty for made to order (null), else a whole number of pieces. */
 const stockCount = z

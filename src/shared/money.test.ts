@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bgnToEurMinor, priceAmounts, eurToBgnMinor, formatBgnEquivalent, formatMinor, formatMoney, parsePriceToMinor, priceLines, SPEC_PRICING, taxContainedIn, taxFor, type PricingRules } from './money.js';
+import { bgnToEurMinor, lineAmounts, lineText, priceAmounts, eurToBgnMinor, formatBgnEquivalent, formatMinor, formatMoney, parsePriceToMinor, priceLines, SPEC_PRICING, taxContainedIn, taxFor, type PricingRules } from './money.js';
 
 describe('taxFor', () => {
   it.each([
@@ -182,5 +182,31 @@ describe('priceAmounts', () => {
     [1738, 'EUR', 'bg', true, ['17,38 €', '33,99 лв.']],
   ] as const)('%i %s in %s, equivalent %s', (minor, currency, language, show, expected) => {
     expect(priceAmounts(minor, currency, language, show)).toEqual(expected);
+  });
+});
+
+describe('lineText', () => {
+  it.each([
+    [{ priceMinor: 793, quantity: 2 }, 'EUR', 'bg', false, '2 × 7,93 € = 15,86 €'],
+    [{ priceMinor: 793, quantity: 2 }, 'EUR', 'en', false, '2 × €7.93 = €15.86'],
+    [{ priceMinor: 793, quantity: 2 }, 'EUR', 'bg', true, '2 × 7,93 € / 15,51 лв. = 15,86 € / 31,02 лв.'],
+    [{ priceMinor: 1550, quantity: 3 }, 'BGN', 'en', false, '3 × BGN 15.50 = BGN 46.50'],
+    [{ priceMinor: 1550, quantity: 3 }, 'BGN', 'bg', true, '3 × BGN 15,50 = BGN 46,50'],
+    [{ priceMinor: 793, quantity: 1 }, 'EUR', 'bg', false, '7,93 €'],
+    [{ priceMinor: 1738, quantity: 1 }, 'EUR', 'en', true, '€17.38 / BGN 33.99'],
+  ] as const)('%o in %s (%s), equivalent %s: %s', (line, currency, language, show, expected) => {
+    expect(lineText(line, currency, language, show)).toBe(expected);
+  });
+
+  it('writes each amount as it is told to join its currencies', () => {
+    expect(lineText({ priceMinor: 1738, quantity: 2 }, 'EUR', 'en', true, (amounts) => amounts.join(' | '))).toBe('2 × €17.38 | BGN 33.99 = €34.76 | BGN 67.98');
+  });
+
+  it('adds up: the lines of an order are its subtotal', () => {
+    const lines = [
+      { priceMinor: 793, quantity: 2 },
+      { priceMinor: 1250, quantity: 1 },
+    ];
+    expect(lines.reduce((sum, line) => sum + lineAmounts(line).totalMinor, 0)).toBe(priceLines(lines).subtotal);
   });
 });

@@ -133,6 +133,37 @@ export function priceAmounts(minor: number, currency: Currency, language: string
   return showBgnEquivalent && currency === 'EUR' ? [own, formatBgnEquivalent(minor, language)] : [own];
 }
 
+/** One line of a cart or an order: how many pieces, at which unit price, and what they cost together. */
+export interface LineAmounts {
+  quantity: number;
+  unitMinor: number;
+  totalMinor: number;
+}
+
+export const lineAmounts = (line: { priceMinor: number; quantity: number }): LineAmounts => ({
+  quantity: line.quantity,
+  unitMinor: line.priceMinor,
+  totalMinor: line.priceMinor * line.quantity,
+});
+
+/**
+ * A line as the shop writes it everywhere (cart, checkout, profile, admin, e-mails): quantity × unit
+ * price = line total, "2 × €7.93 = €15.86", so that the lines visibly add up to the subtotal. A single
+ * piece is written as its price alone. Each amount is written as priceAmounts writes it, its BGN
+ * equivalent included, joined by joinAmounts (" / " unless told).
+ */
+export function lineText(
+  line: { priceMinor: number; quantity: number },
+  currency: Currency,
+  language: string,
+  showBgnEquivalent: boolean,
+  joinAmounts: (amounts: string[]) => string = (amounts) => amounts.join(' / '),
+): string {
+  const { quantity, unitMinor, totalMinor } = lineAmounts(line);
+  const amount = (minor: number) => joinAmounts(priceAmounts(minor, currency, language, showBgnEquivalent));
+  return quantity === 1 ? amount(totalMinor) : `${quantity} × ${amount(unitMinor)} = ${amount(totalMinor)}`;
+}
+
 /**
  * A price typed by a person or sent as a string ("12.5", "12,50", 12.5) in minor units.
  * Anything that is not a finite, non-negative amount becomes 0, as the specification asks ("a

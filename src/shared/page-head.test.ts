@@ -29,13 +29,13 @@ function tag(head: PageHead, key: string): string | undefined {
   return undefined;
 }
 
-const head = (input: Partial<PageHeadInput>) => buildPageHead({ siteUrl, language: 'en', pathname: '/', ...input });
+const head = (input: Partial<PageHeadInput>) => buildPageHead({ siteUrl, language: 'en', pathname: '/', currency: 'BGN', showBgnEquivalent: false, ...input });
 
 describe('buildPageHead', () => {
   it('gives the home page its title, addresses per language and the shop image', () => {
     const en = head({ page: 'home' });
     expect(en.title).toBe('Nail Art Atelier | Handmade Press-On Nails and Nail Art');
-    expect(tag(en, 'description')).toBe(META_TEXTS.en.defaultDescription);
+    expect(tag(en, 'description')).toBe('Handmade press-on nails, nail art, accessories and kits, made to order and shipped from Bulgaria. Prices in BGN.');
     expect(tag(en, 'canonical')).toBe('https://shop.example/');
     expect(tag(en, 'en')).toBe('https://shop.example/');
     expect(tag(en, 'bg')).toBe('https://shop.example/?lang=bg');
@@ -58,7 +58,7 @@ describe('buildPageHead', () => {
   it('gives a category view its own title, description and address', () => {
     const bg = head({ page: 'home', category: 'nail-art', language: 'bg' });
     expect(bg.title).toBe('Нейл арт | Nail Art Atelier');
-    expect(tag(bg, 'description')).toBe(META_TEXTS.bg.categories['nail-art'].description);
+    expect(tag(bg, 'description')).toBe('Стикери, декорации и кристали за нокти за вашия собствен маникюр, подбрани и изпращани от България. Цени в лева.');
     expect(tag(bg, 'canonical')).toBe('https://shop.example/?category=nail-art&lang=bg');
     expect(tag(bg, 'en')).toBe('https://shop.example/?category=nail-art');
   });
@@ -91,6 +91,25 @@ describe('buildPageHead', () => {
       offers: { price: '34.50', priceCurrency: 'BGN', availability: 'https://schema.org/OutOfStock' },
     });
     expect(tag(head({ pathname: '/product/pearl-set', product }), 'og:image:alt')).toBe('Pearl nails on a hand');
+  });
+
+  it.each([
+    ['BGN', false, 'en', 'Prices in BGN.'],
+    ['BGN', false, 'bg', 'Цени в лева.'],
+    ['EUR', false, 'en', 'Prices in euro.'],
+    ['EUR', false, 'bg', 'Цени в евро.'],
+    ['EUR', true, 'en', 'Prices in euro (and in BGN).'],
+    ['EUR', true, 'bg', 'Цени в евро (и в лева).'],
+  ] as const)('in a %s shop (BGN beside: %s) says in %s "%s" and gives every price in the shop\'s currency', (currency, showBgnEquivalent, language, prices) => {
+    const shop = { currency, showBgnEquivalent, language };
+    for (const page of [head({ ...shop, page: 'home' }), head({ ...shop, page: 'home', category: 'kits' }), head({ ...shop, pathname: '/cart', page: 'cart' })]) {
+      expect(tag(page, 'description')).toMatch(new RegExp(`\\. ${prices.replace(/[().]/g, '\\$&')}$`));
+      expect(tag(page, 'og:description')).toBe(tag(page, 'description'));
+    }
+    const productPage = head({ ...shop, pathname: '/product/pearl-set', product });
+    expect(tag(productPage, 'product:price:currency')).toBe(currency);
+    expect(productPage.jsonLd[2]).toMatchObject({ offers: { price: '34.50', priceCurrency: currency } });
+    expect(head({ ...shop, page: 'home', products: [product] }).jsonLd[2]).toMatchObject({ itemListElement: [{ item: { offers: { priceCurrency: currency } } }] });
   });
 
   it('is the same for a product page given its name and description as for one given only the product', () => {

@@ -1,7 +1,8 @@
 import { PRODUCT_IMAGE_ASPECT_RATIO, PRODUCT_IMAGE_WIDTHS, pickText, type Product, type ProductCategory, type TextLanguage } from './catalog.js';
 import { LEGAL_PAGES } from './legal.js';
 import { DEFAULT_PAGE_LANGUAGE, localizedPath, productPath } from './routes.js';
-import { buildStructuredData, PRICE_CURRENCY, type JsonLd } from './structured-data.js';
+import type { Currency } from './money.js';
+import { buildStructuredData, type JsonLd } from './structured-data.js';
 
 /**
  * A page's head (title, description, canonical address, hreflang alternates, Open Graph and Twitter
@@ -26,10 +27,18 @@ interface MetaTexts {
   categories: Record<ProductCategory, { title: string; description: string }>;
   /** What the locale of og:locale is called. */
   locale: string;
+  /** The sentence that ends a description with "{prices}": which currency the shop's prices are in. */
+  prices: Record<PriceDisplay, string>;
 }
 
-const EN_DESCRIPTION = 'Handmade press-on nails, nail art, accessories and kits, made to order and shipped from Bulgaria. Prices in BGN.';
-const BG_DESCRIPTION = 'Ръчно изработени изкуствени нокти, нейл арт, аксесоари и комплекти, направени по поръчка и изпращани от България. Цени в лева.';
+/** How the shop shows its prices: in leva, in euro, or in euro with the BGN equivalent beside (the changeover). */
+type PriceDisplay = 'BGN' | 'EUR' | 'EUR+BGN';
+
+const priceDisplay = (currency: Currency, showBgnEquivalent: boolean): PriceDisplay =>
+  currency === 'EUR' ? (showBgnEquivalent ? 'EUR+BGN' : 'EUR') : 'BGN';
+
+const EN_DESCRIPTION = 'Handmade press-on nails, nail art, accessories and kits, made to order and shipped from Bulgaria. {prices}';
+const BG_DESCRIPTION = 'Ръчно изработени изкуствени нокти, нейл арт, аксесоари и комплекти, направени по поръчка и изпращани от България. {prices}';
 
 /** The head's texts in both languages; the titles are the ones the pages always had. */
 export const META_TEXTS: Record<TextLanguage, MetaTexts> = {
@@ -54,22 +63,23 @@ export const META_TEXTS: Record<TextLanguage, MetaTexts> = {
     categories: {
       nails: {
         title: 'Nails | Nail Art Atelier',
-        description: 'Handmade press-on nails in many shapes and designs, painted and finished by hand and shipped from Bulgaria. Prices in BGN.',
+        description: 'Handmade press-on nails in many shapes and designs, painted and finished by hand and shipped from Bulgaria. {prices}',
       },
       'nail-art': {
         title: 'Nail art | Nail Art Atelier',
-        description: 'Nail decals, charms and rhinestones for your own manicure, handpicked and shipped from Bulgaria. Prices in BGN.',
+        description: 'Nail decals, charms and rhinestones for your own manicure, handpicked and shipped from Bulgaria. {prices}',
       },
       accessories: {
         title: 'Accessories | Nail Art Atelier',
-        description: 'Nail files, cuticle oils and keepsake boxes for caring for your nails and press-ons, shipped from Bulgaria. Prices in BGN.',
+        description: 'Nail files, cuticle oils and keepsake boxes for caring for your nails and press-ons, shipped from Bulgaria. {prices}',
       },
       kits: {
         title: 'Kits | Nail Art Atelier',
-        description: 'Nail art kits and gift boxes with everything you need to get started, shipped from Bulgaria. Prices in BGN.',
+        description: 'Nail art kits and gift boxes with everything you need to get started, shipped from Bulgaria. {prices}',
       },
     },
     locale: 'en_US',
+    prices: { BGN: 'Prices in BGN.', EUR: 'Prices in euro.', 'EUR+BGN': 'Prices in euro (and in BGN).' },
   },
   bg: {
     keywords: 'нейл арт, ръчно изработени нокти, изкуствени нокти, стикери за нокти, аксесоари за маникюр, комплекти за нокти, България',
@@ -92,22 +102,23 @@ export const META_TEXTS: Record<TextLanguage, MetaTexts> = {
     categories: {
       nails: {
         title: 'Нокти | Nail Art Atelier',
-        description: 'Ръчно изработени изкуствени нокти в различни форми и дизайни, изрисувани и довършени на ръка и изпращани от България. Цени в лева.',
+        description: 'Ръчно изработени изкуствени нокти в различни форми и дизайни, изрисувани и довършени на ръка и изпращани от България. {prices}',
       },
       'nail-art': {
         title: 'Нейл арт | Nail Art Atelier',
-        description: 'Стикери, декорации и кристали за нокти за вашия собствен маникюр, подбрани и изпращани от България. Цени в лева.',
+        description: 'Стикери, декорации и кристали за нокти за вашия собствен маникюр, подбрани и изпращани от България. {prices}',
       },
       accessories: {
         title: 'Аксесоари | Nail Art Atelier',
-        description: 'Пили, масла за кожички и кутии за съхранение за грижа за ноктите ви и изкуствените нокти, изпращани от България. Цени в лева.',
+        description: 'Пили, масла за кожички и кутии за съхранение за грижа за ноктите ви и изкуствените нокти, изпращани от България. {prices}',
       },
       kits: {
         title: 'Комплекти | Nail Art Atelier',
-        description: 'Комплекти за нейл арт и подаръчни кутии с всичко необходимо, за да започнете, изпращани от България. Цени в лева.',
+        description: 'Комплекти за нейл арт и подаръчни кутии с всичко необходимо, за да започнете, изпращани от България. {prices}',
       },
     },
     locale: 'bg_BG',
+    prices: { BGN: 'Цени в лева.', EUR: 'Цени в евро.', 'EUR+BGN': 'Цени в евро (и в лева).' },
   },
 };
 
@@ -133,6 +144,10 @@ export function metaDescription(text: string): string {
 export interface PageHeadInput {
   /** The shop's address without a trailing slash (PUBLIC_URL). */
   siteUrl: string;
+  /** The shop's currency (SHOP_CURRENCY), of its prices in descriptions, sharing tags and structured data. */
+  currency: Currency;
+  /** A euro shop shows the BGN equivalent too (SHOW_BGN_EQUIVALENT), as its descriptions then say. */
+  showBgnEquivalent: boolean;
   language: TextLanguage;
   /** The page's path, without its query. */
   pathname: string;
@@ -187,14 +202,14 @@ export function buildPageHead(input: PageHeadInput): PageHead {
   const category = onHome ? input.category : undefined;
   const name = input.title ?? (product ? pickText(product.name, language).text : undefined);
   const title = name ? `${name} | ${SITE_NAME}` : category ? texts.categories[category].title : page.title;
+  // The shop's own descriptions end by saying which currency its prices are in.
+  const shopText = (text: string) => text.replace('{prices}', texts.prices[priceDisplay(input.currency, input.showBgnEquivalent)]);
   const fullDescription =
     input.description ??
     (product ? pickText(product.description, language).text : undefined) ??
-    (category ? texts.categories[category].description : undefined) ??
-    page.description ??
-    texts.defaultDescription;
+    shopText((category ? texts.categories[category].description : undefined) ?? page.description ?? texts.defaultDescription);
   // A product's description may be empty in both languages; the page then has the shop's.
-  const description = metaDescription(fullDescription) || texts.defaultDescription;
+  const description = metaDescription(fullDescription) || shopText(texts.defaultDescription);
 
   const notFound = input.notFound ?? false;
   const noIndex = notFound || (input.noIndex ?? false);
@@ -237,7 +252,7 @@ export function buildPageHead(input: PageHeadInput): PageHead {
     meta('property', 'og:locale', texts.locale),
     ...(alternates ? [meta('property', 'og:locale:alternate', META_TEXTS[other].locale)] : []),
     ...(product && !notFound
-      ? [meta('property', 'product:price:amount', (product.priceMinor / 100).toFixed(2)), meta('property', 'product:price:currency', PRICE_CURRENCY)]
+      ? [meta('property', 'product:price:amount', (product.priceMinor / 100).toFixed(2)), meta('property', 'product:price:currency', input.currency)]
       : []),
     meta('name', 'twitter:card', 'summary_large_image'),
     meta('name', 'twitter:title', title),
@@ -250,6 +265,7 @@ export function buildPageHead(input: PageHeadInput): PageHead {
     url,
     siteUrl,
     siteName: SITE_NAME,
+    currency: input.currency,
     title,
     description,
     language,

@@ -6,6 +6,7 @@ const base: StructuredDataInput = {
   url: 'https://shop.example/',
   siteUrl: 'https://shop.example',
   siteName: 'Nail Art Atelier',
+  currency: 'BGN',
   title: 'Home',
   description: 'Handmade nail art',
   language: 'en',
@@ -50,6 +51,13 @@ describe('buildStructuredData', () => {
         },
       ],
     });
+  });
+
+  it('gives a euro shop\'s prices in euro', () => {
+    const [, , list] = buildStructuredData({ ...base, currency: 'EUR', products: [product] });
+    expect(list).toMatchObject({ itemListElement: [{ item: { offers: { price: '24.50', priceCurrency: 'EUR' } } }] });
+    const [, , page] = buildStructuredData({ ...base, currency: 'EUR', url: 'https://shop.example/product/rose-set', product });
+    expect(page).toMatchObject({ '@type': 'Product', offers: { price: '24.50', priceCurrency: 'EUR' } });
   });
 
   it.each([

@@ -1,10 +1,8 @@
 import { pickText, type Product, type TextLanguage } from './catalog.js';
+import type { Currency } from './money.js';
 
 /** The specification's price for a product page that carries no product of its own. */
 const FALLBACK_PRODUCT_PRICE = { price: '29.99', priceCurrency: 'USD' } as const;
-
-/** Prices are held in stotinki of the Bulgarian lev. */
-export const PRICE_CURRENCY = 'BGN';
 
 export interface StructuredDataInput {
   /** The page's own address, absolute. */
@@ -12,6 +10,8 @@ export interface StructuredDataInput {
   /** The shop's address without a trailing slash (PUBLIC_URL). */
   siteUrl: string;
   siteName: string;
+  /** The shop's currency, which its products' prices are in. */
+  currency: Currency;
   title: string;
   description: string;
   language: TextLanguage;
@@ -46,7 +46,7 @@ function productBlock(product: Product | undefined, url: string | undefined, inp
     offers: {
       '@type': 'Offer',
       ...(url ? { url } : {}),
-      ...(product ? { price: (product.priceMinor / 100).toFixed(2), priceCurrency: PRICE_CURRENCY } : FALLBACK_PRODUCT_PRICE),
+      ...(product ? { price: (product.priceMinor / 100).toFixed(2), priceCurrency: input.currency } : FALLBACK_PRODUCT_PRICE),
       availability: availability(product),
     },
   };

@@ -117,6 +117,11 @@ describe.each(databaseTargets)('prices that include VAT, and cash on delivery [%
     expect(confirmation.body).toContain('Cash on delivery fee: €1.99');
     expect(confirmation.body).toContain('Incl. VAT (20%): €6.88');
     expect(confirmation.body).not.toContain('Pay now');
+    // Each line is quantity × unit price = line total; the total is the last, bold row, and the VAT it contains a plain row above it.
+    const text = confirmation.body.replace(/\u00a0/g, ' ');
+    expect(text).toContain('Pearl Set: 2 × €17.38 = €34.76');
+    expect(text).toMatch(/Incl\. VAT \(20%\): €6\.88\r?\nTotal: €41\.25\r?\n/);
+    expect([...text.matchAll(/font-weight:bold;font-size:17px[^"]*">([^<]*)</g)].map((match) => match[1])).toEqual(['Total', '€41.25']);
 
     const online = await shop.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/payment`, headers: { cookie }, payload: { method: 'card', cardLast4: '4242' } });
     expect(online.statusCode).toBe(409);

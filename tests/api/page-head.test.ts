@@ -60,7 +60,7 @@ describeEachDatabase('page heads in the HTML', (context) => {
     expect(response.statusCode).toBe(200);
     expect(head.lang).toBe('en');
     expect(head.title).toBe('Nail Art Atelier | Handmade Press-On Nails and Nail Art');
-    expect(head.meta('description')).toMatch(/^Handmade press-on nails/);
+    expect(head.meta('description')).toMatch(/^Handmade press-on nails.* Prices in BGN\.$/);
     expect(head.meta('robots')).toBe('index, follow');
     expect(head.link('canonical')).toBe(`${site}/`);
     expect(head.link('en')).toBe(`${site}/`);
@@ -88,7 +88,7 @@ describeEachDatabase('page heads in the HTML', (context) => {
     expect(response.statusCode).toBe(200);
     expect(head.lang).toBe('bg');
     expect(head.title).toBe('Nail Art Atelier | Ръчно изработени нокти и нейл арт');
-    expect(head.meta('description')).toMatch(/^Ръчно изработени/);
+    expect(head.meta('description')).toMatch(/^Ръчно изработени.* Цени в лева\.$/);
     expect(head.meta('keywords')).toContain('нейл арт');
     expect(head.link('canonical')).toBe(`${site}/?lang=bg`);
     expect(head.link('en')).toBe(`${site}/`);
@@ -288,3 +288,40 @@ describeEachDatabase('page heads in the HTML', (context) => {
     expect(body).not.toContain('/admin');
   });
 });
+
+describeEachDatabase(
+  "a euro shop's page heads",
+  (context) => {
+    const get = async (url: string) => readHead((await context().app.inject({ method: 'GET', url })).body);
+    let catalogue: Product[] = [];
+
+    beforeAll(async () => {
+      const { database, images } = context();
+      await seedDemoCatalogue(database.db, images, 'EUR');
+      catalogue = await sitemapProducts(database.db);
+    });
+
+    it('gives every price in euro and says so, with the BGN equivalent, in both languages', async () => {
+      const product = catalogue.find((candidate) => candidate.stock !== 0)!;
+      for (const [search, prices] of [
+        ['', 'Prices in euro (and in BGN).'],
+        ['?lang=bg', 'Цени в евро (и в лева).'],
+      ] as const) {
+        for (const path of ['/', '/?category=kits', '/cart', '/no-such-page']) {
+          const head = await get(path + (path.includes('?') ? search.replace('?', '&') : search));
+          expect(head.meta('description'), path).toMatch(new RegExp(`${prices.replace(/[().]/g, '\\$&')}$`));
+          expect(head.html).not.toMatch(/BGN"|Prices in BGN|Цени в лева/);
+        }
+        const home = await get(`/${search}`);
+        expect(home.jsonLd[2]).toMatchObject({ itemListElement: expect.arrayContaining([expect.objectContaining({ item: expect.objectContaining({ offers: expect.objectContaining({ priceCurrency: 'EUR' }) }) })]) });
+        const page = await get(`/product/${product.slug}${search}`);
+        expect(page.meta('product:price:amount')).toBe((product.priceMinor / 100).toFixed(2));
+        expect(page.meta('product:price:currency')).toBe('EUR');
+        expect(page.jsonLd[2]).toMatchObject({ offers: { price: (product.priceMinor / 100).toFixed(2), priceCurrency: 'EUR' } });
+      }
+      // The app shell the offline worker keeps says the same.
+      expect(readHead((await context().app.inject({ method: 'GET', url: '/index.html' })).body).meta('description')).toMatch(/Prices in euro \(and in BGN\)\.$/);
+    });
+  },
+  { SHOP_CURRENCY: 'EUR', SHOW_BGN_EQUIVALENT: 'true' },
+);

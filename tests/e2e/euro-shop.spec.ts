@@ -1,16 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser, Page } from '@playwright/test';
+import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
 import type { Product } from '../../src/shared/catalog.js';
-import { formatBgnEquivalent, formatMoney, taxContainedIn } from '../../src/shared/money.js';
+import { formatBgnEquivalent, formatMoney, lineText, taxContainedIn } from '../../src/shared/money.js';
 import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
 import { acceptTerms } from './checkout-steps.js';
 import { expect, hasHorizontalScroll, test } from './fixtures.js';
-import { clientAddressHeader } from './shop-fixtures.js';
+import { createProduct } from './shop-api.js';
+import { clientAddressHeader, signedInApi } from './shop-fixtures.js';
 import { startShopServer, type ShopServer } from './shop-server.js';
 import { signInThroughUi } from './sign-in-steps.js';
 
 // A Bulgarian maker's shop in 2026: euro prices with their BGN equivalent, VAT included, cash on delivery.
 const OWNER = 'owner@euro-shop.example';
+/** An admin of the catalogue, signed in once per worker through the API (sign-in links per e-mail are limited). */
+const CATALOGUE_ADMIN = 'catalogue@euro-shop.example';
 const SHIPPING = 450;
 const COD_FEE = 199;
 
@@ -50,12 +53,13 @@ const seen = (text: string | null) => (text ?? '').replace(/\s+/g, ' ');
 
 let inbox: SmtpInbox;
 let shop: ShopServer;
+let catalogueAdmin: APIRequestContext;
 
-test.beforeAll(async () => {
+test.beforeAll(async ({ playwright }) => {
   inbox = await startSmtpInbox();
   shop = await startShopServer({
     SMTP_URL: inbox.url,
-    ADMIN_EMAILS: OWNER,
+    ADMIN_EMAILS: `${OWNER},${CATALOGUE_ADMIN}`,
     TRUST_PROXY: 'true',
     SHOP_CURRENCY: 'EUR',
     SHOW_BGN_EQUIVALENT: 'true',
@@ -65,9 +69,11 @@ test.beforeAll(async () => {
     PAYMENT_METHODS: 'cash_on_delivery,card',
     COD_FEE: '1.99',
   });
+  catalogueAdmin = await signedInApi(playwright, shop.baseURL, inbox, CATALOGUE_ADMIN);
 });
 
 test.afterAll(async () => {
+  await catalogueAdmin?.dispose();
   await shop?.stop();
   await inbox?.close();
 });
@@ -147,3 +153,144 @@ for (const language of ['en', 'bg'] as const) {
     await page.context().close();
   });
 }
+
+/** Whether two elements' boxes share any area. */
+async function overlap(first: Locator, second: Locator): Promise<boolean> {
+  const [a, b] = [await first.boundingBox(), await second.boundingBox()];
+  if (!a || !b) throw new Error('An element to compare has no box');
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+test('in bg, at the project’s width: a long-named product twice is written quantity × unit price = line total in the cart, checkout and profile, its name never over its price, and the total is the last row', async ({
+  browser,
+}, testInfo) => {
+  // One word longer than a phone's line: it must wrap inside its own column.
+  const name = `Zz Aurorachromecoffinpressonnailsetwithcrystals ${Date.now()}`;
+  const product = await createProduct(catalogueAdmin, name, '7.93');
+  const line = { priceMinor: 793, quantity: 2 };
+  const written = lineText(line, 'EUR', 'bg', true);
+  expect(written).toBe('2 × 7,93 € / 15,51 лв. = 15,86 € / 31,02 лв.');
+
+  const context = await browser.newContext({ baseURL: shop.baseURL, extraHTTPHeaders: clientAddressHeader(), viewport: testInfo.project.use.viewport ?? null, locale: 'bg-BG' });
+  await context.addInitScript(() => localStorage.setItem('language', 'bg'));
+  const page = await context.newPage();
+  await page.goto('/');
+  await signInThroughUi(page, inbox, `lines-${testInfo.project.name}-${Date.now()}@example.com`);
+  const address = await page.request.post('/api/addresses', {
+    data: { fullName: 'Petya Dimitrova', streetAddress: '7 Shipka St', city: 'Sofia', postalCode: '1504', country: 'BG', phone: '0888 123 456' },
+  });
+  expect(address.ok()).toBe(true);
+  const add = () => ({ id: randomUUID().replace(/-/g, ''), type: 'add', productId: product.id });
+  expect((await page.request.post('/api/cart/operations', { data: { operations: [add(), add()] } })).ok()).toBe(true);
+
+  /** The line of the product in a list, its name, and the amounts of its total (the euro one and its equivalent). */
+  const lineOf = (list: Locator) => {
+    const item = list.getByRole('listitem').filter({ hasText: name });
+    return { item, name: item.getByText(name), total: item.getByText(formatMoney(1586, 'EUR', 'bg'), { exact: true }), equivalent: item.getByText(formatBgnEquivalent(1586, 'bg'), { exact: true }).last() };
+  };
+  const expectApart = async (shown: ReturnType<typeof lineOf>) => {
+    await expect.poll(async () => seen(await shown.item.textContent())).toContain(written);
+    expect(await overlap(shown.name, shown.total)).toBe(false);
+    expect(await overlap(shown.name, shown.equivalent)).toBe(false);
+    expect(await hasHorizontalScroll(page)).toBe(false);
+  };
+
+  await page.goto('/cart');
+  await expectApart(lineOf(page.getByRole('main')));
+
+  await page.goto('/checkout');
+  await page.getByRole('radio', { name: /Наложен платеж/ }).check();
+  const summary = lineOf(page.getByRole('main'));
+  await expectApart(summary);
+  // The line total is not written again as if it were the unit price.
+  expect(seen(await summary.item.textContent())).not.toContain(`2 × ${dual(1586, 'bg')}`);
+  const total = 1586 + SHIPPING + COD_FEE;
+  // The total is the last, bold row; the VAT the prices include is a plain row above it.
+  const rows = page.locator('dl.pricing > div');
+  expect(seen(await rows.last().textContent())).toBe(`${TEXTS.bg.total}${dual(total, 'bg')}`);
+  expect(seen(await rows.nth(-2).textContent())).toBe(`${TEXTS.bg.vat}${dual(taxContainedIn(total, 2000), 'bg')}`);
+  expect(await rows.last().evaluate((row) => Number(getComputedStyle(row).fontWeight))).toBeGreaterThanOrEqual(700);
+  expect(await rows.nth(-2).evaluate((row) => Number(getComputedStyle(row).fontWeight))).toBeLessThan(700);
+
+  await acceptTerms(page);
+  await page.getByRole('button', { name: TEXTS.bg.placeOrder }).click();
+  const created = page.getByRole('dialog');
+  const orderId = /(NA-[A-Z2-9]{8})/.exec((await created.textContent())!)![1]!;
+  await created.getByRole('button', { name: TEXTS.bg.ok }).click();
+
+  // The profile's order: the line with its quantity, adding up with shipping and the fee to the total.
+  await page.goto('/profile');
+  const order = page.getByRole('listitem', { name: new RegExp(orderId) });
+  await expectApart(lineOf(order));
+  expect(seen(await order.textContent())).toContain(dual(total, 'bg'));
+  await context.close();
+});
+
+test('in a Bulgarian Chromium, the admin types a price with a decimal comma, is refused a third decimal, and is asked before a price ten times higher', async ({ browser }) => {
+  const product = await createProduct(catalogueAdmin, `Zz Cuticle Oil ${Date.now()}`, '7.93');
+  const stored = async () => ((await (await catalogueAdmin.get('/api/admin/products')).json()) as { products: Product[] }).products.find((shown) => shown.id === product.id)!.priceMinor;
+  const context = await browser.newContext({ baseURL: shop.baseURL, extraHTTPHeaders: clientAddressHeader(), locale: 'bg-BG' });
+  await context.addCookies((await catalogueAdmin.storageState()).cookies);
+  await context.addInitScript(() => localStorage.setItem('language', 'bg'));
+  const page = await context.newPage();
+  await page.goto('/admin');
+  const edit = async () => {
+    await page.getByRole('button', { name: new RegExp(`^Редактирайте: ${product.name.en}`) }).click();
+    return page.getByLabel('Цена (€)');
+  };
+  const save = () => page.getByRole('button', { name: 'Запазете продукта' }).click();
+  const saved = async () => {
+    await page.getByRole('dialog').getByRole('button', { name: TEXTS.bg.ok }).click();
+  };
+
+  let price = await edit();
+  await expect(price).toHaveValue('7,93');
+  // Typed key by key, as a person does: the comma stays a decimal comma.
+  await price.clear();
+  await price.pressSequentially('24,90');
+  await save();
+  await saved();
+  expect(await stored()).toBe(2490);
+
+  price = await edit();
+  await price.clear();
+  await price.pressSequentially('24,905');
+  await save();
+  await expect(page.getByRole('alert')).toHaveText('Цената може да има най-много два знака след десетичната запетая, например 12,99.');
+  expect(await stored()).toBe(2490);
+
+  // 2490 instead of 24,90: a hundred times the old price, so the form asks; the admin corrects it.
+  await price.clear();
+  await price.pressSequentially('2490');
+  await save();
+  const ask = page.getByRole('dialog', { name: 'Проверете цената' });
+  await expect(ask).toContainText('2490,00 €');
+  await expect(ask).toContainText('24,90 €');
+  await ask.getByRole('button', { name: 'Поправете цената' }).click();
+  await expect(ask).toHaveCount(0);
+  expect(await stored()).toBe(2490);
+  // Meant: the form asks again and saves it once confirmed.
+  await save();
+  await page.getByRole('dialog', { name: 'Проверете цената' }).getByRole('button', { name: /^Запазете 2490,00/ }).click();
+  await saved();
+  expect(await stored()).toBe(249_000);
+
+  // The count is a text field too: a decimal count or none is refused, never read as "made to order".
+  price = await edit();
+  await page.getByRole('checkbox', { name: 'По поръчка' }).uncheck();
+  const stock = page.getByRole('textbox', { name: 'Наличност (брой)' });
+  for (const typed of ['1,5', '']) {
+    await stock.clear();
+    if (typed) await stock.pressSequentially(typed);
+    await save();
+    await expect(page.getByRole('alert')).toHaveText('Наличността трябва да е цяло число от 0 до 100 000 или „По поръчка“.');
+  }
+  await stock.pressSequentially('3');
+
+  // The highest price is named in the shop's currency.
+  await price.clear();
+  await price.pressSequentially('100000,01');
+  await save();
+  await expect(page.getByRole('alert')).toHaveText(/^Цената може да е най-много 100\s000,00\s€\.$/);
+  await context.close();
+});

@@ -31,7 +31,8 @@ describe('the text of each API error', () => {
 
   it('shows the translated message of a refused input when it names a text, and the code’s text otherwise', () => {
     const refused = new ApiError(400, 'bad_request', 'price: admin.products.messages.priceTooHigh');
-    expect(errorText(full.en, refused)).toBe('The price can be at most BGN 100,000.00.');
+    // The values the message names come with it: the highest price in the shop's currency.
+    expect(errorText(full.en, refused, { maxPrice: '€100,000.00' })).toBe('The price can be at most €100,000.00.');
     expect(errorText(full.bg, refused)).toBe(full.bg('admin.products.messages.priceTooHigh'));
     expect(errorText(full.bg, new ApiError(400, 'bad_request', 'auth.errors.invalidEmail'))).toBe('Моля, въведете валиден имейл адрес.');
     for (const message of ['Please select an image for the product', 'name: no.such.key', 'Unexpected file photo']) {

@@ -3,6 +3,7 @@ import type { Order, PaymentMethod } from '../../shared/orders.js';
 import { AddressText } from '../addresses/address-text.js';
 import { useTranslation } from '../i18n/i18n.js';
 import { formatDateTime } from '../ui/format-date.js';
+import { LinePrice } from '../ui/line-price.js';
 import { Price } from '../ui/price.js';
 import { Localized } from '../i18n/localized.js';
 
@@ -23,8 +24,9 @@ export function OrderStatusBadge({ status, paymentMethod }: { status: Order['sta
 
 /**
  * Subtotal, tax, shipping, the cash-on-delivery fee and total, as checkout and orders show them, in
- * the currency of the pricing (an order keeps its own, and the tax rate it was placed at). Tax that is
- * added is a line before the total; tax that prices include is said after it.
+ * the currency of the pricing (an order keeps its own, and the tax rate it was placed at). The total is
+ * always the last, bold row: tax that is added is a line after the subtotal, and the VAT that prices
+ * include is a plain row before the total, since it is part of the amounts above it, not added to them.
  */
 export function PricingTable({ pricing, currency }: { pricing: Order['pricing']; currency: Currency }) {
   const { t } = useTranslation();
@@ -35,6 +37,7 @@ export function PricingTable({ pricing, currency }: { pricing: Order['pricing'];
       !pricing.taxIncluded && [taxLabel('checkout.tax'), pricing.tax],
       [t('checkout.shipping'), pricing.shipping],
       pricing.fee > 0 && [t('checkout.cashOnDeliveryFeeLine'), pricing.fee],
+      pricing.taxIncluded && [taxLabel('checkout.taxIncluded'), pricing.tax],
     ] satisfies Array<[string, number] | false>
   ).filter((row) => row !== false);
   return (
@@ -53,14 +56,6 @@ export function PricingTable({ pricing, currency }: { pricing: Order['pricing'];
           <Price minor={pricing.total} currency={currency} />
         </dd>
       </div>
-      {pricing.taxIncluded && (
-        <div className="pricing__row">
-          <dt>{taxLabel('checkout.taxIncluded')}</dt>
-          <dd>
-            <Price minor={pricing.tax} currency={currency} />
-          </dd>
-        </div>
-      )}
     </dl>
   );
 }
@@ -82,11 +77,10 @@ export function OrderDetails({ order, headingLevel = 3 }: { order: Order; headin
       <ul className="order-details__items">
         {order.items.map((item, index) => (
           <li key={index}>
-            <span>
+            <span className="line-name">
               <Localized text={item.name} />
-              {item.quantity > 1 && <span className="muted"> · {t('orders.quantity', { count: item.quantity })}</span>}
             </span>{' '}
-            <Price minor={item.priceMinor * item.quantity} currency={order.currency} />
+            <LinePrice line={item} currency={order.currency} />
           </li>
         ))}
       </ul>

@@ -44,6 +44,8 @@ export function usePageMeta(meta: PageMeta): void {
         if (!current) return;
         applyPageHead({
           siteUrl: settings.publicUrl,
+          currency: settings.pricing.currency,
+          showBgnEquivalent: settings.showBgnEquivalent,
           language,
           pathname,
           page,

@@ -5,14 +5,15 @@ import { Dialog } from './dialog.js';
 interface ConfirmDialogProps {
   title: string;
   message: string;
-  /** The confirming button's text, when it does something other than delete. */
+  /** The buttons' words when "Delete" and "Cancel" do not say what they do. */
   confirmLabel?: string;
+  cancelLabel?: string;
   onConfirm(): void;
   onCancel(): void;
 }
 
-/** Asks before something that cannot be undone; Cancel has the focus. */
-export function ConfirmDialog({ title, message, confirmLabel, onConfirm, onCancel }: ConfirmDialogProps) {
+/** Asks before something that cannot be undone or is likely a slip; Cancel has the focus. */
+export function ConfirmDialog({ title, message, confirmLabel, cancelLabel, onConfirm, onCancel }: ConfirmDialogProps) {
   const { t } = useTranslation();
   const titleId = useId();
   const messageId = useId();
@@ -29,7 +30,7 @@ export function ConfirmDialog({ title, message, confirmLabel, onConfirm, onCance
           {confirmLabel ?? t('confirm.confirm')}
         </button>
         <button type="button" className="button" onClick={onCancel} data-autofocus>
-          {t('confirm.cancel')}
+          {cancelLabel ?? t('confirm.cancel')}
         </button>
       </div>
     </Dialog>

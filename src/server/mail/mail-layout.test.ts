@@ -9,7 +9,7 @@ describe('renderMail', () => {
     heading: 'Благодарим ви!',
     blocks: [
       { kind: 'paragraph', text: 'Здравейте, <script>alert(1)</script> & "приятели",' },
-      { kind: 'items', head: ['Продукт', 'Бр.', 'Цена'], rows: [['Перли <b>', '2', 'BGN 39,98']] },
+      { kind: 'items', head: ['Продукт', 'Цена'], rows: [['Перли <b>', '2 × BGN 19,99 = BGN 39,98']] },
       { kind: 'facts', rows: [['Общо', 'BGN 58,47']], emphasizeLast: true },
       { kind: 'button', label: 'Вижте поръчката си', url: 'https://shop.example/profile?order=NA-1&x="y"' },
       { kind: 'lines', lines: ['Maria Ivanova', '1000 Sofia'] },
@@ -28,7 +28,7 @@ describe('renderMail', () => {
 
   it('says the same in the plain-text part', () => {
     expect(mail.text).toContain('Здравейте, <script>alert(1)</script> & "приятели",');
-    expect(mail.text).toContain('Перли <b> × 2  BGN 39,98');
+    expect(mail.text).toContain('Перли <b>: 2 × BGN 19,99 = BGN 39,98');
     expect(mail.text).toContain('Общо: BGN 58,47');
     expect(mail.text).toContain('Вижте поръчката си: https://shop.example/profile?order=NA-1&x="y"');
     expect(mail.text).toContain('Maria Ivanova\n1000 Sofia');

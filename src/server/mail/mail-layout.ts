@@ -8,7 +8,8 @@ export type MailBlock =
   /** Label and value pairs: totals, a receipt. The last may stand out (a total). */
   | { kind: 'facts'; rows: Array<[string, string]>; emphasizeLast?: boolean }
   /** Item lines: name, quantity, amount. */
-  | { kind: 'items'; head: [string, string, string]; rows: Array<[string, string, string]> }
+  /** Order lines: a name and the line's amount (quantity × unit price = line total, as lineText writes it). */
+  | { kind: 'items'; head: [string, string]; rows: Array<[string, string]> }
   /** An address or other lines that belong together. */
   | { kind: 'lines'; lines: string[] };
 
@@ -51,8 +52,8 @@ function blockHtml(block: MailBlock): string {
         .map((label, index) => `<th align="${index === 0 ? 'left' : 'right'}" style="padding:6px 0;border-bottom:1px solid ${COLORS.border};font-size:13px;color:${COLORS.muted};font-weight:normal">${escapeHtml(label)}</th>`)
         .join('')}</tr>${block.rows
         .map(
-          ([name, quantity, amount]) =>
-            `<tr><td style="padding:8px 8px 8px 0;border-bottom:1px solid ${COLORS.border}">${escapeHtml(name)}</td><td align="right" style="padding:8px 0;border-bottom:1px solid ${COLORS.border}">${escapeHtml(quantity)}</td><td align="right" style="padding:8px 0 8px 8px;border-bottom:1px solid ${COLORS.border};white-space:nowrap">${escapeHtml(amount)}</td></tr>`,
+          ([name, amount]) =>
+            `<tr><td style="padding:8px 8px 8px 0;border-bottom:1px solid ${COLORS.border}">${escapeHtml(name)}</td><td align="right" style="padding:8px 0 8px 8px;border-bottom:1px solid ${COLORS.border}">${escapeHtml(amount)}</td></tr>`,
         )
         .join('')}</table>`;
   }
@@ -71,7 +72,7 @@ function blockText(block: MailBlock): string {
     case 'facts':
       return block.rows.map(([label, value]) => `${label}: ${value}`).join('\n');
     case 'items':
-      return block.rows.map(([name, quantity, amount]) => `${name} × ${quantity}  ${amount}`).join('\n');
+      return block.rows.map(([name, amount]) => `${name}: ${amount}`).join('\n');
   }
 }
 

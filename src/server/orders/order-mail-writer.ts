@@ -1,5 +1,5 @@
 import { pickText, type TextLanguage } from '../../shared/catalog.js';
-import { priceAmounts, taxPercentText } from '../../shared/money.js';
+import { lineText, priceAmounts, taxPercentText } from '../../shared/money.js';
 import { isNotifiedStatus, type NotifiedStatus } from '../../shared/order-mails.js';
 import { paymentStateOf, type Order } from '../../shared/orders.js';
 import { adminOrderPath, paymentPath, profileOrderPath } from '../../shared/routes.js';
@@ -66,6 +66,11 @@ class OrderMailWriter {
     return priceAmounts(minor, this.order.currency, this.language, this.settings.showBgnEquivalent).join(' / ');
   }
 
+  /** A line as every screen writes it: quantity × unit price = line total. An amount is never parted from its currency when the line wraps. */
+  private line(item: { priceMinor: number; quantity: number }): string {
+    return lineText(item, this.order.currency, this.language, this.settings.showBgnEquivalent, (amounts) => amounts.map((amount) => amount.replace(/ /g, '\u00a0')).join('\u00a0/ '));
+  }
+
   private date(iso: string): string {
     return new Intl.DateTimeFormat(localeOf(this.language), { dateStyle: 'long', timeStyle: 'short', timeZone: SHOP_TIME_ZONE }).format(new Date(iso));
   }
@@ -89,8 +94,8 @@ class OrderMailWriter {
       { kind: 'paragraph', text: this.t(texts.order.placedOn, { date: this.date(order.createdAt) }) },
       {
         kind: 'items',
-        head: [texts.order.item, texts.order.quantity, texts.order.price],
-        rows: order.items.map((item) => [pickText(item.name, this.language).text, String(item.quantity), this.money(item.priceMinor * item.quantity)]),
+        head: [texts.order.item, texts.order.price],
+        rows: order.items.map((item) => [pickText(item.name, this.language).text, this.line(item)]),
       },
       {
         kind: 'facts',
@@ -100,9 +105,9 @@ class OrderMailWriter {
           ...(order.pricing.taxIncluded ? [] : [[this.t(texts.order.tax), this.money(order.pricing.tax)] as [string, string]]),
           [texts.order.shipping, this.money(order.pricing.shipping)],
           ...(order.pricing.fee > 0 ? [[texts.order.cashOnDeliveryFee, this.money(order.pricing.fee)] as [string, string]] : []),
-          [texts.order.total, this.money(order.pricing.total)],
-          // Final prices contain the tax: it is shown after the total, as part of it.
+          // Final prices contain the tax: a plain row of what the amounts above hold, so that the total stays the last, bold row.
           ...(order.pricing.taxIncluded ? [[this.t(texts.order.taxIncluded), this.money(order.pricing.tax)] as [string, string]] : []),
+          [texts.order.total, this.money(order.pricing.total)],
         ],
       },
     ];

@@ -1,4 +1,5 @@
 import { coverUrl, parseCatalogueQuery } from '../../shared/catalog.js';
+import type { Currency } from '../../shared/money.js';
 import { isLegalPage } from '../../shared/legal.js';
 import { buildPageHead, PAGE_HEAD_ATTRIBUTE, type MetaPage, type PageHead, type PageHeadInput } from '../../shared/page-head.js';
 import { DEFAULT_PAGE_LANGUAGE, languageFromSearch, matchPageRoute, productPath, type PageName } from '../../shared/routes.js';
@@ -25,14 +26,17 @@ const PERSONAL_PAGES: Partial<Record<PageName, MetaPage>> = {
 
 export interface PageRequest {
   siteUrl: string;
+  /** The shop's currency and whether it shows the BGN equivalent: the heads' prices and descriptions say them. */
+  currency: Currency;
+  showBgnEquivalent: boolean;
   pathname: string;
   /** The address's query, with its "?" or empty. */
   search: string;
 }
 
-const notFoundHead = ({ siteUrl, pathname, search }: PageRequest): PageAnswer => ({
+const notFoundHead = ({ siteUrl, currency, showBgnEquivalent, pathname, search }: PageRequest): PageAnswer => ({
   status: 404,
-  head: buildPageHead({ siteUrl, pathname, language: languageFromSearch(search) ?? DEFAULT_PAGE_LANGUAGE, page: 'notFound', notFound: true }),
+  head: buildPageHead({ siteUrl, currency, showBgnEquivalent, pathname, language: languageFromSearch(search) ?? DEFAULT_PAGE_LANGUAGE, page: 'notFound', notFound: true }),
 });
 
 /**
@@ -40,16 +44,17 @@ const notFoundHead = ({ siteUrl, pathname, search }: PageRequest): PageAnswer =>
  * database cannot be asked) the generic head of the home or a product page.
  */
 export function pageWithoutData(request: PageRequest): PageAnswer {
-  const { siteUrl, pathname, search } = request;
+  const { siteUrl, currency, showBgnEquivalent, pathname, search } = request;
+  const shop = { siteUrl, currency, showBgnEquivalent };
   const route = matchPageRoute(pathname);
   if (!route) return notFoundHead(request);
   const language = languageFromSearch(search) ?? DEFAULT_PAGE_LANGUAGE;
   if (route.page === 'legal') {
     // The legal pages' titles are the shop's; an owner who renames a page's heading keeps this title.
-    return isLegalPage(route.param) ? { status: 200, head: buildPageHead({ siteUrl, pathname, language, page: route.param, noIndex: true }) } : notFoundHead(request);
+    return isLegalPage(route.param) ? { status: 200, head: buildPageHead({ ...shop, pathname, language, page: route.param, noIndex: true }) } : notFoundHead(request);
   }
   const personal = PERSONAL_PAGES[route.page];
-  const input: PageHeadInput = personal ? { siteUrl, pathname, language, page: personal, noIndex: true } : { siteUrl, pathname, language, page: route.page === 'home' ? 'home' : 'default' };
+  const input: PageHeadInput = personal ? { ...shop, pathname, language, page: personal, noIndex: true } : { ...shop, pathname, language, page: route.page === 'home' ? 'home' : 'default' };
   return { status: 200, head: buildPageHead(input) };
 }
 
@@ -59,7 +64,8 @@ export function pageWithoutData(request: PageRequest): PageAnswer {
  * a redirect from a product's old slug, 404 for an unknown one.
  */
 export async function answerPage(db: Executor, request: PageRequest): Promise<PageAnswer> {
-  const { siteUrl, pathname, search } = request;
+  const { siteUrl, currency, showBgnEquivalent, pathname, search } = request;
+  const shop = { siteUrl, currency, showBgnEquivalent };
   const route = matchPageRoute(pathname);
   const language = languageFromSearch(search) ?? DEFAULT_PAGE_LANGUAGE;
   if (route?.page === 'home') {
@@ -69,7 +75,7 @@ export async function answerPage(db: Executor, request: PageRequest): Promise<Pa
     const first = products[0];
     return {
       status: 200,
-      head: buildPageHead({ siteUrl, pathname, language, page: 'home', category: query.category, products, image: first ? coverUrl(first) : null }),
+      head: buildPageHead({ ...shop, pathname, language, page: 'home', category: query.category, products, image: first ? coverUrl(first) : null }),
     };
   }
   if (route?.page === 'product') {
@@ -77,7 +83,7 @@ export async function answerPage(db: Executor, request: PageRequest): Promise<Pa
     const found = isSlug(slug) ? await findProductBySlug(db, slug) : undefined;
     if (!found) return notFoundHead(request);
     if (found.redirect) return { status: 301, location: productPath(found.product.slug, search) };
-    return { status: 200, head: buildPageHead({ siteUrl, pathname, language, product: found.product }) };
+    return { status: 200, head: buildPageHead({ ...shop, pathname, language, product: found.product }) };
   }
   return pageWithoutData(request);
 }
@@ -86,8 +92,8 @@ export async function answerPage(db: Executor, request: PageRequest): Promise<Pa
  * The head of the app shell (/index.html) that the offline worker keeps and answers every page with
  * while offline: the same for every request, so that the worker's revision of it stays the same.
  */
-export const shellHead = (siteUrl: string): PageHead =>
-  buildPageHead({ siteUrl, pathname: '/index.html', language: DEFAULT_PAGE_LANGUAGE, page: 'default', noIndex: true });
+export const shellHead = (shop: Pick<PageRequest, 'siteUrl' | 'currency' | 'showBgnEquivalent'>): PageHead =>
+  buildPageHead({ ...shop, pathname: '/index.html', language: DEFAULT_PAGE_LANGUAGE, page: 'default', noIndex: true });
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);

@@ -7,6 +7,7 @@ import bgPages from '../../i18n/bg.pages.json';
 import enCore from '../../i18n/en.json';
 import enPages from '../../i18n/en.pages.json';
 import { createTranslator } from '../../i18n/i18n.js';
+import { isPriceJump, priceFieldText, productMessageValues } from './product-messages.js';
 
 // The dashboard shows a refused field's message as it is translated, whether the form's own check
 // or the server's (which uses the same schema) refused it: each rule's message must be a text.
@@ -41,5 +42,45 @@ describe('the admin forms’ messages', () => {
     const message = orderSearchSchema.safeParse('a'.repeat(300)).error?.issues[0]?.message;
     expect(message).toBe('admin.orders.searchInvalid');
     for (const t of Object.values(translators)) expect(t(message!)).not.toBe(message);
+  });
+});
+
+describe('the product form’s price', () => {
+  it.each([
+    ['en', 'BGN', 'The price can be at most BGN 100,000.00.'],
+    ['en', 'EUR', 'The price can be at most €100,000.00.'],
+    ['bg', 'BGN', 'Цената може да е най-много BGN 100 000,00.'],
+    ['bg', 'EUR', 'Цената може да е най-много 100 000,00 €.'],
+  ] as const)('in %s, a %s shop names its own currency in the highest price', (language, currency, text) => {
+    const message = productFieldsSchema.safeParse({ ...product, price: '100000.01' }).error?.issues[0]?.message;
+    expect(translators[language](message!, productMessageValues(language, currency)).replace(/\s/g, ' ')).toBe(text);
+  });
+
+  it.each([
+    ['24,90', 2490],
+    ['24.90', 2490],
+    [' 12,5 ', 1250],
+  ])('reads %j typed with either decimal mark as %i', (price, minor) => {
+    expect(productFieldsSchema.parse({ ...product, price }).price).toBe(minor);
+  });
+
+  it('refuses a third decimal, with a comma as with a point, instead of reading a thousands separator', () => {
+    for (const price of ['24,905', '24.905']) expect(productFieldsSchema.safeParse({ ...product, price }).error?.issues[0]?.message).toBe('admin.products.messages.priceTooPrecise');
+  });
+
+  it.each([
+    [2490, 2490, false],
+    [2490, 24900, false],
+    [2490, 24901, true],
+    [2490, 249, false],
+    [2490, 248, true],
+    [0, 100, false],
+  ])('from %i to %i asks first: %s', (oldMinor, newMinor, asks) => {
+    expect(isPriceJump(oldMinor, newMinor)).toBe(asks);
+  });
+
+  it('shows a price with the decimal mark of the admin’s language', () => {
+    expect(priceFieldText(2490, 'bg')).toBe('24,90');
+    expect(priceFieldText(2490, 'en')).toBe('24.90');
   });
 });

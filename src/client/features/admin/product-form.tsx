@@ -1,15 +1,16 @@
 import { useId, useState, type FormEvent } from 'react';
-import { MIN_PRICE_MINOR, PRODUCT_DESCRIPTION_MAX_LENGTH, PRODUCT_NAME_MAX_LENGTH, productFieldsSchema } from '../../../shared/catalog-schemas.js';
+import { PRODUCT_DESCRIPTION_MAX_LENGTH, PRODUCT_NAME_MAX_LENGTH, productFieldsSchema } from '../../../shared/catalog-schemas.js';
 import { PRODUCT_CATEGORIES, type Product } from '../../../shared/catalog.js';
-import { MAX_STOCK } from '../../../shared/stock.js';
 import { errorText } from '../../api/error-text.js';
 import { ApiError } from '../../api/http.js';
 import type { Translate } from '../../i18n/i18n.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { settings } from '../../settings.js';
-import { currencyLabel } from '../../ui/price-text.js';
+import { ConfirmDialog } from '../../ui/confirm-dialog.js';
+import { currencyLabel, priceText } from '../../ui/price-text.js';
 import { arrangePhotos, removePhoto, saveProduct, uploadPhoto } from './admin-api.js';
 import { PhotoManager, photoItemOf, type PhotoItem } from './photo-manager.js';
+import { isPriceJump, priceFieldText, productMessageValues } from './product-messages.js';
 import { StockHistory } from './stock-history.js';
 
 interface ProductFormProps {
@@ -27,13 +28,12 @@ const PHOTO_ERRORS: Partial<Record<string, string>> = {
 };
 
 /** Why a save failed, in the admin's language: a refused field's own message, else the code's text. */
-function failureText(t: Translate, failure: unknown): string {
+function failureText(t: Translate, failure: unknown, language: string): string {
   if (failure instanceof ApiError && PHOTO_ERRORS[failure.code]) return t(PHOTO_ERRORS[failure.code]!);
-  return failure instanceof ApiError && failure.code !== 'internal' ? errorText(t, failure) : t('admin.products.messages.saveError');
+  return failure instanceof ApiError && failure.code !== 'internal'
+    ? errorText(t, failure, productMessageValues(language, settings.pricing.currency))
+    : t('admin.products.messages.saveError');
 }
-
-/** A price in minor units as the price field shows it: 12.50. */
-const priceFieldText = (minor: number) => (minor / 100).toFixed(2);
 
 /** Whether the product's photos differ from the list's order or alt texts. */
 const arrangementDiffers = (product: Product, items: PhotoItem[]) =>
@@ -44,7 +44,7 @@ const arrangementDiffers = (product: Product, items: PhotoItem[]) =>
   });
 
 export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
-  const { t } = useTranslation();
+  const { t, language } = useTranslation();
   const id = useId();
   // The product as last saved: a new product that is created but whose later photos failed is edited from then on.
   const [current, setCurrent] = useState(product);
@@ -53,7 +53,7 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
   const [nameBg, setNameBg] = useState(product?.name.bg ?? '');
   const [descriptionEn, setDescriptionEn] = useState(product?.description.en ?? '');
   const [descriptionBg, setDescriptionBg] = useState(product?.description.bg ?? '');
-  const [price, setPrice] = useState(product ? priceFieldText(product.priceMinor) : '');
+  const [price, setPrice] = useState(product ? priceFieldText(product.priceMinor, language) : '');
   const [category, setCategory] = useState<string>(product?.category ?? '');
   const [madeToOrder, setMadeToOrder] = useState(product ? product.stock === null : false);
   const [stock, setStock] = useState(product?.stock != null ? String(product.stock) : '1');
@@ -62,15 +62,25 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
   const [photos, setPhotos] = useState<PhotoItem[]>(() => (product?.photos ?? []).map(photoItemOf));
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  /** A new price far from the old one, waiting for the admin to confirm it. */
+  const [priceToConfirm, setPriceToConfirm] = useState<number | null>(null);
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     if (saving) return;
-    const stockField = madeToOrder ? '' : stock.trim();
-    const checked = productFieldsSchema.safeParse({ nameEn, nameBg, descriptionEn, descriptionBg, price, category, stock: stockField });
-    if (!checked.success) return setError(t(checked.error.issues[0]?.message ?? 'admin.products.messages.requiredFields'));
+    // An empty count would read as made to order; only the box says that.
+    if (!madeToOrder && stock.trim() === '') return setError(t('admin.products.messages.invalidStock'));
+    const checked = productFieldsSchema.safeParse({ nameEn, nameBg, descriptionEn, descriptionBg, price, category, stock: madeToOrder ? '' : stock });
+    if (!checked.success) return setError(t(checked.error.issues[0]?.message ?? 'admin.products.messages.requiredFields', productMessageValues(language, settings.pricing.currency)));
     if (photos.length === 0) return setError(t('admin.products.messages.imageRequired'));
     setError(null);
+    if (current && isPriceJump(current.priceMinor, checked.data.price)) return setPriceToConfirm(checked.data.price);
+    void save(checked.data.price);
+  };
+
+  /** Saves the product at the price the form checked (in minor units), then its photos. */
+  const save = async (priceMinor: number) => {
+    const stockField = madeToOrder ? '' : stock.trim();
     setSaving(true);
 
     // Each step changes the list as the server answers, so that whatever was saved stays saved if a later step fails.
@@ -104,7 +114,8 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
       form.set('nameBg', nameBg.trim());
       form.set('descriptionEn', descriptionEn.trim());
       form.set('descriptionBg', descriptionBg.trim());
-      form.set('price', price);
+      // The amount the form checked and the admin confirmed, with a decimal point whatever mark was typed.
+      form.set('price', (priceMinor / 100).toFixed(2));
       form.set('category', category);
       form.set('stock', stockField);
       if (stockSeen !== undefined) form.set('stockSeen', stockSeen);
@@ -143,7 +154,7 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
     } catch (failure) {
       if (saved) setCurrent(saved);
       if (failure instanceof PhotoUploadError) {
-        const reason = failureText(t, failure.reason);
+        const reason = failureText(t, failure.reason, language);
         setError(t(saved ? 'admin.products.messages.photoFailedSaved' : 'admin.products.messages.photoFailed', { number: failure.number, file: failure.fileName, message: reason }));
       } else if (failure instanceof ApiError && failure.code === 'stock_changed' && failure.details.stock !== undefined) {
         // Orders sold (or cancelling returned) pieces meanwhile: the form shows the count now, for the admin to decide again.
@@ -154,7 +165,7 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
         setError(t('admin.products.messages.stockChanged', { stock: now === null ? t('admin.products.madeToOrder') : now }));
       } else {
         // The server's reason in the admin's language (a refused field's own message); a fault on our side keeps the specification's text.
-        setError(t('admin.products.messages.errorPrefix', { message: failureText(t, failure) }));
+        setError(t('admin.products.messages.errorPrefix', { message: failureText(t, failure, language) }));
       }
     } finally {
       setSaving(false);
@@ -199,7 +210,7 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
   ));
 
   return (
-    <form className="panel product-form" onSubmit={(event) => void submit(event)} noValidate>
+    <form className="panel product-form" onSubmit={submit} noValidate>
       <h2 className="panel__title">{t(editing ? 'admin.products.formEditTitle' : 'admin.products.formAddTitle')}</h2>
       <p id={`${id}-texts-hint`} className="field__hint">
         {t('admin.products.textsHint')}
@@ -210,7 +221,17 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
           <label className="field__label" htmlFor={`${id}-price`}>
             {t('admin.products.price', { currency: currencyLabel(settings.pricing.currency) })} *
           </label>
-          <input id={`${id}-price`} className="field__input" type="number" inputMode="decimal" step={priceFieldText(MIN_PRICE_MINOR)} min={priceFieldText(MIN_PRICE_MINOR)} value={price} onChange={(event) => setPrice(event.target.value)} required />
+          {/* Text, not type="number": a number field in a Bulgarian Chromium drops the decimal comma (24,90 became 2490); the shared schema reads both marks. */}
+          <input
+            id={`${id}-price`}
+            className="field__input"
+            type="text"
+            inputMode="decimal"
+            autoComplete="off"
+            value={price}
+            onChange={(event) => setPrice(event.target.value)}
+            required
+          />
         </div>
         <div className="field">
           <label className="field__label" htmlFor={`${id}-category`}>
@@ -232,11 +253,9 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
           <input
             id={`${id}-stock`}
             className="field__input product-form__count"
-            type="number"
+            type="text"
             inputMode="numeric"
-            min={0}
-            max={MAX_STOCK}
-            step={1}
+            autoComplete="off"
             value={stock}
             onChange={(event) => setStock(event.target.value)}
             aria-label={t('admin.products.stock')}
@@ -257,6 +276,22 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
         </p>
       )}
       {current && <StockHistory productId={current.id} />}
+      {current && priceToConfirm !== null && (
+        <ConfirmDialog
+          title={t('admin.products.confirmPriceTitle')}
+          message={t('admin.products.confirmPrice', {
+            newPrice: priceText(priceToConfirm, settings.pricing.currency, language, false),
+            oldPrice: priceText(current.priceMinor, settings.pricing.currency, language, false),
+          })}
+          confirmLabel={t('admin.products.confirmPriceSave', { newPrice: priceText(priceToConfirm, settings.pricing.currency, language, false) })}
+          cancelLabel={t('admin.products.confirmPriceCancel')}
+          onConfirm={() => {
+            setPriceToConfirm(null);
+            void save(priceToConfirm);
+          }}
+          onCancel={() => setPriceToConfirm(null)}
+        />
+      )}
       <div className="form-actions">
         <button type="submit" className="button button--primary" disabled={saving}>
           {saving ? t('admin.products.saving') : t('admin.products.save')}

@@ -13,6 +13,7 @@ import { StockNote } from '../../cart/stock-note.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { usePageMeta } from '../../seo/page-meta.js';
 import { useSession } from '../../session/session.js';
+import { LinePrice } from '../../ui/line-price.js';
 import { Price, usePriceText } from '../../ui/price.js';
 import { useModal } from '../../ui/modal/modal-context.js';
 import { SignInRequired } from '../../ui/sign-in-required.js';
@@ -153,10 +154,7 @@ export default function CartPage() {
                     </button>
                   </div>
                   <span className="cart__item-price">
-                    {item.quantity > 1 && (
-                      <span className="muted cart__unit-price">{t('cart.lineTotal', { count: item.quantity, price: priceText(item.priceMinor) })}</span>
-                    )}
-                    <Price minor={item.priceMinor * item.quantity} />
+                    <LinePrice line={item} />
                   </span>
                   <button
                     type="button"

@@ -25,7 +25,8 @@ import { placeOrder } from '../../orders/orders-api.js';
 import { usePageMeta } from '../../seo/page-meta.js';
 import { useSession } from '../../session/session.js';
 import { useModal } from '../../ui/modal/modal-context.js';
-import { Price, usePriceText } from '../../ui/price.js';
+import { LinePrice } from '../../ui/line-price.js';
+import { usePriceText } from '../../ui/price.js';
 import { LoadingMessage } from '../../ui/state-message.js';
 import { settings } from '../../settings.js';
 import { Localized } from '../../i18n/localized.js';
@@ -198,8 +199,7 @@ export default function CheckoutPage() {
                     <StockNote item={item} />
                   </span>{' '}
                   <span className="summary-items__price">
-                    {item.quantity > 1 && <span className="muted">{t('checkout.quantity', { count: item.quantity })} </span>}
-                    <Price minor={item.priceMinor * item.quantity} />
+                    <LinePrice line={item} />
                   </span>
                 </li>
               );

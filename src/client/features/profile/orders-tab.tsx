@@ -6,6 +6,7 @@ import { useTranslation } from '../../i18n/i18n.js';
 import { OrderStatusBadge } from '../../orders/order-details.js';
 import { useOrders } from '../../orders/orders-api.js';
 import { formatDateTime } from '../../ui/format-date.js';
+import { LinePrice } from '../../ui/line-price.js';
 import { Price } from '../../ui/price.js';
 import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
 import { Localized } from '../../i18n/localized.js';
@@ -61,7 +62,10 @@ export function OrdersTab({ highlightedOrderId }: OrdersTabProps) {
             <ul className="order-card__items">
               {order.items.map((item, index) => (
                 <li key={index}>
-                  <Localized text={item.name} /> <Price minor={item.priceMinor} currency={order.currency} />
+                  <span className="line-name">
+                    <Localized text={item.name} />
+                  </span>{' '}
+                  <LinePrice line={item} currency={order.currency} />
                 </li>
               ))}
             </ul>

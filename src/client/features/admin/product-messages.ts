@@ -1,0 +1,23 @@
+import { formatMoney, MAX_PRICE_MINOR, type Currency } from '../../../shared/money.js';
+
+/**
+ * The values the product form's messages name, in the shop's currency as the admin's language writes
+ * it: "The price can be at most €100,000.00", "…най-много 100 000,00 €".
+ */
+export const productMessageValues = (language: string, currency: Currency) => ({ maxPrice: formatMoney(MAX_PRICE_MINOR, currency, language) });
+
+/** How far a new price may be from the old one before the form asks: ten times more, or less than a tenth. */
+const PRICE_JUMP_FACTOR = 10;
+
+/**
+ * Whether a new price is so far from the old one that it is more likely a typing slip (a decimal
+ * comma lost, 24,90 become 2490) than a decision, so the form asks before saving it.
+ */
+export const isPriceJump = (oldMinor: number, newMinor: number): boolean =>
+  oldMinor > 0 && (newMinor > oldMinor * PRICE_JUMP_FACTOR || newMinor * PRICE_JUMP_FACTOR < oldMinor);
+
+/** A price in minor units as the price field shows it, with the admin's language's decimal mark: 12.50, 12,50. */
+export const priceFieldText = (minor: number, language: string): string => {
+  const text = (minor / 100).toFixed(2);
+  return language === 'bg' ? text.replace('.', ',') : text;
+};
