@@ -56,7 +56,7 @@ test('a cash-on-delivery order is accepted, told apart from unpaid card orders, 
 
   // The profile the checkout leads to says the courier collects; nothing waits for a payment.
   await expect(page).toHaveURL(/\/profile/);
-  await expect(page.getByRole('status').filter({ hasText: `№${orderId}` })).toHaveText(`Поръчка №${orderId} е направена. Плащате в брой на куриера при доставката.`);
+  await expect(page.getByRole('status').filter({ hasText: `№ ${orderId}` })).toHaveText(`Поръчка № ${orderId} е направена. Плащате в брой на куриера при доставката.`);
   const order = page.getByRole('listitem', { name: new RegExp(orderId) });
   await expect(order).toContainText('Приета');
   await expect(order).toContainText('Наложен платеж');

@@ -284,7 +284,7 @@ test.describe('in Bulgarian', () => {
     await acceptTerms(page);
     await page.getByRole('button', { name: 'Потвърдете поръчката' }).click();
     const created = page.getByRole('dialog', { name: 'Готово' });
-    await expect(created).toContainText(/Поръчка №NA-[A-Z2-9]{8} е създадена и очаква плащане/);
+    await expect(created).toContainText(/Поръчка № NA-[A-Z2-9]{8} е създадена и очаква плащане/);
     await created.getByRole('button', { name: 'Добре' }).click();
     await expect(page.getByRole('tab', { name: 'Моите поръчки' })).toHaveAttribute('aria-selected', 'true');
     await expect(page.getByText('Очаква плащане', { exact: true })).toBeVisible();
