@@ -10,6 +10,8 @@ import type { ImageStore, ImageVariant } from './image-store.js';
 import { RecentImages } from './recent-images.js';
 
 const UPLOAD_FORMATS = new Set(['jpeg', 'png', 'webp']);
+/** The admin's text for an image with more pixels than MAX_UPLOAD_PIXELS. */
+const IMAGE_TOO_MANY_PIXELS = 'admin.products.messages.imageTooManyPixels';
 /**
  * sharp (libvips and its threads) adds about 28 MB to the process once loaded, and only an admin's
  * upload needs it, so it is loaded then rather than at start.
@@ -18,6 +20,14 @@ const loadSharp = async () => (await import('sharp')).default;
 
 /** The largest image file an admin may upload. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+
+/**
+ * The most pixels an uploaded image may have: 50 megapixels, more than a phone's or a camera's
+ * photo (8,192 × 6,144 is 50.3). A small file can name far more (a 30 KB PNG of 16,000 × 16,000 took
+ * 4.6 s and 76 MB to decode, and three at once stalled the server), so the size its header states is
+ * checked before any pixel is decoded, and sharp is told the same limit.
+ */
+export const MAX_UPLOAD_PIXELS = 50_000_000;
 
 /**
  * Product images: each is encoded to WebP in every width of PRODUCT_IMAGE_WIDTHS and kept in an
@@ -57,17 +67,18 @@ export class ProductImages {
    */
   async storeUpload(productId: string, upload: Buffer): Promise<string> {
     const sharp = await loadSharp();
-    let format: string | undefined;
-    try {
-      format = (await sharp(upload).metadata()).format;
-    } catch {
-      format = undefined;
-    }
-    if (!format || !UPLOAD_FORMATS.has(format)) {
+    // metadata() reads the header only.
+    const header = await sharp(upload, { limitInputPixels: false })
+      .metadata()
+      .catch(() => undefined);
+    if (!header?.format || !UPLOAD_FORMATS.has(header.format)) {
       throw new HttpError(415, 'unsupported_media_type', 'Only JPEG, PNG and WebP images are accepted.');
     }
+    if ((header.width ?? 0) * (header.height ?? 0) > MAX_UPLOAD_PIXELS) {
+      throw new HttpError(400, 'bad_request', `image: ${IMAGE_TOO_MANY_PIXELS}`);
+    }
     try {
-      return await this.store(productId, sharp(upload, { failOn: 'error' }).rotate());
+      return await this.store(productId, sharp(upload, { failOn: 'error', limitInputPixels: MAX_UPLOAD_PIXELS }).rotate());
     } catch {
       throw new HttpError(415, 'unsupported_media_type', 'The image could not be read.');
     }
