@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Sharp } from 'sharp';
 import { PRODUCT_IMAGE_WIDTHS } from '../../shared/catalog.js';
+import { MAX_PHOTO_PIXELS, PHOTO_TOO_MANY_PIXELS } from '../../shared/photo-schemas.js';
 import type { DatabaseHandle } from '../db/client.js';
 import { errorBody, HttpError } from '../http/errors.js';
 import { DatabaseImageStore } from './database-image-store.js';
@@ -10,8 +11,7 @@ import type { ImageStore, ImageVariant } from './image-store.js';
 import { RecentImages } from './recent-images.js';
 
 const UPLOAD_FORMATS = new Set(['jpeg', 'png', 'webp']);
-/** The admin's text for an image with more pixels than MAX_UPLOAD_PIXELS. */
-const IMAGE_TOO_MANY_PIXELS = 'admin.products.messages.imageTooManyPixels';
+
 /**
  * sharp (libvips and its threads) adds about 28 MB to the process once loaded, and only an admin's
  * upload needs it, so it is loaded then rather than at start.
@@ -21,13 +21,6 @@ const loadSharp = async () => (await import('sharp')).default;
 /** The largest image file an admin may upload. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
-/**
- * The most pixels an uploaded image may have: 50 megapixels, more than a phone's or a camera's
- * photo (8,192 × 6,144 is 50.3). A small file can name far more (a 30 KB PNG of 16,000 × 16,000 took
- * 4.6 s and 76 MB to decode, and three at once stalled the server), so the size its header states is
- * checked before any pixel is decoded, and sharp is told the same limit.
- */
-export const MAX_UPLOAD_PIXELS = 50_000_000;
 
 /**
  * Product images: each is encoded to WebP in every width of PRODUCT_IMAGE_WIDTHS and kept in an
@@ -74,11 +67,12 @@ export class ProductImages {
     if (!header?.format || !UPLOAD_FORMATS.has(header.format)) {
       throw new HttpError(415, 'unsupported_media_type', 'Only JPEG, PNG and WebP images are accepted.');
     }
-    if ((header.width ?? 0) * (header.height ?? 0) > MAX_UPLOAD_PIXELS) {
-      throw new HttpError(400, 'bad_request', `image: ${IMAGE_TOO_MANY_PIXELS}`);
+    // The size the header states, before any pixel is decoded; sharp is told the same limit.
+    if ((header.width ?? 0) * (header.height ?? 0) > MAX_PHOTO_PIXELS) {
+      throw new HttpError(400, 'bad_request', `image: ${PHOTO_TOO_MANY_PIXELS}`);
     }
     try {
-      return await this.store(productId, sharp(upload, { failOn: 'error', limitInputPixels: MAX_UPLOAD_PIXELS }).rotate());
+      return await this.store(productId, sharp(upload, { failOn: 'error', limitInputPixels: MAX_PHOTO_PIXELS }).rotate());
     } catch {
       throw new HttpError(415, 'unsupported_media_type', 'The image could not be read.');
     }
