@@ -5,7 +5,8 @@ import { PRODUCT_IMAGE_WIDTHS, type Product } from '../../src/shared/catalog.js'
 import { addPhoto as addPhotoToProduct } from '../../src/server/catalog/photos.js';
 import { admins, productPhotos } from '../../src/server/db/schema.js';
 import type { ProductImages } from '../../src/server/images/product-images.js';
-import { hugeBlankPng, pngImage, productForm } from './product-form.js';
+import { hugeBlankPng } from '../support/huge-png.js';
+import { pngImage, productForm } from './product-form.js';
 import { signIn } from './sign-in.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';
 
