@@ -104,7 +104,9 @@ test('an admin adds a product with three photos and texts in both languages, reo
   await page.getByRole('button', { name: 'English' }).click();
 });
 
-test('an admin who uploads a photo of too many pixels is told so in their language, and the product keeps its photos', async ({ page, adminApi }) => {
+test('an admin who uploads a photo of too many pixels is told so in their language, and the product keeps its photos', async ({ page, adminApi, allowConsoleErrors }, testInfo) => {
+  // The browser reports the refused upload itself.
+  allowConsoleErrors(/status of 400 \(Bad Request\) \(.*\/photos\)/);
   const nameEn = `Zz Huge Photo Set ${Date.now()}`;
   await signInAsApiAdmin(page, adminApi);
   await page.goto('/admin');
@@ -121,6 +123,9 @@ test('an admin who uploads a photo of too many pixels is told so in their langua
   await expect(page.getByRole('alert')).toContainText(
     'photo 2 (huge.png) could not be uploaded: This image has too many pixels: at most 50 megapixels are accepted (for example 8,000 × 6,000). Please make it smaller and upload it again.',
   );
+  const screenshot = testInfo.outputPath('product-form-photo-too-many-pixels.png');
+  await page.screenshot({ path: screenshot, fullPage: true });
+  await testInfo.attach('product form refusing a photo of too many pixels', { path: screenshot, contentType: 'image/png' });
   const listed = ((await (await adminApi.get('/api/admin/products')).json()) as { products: Product[] }).products.find((product) => product.name.en === nameEn)!;
   expect(listed.photos).toHaveLength(1);
 });
