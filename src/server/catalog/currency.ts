@@ -78,7 +78,7 @@ export async function holdCatalogueCurrency(tx: Executor, currency: Currency): P
  * share the database). From then on the server refuses to show or take prices (`refuse`) and says so
  * in its log, until it is restarted with the catalogue's currency.
  */
-export class CatalogueCurrencyWatch {
+class CatalogueCurrencyWatch {
   private mismatch: Currency | undefined;
   private reading: Promise<void> | undefined;
   private readAgain = false;
