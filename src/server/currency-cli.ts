@@ -29,9 +29,9 @@ async function run(args: string[]): Promise<number> {
       const others = await otherConnections(database.db);
       if (others.count > 0) {
         console.error(
-          `${others.count} other session(s) are connected to this database (${others.clients}), most likely shop servers, which would go on selling at BGN prices until they stop. ` +
-            'Stop every server, run this again, then start them with SHOP_CURRENCY=EUR. If those sessions are not shop servers (psql, a monitoring tool), run "npm run currency:euro -- --force"; ' +
-            'a server still running with SHOP_CURRENCY=BGN then refuses orders until it is restarted with SHOP_CURRENCY=EUR.',
+          `${others.count} other session(s) are connected to this database (${others.clients}), most likely shop servers running with SHOP_CURRENCY=BGN. ` +
+            'Stop every server, run this again, then start them with SHOP_CURRENCY=EUR. To convert anyway (when those sessions are not shop servers, such as psql or a monitoring tool), ' +
+            'run "npm run currency:euro -- --force": a server still running with SHOP_CURRENCY=BGN then refuses the catalogue, carts and orders until it is restarted with SHOP_CURRENCY=EUR.',
         );
         return 1;
       }
