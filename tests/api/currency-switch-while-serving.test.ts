@@ -85,6 +85,10 @@ for (const target of databaseTargets) {
         expect(response.statusCode, url).toBe(503);
       }
       expect((await shop.database.db.select({ n: count() }).from(orders))[0]!.n).toBe(0);
+      // A load balancer is told to send visitors elsewhere.
+      const ready = await shop.app.inject({ method: 'GET', url: '/ready' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toEqual({ status: 'unavailable', reason: 'currency' });
       // What does not show the catalogue's prices goes on.
       expect((await shop.app.inject({ method: 'GET', url: '/api/orders', headers: { cookie: customer } })).statusCode).toBe(200);
     });

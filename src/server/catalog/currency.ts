@@ -96,6 +96,11 @@ class CatalogueCurrencyWatch {
     return database.listen(CHANGE_CHANNEL, check, check);
   }
 
+  /** Whether the catalogue's currency is known not to be the server's. */
+  get mismatched(): boolean {
+    return this.mismatch !== undefined;
+  }
+
   /** Throws the refusal once the catalogue's currency is not the server's. */
   refuse(): void {
     if (this.mismatch) throw currencyChanged(this.mismatch, this.currency);
@@ -126,13 +131,17 @@ const PRICED = /^\/api\/(products|cart)(\/|\?|$)/;
 
 /**
  * Watches the catalogue's currency for as long as the app runs (CatalogueCurrencyWatch), and once it
- * is not the server's, refuses every request that shows or takes prices with 503 currency_changed.
+ * is not the server's, refuses every request that shows or takes prices with 503 currency_changed,
+ * and answers /ready with 503 too, so that a load balancer sends the shop's visitors elsewhere.
  */
 export async function registerCurrencyWatch(app: FastifyInstance, database: DatabaseHandle, currency: Currency): Promise<void> {
   const watch = new CatalogueCurrencyWatch(database.db, currency, app.log);
   app.addHook('onClose', await watch.start(database));
-  app.addHook('onRequest', async (request) => {
-    if (PRICED.test(request.url) || (request.method === 'POST' && request.url.split('?')[0] === '/api/orders')) watch.refuse();
+  app.addHook('onRequest', async (request, reply) => {
+    const pathname = request.url.split('?')[0];
+    if (pathname === '/ready' && watch.mismatched) return reply.status(503).header('cache-control', 'no-store').send({ status: 'unavailable', reason: 'currency' });
+    if (PRICED.test(request.url) || (request.method === 'POST' && pathname === '/api/orders')) watch.refuse();
+    return undefined;
   });
 }
 
