@@ -11,6 +11,7 @@ import { registerAdminRoutes } from './admin/routes.js';
 import { registerAuthRoutes } from './auth/routes.js';
 import { SessionCache } from './auth/session-cache.js';
 import { registerCartRoutes } from './cart/routes.js';
+import { registerCurrencyWatch } from './catalog/currency.js';
 import { registerCatalogRoutes } from './catalog/routes.js';
 import type { Config, TrustedProxies } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
@@ -134,6 +135,7 @@ export async function buildApp({ config, database, images, pages, logger = false
   app.decorate('sessionCache', new SessionCache());
   registerAuthRoutes(app, db, { mailer, texts: mailTexts }, config);
   await registerCatalogRoutes(app, database);
+  await registerCurrencyWatch(app, database, config.pricing.currency);
   registerCartRoutes(app, db);
   registerAddressRoutes(app, db);
   registerAccountRoutes(app, db);

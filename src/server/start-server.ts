@@ -9,6 +9,7 @@ import { refreshSearchTexts, seedDemoCatalogue } from './catalog/service.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirInUseError, openDatabase } from './db/client.js';
 import { productImagesFor } from './images/product-images.js';
+import { keepPrivate } from './private-files.js';
 import type { PageSource } from './pages.js';
 
 /**
@@ -22,12 +23,15 @@ export async function startServer(createPages: () => Promise<PageSource>): Promi
   try {
     const config = loadConfig();
     const database = await openDatabase(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir });
+    // A DATA_DIR restored or copied with loose modes, or written by an earlier version, is made the shop's user's alone.
+    const tightened = await keepPrivate(config.dataDir);
     const images = productImagesFor(database, config.dataDir);
     const app = await buildApp({ config, database, images, pages: await createPages(), logger: true });
 
     let added = 0;
     for (const email of config.adminEmails) if (await addAdmin(database.db, email)) added++;
     if (added) app.log.info(`${added} admin(s) added from ADMIN_EMAILS`);
+    if (tightened) app.log.info(`${tightened} file(s) and folder(s) in ${path.resolve(config.dataDir)} were readable by other users; they are now the shop's user's alone`);
     await refreshSearchTexts(database.db);
     await checkCatalogueCurrency(database.db, config.pricing.currency);
     if (config.seedDemo) {

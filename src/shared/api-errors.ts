@@ -34,6 +34,8 @@ export const API_ERROR_CODES = [
   'photos_changed',
   'payment_method_unavailable',
   'invalid_cursor',
+  /** The catalogue's prices were converted to another currency while this server runs; it takes no order until restarted. */
+  'currency_changed',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 

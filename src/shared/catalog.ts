@@ -1,3 +1,5 @@
+import { storablePart } from './text.js';
+
 export const PRODUCT_CATEGORIES = ['nails', 'nail-art', 'accessories', 'kits'] as const;
 export type ProductCategory = (typeof PRODUCT_CATEGORIES)[number];
 
@@ -69,7 +71,8 @@ export interface CatalogueQuery {
 export function parseCatalogueQuery(params: { get(name: string): string | null }): CatalogueQuery {
   const category = params.get('category');
   const sort = params.get('sort');
-  const q = params.get('q')?.trim().slice(0, MAX_SEARCH_LENGTH);
+  // PostgreSQL refuses NUL in text: like the other parameters, a search that cannot be stored is read as far as it can be.
+  const q = storablePart(params.get('q')?.trim().slice(0, MAX_SEARCH_LENGTH) ?? '').trim();
   const page = Number(params.get('page'));
   return {
     ...(PRODUCT_CATEGORIES.includes(category as ProductCategory) ? { category: category as ProductCategory } : {}),

@@ -6,6 +6,15 @@ import { typedText } from './text.js';
 
 const messages = 'admin.products.messages';
 
+/**
+ * The most pixels an uploaded photo may have: 50 megapixels, more than a phone's or a camera's
+ * photo (8,192 × 6,144 is 50.3). A small file can state far more (a 30 KB PNG of 16,000 × 16,000 took
+ * 4.6 s and 76 MB to decode, and three at once stalled the server), so the server reads the size
+ * from the header and refuses the photo, with this message, before decoding a pixel.
+ */
+export const MAX_PHOTO_PIXELS = 50_000_000;
+export const PHOTO_TOO_MANY_PIXELS = `${messages}.imageTooManyPixels`;
+
 /** The longest alt text a photo takes. */
 export const MAX_PHOTO_ALT_LENGTH = 200;
 

@@ -9,6 +9,11 @@ const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF
 
 export const isStorableText = (text: string): boolean => !UNSTORABLE.test(text);
 
+const EVERY_UNSTORABLE = new RegExp(UNSTORABLE.source, 'g');
+
+/** The text without what isStorableText refuses, for input read leniently (a search taken from an address). */
+export const storablePart = (text: string): string => text.replace(EVERY_UNSTORABLE, '');
+
 /**
  * Text as people type it: trimmed, at most `max` characters, and storable, each rule with its
  * message key; `missing` is the key for a required field that is absent or empty.

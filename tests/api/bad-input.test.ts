@@ -43,7 +43,7 @@ interface Case {
   request: InjectOptions;
 }
 
-describeEachDatabase('bad input on every write endpoint', (context) => {
+describeEachDatabase('bad input on every endpoint', (context) => {
   let customer: string;
   let admin: string;
   let addressId: string;
@@ -165,6 +165,32 @@ describeEachDatabase('bad input on every write endpoint', (context) => {
       const body = response.json<{ error?: { code?: string; message?: string } }>();
       const accepted = response.statusCode >= 400 && response.statusCode < 500 && typeof body.error?.code === 'string';
       if (!accepted) failures.push(`${name}: ${response.statusCode} ${response.body.slice(0, 160)}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('answers a NUL in any query string with a 4xx, or reads the query without it, never with a 5xx', async () => {
+    const { app } = context();
+    const reads: Array<[string, string | undefined]> = [
+      ['/api/products?q=a%00b&category=%00&sort=%00&page=%00&lang=%00', undefined],
+      ['/api/products/by-slug/kit?q=%00', undefined],
+      ['/api/admin/products?stock=%00', admin],
+      ['/api/admin/orders?status=%00&q=%00', admin],
+      ['/api/admin/orders?pageSize=%00&after=%00', admin],
+      ['/api/orders?q=%00', customer],
+      ['/api/cart?q=%00', customer],
+      ['/api/addresses?q=%00', customer],
+      ['/api/account/export?q=%00', customer],
+      ['/api/legal/terms?lang=%00', undefined],
+      [`/images/nails/${productId}_1700000000000.webp?w=%00`, undefined],
+      ['/?q=a%00b&category=%00', undefined],
+      ['/product/kit?q=%00', undefined],
+      ['/sitemap.xml?q=%00', undefined],
+    ];
+    const failures: string[] = [];
+    for (const [url, cookie] of reads) {
+      const response = await app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+      if (response.statusCode >= 500) failures.push(`${url}: ${response.statusCode} ${response.body.slice(0, 160)}`);
     }
     expect(failures).toEqual([]);
   });

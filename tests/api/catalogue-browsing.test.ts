@@ -65,6 +65,16 @@ describeEachDatabase('browsing the catalogue', (context) => {
     expect(count?.total).toBe(5);
   });
 
+  it('reads a search holding a NUL, which PostgreSQL cannot take, without it, in the API and the page head', async () => {
+    const testApp = context();
+    expect(namesOf(await list(testApp, { q: 'pe\u0000arl' }))).toEqual(['Blush Pearl Set']);
+    expect(namesOf(await list(testApp, { q: '\u0000' })).length).toBe(5);
+    const encoded = await testApp.app.inject({ method: 'GET', url: '/api/products?q=a%00b&category=%00&sort=%00&page=%00&lang=%00' });
+    expect(encoded.statusCode, encoded.body).toBe(200);
+    const page = await testApp.app.inject({ method: 'GET', url: '/?q=pe%00arl', headers: { accept: 'text/html' } });
+    expect(page.statusCode, page.body).toBe(200);
+  });
+
   it('filters by category, ignores an unknown one, and tells how many match', async () => {
     const testApp = context();
     const nails = await list(testApp, { category: 'nails' });

@@ -12,10 +12,11 @@ import { testProduct } from './test-products.js';
 
 /**
  * The checkout's transaction of one counted and one made-to-order product, from begin to commit:
- * the cart lock, the cart, the address, the order, its lines with its history and notices, the
- * admins to tell, their mails, the one counted product's stock and its notice.
+ * the currency lock and the catalogue's currency (two statements, so that the read sees a conversion
+ * the lock waited for), the cart lock, the cart, the address, the order, its lines with its history
+ * and notices, the admins to tell, their mails, the one counted product's stock and its notice.
  */
-const CHECKOUT_STATEMENTS = 11;
+const CHECKOUT_STATEMENTS = 13;
 
 /** The statements each connection sends while the work runs, in order. */
 async function statementsDuring(work: () => Promise<unknown>): Promise<string[][]> {

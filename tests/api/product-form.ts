@@ -13,3 +13,4 @@ export function productForm(fields: Record<string, string>, image: Buffer | unde
 }
 
 export const pngImage = (red = 200) => sharp({ create: { width: 400, height: 400, channels: 3, background: { r: red, g: 120, b: 170 } } }).png().toBuffer();
+

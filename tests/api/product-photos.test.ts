@@ -5,6 +5,7 @@ import { PRODUCT_IMAGE_WIDTHS, type Product } from '../../src/shared/catalog.js'
 import { addPhoto as addPhotoToProduct } from '../../src/server/catalog/photos.js';
 import { admins, productPhotos } from '../../src/server/db/schema.js';
 import type { ProductImages } from '../../src/server/images/product-images.js';
+import { hugeBlankPng } from '../support/huge-png.js';
 import { pngImage, productForm } from './product-form.js';
 import { signIn } from './sign-in.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';
@@ -240,6 +241,25 @@ describeEachDatabase('product photos', (context) => {
     const unknown = await addPhoto(testApp, '00000000-0000-4000-8000-000000000000', await pngImage());
     expect(unknown.statusCode).toBe(404);
     expect((await addPhoto(testApp, 'not-an-id', await pngImage())).statusCode).toBe(400);
+  });
+
+  it('refuses an image of more than 50 megapixels from its header, before decoding it, with its message key', async () => {
+    const testApp = context();
+    const product = await newProduct(testApp);
+    const before = await variantsOf(testApp, product.id);
+    const huge = hugeBlankPng(16_000, 16_000);
+    expect(huge.length).toBeLessThan(64 * 1024);
+    expect(await sharp(huge).metadata()).toMatchObject({ format: 'png', width: 16_000, height: 16_000 });
+    const response = await addPhoto(testApp, product.id, huge);
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json().error).toEqual({ code: 'bad_request', message: 'image: admin.products.messages.imageTooManyPixels' });
+    // A new product with it is refused too, and nothing is stored.
+    const added = await testApp.app.inject({ method: 'POST', url: '/api/admin/products', ...productForm(fields, hugeBlankPng(10_000, 5_001), admin) });
+    expect(added.statusCode, added.body).toBe(400);
+    expect(await variantsOf(testApp, product.id)).toEqual(before);
+    expect(await storedPositions(testApp, product.id)).toEqual([0]);
+    // Just under the limit is taken.
+    expect((await addPhoto(testApp, product.id, hugeBlankPng(10_000, 5_000))).statusCode).toBe(201);
   });
 
   it('refuses every photo endpoint to visitors (401) and customers (403)', async () => {

@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import type { APIRequestContext, Page } from '@playwright/test';
 import type { Product } from '../../src/shared/catalog.js';
+import { hugeBlankPng } from '../support/huge-png.js';
 import { expect, hasHorizontalScroll, test } from './shop-fixtures.js';
 
 /** A small square PNG of one colour, so that each photo can be told apart by its pixels. */
@@ -101,4 +102,30 @@ test('an admin adds a product with three photos and texts in both languages, reo
   await expect(page.getByRole('article').filter({ hasText: nameEn })).toHaveCount(0);
   // The next test of this worker starts in English again.
   await page.getByRole('button', { name: 'English' }).click();
+});
+
+test('an admin who uploads a photo of too many pixels is told so in their language, and the product keeps its photos', async ({ page, adminApi, allowConsoleErrors }, testInfo) => {
+  // The browser reports the refused upload itself.
+  allowConsoleErrors(/status of 400 \(Bad Request\) \(.*\/photos\)/);
+  const nameEn = `Zz Huge Photo Set ${Date.now()}`;
+  await signInAsApiAdmin(page, adminApi);
+  await page.goto('/admin');
+  await page.getByRole('button', { name: 'Add product' }).click();
+  await page.getByLabel('Price (BGN)').fill('12.00');
+  await page.getByLabel('Name (English)').fill(nameEn);
+  await page.getByLabel('Description (English)').fill('A set whose second photo is far too large.');
+  await page.getByLabel('Add photos').setInputFiles([
+    { name: 'cover.png', mimeType: 'image/png', buffer: await png(220, 30, 30) },
+    // 16,000 × 16,000 pixels in some 30 KB: refused from its header, never decoded by the server.
+    { name: 'huge.png', mimeType: 'image/png', buffer: hugeBlankPng(16_000, 16_000) },
+  ]);
+  await page.getByRole('button', { name: 'Save product' }).click();
+  await expect(page.getByRole('alert')).toContainText(
+    'photo 2 (huge.png) could not be uploaded: This image has too many pixels: at most 50 megapixels are accepted (for example 8,000 × 6,000). Please make it smaller and upload it again.',
+  );
+  const screenshot = testInfo.outputPath('product-form-photo-too-many-pixels.png');
+  await page.screenshot({ path: screenshot, fullPage: true });
+  await testInfo.attach('product form refusing a photo of too many pixels', { path: screenshot, contentType: 'image/png' });
+  const listed = ((await (await adminApi.get('/api/admin/products')).json()) as { products: Product[] }).products.find((product) => product.name.en === nameEn)!;
+  expect(listed.photos).toHaveLength(1);
 });

@@ -191,21 +191,98 @@ export async function readManifest(file: string): Promise<BackupManifest> {
     throw new BackupError(`${file} is not a readable shop backup: ${(error as Error).message}`);
   }
   if (text === undefined) throw new BackupError(`${file} is not a shop backup: it holds no ${MANIFEST_FILE}.`);
-  const manifest = JSON.parse(text) as BackupManifest;
-  if (manifest.format !== BACKUP_FORMAT) throw new BackupError(`${file} is a backup of format ${String(manifest.format)}; this version of the shop reads format ${BACKUP_FORMAT}.`);
-  return manifest;
+  let manifest: Partial<BackupManifest> | null;
+  try {
+    manifest = JSON.parse(text) as Partial<BackupManifest> | null;
+  } catch (error) {
+    throw new BackupError(`${file} is not a sound shop backup: its ${MANIFEST_FILE} is not JSON (${(error as Error).message}).`);
+  }
+  if (manifest?.format !== BACKUP_FORMAT) throw new BackupError(`${file} is a backup of format ${String(manifest?.format)}; this version of the shop reads format ${BACKUP_FORMAT}.`);
+  const counts = manifest.counts as Partial<Record<keyof BackupCounts, unknown>> | undefined;
+  const whole = (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 0;
+  const missing = [
+    ...(['appVersion', 'createdAt'] as const).filter((name) => typeof manifest[name] !== 'string'),
+    ...(whole(manifest.migrations) ? [] : ['migrations']),
+    ...(['orders', 'products', 'productPhotos', 'imageFiles'] as const).filter((name) => !whole(counts?.[name])).map((name) => `counts.${name}`),
+  ];
+  if (missing.length > 0) throw new BackupError(`${file} is not a sound shop backup: its ${MANIFEST_FILE} lacks ${missing.join(', ')}.`);
+  return manifest as BackupManifest;
 }
 
-/** Unpacks a backup's files into a folder: only plain files and folders, only where the format puts them. */
+/**
+ * Checks every entry of a backup before anything is unpacked: only plain files and folders, each
+ * where the format puts it, none twice, none both a file and a folder, and the database there. A
+ * hand-made or damaged archive is refused with what is wrong with it, rather than failing halfway.
+ */
+export async function checkBackupEntries(file: string): Promise<void> {
+  const files = new Set<string>();
+  const folders = new Set<string>();
+  const problems: string[] = [];
+  try {
+    await tar.list({
+      file,
+      strict: true,
+      onReadEntry: (entry) => {
+        const problem = entryProblem(entry.path, entry.type, files, folders);
+        if (problem) problems.push(problem);
+        entry.resume();
+      },
+    });
+  } catch (error) {
+    throw new BackupError(`${file} is not a readable shop backup: ${(error as Error).message}`);
+  }
+  if (!files.has(DATABASE_FILE)) problems.push(`it holds no ${DATABASE_FILE}`);
+  if (problems.length > 0) {
+    const shown = problems.slice(0, 5).join('; ') + (problems.length > 5 ? `; and ${problems.length - 5} more` : '');
+    throw new BackupError(`${file} is not a sound shop backup: ${shown}. Nothing was restored.`);
+  }
+}
+
+function entryProblem(rawPath: string, type: string, files: Set<string>, folders: Set<string>): string | undefined {
+  const entryPath = rawPath.replace(/\/+$/, '');
+  const parts = entryPath.split('/');
+  if (rawPath.startsWith('/') || /^[A-Za-z]:/.test(rawPath) || rawPath.includes('\\') || parts.some((part) => part === '..' || part === '.' || part === '')) {
+    return `${JSON.stringify(rawPath)} names a place outside the backup's own folders`;
+  }
+  const top = parts[0]!;
+  const isFolder = type === 'Directory';
+  if (type !== 'File' && !isFolder) return `${entryPath} is a ${type}, and a backup holds only files and folders`;
+  if ((SHOP_FOLDERS as readonly string[]).includes(top)) {
+    if (parts.length === 1 && !isFolder) return `${entryPath} is a file where the backup keeps a folder`;
+  } else if (entryPath === MANIFEST_FILE || entryPath === DATABASE_FILE) {
+    if (isFolder) return `${entryPath} is a folder where the backup keeps a file`;
+  } else {
+    return `${entryPath} is not part of a shop backup`;
+  }
+  if (files.has(entryPath) || (!isFolder && folders.has(entryPath))) return `${entryPath} is there twice, or both as a file and as a folder`;
+  const fileAbove = parts.slice(1).map((_, index) => parts.slice(0, index + 1).join('/')).find((above) => files.has(above));
+  if (fileAbove) return `${entryPath} is inside ${fileAbove}, which the archive also holds as a file`;
+  if (isFolder) {
+    folders.add(entryPath);
+  } else {
+    files.add(entryPath);
+    for (let index = 1; index < parts.length; index++) folders.add(parts.slice(0, index).join('/'));
+  }
+  return undefined;
+}
+
+/**
+ * Unpacks a backup's files into a folder, once checkBackupEntries has found them sound: only plain
+ * files and folders, only where the format puts them (the filter stays, should the file change between).
+ */
 export async function extractBackup(file: string, folder: string): Promise<void> {
   const allowed = (entryPath: string) => {
     const top = entryPath.split('/')[0]!;
     return entryPath === MANIFEST_FILE || entryPath === DATABASE_FILE || (SHOP_FOLDERS as readonly string[]).includes(top);
   };
-  await tar.extract({
-    file,
-    cwd: folder,
-    strict: true,
-    filter: (entryPath, entry) => allowed(entryPath) && 'type' in entry && (entry.type === 'File' || entry.type === 'Directory'),
-  });
+  try {
+    await tar.extract({
+      file,
+      cwd: folder,
+      strict: true,
+      filter: (entryPath, entry) => allowed(entryPath) && 'type' in entry && (entry.type === 'File' || entry.type === 'Directory'),
+    });
+  } catch (error) {
+    throw new BackupError(`${file} could not be unpacked (${(error as Error).message}); it is damaged or not a shop backup. Nothing was restored.`);
+  }
 }

@@ -5,8 +5,10 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { DataDirInUseError, lockDataDir } from '../db/data-dir-lock.js';
 import { openDatabase } from '../db/client.js';
+import { keepPrivate } from '../private-files.js';
 import {
   BackupError,
+  checkBackupEntries,
   DATABASE_FILE,
   extractBackup,
   knownMigrations,
@@ -43,6 +45,8 @@ export async function restoreBackup(file: string, dataDir: string): Promise<Rest
       `${file} was made by a newer version of the shop (${manifest.appVersion}, whose database has ${manifest.migrations} migrations; this version knows ${known}). Restore it with that version or a later one.`,
     );
   }
+  await checkBackupEntries(file);
+  const created = !existsSync(dataDir);
   let release: () => void;
   try {
     release = lockDataDir(dataDir);
@@ -70,11 +74,21 @@ export async function restoreBackup(file: string, dataDir: string): Promise<Rest
       await emptyExceptLock(dataDir);
       throw error;
     }
-  } finally {
+  } catch (error) {
     release();
+    if (created) await rm(dataDir, { recursive: true, force: true });
+    throw error;
   }
-  const database = await openDatabase({ dataDir });
-  await database.close();
+  release();
+  try {
+    const database = await openDatabase({ dataDir });
+    await database.close();
+  } catch (error) {
+    await emptyExceptLock(dataDir);
+    if (created) await rm(dataDir, { recursive: true, force: true });
+    throw new BackupError(`The database restored from ${file} could not be opened and brought up to this version (${(error as Error).message}); ${where} was emptied again.`);
+  }
+  await keepPrivate(dataDir);
   return { manifest, counts };
 }
 
@@ -84,13 +98,17 @@ async function unpack(file: string, dataDir: string): Promise<RestoreResult['cou
   try {
     await extractBackup(file, staging);
     if (!existsSync(path.join(staging, DATABASE_FILE))) throw new BackupError(`${file} holds no ${DATABASE_FILE}.`);
-    // The extension the migrations create (for the e-mail search index) must be there when the database starts.
-    const client = new PGlite(path.join(dataDir, 'db'), { loadDataDir: await openAsBlob(path.join(staging, DATABASE_FILE)), extensions: { pg_trgm } });
     let counts: Omit<BackupCounts, 'imageFiles'>;
     try {
-      counts = await readCounts(client);
-    } finally {
-      await client.close();
+      // The extension the migrations create (for the e-mail search index) must be there when the database starts.
+      const client = await PGlite.create(path.join(dataDir, 'db'), { loadDataDir: await openAsBlob(path.join(staging, DATABASE_FILE)), extensions: { pg_trgm } });
+      try {
+        counts = await readCounts(client);
+      } finally {
+        await client.close();
+      }
+    } catch (error) {
+      throw new BackupError(`The database in ${file} could not be loaded (${(error as Error).message}); it is damaged or not a shop backup.`);
     }
     for (const folder of SHOP_FOLDERS) {
       if (existsSync(path.join(staging, folder))) await rename(path.join(staging, folder), path.join(dataDir, folder));

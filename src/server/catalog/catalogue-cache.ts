@@ -31,7 +31,7 @@ const JSON_CONTENT = 'application/json; charset=utf-8';
 const asJson = (value: object): ResponseContent => ({ status: 200, headers: { 'content-type': JSON_CONTENT }, body: JSON.stringify(value) });
 
 /** The channel of migration 0010's triggers: a product, its stock or shop_state was written. */
-const CHANGE_CHANNEL = 'catalogue_touched';
+export const CHANGE_CHANNEL = 'catalogue_touched';
 
 /** Enough for every page, category, sort and product of a handmade shop; searches are what push the oldest out. */
 const MAX_PREPARED_RESPONSES = 200;

@@ -1,8 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { bgnToEurMinor, type Currency } from '../../shared/money.js';
 import { convertCartPricesToEuro } from '../cart/currency.js';
-import type { Database, Executor } from '../db/client.js';
+import type { Database, DatabaseHandle, Executor } from '../db/client.js';
 import { products, shopState } from '../db/schema.js';
+import { HttpError } from '../http/errors.js';
+import { CHANGE_CHANNEL } from './catalogue-cache.js';
 import { catalogueChanged } from './service.js';
 
 /** The shop_state key that records the currency of the catalogue's prices. */
@@ -46,6 +49,113 @@ export async function checkCatalogueCurrency(db: Database, currency: Currency): 
       ? `The catalogue's prices are in BGN, but SHOP_CURRENCY is ${currency}. Stop the shop, convert them with "npm run currency:euro", then start it again.`
       : `The catalogue's prices are in ${recorded}, but SHOP_CURRENCY is ${currency}. Set SHOP_CURRENCY=${recorded}.`,
   );
+}
+
+/** The refusal of a server whose SHOP_CURRENCY is no longer the catalogue's, until it is restarted with the right one. */
+function currencyChanged(recorded: Currency, currency: Currency): HttpError {
+  return new HttpError(
+    503,
+    'currency_changed',
+    `The catalogue's prices are now in ${recorded}, but this server charges in ${currency}: restart it with SHOP_CURRENCY=${recorded}.`,
+  );
+}
+
+/**
+ * In an order's transaction, before its prices are read: the catalogue's prices must still be in
+ * the currency the server charges in. The shared lock makes a conversion (which takes it
+ * exclusively) wait for the orders under way, and the orders that come meanwhile wait for it and then
+ * find the new currency, so no order is ever priced in one currency and recorded in another.
+ */
+export async function holdCatalogueCurrency(tx: Executor, currency: Currency): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock_shared(${CURRENCY_LOCK})`);
+  const recorded = await recordedCurrency(tx);
+  if (recorded && recorded !== currency) throw currencyChanged(recorded, currency);
+}
+
+/**
+ * Notices at once, through the catalogue's change notices, that `npm run currency:euro` converted
+ * the prices while this server runs with the former SHOP_CURRENCY (on PostgreSQL, other processes
+ * share the database). From then on the server refuses to show or take prices (`refuse`) and says so
+ * in its log, until it is restarted with the catalogue's currency.
+ */
+class CatalogueCurrencyWatch {
+  private mismatch: Currency | undefined;
+  private reading: Promise<void> | undefined;
+  private readAgain = false;
+
+  constructor(
+    private readonly db: Database,
+    private readonly currency: Currency,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Listens for the notices; returns the function that stops. */
+  async start(database: Pick<DatabaseHandle, 'listen'>): Promise<() => Promise<void>> {
+    const check = () => void this.check();
+    // After a lost connection the notices sent meanwhile are gone: the currency is read again.
+    return database.listen(CHANGE_CHANNEL, check, check);
+  }
+
+  /** Whether the catalogue's currency is known not to be the server's. */
+  get mismatched(): boolean {
+    return this.mismatch !== undefined;
+  }
+
+  /** Throws the refusal once the catalogue's currency is not the server's. */
+  refuse(): void {
+    if (this.mismatch) throw currencyChanged(this.mismatch, this.currency);
+  }
+
+  /** Reads the recorded currency; notices that come while it reads lead to one more read after it. */
+  check(): Promise<void> {
+    if (this.reading) {
+      this.readAgain = true;
+      return this.reading;
+    }
+    this.reading = (async () => {
+      do {
+        this.readAgain = false;
+        const recorded = await recordedCurrency(this.db).catch(() => undefined);
+        if (recorded && recorded !== this.currency && !this.mismatch) {
+          this.mismatch = recorded;
+          this.log.error(`The catalogue's prices were converted to ${recorded}, but this server runs with SHOP_CURRENCY=${this.currency}: it refuses orders and prices until it is restarted with SHOP_CURRENCY=${recorded}.`);
+        }
+      } while (this.readAgain);
+    })().finally(() => (this.reading = undefined));
+    return this.reading;
+  }
+}
+
+/** The requests that show or take the catalogue's prices: the catalogue, the cart, and placing an order. */
+const PRICED = /^\/api\/(products|cart)(\/|\?|$)/;
+
+/**
+ * Watches the catalogue's currency for as long as the app runs (CatalogueCurrencyWatch), and once it
+ * is not the server's, refuses every request that shows or takes prices with 503 currency_changed,
+ * and answers /ready with 503 too, so that a load balancer sends the shop's visitors elsewhere.
+ */
+export async function registerCurrencyWatch(app: FastifyInstance, database: DatabaseHandle, currency: Currency): Promise<void> {
+  const watch = new CatalogueCurrencyWatch(database.db, currency, app.log);
+  app.addHook('onClose', await watch.start(database));
+  app.addHook('onRequest', async (request, reply) => {
+    const pathname = request.url.split('?')[0];
+    if (pathname === '/ready' && watch.mismatched) return reply.status(503).header('cache-control', 'no-store').send({ status: 'unavailable', reason: 'currency' });
+    if (PRICED.test(request.url) || (request.method === 'POST' && pathname === '/api/orders')) watch.refuse();
+    return undefined;
+  });
+}
+
+/**
+ * The other sessions on this PostgreSQL database (shop servers, most likely; a psql session counts
+ * too), described by application name and client address.
+ */
+export async function otherConnections(db: Database): Promise<{ count: number; clients: string }> {
+  const result = (await db.execute(sql`
+    select count(*)::int as count,
+           coalesce(string_agg(distinct coalesce(nullif(application_name, ''), 'unnamed') || ' from ' || coalesce(host(client_addr), 'a local socket'), ', '), '') as clients
+      from pg_stat_activity
+     where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'`)) as unknown as { rows: Array<{ count: number; clients: string }> };
+  return result.rows[0]!;
 }
 
 export interface PriceChange {

@@ -1,5 +1,6 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../private-files.js';
 
 export class DataDirInUseError extends Error {}
 
@@ -32,7 +33,7 @@ const RETRY_MS = 50;
  * itself is atomic ('wx'), so of the servers that then try, exactly one wins.
  */
 export function lockDataDir(dataDir: string): () => void {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: PRIVATE_FOLDER_MODE });
   const lockPath = path.join(dataDir, 'pglite.lock');
   const own = JSON.stringify(identityOf(process.pid) ?? { pid: process.pid });
   // Waiting ends on its own once a dead writer's files count as stale; this only bounds the loop.
@@ -163,7 +164,7 @@ function inUseError(dataDir: string, lockPath: string, holder: Holder): DataDirI
 function createExclusive(file: string, text: string): boolean {
   let fd: number;
   try {
-    fd = openSync(file, 'wx');
+    fd = openSync(file, 'wx', PRIVATE_FILE_MODE);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;

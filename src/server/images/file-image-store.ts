@@ -1,6 +1,7 @@
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PRODUCT_IMAGE_WIDTHS } from '../../shared/catalog.js';
+import { makePrivateFolder, PRIVATE_FILE_MODE } from '../private-files.js';
 import { imageEtag, type ImageStore, type ImageVariant } from './image-store.js';
 
 /**
@@ -15,9 +16,9 @@ export class FileImageStore implements ImageStore {
   }
 
   async put(key: string, variants: ReadonlyMap<number, Buffer>): Promise<void> {
-    await mkdir(path.dirname(this.variantPath(key, 0)), { recursive: true });
+    await makePrivateFolder(path.dirname(this.variantPath(key, 0)));
     try {
-      for (const [width, bytes] of variants) await writeFile(this.variantPath(key, width), bytes);
+      for (const [width, bytes] of variants) await writeFile(this.variantPath(key, width), bytes, { mode: PRIVATE_FILE_MODE });
     } catch (error) {
       await this.removeWidths(key, [...variants.keys()]);
       throw error;

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Sharp } from 'sharp';
 import { PRODUCT_IMAGE_WIDTHS } from '../../shared/catalog.js';
+import { MAX_PHOTO_PIXELS, PHOTO_TOO_MANY_PIXELS } from '../../shared/photo-schemas.js';
 import type { DatabaseHandle } from '../db/client.js';
 import { errorBody, HttpError } from '../http/errors.js';
 import { DatabaseImageStore } from './database-image-store.js';
@@ -10,6 +11,7 @@ import type { ImageStore, ImageVariant } from './image-store.js';
 import { RecentImages } from './recent-images.js';
 
 const UPLOAD_FORMATS = new Set(['jpeg', 'png', 'webp']);
+
 /**
  * sharp (libvips and its threads) adds about 28 MB to the process once loaded, and only an admin's
  * upload needs it, so it is loaded then rather than at start.
@@ -18,6 +20,7 @@ const loadSharp = async () => (await import('sharp')).default;
 
 /** The largest image file an admin may upload. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+
 
 /**
  * Product images: each is encoded to WebP in every width of PRODUCT_IMAGE_WIDTHS and kept in an
@@ -57,17 +60,19 @@ export class ProductImages {
    */
   async storeUpload(productId: string, upload: Buffer): Promise<string> {
     const sharp = await loadSharp();
-    let format: string | undefined;
-    try {
-      format = (await sharp(upload).metadata()).format;
-    } catch {
-      format = undefined;
-    }
-    if (!format || !UPLOAD_FORMATS.has(format)) {
+    // metadata() reads the header only.
+    const header = await sharp(upload, { limitInputPixels: false })
+      .metadata()
+      .catch(() => undefined);
+    if (!header?.format || !UPLOAD_FORMATS.has(header.format)) {
       throw new HttpError(415, 'unsupported_media_type', 'Only JPEG, PNG and WebP images are accepted.');
     }
+    // The size the header states, before any pixel is decoded; sharp is told the same limit.
+    if ((header.width ?? 0) * (header.height ?? 0) > MAX_PHOTO_PIXELS) {
+      throw new HttpError(400, 'bad_request', `image: ${PHOTO_TOO_MANY_PIXELS}`);
+    }
     try {
-      return await this.store(productId, sharp(upload, { failOn: 'error' }).rotate());
+      return await this.store(productId, sharp(upload, { failOn: 'error', limitInputPixels: MAX_PHOTO_PIXELS }).rotate());
     } catch {
       throw new HttpError(415, 'unsupported_media_type', 'The image could not be read.');
     }

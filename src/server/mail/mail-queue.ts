@@ -353,11 +353,18 @@ export async function listCustomerMails(db: Executor, orderIds: readonly string[
 /**
  * For a customer who deleted their account, in the caller's transaction: no message of their orders
  * that still waits is sent (a message being handed to the mail server at this moment may still go),
- * and their address on those orders' messages becomes the placeholder.
+ * and their address on those orders' messages becomes the placeholder, in the recipient and in the
+ * mail server's answers kept as errors ("550 5.1.1 <ana@example.com>: ...", in any case).
  */
 export async function forgetRecipient(tx: Executor, orderIds: readonly string[], email: string, placeholder: string): Promise<void> {
   if (orderIds.length === 0) return;
   const ofOrders = inArray(mailQueue.orderId, [...orderIds]);
   await tx.update(mailQueue).set({ state: 'superseded', claimedUntil: null }).where(and(ofOrders, isWaiting));
   await tx.update(mailQueue).set({ recipient: placeholder }).where(and(ofOrders, eq(mailQueue.recipient, email)));
+  // The address as a regular expression that matches it literally.
+  const address = email.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+  await tx
+    .update(mailQueue)
+    .set({ lastError: sql`regexp_replace(${mailQueue.lastError}, ${address}, ${placeholder}, 'gi')` })
+    .where(and(ofOrders, sql`${mailQueue.lastError} ~* ${address}`));
 }

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
 import type { Config } from '../config.js';
+import { makePrivateFolder, PRIVATE_FILE_MODE } from '../private-files.js';
 
 export interface MailMessage {
   to: string;
@@ -70,11 +71,11 @@ export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
       const sentAt = new Date();
       const id = `${sentAt.toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}`;
       const entry: OutboxEntry = { id, to: message.to, subject: message.subject, text: message.text, html: message.html, link: message.link ?? null, sentAt: sentAt.toISOString() };
-      await mkdir(folder, { recursive: true });
-      await writeFile(path.join(folder, `${id}.eml`), info.message as Buffer);
+      await makePrivateFolder(folder);
+      await writeFile(path.join(folder, `${id}.eml`), info.message as Buffer, { mode: PRIVATE_FILE_MODE });
       // Written aside and renamed, so that a reader of the outbox (the mailbox page, a test) never sees half a file.
       const entryFile = path.join(folder, `${id}.json`);
-      await writeFile(`${entryFile}.tmp`, JSON.stringify(entry, null, 2));
+      await writeFile(`${entryFile}.tmp`, JSON.stringify(entry, null, 2), { mode: PRIVATE_FILE_MODE });
       await rename(`${entryFile}.tmp`, entryFile);
       log.info({ file: path.join(folder, `${id}.eml`) }, `E-mail written to the outbox: ${message.subject}`);
       if (message.link) log.info(`Link in that e-mail: ${message.link}`);

@@ -7,6 +7,7 @@ import { placedOrderStatus, type Order, type PaymentMethod } from '../../shared/
 import { mockPaymentPath } from '../../shared/routes.js';
 import { findAddress, listAddresses } from '../addresses/service.js';
 import { orderedLinesRemoval, takeCartForCheckout } from '../cart/service.js';
+import { holdCatalogueCurrency } from '../catalog/currency.js';
 import type { Database, Executor } from '../db/client.js';
 import { orderItems, orders } from '../db/schema.js';
 import { inTransaction } from '../db/transaction.js';
@@ -69,6 +70,7 @@ export async function placeOrder(
   // Read before the transaction: it reads the terms' files, which no lock needs to wait for.
   const termsVersion = settings.termsVersion();
   return inTransaction(db, async (tx) => {
+    await holdCatalogueCurrency(tx, settings.pricing.currency);
     // A twin request waits for the cart here, then finds the first one's order (repeatOrRefuse).
     const lines = await takeCartForCheckout(tx, user.id);
     /** A request repeated with the key of an order placed earlier gets that order; any other is refused with the error. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { orderSearchSchema } from '../../../shared/admin-order-schemas.js';
 import { PRODUCT_DESCRIPTION_MAX_LENGTH, PRODUCT_NAME_MAX_LENGTH, productFieldsSchema } from '../../../shared/catalog-schemas.js';
+import { PHOTO_TOO_MANY_PIXELS } from '../../../shared/photo-schemas.js';
 import { MAX_STOCK } from '../../../shared/stock.js';
 import bgCore from '../../i18n/bg.json';
 import bgPages from '../../i18n/bg.pages.json';
@@ -36,6 +37,10 @@ describe('the admin forms’ messages', () => {
   it('takes the limits it names: the longest name and description, the highest count', () => {
     const longest = { ...product, nameEn: 'a'.repeat(PRODUCT_NAME_MAX_LENGTH), descriptionEn: 'a'.repeat(PRODUCT_DESCRIPTION_MAX_LENGTH), stock: String(MAX_STOCK) };
     expect(productFieldsSchema.safeParse(longest).success).toBe(true);
+  });
+
+  it('a photo of too many pixels, which the server refuses: a text in both languages', () => {
+    for (const t of Object.values(translators)) expect(t(PHOTO_TOO_MANY_PIXELS)).toMatch(/50/);
   });
 
   it('order search: a text in both languages', () => {
