@@ -171,6 +171,7 @@ export async function buildApp({ config, database, images, pages, logger = false
     pricing: config.pricing,
     showBgnEquivalent: config.showBgnEquivalent,
     paymentMethods: config.paymentMethods,
+    shopMode: config.shopMode,
   };
   await registerPageFallback(app, pages, settings, database);
   return app;

@@ -13,10 +13,16 @@ import { queryKeys } from '../../api/query-keys.js';
 export const useAdminAccess = (enabled: boolean) =>
   useQuery({ queryKey: queryKeys.adminAccess(), queryFn: () => requestJson<{ admin: true }>('/api/admin/access'), retry: false, staleTime: 0, enabled });
 
-export const useAdminProducts = (stock: StockFilter | '') =>
+/** Tells the server the language this admin uses the dashboard in, for their new-order notices. */
+export async function rememberAdminLanguage(language: string): Promise<void> {
+  await requestJson<null>('/api/admin/language', { method: 'PUT', body: JSON.stringify({ language }) });
+}
+
+/** The table is sorted by the names in the admin's language. */
+export const useAdminProducts = (stock: StockFilter | '', language: string) =>
   useQuery({
-    queryKey: queryKeys.adminProductList(stock),
-    queryFn: async () => (await requestJson<{ products: Product[] }>(`/api/admin/products${stock ? `?stock=${stock}` : ''}`)).products,
+    queryKey: queryKeys.adminProductList(stock, language),
+    queryFn: async () => (await requestJson<{ products: Product[] }>(`/api/admin/products?${new URLSearchParams({ ...(stock && { stock }), lang: language })}`)).products,
     placeholderData: (previous) => previous,
   });
 

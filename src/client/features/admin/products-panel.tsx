@@ -16,10 +16,10 @@ import { Localized, useLocalize } from '../../i18n/localized.js';
 type Editing = { product?: Product } | null;
 
 export function ProductsPanel() {
-  const { t } = useTranslation();
+  const { t, language } = useTranslation();
   const localize = useLocalize();
   const [view, setView] = useAdminView();
-  const products = useAdminProducts(view.stock);
+  const products = useAdminProducts(view.stock, language);
   const filterId = useId();
   const queryClient = useQueryClient();
   const showModal = useModal();

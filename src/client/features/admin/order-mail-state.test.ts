@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import type { OrderMail } from '../../../shared/order-mails.js';
+import bgCore from '../../i18n/bg.json';
+import bgPages from '../../i18n/bg.pages.json';
+import enCore from '../../i18n/en.json';
+import enPages from '../../i18n/en.pages.json';
+import { createTranslator } from '../../i18n/i18n.js';
+import { formatDateTime } from '../../ui/format-date.js';
+import { mailStateText } from './order-mail-state.js';
+
+const translators = { en: createTranslator('en', { ...enCore, ...enPages }), bg: createTranslator('bg', { ...bgCore, ...bgPages }) };
+
+const at = '2026-11-25T15:18:00.000Z';
+const confirmation: OrderMail = {
+  id: 'mail-1',
+  kind: 'order_placed',
+  status: null,
+  recipient: 'maria@example.com',
+  language: 'bg',
+  state: 'queued',
+  attempts: 0,
+  lastError: null,
+  createdAt: at,
+  sentAt: null,
+  nextAttemptAt: at,
+};
+
+const text = (language: 'en' | 'bg', mail: OrderMail) => mailStateText(translators[language], language, mail);
+const time = (language: 'en' | 'bg') => formatDateTime(at, language, '');
+
+describe('the state of an order’s e-mail in the admin', () => {
+  it.each<[string, OrderMail]>([
+    ['waiting for its first try', confirmation],
+    // The worker has claimed it (the try is counted as it starts) and the mail server has not answered yet.
+    ['being sent for the first time', { ...confirmation, attempts: 1 }],
+    ['handed back untried by a process that stopped', { ...confirmation, attempts: 1, nextAttemptAt: '2026-11-25T15:20:00.000Z' }],
+  ])('a message %s is to be sent at its time, not tried "next"', (_case, mail) => {
+    const time = (language: 'en' | 'bg') => formatDateTime(mail.nextAttemptAt, language, '');
+    expect(text('en', mail)).toBe(`Queued, to be sent at ${time('en')}`);
+    expect(text('bg', mail)).toBe(`Чака изпращане в ${time('bg')}`);
+  });
+
+  it('a message whose try failed waits for its next try', () => {
+    const failedOnce = { ...confirmation, attempts: 1, lastError: 'connect ECONNREFUSED 127.0.0.1:25' };
+    expect(text('en', failedOnce)).toBe(`Queued, next try at ${time('en')}`);
+    expect(text('bg', failedOnce)).toBe(`В опашката, следващ опит на ${time('bg')}`);
+  });
+
+  it('says when a message was sent, why it failed and that it was replaced', () => {
+    expect(text('en', { ...confirmation, state: 'sent', attempts: 1, sentAt: at, nextAttemptAt: null })).toBe(`Sent ${time('en')}`);
+    expect(text('bg', { ...confirmation, state: 'failed', attempts: 1, lastError: '550 Mailbox unavailable', nextAttemptAt: null })).toBe('Неуспешен: 550 Mailbox unavailable');
+    expect(text('en', { ...confirmation, state: 'superseded', nextAttemptAt: null })).toBe('Not sent: replaced by a later status change');
+  });
+});
