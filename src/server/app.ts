@@ -126,7 +126,7 @@ export async function buildApp({ config, database, images, pages, logger = false
   registerAddressRoutes(app, db);
   registerAccountRoutes(app, db);
   registerOrderRoutes(app, db, checkoutSettings);
-  registerPaymentRoutes(app, db);
+  registerPaymentRoutes(app, db, config.paymentMethods);
   registerAdminRoutes(app, db, images, mailSettings);
   registerLegalRoutes(app, config);
 
