@@ -6,7 +6,7 @@ import enCore from '../../i18n/en.json';
 import enPages from '../../i18n/en.pages.json';
 import { createTranslator } from '../../i18n/i18n.js';
 import { formatDateTime } from '../../ui/format-date.js';
-import { mailStateText } from './order-mail-state.js';
+import { mailPollInterval, mailStateText } from './order-mail-state.js';
 
 const translators = { en: createTranslator('en', { ...enCore, ...enPages }), bg: createTranslator('bg', { ...bgCore, ...bgPages }) };
 
@@ -50,5 +50,22 @@ describe('the state of an order’s e-mail in the admin', () => {
     expect(text('en', { ...confirmation, state: 'sent', attempts: 1, sentAt: at, nextAttemptAt: null })).toBe(`Sent ${time('en')}`);
     expect(text('bg', { ...confirmation, state: 'failed', attempts: 1, lastError: '550 Mailbox unavailable', nextAttemptAt: null })).toBe('Неуспешен: 550 Mailbox unavailable');
     expect(text('en', { ...confirmation, state: 'superseded', nextAttemptAt: null })).toBe('Not sent: replaced by a later status change');
+  });
+});
+
+describe('how soon the admin’s order asks again while an e-mail waits', () => {
+  const now = Date.parse(at);
+  const waitingFor = (ms: number): OrderMail => ({ ...confirmation, nextAttemptAt: new Date(now + ms).toISOString() });
+
+  it.each<[string, OrderMail[], number | false]>([
+    ['nothing waits', [{ ...confirmation, state: 'sent', sentAt: at, nextAttemptAt: null }], false],
+    // Send again: the copy is due at once, so its "Sent" shows within half a second, not three.
+    ['a copy just queued', [waitingFor(0)], 500],
+    ['a message due in a second', [waitingFor(1000)], 1500],
+    ['a status update due in a minute', [waitingFor(60_000)], 3000],
+    ['a message long past its time (a slow mail server)', [waitingFor(-60_000)], 3000],
+    ['the soonest of several', [waitingFor(60_000), waitingFor(200)], 700],
+  ])('%s', (_case, mails, interval) => {
+    expect(mailPollInterval(mails, now)).toBe(interval);
   });
 });
