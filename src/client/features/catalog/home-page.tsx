@@ -52,7 +52,8 @@ export function HomePage() {
         <h2 id="products-title" className="section-title">
           {t('products.title')}
         </h2>
-        <CatalogueFilters query={query} onChange={showQuery} />
+        {/* A shop without products has nothing to search or sort. */}
+        {!(products.data?.total === 0 && !filtered) && <CatalogueFilters query={query} onChange={showQuery} />}
         {products.isPending ? (
           // As tall as a screen while it waits, so that the footer does not jump down when the products come.
           <div className="page-loading">
