@@ -25,8 +25,11 @@ const confirmation: OrderMail = {
   nextAttemptAt: at,
 };
 
-const text = (language: 'en' | 'bg', mail: OrderMail) => mailStateText(translators[language], language, mail);
+/** The admin reads the list later the same day. */
+const now = Date.parse(at) + 60_000;
+const text = (language: 'en' | 'bg', mail: OrderMail) => mailStateText(translators[language], language, mail, now);
 const time = (language: 'en' | 'bg') => formatDateTime(at, language, '');
+const clock = (iso: string | null) => new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false }).format(Date.parse(iso!));
 
 describe('the state of an order’s e-mail in the admin', () => {
   it.each<[string, OrderMail]>([
@@ -35,15 +38,21 @@ describe('the state of an order’s e-mail in the admin', () => {
     ['being sent for the first time', { ...confirmation, attempts: 1 }],
     ['handed back untried by a process that stopped', { ...confirmation, attempts: 1, nextAttemptAt: '2026-11-25T15:20:00.000Z' }],
   ])('a message %s is to be sent at its time, not tried "next"', (_case, mail) => {
-    const time = (language: 'en' | 'bg') => formatDateTime(mail.nextAttemptAt, language, '');
-    expect(text('en', mail)).toBe(`Queued, to be sent at ${time('en')}`);
-    expect(text('bg', mail)).toBe(`Чака изпращане в ${time('bg')}`);
+    // Today: the time alone, as "17:18".
+    expect(text('en', mail)).toBe(`Queued, to be sent at ${clock(mail.nextAttemptAt)}`);
+    expect(text('bg', mail)).toBe(`Чака изпращане в ${clock(mail.nextAttemptAt)}`);
   });
 
   it('a message whose try failed waits for its next try', () => {
     const failedOnce = { ...confirmation, attempts: 1, lastError: 'connect ECONNREFUSED 127.0.0.1:25' };
-    expect(text('en', failedOnce)).toBe(`Queued, next try at ${time('en')}`);
-    expect(text('bg', failedOnce)).toBe(`В опашката, следващ опит на ${time('bg')}`);
+    expect(text('en', failedOnce)).toBe(`Queued, next try at ${clock(at)}`);
+    expect(text('bg', failedOnce)).toBe(`В опашката, следващ опит на ${clock(at)}`);
+  });
+
+  it('names the day of a time that is not today', () => {
+    const tomorrow = { ...confirmation, nextAttemptAt: '2026-11-27T09:00:00.000Z' };
+    expect(text('en', tomorrow)).toBe(`Queued, to be sent at ${formatDateTime(tomorrow.nextAttemptAt, 'en', '')}`);
+    expect(text('bg', tomorrow)).toMatch(/^Чака изпращане в 27\.11\.2026 г\., \d{1,2}:\d\d$/);
   });
 
   it('says when a message was sent, why it failed and that it was replaced', () => {

@@ -1,17 +1,19 @@
 import type { OrderMail } from '../../../shared/order-mails.js';
 import type { Translate } from '../../i18n/i18n.js';
-import { formatDateTime } from '../../ui/format-date.js';
+import { formatDateTime, formatTimeOrDateTime } from '../../ui/format-date.js';
 
 /**
  * Where a message of the order stands, in the admin's words. "Next try" belongs to a message whose
  * try failed (it keeps the reason); one never tried, or being sent for the first time, is to be sent
  * at its time.
  */
-export function mailStateText(t: Translate, language: string, mail: OrderMail): string {
+export function mailStateText(t: Translate, language: string, mail: OrderMail, now = Date.now()): string {
   const time = (iso: string | null) => formatDateTime(iso, language, t('orders.notAvailable'));
+  // A message waits minutes, rarely longer: today's time alone reads best ("Чака изпращане в 17:18").
+  const soon = (iso: string | null) => formatTimeOrDateTime(iso, language, t('orders.notAvailable'), now);
   switch (mail.state) {
     case 'queued':
-      return mail.lastError ? t('admin.orders.mails.queuedRetry', { time: time(mail.nextAttemptAt) }) : t('admin.orders.mails.queuedUntil', { time: time(mail.nextAttemptAt ?? mail.createdAt) });
+      return mail.lastError ? t('admin.orders.mails.queuedRetry', { time: soon(mail.nextAttemptAt) }) : t('admin.orders.mails.queuedUntil', { time: soon(mail.nextAttemptAt ?? mail.createdAt) });
     case 'sent':
       return t('admin.orders.mails.sent', { time: time(mail.sentAt) });
     case 'failed':
