@@ -124,7 +124,7 @@ async function startShop(dataDir: string, databaseUrl: string | undefined, smtpU
   const url = `http://127.0.0.1:${port}`;
   const environment: NodeJS.ProcessEnv = { ...process.env };
   // The shop runs on its defaults (the specification's prices, the demo catalogue), whatever this shell exports.
-  for (const name of ['DATABASE_URL', 'TAX_RATE', 'PRICES_INCLUDE_TAX', 'SHIPPING_FEE', 'SHOP_CURRENCY', 'PAYMENT_METHODS', 'COD_FEE', 'ADMIN_EMAILS', 'ORDER_NOTIFY_EMAILS', 'SEED_DEMO', 'LOG_LEVEL']) delete environment[name];
+  for (const name of ['DATABASE_URL', 'TAX_RATE', 'PRICES_INCLUDE_TAX', 'SHIPPING_FEE', 'SHOP_CURRENCY', 'SHOP_MODE', 'PAYMENT_METHODS', 'KEEP_SIMULATED_PAYMENTS', 'COD_FEE', 'ADMIN_EMAILS', 'ORDER_NOTIFY_EMAILS', 'ORDER_NOTIFY_LANGUAGE', 'SEED_DEMO', 'LOG_LEVEL']) delete environment[name];
   // BENCH_PROFILE_DIR: the shop writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
   const profileFlags = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE_DIR)}`] : [];
   const child = spawn(process.execPath, [...profileFlags, MAIN], {

@@ -140,7 +140,7 @@ export async function buildApp({ config, database, images, pages, logger = false
   registerAddressRoutes(app, db);
   registerAccountRoutes(app, db);
   registerOrderRoutes(app, db, checkoutSettings);
-  registerPaymentRoutes(app, db);
+  registerPaymentRoutes(app, db, config.paymentMethods);
   registerAdminRoutes(app, db, images, mailSettings);
   registerLegalRoutes(app, config);
 
@@ -185,6 +185,7 @@ export async function buildApp({ config, database, images, pages, logger = false
     pricing: config.pricing,
     showBgnEquivalent: config.showBgnEquivalent,
     paymentMethods: config.paymentMethods,
+    shopMode: config.shopMode,
   };
   await registerPageFallback(app, pages, settings, database);
   return app;

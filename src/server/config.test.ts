@@ -70,6 +70,42 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
   });
 
+  it('is a demo unless SHOP_MODE=live: the demo catalogue, the banner and simulated payments', () => {
+    expect(loadConfig({})).toMatchObject({ shopMode: 'demo', seedDemo: true, paymentMethods: ['pay_by_link', 'card'], droppedPaymentMethods: [] });
+    expect(loadConfig({ SHOP_MODE: 'demo', PAYMENT_METHODS: 'card' })).toMatchObject({ shopMode: 'demo', paymentMethods: ['card'] });
+  });
+
+  it('starts a live shop with no demo catalogue and cash on delivery, the one method that takes real money', () => {
+    expect(loadConfig({ SHOP_MODE: 'live' })).toMatchObject({ shopMode: 'live', seedDemo: false, paymentMethods: ['cash_on_delivery'], droppedPaymentMethods: [] });
+    // SEED_DEMO still decides when given.
+    expect(loadConfig({ SHOP_MODE: 'live', SEED_DEMO: 'true' }).seedDemo).toBe(true);
+    expect(loadConfig({ SHOP_MODE: 'demo', SEED_DEMO: 'false' }).seedDemo).toBe(false);
+  });
+
+  it('leaves the simulated methods out of a live shop unless the owner keeps them explicitly', () => {
+    expect(loadConfig({ SHOP_MODE: 'live', PAYMENT_METHODS: 'card,cash_on_delivery,pay_by_link' })).toMatchObject({
+      paymentMethods: ['cash_on_delivery'],
+      droppedPaymentMethods: ['card', 'pay_by_link'],
+    });
+    expect(loadConfig({ SHOP_MODE: 'live', PAYMENT_METHODS: 'card,cash_on_delivery', KEEP_SIMULATED_PAYMENTS: 'true' })).toMatchObject({
+      paymentMethods: ['card', 'cash_on_delivery'],
+      droppedPaymentMethods: [],
+    });
+  });
+
+  it('refuses to start a live shop that would offer no payment method, saying what to do', () => {
+    const start = () => loadConfig({ SHOP_MODE: 'live', PAYMENT_METHODS: 'pay_by_link,card' });
+    expect(start).toThrow(ConfigError);
+    expect(start).toThrow(/PAYMENT_METHODS: a live shop \(SHOP_MODE=live\) offers no simulated payment, and pay_by_link, card are simulated/);
+    expect(start).toThrow(/Offer cash_on_delivery, or set KEEP_SIMULATED_PAYMENTS=true/);
+    expect(() => loadConfig({ SHOP_MODE: 'live', PAYMENT_METHODS: 'card', KEEP_SIMULATED_PAYMENTS: 'yes' })).not.toThrow();
+  });
+
+  it('leaves the language of new-order notices to each admin unless ORDER_NOTIFY_LANGUAGE sets it', () => {
+    expect(loadConfig({}).orderNotifyLanguage).toBeUndefined();
+    expect(loadConfig({ ORDER_NOTIFY_LANGUAGE: 'bg' }).orderNotifyLanguage).toBe('bg');
+  });
+
   it('keeps /metrics to this host unless a token is set', () => {
     expect(loadConfig({}).metricsToken).toBeUndefined();
     expect(loadConfig({ METRICS_TOKEN: 'Kx9-metrics-token_0123456789' }).metricsToken).toBe('Kx9-metrics-token_0123456789');
@@ -96,6 +132,9 @@ describe('loadConfig', () => {
     ['DATABASE_URL', 'mysql://localhost/shop'],
     ['ADMIN_EMAILS', 'owner@example.com, not-an-email'],
     ['SEED_DEMO', 'maybe'],
+    ['SHOP_MODE', 'production'],
+    ['KEEP_SIMULATED_PAYMENTS', 'keep'],
+    ['ORDER_NOTIFY_LANGUAGE', 'de'],
   ])('stops with a message naming %s when it is %j', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { CURRENCIES, MAX_PRICE_MINOR, parsePriceToMinor, SPEC_PRICING, type PricingRules } from '../shared/money.js';
 import { PAYMENT_METHODS, type PaymentMethod } from '../shared/orders.js';
+import { SHOP_MODES, type ShopMode } from '../shared/settings.js';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -35,6 +36,12 @@ const taxRate = z
   .string()
   .regex(/^(0(\.\d{1,4})?|1(\.0{1,4})?)$/, 'TAX_RATE must be a fraction between 0 and 1 with at most 4 decimals, such as 0.2')
   .transform((value) => Math.round(Number(value) * 10_000));
+
+/** The methods the simulated provider settles: they take no money, so a live shop offers them only when told. */
+const SIMULATED_PAYMENT_METHODS: readonly PaymentMethod[] = ['pay_by_link', 'card'];
+
+/** What each mode offers when PAYMENT_METHODS is not set: cash on delivery is the one method that takes real money today. */
+const DEFAULT_PAYMENT_METHODS: Record<ShopMode, PaymentMethod[]> = { demo: ['pay_by_link', 'card'], live: ['cash_on_delivery'] };
 
 const paymentMethodList = z
   .string()
@@ -88,7 +95,7 @@ const environmentSchema = z.object({
   SUPPORT_EMAIL: z.email().default('support@nail-art.example'),
   ADMIN_EMAILS: emailList.default([]),
   ORDER_NOTIFY_EMAILS: emailList.default([]),
-  ORDER_NOTIFY_LANGUAGE: z.enum(['en', 'bg']).default('en'),
+  ORDER_NOTIFY_LANGUAGE: z.enum(['en', 'bg']).optional(),
   STATUS_MAIL_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   MAIL_CLAIM_SECONDS: z.coerce.number().int().min(1).max(3_600).default(300),
   SHOP_CURRENCY: z.enum(CURRENCIES).default('BGN'),
@@ -97,13 +104,15 @@ const environmentSchema = z.object({
   SHIPPING_FEE: amount('SHIPPING_FEE').default(SPEC_PRICING.shippingMinor),
   PRICES_INCLUDE_TAX: booleanFlag.default(false),
   COD_FEE: amount('COD_FEE').default(0),
-  PAYMENT_METHODS: paymentMethodList.default(['pay_by_link', 'card']),
+  SHOP_MODE: z.enum(SHOP_MODES).default('demo'),
+  PAYMENT_METHODS: paymentMethodList.optional(),
+  KEEP_SIMULATED_PAYMENTS: booleanFlag.default(false),
   SHOP_LEGAL_NAME: z.string().trim().min(1).max(200).default('Nail Art Atelier Ltd.'),
   SHOP_UIC: z.string().trim().min(1).max(40).default('000000000'),
   SHOP_VAT_NUMBER: z.string().trim().max(40).default(''),
   SHOP_ADDRESS: z.string().trim().min(1).max(300).default('1 Example Street, 1000 Sofia, Bulgaria'),
   SHOP_PHONE: z.string().trim().min(1).max(40).default('+359 2 000 0000'),
-  SEED_DEMO: booleanFlag.default(true),
+  SEED_DEMO: booleanFlag.optional(),
   TRUST_PROXY: trustedProxies.default(false),
   // It travels in a header and guards data about the shop's trade, so it must be hard to guess.
   METRICS_TOKEN: z
@@ -128,8 +137,8 @@ export interface Config {
   adminEmails: string[];
   /** Who hears of new orders; the admins when empty. */
   orderNotifyEmails: string[];
-  /** The language of those notices. */
-  orderNotifyLanguage: 'en' | 'bg';
+  /** The language of those notices for everyone; unset, each admin gets the language they last used the admin in. */
+  orderNotifyLanguage: 'en' | 'bg' | undefined;
   /** How long a status e-mail waits before it is sent, so that a status changed again replaces it. */
   statusMailDelaySeconds: number;
   /** How long a server process may take to send one e-mail before another process takes it over. */
@@ -138,8 +147,12 @@ export interface Config {
   pricing: PricingRules;
   /** In a euro shop, show each price's BGN equivalent beside it (the changeover rule). */
   showBgnEquivalent: boolean;
+  /** A demo shows the demo banner and catalogue and takes simulated payments; a live shop is a real one. */
+  shopMode: ShopMode;
   /** The payment methods customers may choose, in the order offered. */
   paymentMethods: PaymentMethod[];
+  /** Simulated methods PAYMENT_METHODS named that a live shop leaves out (the start logs them). */
+  droppedPaymentMethods: PaymentMethod[];
   /** The seller as the legal pages name it. */
   seller: { legalName: string; uic: string; vatNumber: string; address: string; phone: string; email: string };
   seedDemo: boolean;
@@ -161,6 +174,17 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     throw new ConfigError(`Invalid environment configuration:\n${problems}`);
   }
   const env = parsed.data;
+  const mode = env.SHOP_MODE;
+  const listed = env.PAYMENT_METHODS ?? DEFAULT_PAYMENT_METHODS[mode];
+  const keepsSimulated = mode === 'demo' || env.KEEP_SIMULATED_PAYMENTS;
+  const paymentMethods = keepsSimulated ? listed : listed.filter((method) => !SIMULATED_PAYMENT_METHODS.includes(method));
+  if (paymentMethods.length === 0) {
+    throw new ConfigError(
+      `Invalid environment configuration:\n  PAYMENT_METHODS: a live shop (SHOP_MODE=live) offers no simulated payment, and ${listed.join(', ')} ` +
+        `${listed.length === 1 ? 'is' : 'are'} simulated (no money is taken), so no payment method is left. ` +
+        'Offer cash_on_delivery, or set KEEP_SIMULATED_PAYMENTS=true to take simulated payments anyway.',
+    );
+  }
   return {
     nodeEnv: env.NODE_ENV,
     port: env.PORT,
@@ -184,9 +208,11 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       cashOnDeliveryFeeMinor: env.COD_FEE,
     },
     showBgnEquivalent: env.SHOW_BGN_EQUIVALENT && env.SHOP_CURRENCY === 'EUR',
-    paymentMethods: env.PAYMENT_METHODS,
+    shopMode: mode,
+    paymentMethods,
+    droppedPaymentMethods: listed.filter((method) => !paymentMethods.includes(method)),
     seller: { legalName: env.SHOP_LEGAL_NAME, uic: env.SHOP_UIC, vatNumber: env.SHOP_VAT_NUMBER, address: env.SHOP_ADDRESS, phone: env.SHOP_PHONE, email: env.SUPPORT_EMAIL },
-    seedDemo: env.SEED_DEMO,
+    seedDemo: env.SEED_DEMO ?? mode === 'demo',
     trustProxy: env.TRUST_PROXY,
     metricsToken: env.METRICS_TOKEN,
     logLevel: env.LOG_LEVEL,

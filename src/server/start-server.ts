@@ -1,16 +1,15 @@
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.js';
-import { addAdmin } from './auth/roles.js';
 import { localUrl, newBackupKey, removeBackupAccess, writeBackupAccess } from './backup/backup-access.js';
 import { registerBackupRoute } from './backup/backup-routes.js';
-import { checkCatalogueCurrency, CurrencyMismatchError } from './catalog/currency.js';
-import { refreshSearchTexts, seedDemoCatalogue } from './catalog/service.js';
+import { CurrencyMismatchError } from './catalog/currency.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirInUseError, openDatabase } from './db/client.js';
 import { productImagesFor } from './images/product-images.js';
 import { keepPrivate } from './private-files.js';
 import type { PageSource } from './pages.js';
+import { prepareShop } from './prepare-shop.js';
 
 /**
  * How long a shutdown may take before the process exits anyway (with 1). `docker stop` sends SIGKILL
@@ -28,16 +27,8 @@ export async function startServer(createPages: () => Promise<PageSource>): Promi
     const images = productImagesFor(database, config.dataDir);
     const app = await buildApp({ config, database, images, pages: await createPages(), logger: true });
 
-    let added = 0;
-    for (const email of config.adminEmails) if (await addAdmin(database.db, email)) added++;
-    if (added) app.log.info(`${added} admin(s) added from ADMIN_EMAILS`);
     if (tightened) app.log.info(`${tightened} file(s) and folder(s) in ${path.resolve(config.dataDir)} were readable by other users; they are now the shop's user's alone`);
-    await refreshSearchTexts(database.db);
-    await checkCatalogueCurrency(database.db, config.pricing.currency);
-    if (config.seedDemo) {
-      const seeded = await seedDemoCatalogue(database.db, images, config.pricing.currency);
-      if (seeded) app.log.info(`Added ${seeded} demo products to the empty catalogue`);
-    }
+    await prepareShop(config, database, images, app.log);
 
     // The embedded database serves this process only, so `npm run backup` asks it for the backup (backup/backup-routes.ts).
     const backupKey = database.kind === 'pglite' ? newBackupKey() : undefined;

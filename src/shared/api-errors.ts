@@ -16,6 +16,7 @@ export const API_ERROR_CODES = [
   'internal',
   'unavailable',
   'mail_failed',
+  'mail_waiting',
   'invalid_link',
   'link_used',
   'link_expired',

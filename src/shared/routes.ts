@@ -85,6 +85,10 @@ export const mockPaymentPath = (orderId: string, method: PaymentMethod) =>
  */
 export const adminOrderPath = (orderId: string) => PAGE_ROUTES.admin + query(new URLSearchParams({ tab: 'orders', order: orderId }));
 
+/** The dashboard with the form for a new product open (an empty shop's home page links to it). */
+export const NEW_PRODUCT_PARAM = 'product';
+export const adminNewProductPath = `${PAGE_ROUTES.admin}?${NEW_PRODUCT_PARAM}=new`;
+
 /**
  * Each language of an indexable page has its own address: English is the address without a
  * language (the default, and what x-default names), Bulgarian adds ?lang=bg (/product/pearl-set?lang=bg,

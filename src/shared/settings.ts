@@ -1,6 +1,10 @@
 import { SPEC_PRICING, type PricingRules } from './money.js';
 import type { PaymentMethod } from './orders.js';
 
+/** A demo shop (the default) says so in a banner, seeds the demo catalogue and takes simulated payments; a live shop does none of that. */
+export const SHOP_MODES = ['demo', 'live'] as const;
+export type ShopMode = (typeof SHOP_MODES)[number];
+
 /** The only server settings the browser sees; the server writes them into the page it serves. */
 export interface PublicSettings {
   supportEmail: string;
@@ -13,6 +17,8 @@ export interface PublicSettings {
   showBgnEquivalent: boolean;
   /** The payment methods offered at checkout, in order. */
   paymentMethods: PaymentMethod[];
+  /** A demo shop shows the demo banner. */
+  shopMode: ShopMode;
 }
 
 /** What a page without the server's settings (a test, a cached shell) assumes: the specification's shop. */
@@ -22,6 +28,7 @@ export const DEFAULT_PUBLIC_SETTINGS: Omit<PublicSettings, 'publicUrl'> = {
   pricing: SPEC_PRICING,
   showBgnEquivalent: false,
   paymentMethods: ['pay_by_link', 'card'],
+  shopMode: 'demo',
 };
 
 export const PUBLIC_SETTINGS_ELEMENT_ID = 'shop-settings';

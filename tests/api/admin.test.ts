@@ -9,6 +9,7 @@ import type { Order } from '../../src/shared/orders.js';
 import { admins, orderCustomerEmails, orders, orderStatusChanges, payments, products, users } from '../../src/server/db/schema.js';
 import { SEARCH_EMAIL_LIST_LIMIT } from '../../src/server/orders/order-queries.js';
 import { sofia } from './sample-data.js';
+import { testProduct } from './test-products.js';
 import { signIn } from './sign-in.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';
 
@@ -243,6 +244,24 @@ describeEachDatabase('admin', (context) => {
     expect(await filesOf(product.id)).toEqual([]);
     expect((await testApp.app.inject({ method: 'DELETE', url: `/api/admin/products/${product.id}`, headers: { cookie: admin } })).statusCode).toBe(404);
     expect((await testApp.app.inject({ method: 'DELETE', url: '/api/admin/products/not-an-id', headers: { cookie: admin } })).statusCode).toBe(400);
+  });
+
+  it('sorts the product table by the names in the admin’s language', async () => {
+    const testApp = context();
+    const tag = key().slice(0, 6);
+    // In English A, B, C; in Bulgarian В (Ведро), Г (Гума), Я (Ябълка): the orders differ.
+    await testApp.database.db.insert(products).values([
+      testProduct({ name: `A ${tag} Apple`, nameBg: `Ябълка ${tag}`, priceMinor: 100 }),
+      testProduct({ name: `B ${tag} Bucket`, nameBg: `Ведро ${tag}`, priceMinor: 100 }),
+      testProduct({ name: `C ${tag} Eraser`, nameBg: `Гума ${tag}`, priceMinor: 100 }),
+    ]);
+    const names = async (query: string) =>
+      (await testApp.app.inject({ method: 'GET', url: `/api/admin/products${query}`, headers: { cookie: admin } }))
+        .json<{ products: Product[] }>()
+        .products.filter((product) => product.name.en.includes(tag));
+    expect((await names('')).map((product) => product.name.en)).toEqual([`A ${tag} Apple`, `B ${tag} Bucket`, `C ${tag} Eraser`]);
+    expect((await names('?lang=en')).map((product) => product.name.en)).toEqual([`A ${tag} Apple`, `B ${tag} Bucket`, `C ${tag} Eraser`]);
+    expect((await names('?lang=bg')).map((product) => product.name.bg)).toEqual([`Ведро ${tag}`, `Гума ${tag}`, `Ябълка ${tag}`]);
   });
 
   it('sets any status, writing updatedAt and the time named after it, and refuses others', async () => {

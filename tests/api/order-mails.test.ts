@@ -211,6 +211,103 @@ for (const target of databaseTargets) {
     });
   });
 
+  describe(`the owner's notices and sending again [${target}]`, () => {
+    let inbox: SmtpInbox;
+    let testApp: TestApp;
+    let foil: string;
+    let owner: string;
+    /** While set, the mail server takes messages to the customer only when it is resolved. */
+    let holdCustomerMail: { released: Promise<void>; release(): void } | undefined;
+    beforeAll(async () => {
+      inbox = await startSmtpInbox({ acceptWhen: (to) => (to.includes('twice@example.com') ? holdCustomerMail?.released : undefined) });
+      testApp = await createTestApp(target, { SMTP_URL: inbox.url });
+      [, foil] = await addProducts(testApp);
+      await addAdmin(testApp.database.db, 'owner@shop.test');
+      await addAdmin(testApp.database.db, 'helper@shop.test');
+      owner = await signInThroughInbox(testApp, inbox, 'owner@shop.test');
+    });
+    afterAll(async () => {
+      await testApp?.close();
+      await inbox?.close();
+    });
+
+    const useDashboardIn = (cookie: string, language: unknown) =>
+      testApp.app.inject({ method: 'PUT', url: '/api/admin/language', headers: { cookie }, payload: { language } });
+
+    it('tells each admin of a new order in the language they last used the dashboard in, English for one who never opened it', async () => {
+      expect((await useDashboardIn(owner, 'bg')).statusCode).toBe(204);
+      expect((await useDashboardIn(owner, 'de')).statusCode).toBe(400);
+      const customer = await signInThroughInbox(testApp, inbox, 'shopper@example.com');
+      expect((await useDashboardIn(customer, 'bg')).statusCode).toBe(403);
+
+      await fillCart(testApp, customer, [foil]);
+      const order = await placeOrder(testApp, customer, { language: 'en' });
+      expect((await inbox.waitForMail('owner@shop.test')).subject).toBe(`Нова поръчка №${order.orderId}: BGN 16,49`);
+      expect((await inbox.waitForMail('helper@shop.test')).subject).toBe(`New order #${order.orderId}: BGN 16.49`);
+      expect((await inbox.waitForMail('shopper@example.com')).subject).toBe(`We received your order #${order.orderId}`);
+
+      // Back to English in the dashboard: the next notice follows.
+      expect((await useDashboardIn(owner, 'en')).statusCode).toBe(204);
+      await fillCart(testApp, customer, [foil]);
+      const next = await placeOrder(testApp, customer, { language: 'bg' });
+      expect((await inbox.waitForMail('owner@shop.test')).subject).toBe(`New order #${next.orderId}: BGN 16.49`);
+      await settled(testApp, next.orderId);
+    });
+
+    it('lets ORDER_NOTIFY_LANGUAGE decide for every admin', async () => {
+      await useDashboardIn(owner, 'bg');
+      // A second app of the same shop whose setting names the language.
+      const english = await createTestApp(target, { SMTP_URL: inbox.url, ORDER_NOTIFY_LANGUAGE: 'en' }, target === 'postgres' ? { databaseUrl: testApp.databaseUrl } : { database: testApp.database });
+      try {
+        const customer = await signInThroughInbox(english, inbox, 'override@example.com');
+        await fillCart(english, customer, [foil]);
+        const order = await placeOrder(english, customer, { language: 'bg' });
+        const rows = await settled(english, order.orderId);
+        expect(rows.filter((row) => row.kind === 'new_order').map((row) => [row.recipient, row.language]).sort()).toEqual([
+          ['helper@shop.test', 'en'],
+          ['owner@shop.test', 'en'],
+        ]);
+        expect((await inbox.waitForMail('owner@shop.test')).subject).toBe(`New order #${order.orderId}: BGN 16.49`);
+      } finally {
+        await english.close();
+      }
+    });
+
+    it('queues one copy for thirty clicks of Send again at once, and another once that copy has gone', async () => {
+      const customer = await signInThroughInbox(testApp, inbox, 'twice@example.com');
+      await fillCart(testApp, customer, [foil]);
+      const order = await placeOrder(testApp, customer);
+      await inbox.waitForMail('twice@example.com');
+      const [confirmation] = (await settled(testApp, order.orderId)).filter((row) => row.kind === 'order_placed');
+      const subject = `We received your order #${order.orderId}`;
+      const delivered = () => inbox.messages.filter((message) => message.to.includes('twice@example.com') && message.subject === subject).length;
+      expect(delivered()).toBe(1);
+
+      // The mail server holds the copy until every click is answered, so that it is still waiting for all of them.
+      let release!: () => void;
+      holdCustomerMail = { released: new Promise<void>((resolve) => (release = resolve)), release };
+      const resend = () => testApp.app.inject({ method: 'POST', url: `/api/admin/orders/${order.orderId}/mails/${confirmation!.id}/resend`, headers: { cookie: owner } });
+      const answers = await Promise.all(Array.from({ length: 30 }, resend));
+      const statuses = answers.map((answer) => answer.statusCode);
+      expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+      expect(statuses.filter((status) => status === 409)).toHaveLength(29);
+      expect(answers.find((answer) => answer.statusCode === 409)!.json()).toMatchObject({ error: { code: 'mail_waiting' } });
+      expect((await mailsOf(testApp, order.orderId)).filter((row) => row.kind === 'order_placed')).toHaveLength(2);
+      holdCustomerMail.release();
+      holdCustomerMail = undefined;
+      await inbox.waitForMail('twice@example.com');
+      await settled(testApp, order.orderId);
+      expect(delivered()).toBe(2);
+
+      // Sent, the message may be sent again.
+      expect((await resend()).statusCode).toBe(200);
+      await inbox.waitForMail('twice@example.com');
+      const rows = await settled(testApp, order.orderId);
+      expect(rows.filter((row) => row.kind === 'order_placed').map((row) => row.state)).toEqual(['sent', 'sent', 'sent']);
+      expect(delivered()).toBe(3);
+    });
+  });
+
   describe(`order e-mails while the mail server is down [${target}]`, () => {
     let inbox: SmtpInbox | undefined;
     let testApp: TestApp;

@@ -68,5 +68,8 @@ test('the confirmation comes in the checkout’s language and opens the order; t
   const update = mails.getByRole('listitem').filter({ hasText: 'Status update: Preparing' });
   await expect(update).toContainText('Queued, to be sent at');
   await expect(update.getByRole('button')).toHaveCount(0);
+  // No try has failed, so it waits to be sent rather than for a "next try".
+  await page.getByRole('button', { name: 'Български' }).click();
+  await expect(page.getByRole('list', { name: 'Имейли' }).getByRole('listitem').filter({ hasText: 'Промяна на състоянието: Подготвя се' })).toContainText('Чака изпращане в');
   await customerContext.close();
 });

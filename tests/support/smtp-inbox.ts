@@ -65,6 +65,8 @@ export interface SmtpInboxOptions {
   hang?: boolean;
   /** Accepts each message only this long after receiving it, as a slow mail server. */
   acceptAfterMs?: number;
+  /** Accepts a message to these recipients only when the promise this returns settles (none: at once). */
+  acceptWhen?: (to: string[]) => Promise<void> | undefined;
 }
 
 /** A real SMTP server on a free local port that keeps what it receives. */
@@ -102,7 +104,9 @@ export async function startSmtpInbox(options: SmtpInboxOptions = {}): Promise<Sm
           waiters.splice(0).forEach((wake) => wake());
           callback();
         };
-        if (options.acceptAfterMs) setTimeout(accept, options.acceptAfterMs);
+        const gate = options.acceptWhen?.(to);
+        if (gate) void gate.then(accept, accept);
+        else if (options.acceptAfterMs) setTimeout(accept, options.acceptAfterMs);
         else accept();
       });
     },

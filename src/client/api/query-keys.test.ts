@@ -15,7 +15,7 @@ const members: Record<string, QueryKey> = {
   adminOrderPage: queryKeys.adminOrderPage({ status: 'paid', search: '', after: 'c2', before: '' }),
   adminOrder: queryKeys.adminOrder('NA-1'),
   adminAccess: queryKeys.adminAccess(),
-  adminProductList: queryKeys.adminProductList('soldOut'),
+  adminProductList: queryKeys.adminProductList('soldOut', 'bg'),
   stockHistory: queryKeys.stockHistory('b1c2'),
   legalPage: queryKeys.legalPage('terms', 'bg'),
 };

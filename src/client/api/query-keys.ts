@@ -46,7 +46,7 @@ export const queryKeys = {
   /** The admin's product lists and each product's stock history: what a change of stock makes stale. */
   adminProducts: () => adminProducts,
   /** The admin's product list by its stock filter; empty for all products. */
-  adminProductList: (stock: StockFilter | '') => [...adminProducts, stock] as const,
+  adminProductList: (stock: StockFilter | '', language: string) => [...adminProducts, stock, language] as const,
   stockHistory: (productId: string) => [...adminProducts, 'stock-changes', productId] as const,
 
   legalPage: (page: LegalPage, language: TextLanguage) => ['legal', page, language] as const,

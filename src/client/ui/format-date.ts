@@ -1,8 +1,17 @@
+const localeOf = (language: string) => (language === 'bg' ? 'bg-BG' : 'en-GB');
+
 /** A date and time in the reader's language, or the "not available" text for a missing or invalid one. */
 export function formatDateTime(iso: string | null | undefined, language: string, notAvailable: string): string {
   const time = iso ? Date.parse(iso) : Number.NaN;
   if (Number.isNaN(time)) return notAvailable;
-  return new Intl.DateTimeFormat(language === 'bg' ? 'bg-BG' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' }).format(time);
+  return new Intl.DateTimeFormat(localeOf(language), { dateStyle: 'medium', timeStyle: 'short' }).format(time);
+}
+
+/** As formatDateTime, but only the time ("17:18") for a moment of the same day as `now`. */
+export function formatTimeOrDateTime(iso: string | null | undefined, language: string, notAvailable: string, now = Date.now()): string {
+  const time = iso ? Date.parse(iso) : Number.NaN;
+  if (Number.isNaN(time) || new Date(time).toDateString() !== new Date(now).toDateString()) return formatDateTime(iso, language, notAvailable);
+  return new Intl.DateTimeFormat(localeOf(language), { timeStyle: 'short' }).format(time);
 }
 
 /** A time of day in the reader's language (19:05 in both). */

@@ -3,11 +3,12 @@ import { z } from 'zod';
 import { ADMIN_ORDERS_PAGE_SIZE, type AdminOrderDetail, type AdminOrderPage } from '../../shared/admin.js';
 import { productFieldsSchema } from '../../shared/catalog-schemas.js';
 import { photoOrderSchema } from '../../shared/photo-schemas.js';
-import type { Product } from '../../shared/catalog.js';
+import { TEXT_LANGUAGES, type Product } from '../../shared/catalog.js';
 import type { Order } from '../../shared/orders.js';
 import { STOCK_FILTERS, type StockChange } from '../../shared/stock.js';
 import type { OrderStatus } from '../../shared/order-status.js';
 import { orderSearchSchema, orderStatusSchema } from '../../shared/admin-order-schemas.js';
+import { setAdminLanguage } from '../auth/roles.js';
 import { requireAdmin } from '../auth/session.js';
 import { addPhoto, arrangePhotos, removePhoto } from '../catalog/photos.js';
 import { ADMIN_PRODUCTS_LIMIT, createProduct, deleteProduct, listProducts, updateProduct, type ProductFields, type StockInput } from '../catalog/service.js';
@@ -67,7 +68,9 @@ async function readPhotoUpload(request: FastifyRequest): Promise<Buffer> {
 const idParam = z.object({ id: z.uuid({ error: 'Product ID is required' }) });
 const mailParam = z.object({ mailId: z.uuid({ error: 'E-mail ID is required' }) });
 const photoParams = z.object({ id: z.uuid({ error: 'Product ID is required' }), photoId: z.uuid({ error: 'Photo ID is required' }) });
-const productQuerySchema = z.object({ stock: z.enum(STOCK_FILTERS).optional().catch(undefined) });
+// lang: the admin's language, whose names the table is sorted by (names are bilingual).
+const productQuerySchema = z.object({ stock: z.enum(STOCK_FILTERS).optional().catch(undefined), lang: z.enum(TEXT_LANGUAGES).catch('en').default('en') });
+const adminLanguageSchema = z.object({ language: z.enum(TEXT_LANGUAGES) });
 const orderQuerySchema = z.object({
   status: orderStatusSchema.optional().catch(undefined),
   q: orderSearchSchema.optional(),
@@ -89,11 +92,19 @@ export function registerAdminRoutes(app: FastifyInstance, db: Database, images: 
     return { admin: true };
   });
 
+  // The dashboard tells the language it is used in, so that this admin's new-order notices come in it.
+  app.put<{ Body: { language?: unknown } }>('/api/admin/language', async (request, reply) => {
+    const admin = await requireAdmin(db, request);
+    const { language } = parseInput(adminLanguageSchema, request.body ?? {});
+    await setAdminLanguage(db, admin.email, language);
+    return reply.status(204).send();
+  });
+
   app.get('/api/admin/products', async (request, reply): Promise<{ products: Product[]; total: number }> => {
     await requireAdmin(db, request);
-    const { stock } = parseInput(productQuerySchema, request.query);
+    const { stock, lang } = parseInput(productQuerySchema, request.query);
     reply.header('cache-control', 'no-store');
-    return listProducts(db, { stock, pageSize: ADMIN_PRODUCTS_LIMIT });
+    return listProducts(db, { stock, language: lang, pageSize: ADMIN_PRODUCTS_LIMIT });
   });
 
   app.post('/api/admin/products', async (request, reply) => {
@@ -178,7 +189,9 @@ export function registerAdminRoutes(app: FastifyInstance, db: Database, images: 
     await requireAdmin(db, request);
     const orderId = orderIdOf(request.params);
     const { mailId } = parseInput(mailParam, { mailId: request.params.mailId });
-    if (!(await resendMail(db, orderId, mailId))) throw new HttpError(404, 'not_found', `Order ${orderId} has no such e-mail`);
+    const resent = await resendMail(db, orderId, mailId);
+    if (resent === 'not_found') throw new HttpError(404, 'not_found', `Order ${orderId} has no such e-mail`);
+    if (resent === 'waiting') throw new HttpError(409, 'mail_waiting', 'This e-mail, or a copy of it, is still waiting to be sent');
     return orderDetail(db, orderId);
   });
 }

@@ -1,4 +1,5 @@
-import { eq, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { TEXT_LANGUAGES, type TextLanguage } from '../../shared/catalog.js';
 import type { Database, Executor } from '../db/client.js';
 import { admins, users } from '../db/schema.js';
 import { announceRolesChanged } from '../live/live-hub.js';
@@ -54,6 +55,38 @@ export async function removeAdmin(db: Executor, email: string): Promise<boolean>
 }
 
 export async function listAdmins(db: Executor): Promise<string[]> {
+  return (await listAdminsWithLanguage(db)).map((admin) => admin.email);
+}
+
+const knownLanguage = (value: string | null) => TEXT_LANGUAGES.find((language) => language === value);
+
+/** Every admin's e-mail with the language they last used the dashboard in (undefined if they never opened it). */
+export async function listAdminsWithLanguage(db: Executor): Promise<{ email: string; language: TextLanguage | undefined }[]> {
   const rows = await db.select().from(admins).orderBy(admins.id);
-  return rows.map((row) => row.email ?? row.id);
+  return rows.map((row) => ({ email: row.email ?? row.id, language: knownLanguage(row.language) }));
+}
+
+/** Remembers the language an admin uses the dashboard in; their new-order notices come in it. */
+export async function setAdminLanguage(db: Executor, email: string, language: TextLanguage): Promise<void> {
+  const normalized = normalize(email);
+  await db
+    .update(admins)
+    .set({ language })
+    .where(and(or(eq(admins.id, normalized), eq(admins.email, normalized)), sql`${admins.language} is distinct from ${language}`));
+}
+
+/** The languages these e-mails' admins last used the dashboard in; an e-mail of no admin, or of one who never opened it, is absent. */
+export async function adminLanguages(db: Executor, emails: readonly string[]): Promise<Map<string, TextLanguage>> {
+  if (emails.length === 0) return new Map();
+  const normalized = emails.map(normalize);
+  const rows = await db
+    .select({ id: admins.id, email: admins.email, language: admins.language })
+    .from(admins)
+    .where(or(inArray(admins.id, normalized), inArray(admins.email, normalized)));
+  const languages = new Map<string, TextLanguage>();
+  for (const row of rows) {
+    const language = knownLanguage(row.language);
+    if (language) languages.set(row.email ?? row.id, language).set(row.id, language);
+  }
+  return languages;
 }

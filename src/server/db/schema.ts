@@ -39,6 +39,8 @@ export const admins = pgTable(
   {
     id: text('id').primaryKey(),
     email: text('email'),
+    /** The language (en or bg) this admin last used the admin dashboard in: their new-order notices come in it. */
+    language: text('language'),
     createdAt: createdAt(),
   },
   (table) => [index('admins_email_idx').on(table.email)],

@@ -108,14 +108,35 @@ export async function listOrderMails(db: Executor, orderId: string): Promise<Ord
   return rows.map(toOrderMail).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || rank(a) - rank(b) || a.recipient.localeCompare(b.recipient));
 }
 
-/** Queues a new copy of one of the order's messages, to be sent now; false when the order has no such message. */
-export async function resendMail(db: Database, orderId: string, mailId: string): Promise<boolean> {
+/**
+ * Queues a new copy of one of the order's messages, to be sent now: 'queued', or 'waiting' when the
+ * message or a copy of it still waits to be sent (one at a time: thirty clicks at once send one copy),
+ * or 'not_found' when the order has no such message. The original's row is locked for the check and
+ * the insert, so that requests arriving together on PostgreSQL take turns and each sees the copy the
+ * one before it queued.
+ */
+export async function resendMail(db: Database, orderId: string, mailId: string): Promise<'queued' | 'waiting' | 'not_found'> {
   return db.transaction(async (tx) => {
     const [original] = await tx
       .select()
       .from(mailQueue)
-      .where(and(eq(mailQueue.id, mailId), eq(mailQueue.orderId, orderId)));
-    if (!original) return false;
+      .where(and(eq(mailQueue.id, mailId), eq(mailQueue.orderId, orderId)))
+      .for('update');
+    if (!original) return 'not_found';
+    const [waiting] = await tx
+      .select({ id: mailQueue.id })
+      .from(mailQueue)
+      .where(
+        and(
+          eq(mailQueue.orderId, orderId),
+          eq(mailQueue.kind, original.kind),
+          eq(mailQueue.recipient, original.recipient),
+          sql`${mailQueue.orderStatus} is not distinct from ${original.orderStatus}`,
+          isWaiting,
+        ),
+      )
+      .limit(1);
+    if (waiting) return 'waiting';
     await queueMails(tx, [
       {
         orderId,
@@ -125,7 +146,7 @@ export async function resendMail(db: Database, orderId: string, mailId: string):
         language: original.language as TextLanguage,
       },
     ]);
-    return true;
+    return 'queued';
   });
 }
 

@@ -1,7 +1,7 @@
 import type { TextLanguage } from '../../shared/catalog.js';
 import { isNotifiedStatus } from '../../shared/order-mails.js';
 import type { OrderStatus } from '../../shared/order-status.js';
-import { listAdmins } from '../auth/roles.js';
+import { adminLanguages, listAdminsWithLanguage } from '../auth/roles.js';
 import type { Executor } from '../db/client.js';
 import { lastToldStatus, queueMails, supersedeQueuedMails } from '../mail/mail-queue.js';
 
@@ -10,7 +10,8 @@ export interface OrderMailSettings {
   supportEmail: string;
   /** Who hears of new orders; the admins when empty. */
   notifyEmails: string[];
-  notifyLanguage: TextLanguage;
+  /** The language of every new-order notice; unset, each admin's is the one they last used the dashboard in (else English). */
+  notifyLanguage: TextLanguage | undefined;
   /** How long a status message waits, so that a status changed again meanwhile replaces it. */
   statusDelayMs: number;
   /** Euro amounts are followed by their BGN equivalent. */
@@ -24,12 +25,24 @@ interface OrderAddressee {
   language: TextLanguage;
 }
 
+/**
+ * Who hears of a new order, each in their language: ORDER_NOTIFY_LANGUAGE when set, else the language
+ * the admin last used the dashboard in, else English. One query on the checkout's path at most.
+ */
+async function ownersToNotify(tx: Executor, settings: OrderMailSettings): Promise<{ email: string; language: TextLanguage }[]> {
+  const { notifyEmails, notifyLanguage } = settings;
+  if (notifyEmails.length === 0) {
+    return (await listAdminsWithLanguage(tx)).map((admin) => ({ email: admin.email, language: notifyLanguage ?? admin.language ?? 'en' }));
+  }
+  const languages = notifyLanguage ? undefined : await adminLanguages(tx, notifyEmails);
+  return notifyEmails.map((email) => ({ email, language: notifyLanguage ?? languages?.get(email) ?? 'en' }));
+}
+
 /** In the transaction that places the order: the customer's confirmation and the owner's new-order notice. */
 export async function queueOrderPlacedMails(tx: Executor, settings: OrderMailSettings, order: OrderAddressee): Promise<void> {
-  const owners = settings.notifyEmails.length > 0 ? settings.notifyEmails : await listAdmins(tx);
   await queueMails(tx, [
     { orderId: order.orderId, kind: 'order_placed', recipient: order.customerEmail, language: order.language },
-    ...owners.map((owner) => ({ orderId: order.orderId, kind: 'new_order' as const, recipient: owner, language: settings.notifyLanguage })),
+    ...(await ownersToNotify(tx, settings)).map((owner) => ({ orderId: order.orderId, kind: 'new_order' as const, recipient: owner.email, language: owner.language })),
   ]);
 }
 

@@ -1,24 +1,30 @@
 import type { FastifyInstance } from 'fastify';
-import { recordPaymentSchema, type Order } from '../../shared/orders.js';
+import { recordPaymentSchema, type Order, type PaymentMethod } from '../../shared/orders.js';
 import { requireUser } from '../auth/session.js';
 import type { Database } from '../db/client.js';
+import { HttpError } from '../http/errors.js';
 import { parseInput } from '../http/validation.js';
 import { orderIdOf } from '../orders/routes.js';
 import { orderForPaymentPage, recordPayment } from './service.js';
 
 type WithId = { Params: { orderId: string } };
 
-/** The payment page's view of an order (which the simulated provider may complete) and the payment itself. */
-export function registerPaymentRoutes(app: FastifyInstance, db: Database): void {
+/**
+ * The payment page's view of an order (which the simulated provider may complete) and the payment itself.
+ * The simulated provider settles only the methods the shop offers: a live shop that left them out
+ * (SHOP_MODE=live) marks no order paid without money, not even one placed while it was a demo.
+ */
+export function registerPaymentRoutes(app: FastifyInstance, db: Database, offered: readonly PaymentMethod[]): void {
   app.get<WithId>('/api/orders/:orderId', async (request, reply): Promise<{ order: Order }> => {
     const user = await requireUser(db, request);
     reply.header('cache-control', 'no-store');
-    return { order: await orderForPaymentPage(db, user.id, orderIdOf(request.params)) };
+    return { order: await orderForPaymentPage(db, user.id, orderIdOf(request.params), offered.includes('pay_by_link')) };
   });
 
   app.post<WithId>('/api/orders/:orderId/payment', async (request): Promise<{ order: Order }> => {
     const user = await requireUser(db, request);
     const details = parseInput(recordPaymentSchema, request.body);
+    if (!offered.includes(details.method)) throw new HttpError(400, 'payment_method_unavailable', `This shop does not take payments by ${details.method}`);
     return { order: await recordPayment(db, user.id, orderIdOf(request.params), details) };
   });
 }

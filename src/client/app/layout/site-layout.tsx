@@ -3,6 +3,7 @@ import { pieceCount } from '../../../shared/cart.js';
 import { useCart } from '../../cart/cart-context.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { useSession } from '../../session/session.js';
+import { settings } from '../../settings.js';
 import { useModal } from '../../ui/modal/modal-context.js';
 import { useManifestLanguage } from '../offline/manifest-language.js';
 import { UpdateBar } from '../offline/update-bar.js';
@@ -10,7 +11,7 @@ import { ConnectionBar } from './connection-bar.js';
 import { Footer } from './footer.js';
 import { Header } from './header.js';
 
-/** Header, development banner, connection and update bars and footer around every page but the mock payment page. */
+/** Header, demo banner (a demo shop's), connection and update bars and footer around every page but the mock payment page. */
 export function SiteLayout({ children }: { children: ReactNode }) {
   const { t, language } = useTranslation();
   const { openLogin, signOut } = useSession();
@@ -29,10 +30,12 @@ export function SiteLayout({ children }: { children: ReactNode }) {
       <a className="skip-link" href="#main">
         {t('app.skipToContent')}
       </a>
-      {/* A labelled region, so that screen-reader users who move by landmarks meet the notice too. */}
-      <section className="dev-banner" aria-label={t('banner.label')}>
-        <p>{t('banner.devNotice')}</p>
-      </section>
+      {/* A labelled region, so that screen-reader users who move by landmarks meet the notice too. A live shop has none. */}
+      {settings.shopMode === 'demo' && (
+        <section className="dev-banner" aria-label={t('banner.label')}>
+          <p>{t('banner.devNotice')}</p>
+        </section>
+      )}
       <div className="site-top">
         <Header cartCount={pieceCount(items)} onLogin={() => openLogin()} onLogout={() => void logout()} />
         <ConnectionBar />

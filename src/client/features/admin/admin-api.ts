@@ -8,15 +8,22 @@ import type { StockChange, StockFilter } from '../../../shared/stock.js';
 import type { ApiErrorBody } from '../../../shared/api-errors.js';
 import { ApiError, requestJson } from '../../api/http.js';
 import { queryKeys } from '../../api/query-keys.js';
+import { mailPollInterval } from './order-mail-state.js';
 
 /** Asks the server again, since the session's admin flag may be older than a removal from the admins table. */
 export const useAdminAccess = (enabled: boolean) =>
   useQuery({ queryKey: queryKeys.adminAccess(), queryFn: () => requestJson<{ admin: true }>('/api/admin/access'), retry: false, staleTime: 0, enabled });
 
-export const useAdminProducts = (stock: StockFilter | '') =>
+/** Tells the server the language this admin uses the dashboard in, for their new-order notices. */
+export async function rememberAdminLanguage(language: string): Promise<void> {
+  await requestJson<null>('/api/admin/language', { method: 'PUT', body: JSON.stringify({ language }) });
+}
+
+/** The table is sorted by the names in the admin's language. */
+export const useAdminProducts = (stock: StockFilter | '', language: string) =>
   useQuery({
-    queryKey: queryKeys.adminProductList(stock),
-    queryFn: async () => (await requestJson<{ products: Product[] }>(`/api/admin/products${stock ? `?stock=${stock}` : ''}`)).products,
+    queryKey: queryKeys.adminProductList(stock, language),
+    queryFn: async () => (await requestJson<{ products: Product[] }>(`/api/admin/products?${new URLSearchParams({ ...(stock && { stock }), lang: language })}`)).products,
     placeholderData: (previous) => previous,
   });
 
@@ -47,15 +54,12 @@ export function useAdminOrders(filter: OrderFilter) {
   });
 }
 
-/** How often an order is asked again while one of its e-mails waits, so that "Queued" turns into "Sent" before the admin's eyes. */
-const QUEUED_MAIL_POLL_MS = 3000;
-
 /** The order with the stock changes it made and the e-mails it caused. */
 export const useAdminOrder = (orderId: string) =>
   useQuery({
     queryKey: queryKeys.adminOrder(orderId),
     queryFn: () => requestJson<AdminOrderDetail>(`/api/admin/orders/${encodeURIComponent(orderId)}`),
-    refetchInterval: (query) => (query.state.data?.mails.some((mail) => mail.state === 'queued') ? QUEUED_MAIL_POLL_MS : false),
+    refetchInterval: (query) => mailPollInterval(query.state.data?.mails ?? []),
   });
 
 export function changeStatus(orderId: string, change: ChangeOrderStatusRequest): Promise<AdminOrderDetail> {

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { Redirect } from 'wouter';
 import { PAGE_ROUTES } from '../../../shared/routes.js';
 import { ApiError } from '../../api/http.js';
@@ -6,18 +7,24 @@ import { usePageMeta } from '../../seo/page-meta.js';
 import { useSession } from '../../session/session.js';
 import { LoadingMessage } from '../../ui/state-message.js';
 import { TabList, tabPanelProps } from '../../ui/tab-list.js';
-import { useAdminAccess } from './admin-api.js';
+import { rememberAdminLanguage, useAdminAccess } from './admin-api.js';
 import { ADMIN_TABS, useAdminView } from './admin-location.js';
 import { OrdersPanel } from './orders-panel.js';
 import { ProductsPanel } from './products-panel.js';
 
 export default function AdminPage() {
-  const { t } = useTranslation();
+  const { t, language } = useTranslation();
   const { user } = useSession();
   // Visitors and customers are sent home at once, without a request the server would refuse.
   const access = useAdminAccess(Boolean(user?.isAdmin));
   const [view, setView] = useAdminView();
   usePageMeta({ page: 'admin', noIndex: true });
+  // The owner's new-order e-mails follow the language they use the dashboard in. Should this fail, the
+  // notices keep the language last remembered, which is no reason to trouble the admin.
+  const granted = access.isSuccess;
+  useEffect(() => {
+    if (granted) rememberAdminLanguage(language).catch(() => {});
+  }, [granted, language]);
 
   // The server decides: the header's admin flag only hides the link. Unreachable, it has not decided yet.
   const refused = access.isError && !(access.error instanceof ApiError && access.error.code === 'network');

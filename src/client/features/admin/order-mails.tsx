@@ -3,8 +3,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { OrderMail } from '../../../shared/order-mails.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { useTranslation, type Translate } from '../../i18n/i18n.js';
-import { formatDateTime } from '../../ui/format-date.js';
+import { ApiError } from '../../api/http.js';
+import { errorText } from '../../api/error-text.js';
 import { resendMail } from './admin-api.js';
+import { mailStateText } from './order-mail-state.js';
 
 /** What the message is: "Order confirmation", "Status update: Sent"... */
 const mailName = (t: Translate, mail: OrderMail) =>
@@ -12,24 +14,11 @@ const mailName = (t: Translate, mail: OrderMail) =>
 
 function MailState({ mail }: { mail: OrderMail }) {
   const { t, language } = useTranslation();
-  const time = (iso: string | null) => formatDateTime(iso, language, t('orders.notAvailable'));
-  const text = {
-    queued:
-      mail.attempts > 0
-        ? t('admin.orders.mails.queuedRetry', { time: time(mail.nextAttemptAt) })
-        : // A status update waits a while, so that a status changed again replaces it.
-          mail.nextAttemptAt && Date.parse(mail.nextAttemptAt) > Date.now() + 5_000
-          ? t('admin.orders.mails.queuedUntil', { time: time(mail.nextAttemptAt) })
-          : t('admin.orders.mails.queued'),
-    sent: t('admin.orders.mails.sent', { time: time(mail.sentAt) }),
-    failed: t('admin.orders.mails.failed', { reason: mail.lastError ?? t('orders.notAvailable') }),
-    superseded: t('admin.orders.mails.superseded'),
-  }[mail.state];
   return (
     <>
-      <span className={`mail-state mail-state--${mail.state}`}>{text}</span>
-      {/* A failed message shows its reason above; a waiting one says why it waits. */}
-      {mail.state === 'queued' && mail.attempts > 0 && mail.lastError && <span className="muted">{t('admin.orders.mails.lastError', { error: mail.lastError })}</span>}
+      <span className={`mail-state mail-state--${mail.state}`}>{mailStateText(t, language, mail)}</span>
+      {/* A failed message shows its reason above; one waiting after a failed try says what failed. */}
+      {mail.state === 'queued' && mail.lastError && <span className="muted">{t('admin.orders.mails.lastError', { error: mail.lastError })}</span>}
     </>
   );
 }
@@ -52,11 +41,17 @@ export function OrderMails({ orderId, mails, onToast }: OrderMailsProps) {
   const resend = async (mail: OrderMail) => {
     if (resending) return;
     setResending(true);
+    const queryKey = queryKeys.adminOrder(orderId);
     try {
-      queryClient.setQueryData(queryKeys.adminOrder(orderId), await resendMail(orderId, mail.id));
+      const changed = await resendMail(orderId, mail.id);
+      // A poll that left before the copy was queued must not bring back the list without it.
+      await queryClient.cancelQueries({ queryKey });
+      queryClient.setQueryData(queryKey, changed);
       onToast({ message: t('admin.orders.mails.resent'), kind: 'success' });
-    } catch {
-      onToast({ message: t('admin.orders.mails.resendError'), kind: 'error' });
+    } catch (error) {
+      // Another admin's copy may be waiting already: the list is read again to show it.
+      void queryClient.invalidateQueries({ queryKey });
+      onToast({ message: error instanceof ApiError && error.code === 'mail_waiting' ? errorText(t, error) : t('admin.orders.mails.resendError'), kind: 'error' });
     } finally {
       setResending(false);
     }

@@ -1,6 +1,8 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { useSearchParams } from 'wouter';
 import type { Product } from '../../../shared/catalog.js';
+import { NEW_PRODUCT_PARAM } from '../../../shared/routes.js';
 import { STOCK_FILTERS, stockLevel, type StockFilter } from '../../../shared/stock.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { useTranslation } from '../../i18n/i18n.js';
@@ -16,15 +18,25 @@ import { Localized, useLocalize } from '../../i18n/localized.js';
 type Editing = { product?: Product } | null;
 
 export function ProductsPanel() {
-  const { t } = useTranslation();
+  const { t, language } = useTranslation();
   const localize = useLocalize();
   const [view, setView] = useAdminView();
-  const products = useAdminProducts(view.stock);
+  const products = useAdminProducts(view.stock, language);
   const filterId = useId();
   const queryClient = useQueryClient();
   const showModal = useModal();
-  const [editing, setEditing] = useState<Editing>(null);
+  const [params, setParams] = useSearchParams();
+  // /admin?product=new (an empty shop's home page links there) opens the form for a new product.
+  const [editing, setEditing] = useState<Editing>(() => (params.get(NEW_PRODUCT_PARAM) === 'new' ? {} : null));
   const [deleting, setDeleting] = useState<Product | null>(null);
+  const opensNewProduct = params.has(NEW_PRODUCT_PARAM);
+  useEffect(() => {
+    // Once opened, the address is the dashboard's again, so that a reload after saving does not open an empty form.
+    if (!opensNewProduct) return;
+    const rest = new URLSearchParams(params);
+    rest.delete(NEW_PRODUCT_PARAM);
+    setParams(rest, { replace: true });
+  }, [opensNewProduct, params, setParams]);
 
   // The storefront's list is the same catalogue: both are fetched again after a change.
   const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.adminProducts() }), queryClient.invalidateQueries({ queryKey: queryKeys.catalogue() })]);

@@ -1,7 +1,9 @@
 import { useEffect } from 'react';
-import { useSearchParams } from 'wouter';
+import { Link, useSearchParams } from 'wouter';
 import { catalogueQueryParams, parseCatalogueQuery, type CatalogueQuery } from '../../../shared/catalog.js';
+import { adminNewProductPath } from '../../../shared/routes.js';
 import { useTranslation } from '../../i18n/i18n.js';
+import { useSession } from '../../session/session.js';
 import { usePageMeta } from '../../seo/page-meta.js';
 import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
 import { CatalogueFilters } from './catalogue-filters.js';
@@ -28,6 +30,7 @@ export function HomePage() {
     category: query.category,
   });
   const { adding, addToCart } = useAddToCart();
+  const { user } = useSession();
   const viewSearch = searchParams.toString();
   useEffect(() => rememberCatalogueView(viewSearch), [viewSearch]);
 
@@ -49,7 +52,8 @@ export function HomePage() {
         <h2 id="products-title" className="section-title">
           {t('products.title')}
         </h2>
-        <CatalogueFilters query={query} onChange={showQuery} />
+        {/* A shop without products has nothing to search or sort. */}
+        {!(products.data?.total === 0 && !filtered) && <CatalogueFilters query={query} onChange={showQuery} />}
         {products.isPending ? (
           // As tall as a screen while it waits, so that the footer does not jump down when the products come.
           <div className="page-loading">
@@ -58,7 +62,15 @@ export function HomePage() {
         ) : products.isError ? (
           <LoadErrorMessage message={t('products.loadError')} onRetry={products.refetch} />
         ) : products.data.total === 0 && !filtered ? (
-          <p className="state-message">{t('products.empty')}</p>
+          // A new shop has no products yet: its owner is shown the way to the first.
+          <div className="state-message">
+            <p>{t(user?.isAdmin ? 'products.emptyForAdmin' : 'products.empty')}</p>
+            {user?.isAdmin && (
+              <Link href={adminNewProductPath} className="button button--primary">
+                {t('products.addFirst')}
+              </Link>
+            )}
+          </div>
         ) : (
           <>
             <p className="catalogue-count" role="status" aria-live="polite">

@@ -1,0 +1,29 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { addAdmin } from './auth/roles.js';
+import { checkCatalogueCurrency } from './catalog/currency.js';
+import { refreshSearchTexts, seedDemoCatalogue } from './catalog/service.js';
+import type { Config } from './config.js';
+import type { DatabaseHandle } from './db/client.js';
+import type { ProductImages } from './images/product-images.js';
+
+/**
+ * What a start does to the database before the shop serves: the admins of ADMIN_EMAILS, the search
+ * texts, the check that the catalogue is in the shop's currency, and a demo shop's demo catalogue.
+ */
+export async function prepareShop(config: Config, database: DatabaseHandle, images: ProductImages, log: FastifyBaseLogger): Promise<void> {
+  let added = 0;
+  for (const email of config.adminEmails) if (await addAdmin(database.db, email)) added++;
+  if (added) log.info(`${added} admin(s) added from ADMIN_EMAILS`);
+  await refreshSearchTexts(database.db);
+  await checkCatalogueCurrency(database.db, config.pricing.currency);
+  if (config.seedDemo) {
+    const seeded = await seedDemoCatalogue(database.db, images, config.pricing.currency);
+    if (seeded) log.info(`Added ${seeded} demo products to the empty catalogue`);
+  }
+  if (config.droppedPaymentMethods.length > 0) {
+    log.warn(
+      `SHOP_MODE=live: not offering ${config.droppedPaymentMethods.join(', ')} from PAYMENT_METHODS, which the simulated provider settles without taking money ` +
+        '(KEEP_SIMULATED_PAYMENTS=true offers them anyway)',
+    );
+  }
+}
