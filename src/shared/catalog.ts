@@ -1,4 +1,4 @@
-import { storablePart } from './text.js';
+import { storablePart } from './storable-text.js';
 
 export const PRODUCT_CATEGORIES = ['nails', 'nail-art', 'accessories', 'kits'] as const;
 export type ProductCategory = (typeof PRODUCT_CATEGORIES)[number];
