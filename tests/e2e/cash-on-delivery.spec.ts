@@ -48,7 +48,7 @@ test('a cash-on-delivery order is accepted, told apart from unpaid card orders, 
   await expect(page.getByRole('radio', { name: /Плащане чрез линк/ })).not.toBeChecked();
   await page.getByRole('radio', { name: /Наложен платеж/ }).check();
   await acceptTerms(page);
-  await page.getByRole('button', { name: 'Поръчайте' }).click();
+  await page.getByRole('button', { name: 'Потвърдете поръчката' }).click();
   const created = page.getByRole('dialog');
   await expect(created).toContainText('Моля, платете в брой на куриера при доставката.');
   const orderId = /(NA-[A-Z2-9]{8})/.exec((await created.textContent())!)![1]!;

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { changePrice, createProduct, deleteProduct } from './shop-api.js';
 import { clientAddressHeader, expect, hasHorizontalScroll, test, uniqueEmail } from './shop-fixtures.js';
 import { signInThroughUi } from './sign-in-steps.js';
-import { acceptTerms } from './checkout-steps.js';
+import { acceptTerms, paymentWindowCompletes } from './checkout-steps.js';
 
 const card = (page: Page, index: number) => page.getByRole('article').nth(index);
 
@@ -83,6 +83,7 @@ test('pays by card: address with a Bulgarian phone, totals, order, card form, su
   await orderCard.getByRole('button', { name: 'Pay Now' }).click();
   await expect(page).toHaveURL(new RegExp(`/checkout/payment/${orderId}$`));
 
+  await page.clock.install();
   const popupPromise = page.waitForEvent('popup');
   await page.getByRole('button', { name: 'Pay with card' }).click();
   const popup = await popupPromise;
@@ -104,9 +105,7 @@ test('pays by card: address with a Bulgarian phone, totals, order, card form, su
   await expect(popup.getByRole('alert')).toHaveText('Please enter a valid 3-digit CVV');
   await popup.getByLabel('CVV').fill('123');
   await popup.getByRole('button', { name: `Pay ${money(subtotal + tax + 599)}` }).click();
-  await expect(popup.getByText('Processing payment...')).toBeVisible();
-  await expect(popup.getByText('Payment Successful!')).toBeVisible({ timeout: 5000 });
-  await popup.waitForEvent('close', { timeout: 10_000 });
+  await paymentWindowCompletes(popup);
 
   await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible();
   const paid = (await (await page.request.get(`/api/orders/${orderId}`)).json()).order;
@@ -128,13 +127,14 @@ test('pays by link: the payment window completes the payment and the page follow
   await page.getByRole('dialog', { name: 'Success' }).getByRole('button', { name: 'OK' }).click();
   await page.getByRole('button', { name: 'Pay Now' }).click();
 
+  await page.clock.install();
   const popupPromise = page.waitForEvent('popup');
   await page.getByRole('button', { name: 'Open payment link' }).click();
   const popup = await popupPromise;
   await expect(popup).toHaveURL(/\/mock-payment\/NA-[A-Z2-9]{8}$/);
   await expect(popup.getByLabel('Card number')).toHaveCount(0);
   await popup.getByRole('button', { name: 'Complete Payment' }).click();
-  await popup.waitForEvent('close', { timeout: 10_000 });
+  await paymentWindowCompletes(popup);
   await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible();
   await page.getByRole('link', { name: 'Continue Shopping' }).click();
   await expect(page.getByRole('heading', { name: 'Featured Art Products' })).toBeVisible();
@@ -291,12 +291,12 @@ test.describe('in Bulgarian', () => {
     expect(await hasHorizontalScroll(page)).toBe(false);
 
     await page.getByRole('button', { name: 'Платете сега' }).click();
+    await page.clock.install();
     const popupPromise = page.waitForEvent('popup');
     await page.getByRole('button', { name: 'Отворете линка за плащане' }).click();
     const popup = await popupPromise;
     await popup.getByRole('button', { name: 'Завършете плащането' }).click();
-    await expect(popup.getByText('Плащането се обработва...')).toBeVisible();
-    await popup.waitForEvent('close', { timeout: 10_000 });
+    await paymentWindowCompletes(popup);
     await expect(page.getByRole('heading', { name: 'Плащането е успешно!' })).toBeVisible();
     await page.getByRole('link', { name: 'Вижте поръчката' }).click();
     await expect(page.getByText('Платена', { exact: true })).toBeVisible();

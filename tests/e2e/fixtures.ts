@@ -1,6 +1,6 @@
 import { test as base, expect, type Page } from '@playwright/test';
 
-interface Fixtures {
+export interface Fixtures {
   /** Lets a test expect console errors that match (for example from a response it made fail on purpose). */
   allowConsoleErrors: (pattern: RegExp) => void;
   allowedConsoleErrors: RegExp[];

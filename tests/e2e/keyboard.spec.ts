@@ -1,6 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import type { Product } from '../../src/shared/catalog.js';
 import { signInRequest } from './accessibility.js';
+import { paymentWindowCompletes } from './checkout-steps.js';
 import { expect, test, uniqueEmail } from './shop-fixtures.js';
 
 // The shop by keyboard alone: focus comes back to where it was after every dialog and removal, and a
@@ -169,6 +170,7 @@ test('a whole purchase by keyboard: sign in, add two products, check out and pay
   await moveFocusTo(page, page.getByRole('listitem', { name: `Order #${orderId}` }).getByRole('button', { name: 'Pay Now' }));
   await page.keyboard.press('Enter');
   await moveFocusTo(page, page.getByRole('button', { name: 'Pay with card' }));
+  await page.clock.install();
   const popupOpened = page.waitForEvent('popup');
   await page.keyboard.press('Enter');
   const popup = await popupOpened;
@@ -181,8 +183,7 @@ test('a whole purchase by keyboard: sign in, add two products, check out and pay
   await popup.keyboard.press('Tab');
   await popup.keyboard.type('123');
   await popup.keyboard.press('Enter');
-  await expect(popup.getByText('Payment Successful!')).toBeVisible({ timeout: 5000 });
-  await popup.waitForEvent('close', { timeout: 10_000 });
+  await paymentWindowCompletes(popup);
 
   await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible();
   const paid = (await (await page.request.get(`/api/orders/${orderId}`)).json()).order;

@@ -1,14 +1,13 @@
 import type { Page } from '@playwright/test';
 import { expect, test, uniqueEmail } from './shop-fixtures.js';
 import { setOrderStatus, placeOrderThroughApi } from './shop-api.js';
-import { signInThroughUi } from './sign-in-steps.js';
-
-const PAYMENT_POLL_MS = 5_000;
+import { PAYMENT_POLL_MS } from '../../src/shared/orders.js';
+import { signIn } from './sign-in-steps.js';
 
 /** Signs a new customer in and returns the id of a demo product to order. */
-async function customerWithProduct(page: Page, inbox: Parameters<typeof signInThroughUi>[1], name: string): Promise<string> {
+async function customerWithProduct(page: Page, inbox: Parameters<typeof signIn>[1], name: string): Promise<string> {
   await page.goto('/');
-  await signInThroughUi(page, inbox, uniqueEmail(name));
+  await signIn(page, inbox, uniqueEmail(name));
   const { products } = (await (await page.request.get('/api/products')).json()) as { products: Array<{ id: string }> };
   return products[0]!.id;
 }
@@ -24,6 +23,7 @@ test('a cancelled order’s payment page and payment window say so, offer no pay
   page.on('request', (request) => {
     if (new URL(request.url()).pathname === `/api/orders/${orderId}`) orderRequests.push(request.url());
   });
+  await page.clock.install();
   await page.goto(`/checkout/payment/${orderId}`);
   await expect(page.getByRole('heading', { name: `Order #${orderId}` })).toBeVisible();
   await expect(page.getByRole('status').filter({ hasText: `Order #${orderId} was cancelled and can no longer be paid.` })).toBeVisible();
@@ -32,7 +32,9 @@ test('a cancelled order’s payment page and payment window say so, offer no pay
   await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toHaveCount(0);
   // A pending order is asked for every 5 seconds; a cancelled one is not asked again.
   const asked = orderRequests.length;
-  await page.waitForTimeout(PAYMENT_POLL_MS + 1_500);
+  await page.clock.runFor(PAYMENT_POLL_MS * 2);
+  // A request the page sends after the clock has run: a poll the clock started would have gone out before it.
+  await page.evaluate(() => fetch('/api/health'));
   expect(orderRequests).toHaveLength(asked);
 
   for (const query of ['', '?method=card']) {

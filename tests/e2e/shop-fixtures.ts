@@ -2,6 +2,7 @@ import type { APIRequestContext, PlaywrightWorkerArgs } from '@playwright/test';
 import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
 import { test as base } from './fixtures.js';
 import { startShopServer, type ShopServer } from './shop-server.js';
+import { signInRequest } from './sign-in-steps.js';
 
 export { expect, hasHorizontalScroll } from './fixtures.js';
 
@@ -52,11 +53,7 @@ export const test = base.extend<object, { inbox: SmtpInbox; shop: ShopServer; ad
 /** A client of the API signed in as the e-mail's owner (through the link mailed to the inbox), as another customer's browser would be. */
 export async function signedInApi(playwright: PlaywrightWorkerArgs['playwright'], baseURL: string, inbox: SmtpInbox, email: string): Promise<APIRequestContext> {
   const api = await playwright.request.newContext({ baseURL, extraHTTPHeaders: clientAddressHeader() });
-  const requested = await api.post('/api/auth/sign-in-links', { data: { email } });
-  if (!requested.ok()) throw new Error(`Requesting the sign-in link of ${email} failed: ${requested.status()}`);
-  const token = new URL(await inbox.waitForSignInLink(email)).searchParams.get('signInToken');
-  const signedIn = await api.post('/api/auth/sessions', { data: { token, email } });
-  if (!signedIn.ok()) throw new Error(`The sign-in of ${email} failed: ${signedIn.status()}`);
+  await signInRequest(api, inbox, email);
   return api;
 }
 
