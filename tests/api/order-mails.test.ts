@@ -242,7 +242,7 @@ for (const target of databaseTargets) {
 
       await fillCart(testApp, customer, [foil]);
       const order = await placeOrder(testApp, customer, { language: 'en' });
-      expect((await inbox.waitForMail('owner@shop.test')).subject).toBe(`Нова поръчка №${order.orderId}: BGN 16,49`);
+      expect((await inbox.waitForMail('owner@shop.test')).subject).toBe(`Нова поръчка № ${order.orderId}: BGN 16,49`);
       expect((await inbox.waitForMail('helper@shop.test')).subject).toBe(`New order #${order.orderId}: BGN 16.49`);
       expect((await inbox.waitForMail('shopper@example.com')).subject).toBe(`We received your order #${order.orderId}`);
 
