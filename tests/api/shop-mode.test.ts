@@ -55,7 +55,7 @@ for (const target of databaseTargets) {
       const refused = await testApp.app.inject({ method: 'POST', url: '/api/orders', headers: { cookie }, payload: { idempotencyKey: 'k'.repeat(32), acceptTerms: true, paymentMethod: 'card', expectedTotalMinor: 1 } });
       expect(refused.json()).toMatchObject({ error: { code: 'payment_method_unavailable' } });
       const order: Order = await placeOrder(testApp, cookie, { paymentMethod: 'cash_on_delivery' });
-      await testApp.database.db.update(orders).set({ paymentMethod: 'pay_by_link', createdAt: new Date(Date.now() - 60_000) }).where(eq(orders.id, order.orderId));
+      await testApp.database.db.update(orders).set({ paymentMethod: 'pay_by_link', status: 'pending', createdAt: new Date(Date.now() - 60_000) }).where(eq(orders.id, order.orderId));
       const paid = await testApp.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/payment`, headers: { cookie }, payload: { method: 'pay_by_link' } });
       expect(paid.json()).toMatchObject({ error: { code: 'payment_method_unavailable' } });
       const polled = await testApp.app.inject({ method: 'GET', url: `/api/orders/${order.orderId}`, headers: { cookie } });
