@@ -4,7 +4,7 @@ import type { Product } from '../../src/shared/catalog.js';
 import type { Order } from '../../src/shared/orders.js';
 import { placeOrderThroughApi } from './shop-api.js';
 import { clientAddressHeader, expect, SHOP_ADMIN_EMAIL, test, uniqueEmail } from './shop-fixtures.js';
-import { signInThroughUi } from './sign-in-steps.js';
+import { signIn } from './sign-in-steps.js';
 import { acceptTerms } from './checkout-steps.js';
 
 const productImage = () =>
@@ -14,7 +14,7 @@ const productImage = () =>
 
 test('an admin adds a product with an image, sees it on the home page, edits and deletes it', async ({ page, inbox }) => {
   await page.goto('/');
-  await signInThroughUi(page, inbox, SHOP_ADMIN_EMAIL);
+  await signIn(page, inbox, SHOP_ADMIN_EMAIL);
   await page.getByRole('banner').getByRole('link', { name: 'Admin' }).click();
   await expect(page.getByRole('tab', { name: 'Product Management' })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByRole('table')).toBeVisible();
@@ -75,7 +75,7 @@ test('an admin finds a customer’s order by part of the e-mail, sets it to sent
   const customerContext = await browser.newContext({ baseURL, extraHTTPHeaders: clientAddressHeader() });
   const customer = await customerContext.newPage();
   await customer.goto('/');
-  await signInThroughUi(customer, inbox, customerEmail);
+  await signIn(customer, inbox, customerEmail);
   await customer.getByRole('article').first().getByRole('button').click();
   await customer.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
   await customer.goto('/checkout');
@@ -92,7 +92,7 @@ test('an admin finds a customer’s order by part of the e-mail, sets it to sent
   await expect(customerOrder.getByText('Pending')).toBeVisible();
 
   await page.goto('/');
-  await signInThroughUi(page, inbox, SHOP_ADMIN_EMAIL);
+  await signIn(page, inbox, SHOP_ADMIN_EMAIL);
   await page.goto('/admin');
   await page.getByRole('tab', { name: 'Order Management' }).click();
   // Any part of the address finds it: here its middle, without "followed-" or the domain.
@@ -137,7 +137,7 @@ test('an admin finds a customer’s order by part of the e-mail, sets it to sent
 
 test('a customer who opens /admin is sent home', async ({ page, inbox, baseURL }) => {
   await page.goto('/');
-  await signInThroughUi(page, inbox, uniqueEmail('not-admin'));
+  await signIn(page, inbox, uniqueEmail('not-admin'));
   await page.goto('/admin');
   await expect(page).toHaveURL(`${baseURL}/`);
   await expect(page.getByRole('heading', { name: 'Featured Art Products' })).toBeVisible();

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { clientAddressHeader, expect, hasHorizontalScroll, test, uniqueEmail } from './shop-fixtures.js';
-import { signInThroughUi } from './sign-in-steps.js';
+import { signIn } from './sign-in-steps.js';
 
 const cartLink = (page: Page) => page.getByRole('banner').getByRole('link', { name: /^(Cart|Количка), / });
 const card = (page: Page, index: number) => page.getByRole('article').nth(index);
@@ -15,7 +15,7 @@ async function serverCart(page: Page) {
 
 test('adds to the cart with a busy button, counts in the badge, totals and removes', async ({ page, inbox }) => {
   await page.goto('/');
-  await signInThroughUi(page, inbox, uniqueEmail('shopper'));
+  await signIn(page, inbox, uniqueEmail('shopper'));
   await expect(cartLink(page)).toHaveAccessibleName('Cart, 0 items');
 
   const first = await productName(page, 0);
@@ -66,11 +66,11 @@ async function serverCartTotal(page: Page) {
 test('two browsers of one customer see each other’s changes within a second', async ({ page, inbox, browser, baseURL }) => {
   const email = uniqueEmail('two-devices');
   await page.goto('/');
-  await signInThroughUi(page, inbox, email);
+  await signIn(page, inbox, email);
   const phoneContext = await browser.newContext({ baseURL, extraHTTPHeaders: clientAddressHeader() });
   const phone = await phoneContext.newPage();
   await phone.goto('/');
-  await signInThroughUi(phone, inbox, email);
+  await signIn(phone, inbox, email);
   await phone.getByRole('banner').getByRole('link', { name: /^Cart/ }).click();
   await expect(phone.getByText('Your cart is empty.')).toBeVisible();
 
@@ -94,7 +94,7 @@ test('an add made offline waits in the queue and reaches the server exactly once
   allowConsoleErrors(/ERR_INTERNET_DISCONNECTED|ERR_FAILED|Failed to fetch/);
   const email = uniqueEmail('offline');
   await page.goto('/');
-  await signInThroughUi(page, inbox, email);
+  await signIn(page, inbox, email);
   await page.waitForLoadState('networkidle');
   const name = await productName(page, 3);
 
@@ -137,7 +137,7 @@ test('an add made offline waits in the queue and reaches the server exactly once
 test('an offline add that local storage refuses is reported, and nothing is half-added', async ({ page, context, inbox, allowConsoleErrors }) => {
   allowConsoleErrors(/ERR_INTERNET_DISCONNECTED/);
   await page.goto('/');
-  await signInThroughUi(page, inbox, uniqueEmail('full-storage'));
+  await signIn(page, inbox, uniqueEmail('full-storage'));
   await page.waitForLoadState('networkidle');
   await page.evaluate(() => {
     const setItem = Storage.prototype.setItem;
@@ -164,7 +164,7 @@ test('a full cart says so when adding, and offline additions that no longer fit 
   allowConsoleErrors(/status of 409|ERR_INTERNET_DISCONNECTED/);
   const email = uniqueEmail('full-cart');
   await page.goto('/');
-  await signInThroughUi(page, inbox, email);
+  await signIn(page, inbox, email);
   const { products } = (await (await page.request.get('/api/products')).json()) as { products: Array<{ id: string; stock: number | null }> };
   // 100 pieces of three made-to-order products (no stock limits them), the first a single piece.
   const [single, many, more] = products.filter((product) => product.stock === null);
@@ -214,7 +214,7 @@ test.describe('in Bulgarian', () => {
   test('the cart speaks Bulgarian, offline too', async ({ page, context, inbox, allowConsoleErrors }) => {
     allowConsoleErrors(/ERR_INTERNET_DISCONNECTED/); // images below the fold cannot load while offline
     await page.goto('/');
-    await signInThroughUi(page, inbox, uniqueEmail('bg-cart'));
+    await signIn(page, inbox, uniqueEmail('bg-cart'));
     await cartLink(page).click();
     await expect(page.getByRole('heading', { name: 'Вашата количка' })).toBeVisible();
     await expect(page.getByText('Количката ви е празна.')).toBeVisible();

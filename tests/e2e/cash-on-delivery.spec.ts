@@ -6,7 +6,7 @@ import { expect, test } from './fixtures.js';
 import { placeOrderThroughApi } from './shop-api.js';
 import { clientAddressHeader } from './shop-fixtures.js';
 import { startShopServer, type ShopServer } from './shop-server.js';
-import { signInThroughUi } from './sign-in-steps.js';
+import { signIn } from './sign-in-steps.js';
 
 // A Bulgarian customer pays the courier: the order is accepted at once, never "waiting for payment",
 // and the owner tells such orders from unpaid card orders and records the cash only after confirming.
@@ -36,7 +36,7 @@ test('a cash-on-delivery order is accepted, told apart from unpaid card orders, 
   const page = await newPage(browser, 'bg');
   const email = `cod-${testInfo.project.name}-${Date.now()}@example.com`;
   await page.goto('/');
-  await signInThroughUi(page, inbox, email);
+  await signIn(page, inbox, email);
   const [product] = (await (await page.request.get('/api/products?lang=bg')).json()).products as Product[];
   // An unpaid card order of the same customer, which the owner's Pending filter shows.
   const cardOrder = await placeOrderThroughApi(page.request, product!.id, 'card');
@@ -67,7 +67,7 @@ test('a cash-on-delivery order is accepted, told apart from unpaid card orders, 
   // The owner's status filter: Accepted holds the cash order, Pending the unpaid card one.
   const admin = await newPage(browser, 'en');
   await admin.goto('/');
-  await signInThroughUi(admin, inbox, OWNER);
+  await signIn(admin, inbox, OWNER);
   await admin.goto(`/admin?tab=orders&q=${encodeURIComponent(email)}`);
   const rows = admin.getByRole('row').filter({ has: admin.getByRole('rowheader') });
   await admin.getByLabel('Status', { exact: true }).selectOption({ label: 'Accepted' });

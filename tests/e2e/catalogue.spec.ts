@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { addPhoto, createProduct } from './shop-api.js';
 import { expect, test, uniqueEmail } from './shop-fixtures.js';
-import { signInThroughUi } from './sign-in-steps.js';
+import { signIn } from './sign-in-steps.js';
 
 // Browsing: categories, search and sort live in the address (links, reload and Back show the same
 // view); each product has a page with a gallery used by keyboard and touch.
@@ -66,7 +66,7 @@ test('a product page shows its gallery, used by keyboard and touch, its texts, a
   product = await addPhoto(adminApi, product, 90);
 
   await page.goto('/');
-  await signInThroughUi(page, inbox, uniqueEmail('gallery'));
+  await signIn(page, inbox, uniqueEmail('gallery'));
   await searchBox(page).fill(name);
   await page.getByRole('link', { name }).click();
   await expect(page).toHaveURL(new RegExp(`/product/${product.slug}$`));

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { changePrice, createProduct, deleteProduct } from './shop-api.js';
 import { clientAddressHeader, expect, hasHorizontalScroll, test, uniqueEmail } from './shop-fixtures.js';
-import { signInThroughUi } from './sign-in-steps.js';
+import { signIn } from './sign-in-steps.js';
 import { acceptTerms, paymentWindowCompletes } from './checkout-steps.js';
 
 const card = (page: Page, index: number) => page.getByRole('article').nth(index);
@@ -27,7 +27,7 @@ async function fillAddress(page: Page, labels: Record<string, string>) {
 
 test('pays by card: address with a Bulgarian phone, totals, order, card form, success and the paid order', async ({ page, inbox }) => {
   await page.goto('/');
-  await signInThroughUi(page, inbox, uniqueEmail('card-buyer'));
+  await signIn(page, inbox, uniqueEmail('card-buyer'));
   const prices = await addProducts(page, [0, 1], /^OK$/);
   await page.getByRole('banner').getByRole('link', { name: /^Cart/ }).click();
   await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
@@ -116,7 +116,7 @@ test('pays by card: address with a Bulgarian phone, totals, order, card form, su
 
 test('pays by link: the payment window completes the payment and the page follows', async ({ page, inbox }) => {
   await page.goto('/');
-  await signInThroughUi(page, inbox, uniqueEmail('link-buyer'));
+  await signIn(page, inbox, uniqueEmail('link-buyer'));
   await addProducts(page, [2], /^OK$/);
   await page.goto('/checkout');
   await fillAddress(page, { 'Full name': 'Ivan Petrov', 'Street address': '5 Maritsa St', City: 'Plovdiv', 'State / Province': 'Plovdiv', 'Postal code': '4000' });
@@ -143,7 +143,7 @@ test('pays by link: the payment window completes the payment and the page follow
 test('another customer is refused on the payment page and sees none of the order', async ({ page, inbox, browser, baseURL, allowConsoleErrors }) => {
   allowConsoleErrors(/status of 40[34]/);
   await page.goto('/');
-  await signInThroughUi(page, inbox, uniqueEmail('owner'));
+  await signIn(page, inbox, uniqueEmail('owner'));
   await addProducts(page, [0], /^OK$/);
   await page.goto('/checkout');
   await fillAddress(page, { 'Full name': 'Secret Person', 'Street address': '1 Hidden Lane', City: 'Varna', 'State / Province': 'Varna', 'Postal code': '9000' });
@@ -158,7 +158,7 @@ test('another customer is refused on the payment page and sees none of the order
   const other = await otherContext.newPage();
   other.on('console', () => {});
   await other.goto('/');
-  await signInThroughUi(other, inbox, uniqueEmail('intruder'));
+  await signIn(other, inbox, uniqueEmail('intruder'));
   await other.goto(`/checkout/payment/${orderId}`);
   await expect(other.getByRole('alert')).toContainText("You don't have permission to view this order.");
   await expect(other.getByText('Secret Person')).toHaveCount(0);
@@ -181,7 +181,7 @@ test('a price changed after the cart was loaded is shown before the order is pla
   await page.route('/api/events', (route) => route.fulfill({ status: 204 }));
   try {
     await page.goto('/');
-    await signInThroughUi(page, inbox, uniqueEmail('price-watcher'));
+    await signIn(page, inbox, uniqueEmail('price-watcher'));
     await page.getByRole('button', { name: `Add to Cart: ${product.name.en}` }).click();
     await page.getByRole('dialog', { name: 'Success' }).getByRole('button', { name: 'OK' }).click();
 
@@ -231,7 +231,7 @@ test('a price changed after the cart was loaded is shown before the order is pla
 test('checkout waits for items added offline before it places an order', async ({ page, context, inbox, allowConsoleErrors }) => {
   allowConsoleErrors(/ERR_INTERNET_DISCONNECTED/); // images below the fold cannot load while offline
   await page.goto('/');
-  await signInThroughUi(page, inbox, uniqueEmail('offline-checkout'));
+  await signIn(page, inbox, uniqueEmail('offline-checkout'));
   await addProducts(page, [0], /^OK$/);
   await page.goto('/checkout');
   await fillAddress(page, { 'Full name': 'Nikola Stoev', 'Street address': '4 Vasil Levski St', City: 'Sofia', 'State / Province': 'Sofia', 'Postal code': '1000' });
@@ -260,7 +260,7 @@ test.describe('in Bulgarian', () => {
 
   test('the whole journey speaks Bulgarian', async ({ page, inbox }) => {
     await page.goto('/');
-    await signInThroughUi(page, inbox, uniqueEmail('bg-buyer'));
+    await signIn(page, inbox, uniqueEmail('bg-buyer'));
     const [price] = await addProducts(page, [1], /^Добре$/);
     await page.getByRole('banner').getByRole('link', { name: /^Количка/ }).click();
     await page.getByRole('button', { name: 'Към поръчката' }).click();

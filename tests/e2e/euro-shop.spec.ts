@@ -8,7 +8,7 @@ import { expect, hasHorizontalScroll, test } from './fixtures.js';
 import { createProduct } from './shop-api.js';
 import { clientAddressHeader, signedInApi } from './shop-fixtures.js';
 import { startShopServer, type ShopServer } from './shop-server.js';
-import { signInThroughUi } from './sign-in-steps.js';
+import { signIn } from './sign-in-steps.js';
 
 // A Bulgarian maker's shop in 2026: euro prices with their BGN equivalent, VAT included, cash on delivery.
 const OWNER = 'owner@euro-shop.example';
@@ -101,7 +101,7 @@ for (const language of ['en', 'bg'] as const) {
     await expect(page).toHaveURL(/\/product\//);
     await expect.poll(async () => seen(await page.locator('main').textContent())).toContain(dual(price, language));
 
-    await signInThroughUi(page, inbox, email);
+    await signIn(page, inbox, email);
     const address = await page.request.post('/api/addresses', {
       data: { fullName: 'Petya Dimitrova', streetAddress: '7 Shipka St', city: 'Sofia', postalCode: '1504', country: 'BG', phone: '0888 123 456' },
     });
@@ -141,7 +141,7 @@ for (const language of ['en', 'bg'] as const) {
     // The courier brings the cash: the admin records it, and the customer's open profile follows.
     const admin = await newPage(browser, 'en');
     await admin.goto('/');
-    await signInThroughUi(admin, inbox, OWNER);
+    await signIn(admin, inbox, OWNER);
     await admin.goto(`/admin?tab=orders&order=${orderId}`);
     await admin.getByRole('button', { name: 'Record cash payment' }).click();
     await admin.getByRole('dialog').getByRole('button', { name: 'Record cash payment' }).click();
@@ -175,7 +175,7 @@ test('in bg, at the project’s width: a long-named product twice is written qua
   await context.addInitScript(() => localStorage.setItem('language', 'bg'));
   const page = await context.newPage();
   await page.goto('/');
-  await signInThroughUi(page, inbox, `lines-${testInfo.project.name}-${Date.now()}@example.com`);
+  await signIn(page, inbox, `lines-${testInfo.project.name}-${Date.now()}@example.com`);
   const address = await page.request.post('/api/addresses', {
     data: { fullName: 'Petya Dimitrova', streetAddress: '7 Shipka St', city: 'Sofia', postalCode: '1504', country: 'BG', phone: '0888 123 456' },
   });

@@ -2,7 +2,7 @@ import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
 import { test as base, expect } from './fixtures.js';
 import { clientAddressHeader } from './shop-fixtures.js';
 import { startShopServer, type ShopServer } from './shop-server.js';
-import { signInThroughUi } from './sign-in-steps.js';
+import { signIn } from './sign-in-steps.js';
 
 // A real shop (SHOP_MODE=live) on its first start: no demo banner, no demo catalogue, and a home page
 // that says so kindly, with the way to the first product for its owner.
@@ -50,7 +50,7 @@ test('a visitor of a new live shop sees no demo banner and a kind word that prod
 
 test('the owner of a new live shop is led from the empty home page to the form for the first product, in English and Bulgarian', async ({ page, inbox }) => {
   await page.goto('/');
-  await signInThroughUi(page, inbox, OWNER);
+  await signIn(page, inbox, OWNER);
   await expect(page.getByText('Your shop has no products yet.')).toBeVisible();
   await page.getByRole('link', { name: 'Add your first product' }).click();
   await expect(page).toHaveURL(/\/admin$/);

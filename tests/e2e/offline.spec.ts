@@ -7,7 +7,7 @@ import { RUNTIME_CACHES } from '../../src/shared/service-worker.js';
 import type { SmtpInbox } from '../support/smtp-inbox.js';
 import { expect, test, uniqueEmail } from './shop-fixtures.js';
 import { startShopServer, type ShopServer } from './shop-server.js';
-import { signInThroughUi } from './sign-in-steps.js';
+import { signIn } from './sign-in-steps.js';
 
 // The offline worker at work. Every other spec blocks it (playwright.config.ts), since it answers
 // requests before page.route() sees them; here it runs as it does for a shopper.
@@ -59,7 +59,7 @@ test('after one visit the shop reloads offline with its catalogue, images and ca
   allowConsoleErrors(/ERR_INTERNET_DISCONNECTED|ERR_FAILED|Failed to fetch/);
   const email = uniqueEmail('offline-reload');
   await page.goto('/');
-  await signInThroughUi(page, inbox, email);
+  await signIn(page, inbox, email);
   const first = await productName(page, 0);
   await card(page, 0).getByRole('button', { name: `Add to Cart: ${first}` }).click();
   await page.getByRole('dialog', { name: 'Success' }).getByRole('button', { name: 'OK' }).click();

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import type { CartResponse } from '../../src/shared/cart.js';
 import { createProduct, deleteProduct, renameProduct } from './shop-api.js';
 import { clientAddressHeader, expect, test, uniqueEmail } from './shop-fixtures.js';
-import { requestLinkThroughUi, signInThroughUi } from './sign-in-steps.js';
+import { requestLinkThroughUi, signIn } from './sign-in-steps.js';
 import { acceptTerms } from './checkout-steps.js';
 
 // Open pages stay true: what the shop changes elsewhere (an admin's edit, a sign-in in another tab)
@@ -25,7 +25,7 @@ const serverCart = async (page: Page) => ((await (await page.request.get('/api/c
 test('an admin’s edit and deletion reach open shopper pages, signed in or not, and Add takes the new price', async ({ page, browser, baseURL, inbox, adminApi }) => {
   const stamp = `${Date.now()}`.slice(-6);
   await page.goto('/');
-  await signInThroughUi(page, inbox, uniqueEmail('live-shopper'));
+  await signIn(page, inbox, uniqueEmail('live-shopper'));
   const visitorContext = await browser.newContext({ baseURL, extraHTTPHeaders: clientAddressHeader() });
   const visitor = await visitorContext.newPage();
   const visitorStream = liveStreamOpened(visitor);
@@ -67,7 +67,7 @@ test('an admin’s edit and deletion reach open shopper pages, signed in or not,
 test('an open cart page shows the new price of a line the admin repriced', async ({ page, inbox, adminApi }) => {
   const product = await createProduct(adminApi, `Zz Live Cart ${Date.now()}`, '8.00');
   await page.goto('/');
-  await signInThroughUi(page, inbox, uniqueEmail('live-cart'));
+  await signIn(page, inbox, uniqueEmail('live-cart'));
   await addButton(page, product.name.en).click();
   await okButton(page).click();
   await cartLink(page).click();
@@ -88,7 +88,7 @@ test('a page that has not heard of a new price yet says the price when adding, a
   // The news is held back, as by a proxy that lets no stream through.
   await page.route('/api/events', (route) => route.fulfill({ status: 204 }));
   await page.goto('/');
-  await signInThroughUi(page, inbox, uniqueEmail('live-late'));
+  await signIn(page, inbox, uniqueEmail('live-late'));
   await expect(cardOf(page, product.name.en)).toContainText('BGN 20.00');
   await renameProduct(adminApi, product, product.name.en, '24.00');
 
@@ -135,7 +135,7 @@ test('a sign-in through the link in another tab signs in the tab that asked for 
 
 test('the cart calls its sum a subtotal and says that tax and shipping come at checkout, in both languages', async ({ page, inbox }) => {
   await page.goto('/');
-  await signInThroughUi(page, inbox, uniqueEmail('subtotal'));
+  await signIn(page, inbox, uniqueEmail('subtotal'));
   const first = page.getByRole('article').first();
   const price = (await first.getByText(/^BGN/).textContent())!;
   await first.getByRole('button', { name: /^Add/ }).click();
@@ -156,7 +156,7 @@ test('a failed addition says why in the interface’s language, never in the ser
   allowConsoleErrors(/status of 500/);
   await page.addInitScript(() => localStorage.setItem('language', 'bg'));
   await page.goto('/');
-  await signInThroughUi(page, inbox, uniqueEmail('bulgarian-error'));
+  await signIn(page, inbox, uniqueEmail('bulgarian-error'));
   await page.route('/api/cart/operations', (route) => route.fulfill({ status: 500, json: { error: { code: 'internal', message: 'Internal error' } } }));
   await page.getByRole('article').first().getByRole('button', { name: /^Добавете/ }).click();
   const dialog = page.getByRole('dialog', { name: 'Грешка' });
@@ -169,7 +169,7 @@ test('a refused order says why in the interface’s language', async ({ page, in
   allowConsoleErrors(/status of 503/);
   await page.addInitScript(() => localStorage.setItem('language', 'bg'));
   await page.goto('/');
-  await signInThroughUi(page, inbox, uniqueEmail('bulgarian-checkout'));
+  await signIn(page, inbox, uniqueEmail('bulgarian-checkout'));
   const address = await page.request.post('/api/addresses', {
     data: { fullName: 'Petya Dimitrova', streetAddress: '7 Shipka St', city: 'Sofia', postalCode: '1504', country: 'BG', phone: '0888 123 456' },
   });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ReceivedMail } from '../support/smtp-inbox.js';
 import { API_ADMIN_EMAIL, clientAddressHeader, expect, test, uniqueEmail } from './shop-fixtures.js';
-import { signInThroughUi } from './sign-in-steps.js';
+import { signIn } from './sign-in-steps.js';
 import { acceptTerms } from './checkout-steps.js';
 
 const linkAfter = (mail: ReceivedMail, label: string) => new RegExp(`${label}: (\\S+)`).exec(mail.body)?.[1];
@@ -16,7 +16,7 @@ test('the confirmation comes in the checkout’s language and opens the order; t
   const customerContext = await browser.newContext({ baseURL, extraHTTPHeaders: clientAddressHeader() });
   const customer = await customerContext.newPage();
   await customer.goto('/');
-  await signInThroughUi(customer, inbox, email);
+  await signIn(customer, inbox, email);
   // The scene through the API (the page's own cookies); the checkout itself in the browser, in Bulgarian.
   const address = await customer.request.post('/api/addresses', {
     data: { fullName: 'Petya Dimitrova', streetAddress: '7 Shipka St', city: 'Sofia', postalCode: '1504', country: 'BG', phone: '0888 123 456' },
@@ -46,7 +46,7 @@ test('the confirmation comes in the checkout’s language and opens the order; t
 
   await page.goto('/');
   // The second admin: the first one's sign-in links are counted by the tests that sign it in.
-  await signInThroughUi(page, inbox, API_ADMIN_EMAIL);
+  await signIn(page, inbox, API_ADMIN_EMAIL);
   await page.goto(`/admin?tab=orders&order=${orderId}`);
   const mails = page.getByRole('list', { name: 'E-mails' });
   const confirmationItem = mails.getByRole('listitem').filter({ hasText: 'Order confirmation' });

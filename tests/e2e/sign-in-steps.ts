@@ -38,11 +38,3 @@ export async function signIn(page: Page, inbox: SmtpInbox, email: string): Promi
   await page.goto(`${shop}/`);
   await expect(page.getByRole('banner').getByRole('button', { name: /^(Log out|Изход)$/ })).toBeVisible();
 }
-
-/**
- * What the specs called before sign-in went through the API, kept so that specs being written against
- * it still work; it is signIn, and new tests call signIn.
- */
-export async function signInThroughUi(page: Page, inbox: SmtpInbox, email: string): Promise<void> {
-  await signIn(page, inbox, email);
-}

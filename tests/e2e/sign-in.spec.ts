@@ -1,5 +1,5 @@
 import { expect, SHOP_ADMIN_EMAIL, test, uniqueEmail as unique } from './shop-fixtures.js';
-import { requestLinkThroughUi, signInThroughUi } from './sign-in-steps.js';
+import { requestLinkThroughUi, signIn } from './sign-in-steps.js';
 
 test('signs in with the link from the e-mail, stays signed in after reload, signs out, and the link works only once', async ({ page, inbox, allowConsoleErrors }) => {
   allowConsoleErrors(/status of 400/); // the second use of the link is refused
@@ -140,13 +140,13 @@ test('after three links that wait to be used, the refusal says when to try again
 
 test('an admin from ADMIN_EMAILS sees the admin link; a customer who opens /admin is sent home', async ({ page, inbox, browser, baseURL }) => {
   await page.goto('/');
-  await signInThroughUi(page, inbox, SHOP_ADMIN_EMAIL);
+  await signIn(page, inbox, SHOP_ADMIN_EMAIL);
   await expect(page.getByRole('banner').getByRole('link', { name: 'Admin' })).toBeVisible();
 
   const customerContext = await browser.newContext({ baseURL });
   const customer = await customerContext.newPage();
   await customer.goto('/');
-  await signInThroughUi(customer, inbox, unique('customer'));
+  await signIn(customer, inbox, unique('customer'));
   await expect(customer.getByRole('banner').getByRole('link', { name: 'Admin' })).toHaveCount(0);
   await customer.goto('/admin');
   await expect(customer).toHaveURL(`${baseURL}/`);

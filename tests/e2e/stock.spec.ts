@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, signedInApi, test, uniqueEmail } from './shop-fixtures.js';
 import { createProduct, placeOrderThroughApi, setOrderStatus } from './shop-api.js';
-import { signInThroughUi } from './sign-in-steps.js';
+import { signIn } from './sign-in-steps.js';
 import { acceptTerms } from './checkout-steps.js';
 
 // Stock as a shopper meets it. Every test makes its own products (the worker's shop is shared by its
@@ -36,7 +36,7 @@ test('a sold-out card cannot be added, a one-of-a-kind card says only 1 is left,
 test('the cart’s quantity stepper raises and lowers a line, stops at the stock with a message, and Remove takes the line', async ({ page, inbox, adminApi }) => {
   const batch = await createProduct(adminApi, unique('Batch Tips'), '10.00', 3);
   await page.goto('/');
-  await signInThroughUi(page, inbox, uniqueEmail('stepper'));
+  await signIn(page, inbox, uniqueEmail('stepper'));
   await productCard(page, batch.name.en).getByRole('button', { name: `Add to Cart: ${batch.name.en}` }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
   // Adding it again raises the quantity of its one line.
@@ -77,7 +77,7 @@ test('a checkout is refused when another customer bought the last piece a moment
   // This page hears no live news, as a phone whose connection dropped: only the order's answer can tell it.
   await page.route('/api/events', (route) => route.abort());
   await page.goto('/');
-  await signInThroughUi(page, inbox, uniqueEmail('too-late'));
+  await signIn(page, inbox, uniqueEmail('too-late'));
   const address = await page.request.post('/api/addresses', {
     data: { fullName: 'Petya Dimitrova', streetAddress: '7 Shipka St', city: 'Sofia', postalCode: '1504', country: 'BG', phone: '0888 123 456' },
   });
@@ -134,7 +134,7 @@ test('an addition queued offline that meets a sold-out product on sync is droppe
   const star = await createProduct(adminApi, unique('Offline Star'), '15.00', 1);
   const custom = await createProduct(adminApi, unique('Offline Custom'), '11.00');
   await page.goto('/');
-  await signInThroughUi(page, inbox, uniqueEmail('offline-stock'));
+  await signIn(page, inbox, uniqueEmail('offline-stock'));
   await page.waitForLoadState('networkidle');
 
   await context.setOffline(true);

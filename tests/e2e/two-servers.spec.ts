@@ -5,7 +5,7 @@ import pg from 'pg';
 import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
 import { expect, test } from './fixtures.js';
 import { startShopServer, type ShopServer } from './shop-server.js';
-import { signInThroughUi } from './sign-in-steps.js';
+import { signIn } from './sign-in-steps.js';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 
@@ -48,7 +48,7 @@ test.describe('two server processes on one PostgreSQL database', () => {
     const onFirst = await context.newPage();
     await onFirst.goto(first.baseURL);
     await expect(onFirst.getByRole('article')).toHaveCount(14);
-    await signInThroughUi(onFirst, inbox, `two-servers-${test.info().project.name}@example.com`);
+    await signIn(onFirst, inbox, `two-servers-${test.info().project.name}@example.com`);
 
     // Cookies are shared across ports, so the second page is signed in as the same customer.
     const onSecond = await context.newPage();
