@@ -1,5 +1,3 @@
-import { storablePart } from './storable-text.js';
-
 export const PRODUCT_CATEGORIES = ['nails', 'nail-art', 'accessories', 'kits'] as const;
 export type ProductCategory = (typeof PRODUCT_CATEGORIES)[number];
 
@@ -72,7 +70,8 @@ export function parseCatalogueQuery(params: { get(name: string): string | null }
   const category = params.get('category');
   const sort = params.get('sort');
   // PostgreSQL refuses NUL in text: like the other parameters, a search that cannot be stored is read as far as it can be.
-  const q = storablePart(params.get('q')?.trim().slice(0, MAX_SEARCH_LENGTH) ?? '').trim();
+  // (NUL is the only such character an address can carry: percent-decoding turns half a character into U+FFFD.)
+  const q = (params.get('q')?.trim().slice(0, MAX_SEARCH_LENGTH) ?? '').replaceAll('\u0000', '').trim();
   const page = Number(params.get('page'));
   return {
     ...(PRODUCT_CATEGORIES.includes(category as ProductCategory) ? { category: category as ProductCategory } : {}),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Address } from './addresses.js';
 import { TEXT_LANGUAGES, type LocalizedText } from './catalog.js';
-import { isStorableText } from './storable-text.js';
+import { isStorableText } from './text.js';
 import type { Currency, Pricing } from './money.js';
 import type { OrderStatus } from './order-status.js';
 

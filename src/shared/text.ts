@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { isStorableText } from './storable-text.js';
+
+/**
+ * NUL, which PostgreSQL cannot keep in text, and half of a surrogate pair, which is no character
+ * at all and would be stored as a replacement sign.
+ */
+// eslint-disable-next-line no-control-regex -- NUL is one of the characters this is meant to find
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export const isStorableText = (text: string): boolean => !UNSTORABLE.test(text);
 
 /**
  * Text as people type it: trimmed, at most `max` characters, and storable, each rule with its

@@ -1,19 +1,12 @@
 import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { MAX_CART_PIECES } from '../../shared/cart.js';
-import { pickText } from '../../shared/catalog.js';
-import { ApiError } from '../api/http.js';
-import { queryKeys } from '../api/query-keys.js';
 import { useConnectivity } from '../connectivity/connectivity.js';
 import { useTranslation } from '../i18n/i18n.js';
 import { useModal } from '../ui/modal/modal-context.js';
-import { sendCartOperations } from './cart-api.js';
-import { readQueue, toOperations, writeQueue, type QueuedOperation } from './cart-storage.js';
-import { shortageText } from './shortage-text.js';
+import { readQueue } from './cart-storage.js';
 
 /**
- * Back online with cart changes queued: sends them, once, then reloads what the customer sees, and
- * says which of them the shop could not take (a product gone, too few pieces, a full cart).
+ * Back online with cart changes queued: sends them (send-offline-queue.ts), one round at a time.
  * `queueVersion` is a change of the queue made by this tab, which the effect looks at again.
  */
 export function useOfflineQueueSync(email: string | null, queueVersion: number): void {
@@ -29,53 +22,13 @@ export function useOfflineQueueSync(email: string | null, queueVersion: number):
     if (queue.length === 0) return;
     syncing.current = true;
     setSyncing(true);
-    /** Takes what was sent out of the stored queue; anything queued meanwhile stays for the next round. */
-    const forget = (sent: readonly QueuedOperation[]) => {
-      const ids = new Set(sent.map((operation) => operation.id));
-      writeQueue(localStorage, email, readQueue(localStorage, email).filter((operation) => !ids.has(operation.id)));
-    };
-    // What may add pieces; the rest (removals, quantities of 0) never fills a cart nor meets a short stock.
-    const additions = queue.filter(
-      (operation): operation is Exclude<QueuedOperation, { type: 'remove' }> => operation.type === 'add' || (operation.type === 'set' && operation.quantity > 0),
-    );
-    void (async () => {
-      try {
-        try {
-          const response = await sendCartOperations(toOperations(queue));
-          forget(queue);
-          const outcomeOf = (operation: QueuedOperation) => response.outcomes.find((outcome) => outcome.id === operation.id);
-          const gone = additions.filter((operation) => outcomeOf(operation)?.outcome === 'product_missing');
-          const short = additions.flatMap((operation) => outcomeOf(operation)?.shortage ?? []);
-          const messages = [
-            ...(gone.length > 0 ? [t('cart.errors.droppedOffline', { names: [...new Set(gone.map((operation) => pickText(operation.name, language).text))].join(', ') })] : []),
-            // One message per product, with the count the server named last.
-            ...[...new Map(short.map((shortage) => [shortage.productId, shortage])).values()].map((shortage) => shortageText(t, language, shortage)),
-          ];
-          if (messages.length > 0) showModal({ type: 'warning', message: messages.join(' ') });
-        } catch (error) {
-          if (!(error instanceof ApiError && error.code === 'cart_full')) throw error;
-          // The server applied none of it. Removals never fill a cart, so they go alone; the additions cannot.
-          const removals = queue.filter((operation) => !additions.some((addition) => addition.id === operation.id));
-          if (removals.length > 0) await sendCartOperations(toOperations(removals));
-          forget(queue);
-          showModal({
-            type: 'warning',
-            message: t('cart.errors.cartFullOffline', { max: MAX_CART_PIECES, names: [...new Set(additions.map((operation) => pickText(operation.name, language).text))].join(', ') }),
-          });
-        }
-        await queryClient.invalidateQueries();
-      } catch (error) {
-        if (error instanceof ApiError && error.code === 'network') reportNetworkFailure();
-        else if (error instanceof ApiError && error.status >= 400 && error.status < 500) {
-          // The server will never take this queue; keeping it would only fail again at every reconnect.
-          writeQueue(localStorage, email, []);
-          showModal({ type: 'error', message: t('cart.errors.syncFailed') });
-          await queryClient.invalidateQueries({ queryKey: queryKeys.carts() });
-        }
-      } finally {
+    void import('./send-offline-queue.js')
+      .then(({ sendOfflineQueue }) => sendOfflineQueue(queue, { email, t, language, showModal, queryClient, reportNetworkFailure }))
+      // Its code could not be downloaded (offline again, or a new version replaced it): the queue stays for the next round.
+      .catch(() => undefined)
+      .finally(() => {
         syncing.current = false;
         setSyncing(false);
-      }
-    })();
+      });
   }, [email, language, online, queueVersion, queryClient, reportNetworkFailure, setSyncing, showModal, t]);
 }

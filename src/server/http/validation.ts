@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { isStorableText } from '../../shared/storable-text.js';
+import { isStorableText } from '../../shared/text.js';
 import { HttpError } from './errors.js';
 
 /** Parses request input with a shared schema; the first failing rule becomes a 400 with its message key. */

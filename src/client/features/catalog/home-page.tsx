@@ -18,7 +18,7 @@ const EAGER_IMAGES = 4;
 const CATALOGUE_PARAMS = new Set(['category', 'q', 'sort', 'page']);
 
 export function HomePage() {
-  const { t, language } = useTranslation();
+  const { t, language, pageTextsReady } = useTranslation();
   const [searchParams, setSearchParams] = useSearchParams();
   const query = parseCatalogueQuery(searchParams);
   const products = useProducts(query, language);
@@ -62,13 +62,18 @@ export function HomePage() {
         ) : products.isError ? (
           <LoadErrorMessage message={t('products.loadError')} onRetry={products.refetch} />
         ) : products.data.total === 0 && !filtered ? (
-          // A new shop has no products yet: its owner is shown the way to the first.
+          // A new shop has no products yet: its owner is shown the way to the first, in the admin's
+          // texts (loaded when the page is idle), which keep the first visit's texts small.
           <div className="state-message">
-            <p>{t(user?.isAdmin ? 'products.emptyForAdmin' : 'products.empty')}</p>
-            {user?.isAdmin && (
-              <Link href={adminNewProductPath} className="button button--primary">
-                {t('products.addFirst')}
-              </Link>
+            {user?.isAdmin && pageTextsReady ? (
+              <>
+                <p>{t('admin.products.emptyShop')}</p>
+                <Link href={adminNewProductPath} className="button button--primary">
+                  {t('admin.products.addFirst')}
+                </Link>
+              </>
+            ) : (
+              <p>{t('products.empty')}</p>
             )}
           </div>
         ) : (
