@@ -58,14 +58,14 @@ const layering = [
  *   features       the rest of each feature module; they may call each other's services
  *                  (npm run lint's madge --circular keeps those calls free of cycles)
  *   infrastructure db/, http/, mail/, images/, backup/, demo/ (the demo catalogue's data),
- *                  live/live-hub.ts
+ *                  notices/ (the live hub: LISTEN/NOTIFY, heard by every process)
  *   foundation     config.ts, project-path.ts
  * The patterns match import strings, not resolved files: top-level files are reached as ./x.js
  * from src/server and as ../x.js (or ../../x.js) from its folders.
  */
 function serverLayering() {
   const features = 'account|addresses|admin|auth|cart|catalog|legal|live|orders|payments|seo|stock';
-  const infrastructure = 'backup|db|demo|http|images|mail';
+  const infrastructure = 'backup|db|demo|http|images|mail|notices';
   const folders = (names) => `src/server/{${names.replaceAll('|', ',')}}/**/*.ts`;
   const topLevel = (names) => `^(?:\\./|(?:\\.\\./)+)(?:${names})\\.js$`;
   const noClient = { group: ['**/client/**'], message: 'The server never imports client code.' };
@@ -77,17 +77,16 @@ function serverLayering() {
   // ./routes.js or ../<module>/routes.js; src/shared/routes.ts (the client's paths) is no server route.
   const noRoutes = { regex: '^(?:\\./|\\.\\./[^./][^/]*/)routes\\.js$', message: 'Routes sit on top of the services: nothing below them imports a routes file.' };
   const noFeatures = {
-    // The live hub (LISTEN/NOTIFY) is infrastructure that lives beside the live module's routes.
-    regex: `^(?:\\.\\./)+(?:(?:${features.replace('live|', '')})/|live/(?!live-hub\\.js$))`,
-    message: `The infrastructure (${infrastructure.replaceAll('|', '/, ')}/, live/live-hub.ts) sits below the feature modules and never imports one.`,
+    regex: `^(?:\\.\\./)+(?:${features})/`,
+    message: `The infrastructure (${infrastructure.replaceAll('|', '/, ')}/) sits below the feature modules and never imports one.`,
   };
   const everyone = [noClient, noEntryPoints, noStartServer, noApp, noDevPages];
   const layer = (files, patterns, ignores = []) => ({ files, ignores, rules: { 'no-restricted-imports': ['error', { patterns }] } });
   return [
     layer(['src/server/**/*.ts'], everyone),
     layer(['src/server/config.ts', 'src/server/project-path.ts'], [...everyone, { regex: '^\\./', message: 'config.ts and project-path.ts are the bottom of the server: they import nothing else from it.' }]),
-    layer([folders(infrastructure), 'src/server/live/live-hub.ts'], [...everyone, noPages, noRoutes, noFeatures]),
-    layer([folders(features)], [...everyone, noPages, noRoutes], ['src/server/*/routes.ts', 'src/server/live/live-hub.ts']),
+    layer([folders(infrastructure)], [...everyone, noPages, noRoutes, noFeatures]),
+    layer([folders(features)], [...everyone, noPages, noRoutes], ['src/server/*/routes.ts']),
     layer(['src/server/*/routes.ts'], [...everyone, noPages]),
     layer(['src/server/start-server.ts'], [noClient, noEntryPoints, noDevPages]),
     layer(['src/server/main.ts'], [noClient, noEntryPoints, noApp, noDevPages]),
