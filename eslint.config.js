@@ -3,7 +3,16 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-/** Imports flow one way: client and server use shared; shared uses neither; the client never reaches the server. */
+/**
+ * Imports flow one way: client and server use shared; shared uses neither; the client never reaches the server.
+ * The client's own layers, each importing only those below it:
+ *   entry point    main.tsx: starts the app shell
+ *   app shell      app/: the router composes the features
+ *   features       features/<feature>/: pages and what only they use; they never import each other
+ *   shared client  every other folder (ui/, api/, cart/, session/, orders/, addresses/, seo/, live/,
+ *                  connectivity/, i18n/...) and the top-level files: what several features use
+ */
+const noServer = { group: ['**/server/**', 'node:*'], message: 'The client never imports server code.' };
 const layering = [
   {
     files: ['src/shared/**/*.ts'],
@@ -21,10 +30,21 @@ const layering = [
   },
   {
     files: ['src/client/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noServer] }] },
+  },
+  {
+    // What several features use sits below them: a piece a feature and the shared client both need moves down here.
+    files: ['src/client/**/*.{ts,tsx}'],
+    ignores: ['src/client/main.tsx', 'src/client/app/**', 'src/client/features/**'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/server/**', 'node:*'], message: 'The client never imports server code.' }] },
+        {
+          patterns: [
+            noServer,
+            { regex: '^(?:\\./|(?:\\.\\./)+)(?:features|app)(?:/|$)', message: 'The shared client (ui/, api/, cart/, session/...) imports neither the features nor the app shell.' },
+          ],
+        },
       ],
     },
   },
@@ -36,8 +56,8 @@ const layering = [
         'error',
         {
           patterns: [
-            { group: ['**/server/**', 'node:*'], message: 'The client never imports server code.' },
-            { group: ['../../app/*', '../../app/**'], message: 'Features do not import the app shell.' },
+            noServer,
+            { regex: '^(?:\\.\\./)+app(?:/|$)', message: 'Features do not import the app shell.' },
             { regex: '^\\.\\./\\.\\./features/', message: 'Features do not import each other.' },
             { regex: '^\\.\\./(?!\\.)[^/]+/', message: 'Features do not import each other.' },
           ],
