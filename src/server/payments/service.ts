@@ -17,8 +17,9 @@ export interface PaymentDetails {
 }
 
 /**
- * The simulated payment provider, behind the interface a real one would have: it records a payment
- * of the order's own total (never an amount from the browser) by the order's own method (another is
+ * A payment reported by the shop's simulated payment page (no real provider is connected: one would
+ * confirm the payment itself, not through the customer's browser). It records a payment of the
+ * order's own total (never an amount from the browser) by the order's own method (another is
  * refused), marks the order paid and queues the customer's receipt. Only a pending order can be paid:
  * any other (paid, sent, cancelled...) answers 409, so a late payment never moves an order's status backwards.
  */
