@@ -3,7 +3,16 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-/** Imports flow one way: client and server use shared; shared uses neither; the client never reaches the server. */
+/**
+ * Imports flow one way: client and server use shared; shared uses neither; the client never reaches the server.
+ * The client's own layers, each importing only those below it:
+ *   entry point    main.tsx: starts the app shell
+ *   app shell      app/: the router composes the features
+ *   features       features/<feature>/: pages and what only they use; they never import each other
+ *   shared client  every other folder (ui/, api/, cart/, session/, orders/, addresses/, seo/, live/,
+ *                  connectivity/, i18n/...) and the top-level files: what several features use
+ */
+const noServer = { group: ['**/server/**', 'node:*'], message: 'The client never imports server code.' };
 const layering = [
   {
     files: ['src/shared/**/*.ts'],
@@ -21,10 +30,21 @@ const layering = [
   },
   {
     files: ['src/client/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noServer] }] },
+  },
+  {
+    // What several features use sits below them: a piece a feature and the shared client both need moves down here.
+    files: ['src/client/**/*.{ts,tsx}'],
+    ignores: ['src/client/main.tsx', 'src/client/app/**', 'src/client/features/**'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/server/**', 'node:*'], message: 'The client never imports server code.' }] },
+        {
+          patterns: [
+            noServer,
+            { regex: '^(?:\\./|(?:\\.\\./)+)(?:features|app)(?:/|$)', message: 'The shared client (ui/, api/, cart/, session/...) imports neither the features nor the app shell.' },
+          ],
+        },
       ],
     },
   },
@@ -36,8 +56,8 @@ const layering = [
         'error',
         {
           patterns: [
-            { group: ['**/server/**', 'node:*'], message: 'The client never imports server code.' },
-            { group: ['../../app/*', '../../app/**'], message: 'Features do not import the app shell.' },
+            noServer,
+            { regex: '^(?:\\.\\./)+app(?:/|$)', message: 'Features do not import the app shell.' },
             { regex: '^\\.\\./\\.\\./features/', message: 'Features do not import each other.' },
             { regex: '^\\.\\./(?!\\.)[^/]+/', message: 'Features do not import each other.' },
           ],
@@ -58,14 +78,14 @@ const layering = [
  *   features       the rest of each feature module; they may call each other's services
  *                  (npm run lint's madge --circular keeps those calls free of cycles)
  *   infrastructure db/, http/, mail/, images/, backup/, demo/ (the demo catalogue's data),
- *                  live/live-hub.ts
+ *                  notices/ (the live hub: LISTEN/NOTIFY, heard by every process)
  *   foundation     config.ts, project-path.ts
  * The patterns match import strings, not resolved files: top-level files are reached as ./x.js
  * from src/server and as ../x.js (or ../../x.js) from its folders.
  */
 function serverLayering() {
   const features = 'account|addresses|admin|auth|cart|catalog|legal|live|orders|payments|seo|stock';
-  const infrastructure = 'backup|db|demo|http|images|mail';
+  const infrastructure = 'backup|db|demo|http|images|mail|notices';
   const folders = (names) => `src/server/{${names.replaceAll('|', ',')}}/**/*.ts`;
   const topLevel = (names) => `^(?:\\./|(?:\\.\\./)+)(?:${names})\\.js$`;
   const noClient = { group: ['**/client/**'], message: 'The server never imports client code.' };
@@ -77,17 +97,16 @@ function serverLayering() {
   // ./routes.js or ../<module>/routes.js; src/shared/routes.ts (the client's paths) is no server route.
   const noRoutes = { regex: '^(?:\\./|\\.\\./[^./][^/]*/)routes\\.js$', message: 'Routes sit on top of the services: nothing below them imports a routes file.' };
   const noFeatures = {
-    // The live hub (LISTEN/NOTIFY) is infrastructure that lives beside the live module's routes.
-    regex: `^(?:\\.\\./)+(?:(?:${features.replace('live|', '')})/|live/(?!live-hub\\.js$))`,
-    message: `The infrastructure (${infrastructure.replaceAll('|', '/, ')}/, live/live-hub.ts) sits below the feature modules and never imports one.`,
+    regex: `^(?:\\.\\./)+(?:${features})/`,
+    message: `The infrastructure (${infrastructure.replaceAll('|', '/, ')}/) sits below the feature modules and never imports one.`,
   };
   const everyone = [noClient, noEntryPoints, noStartServer, noApp, noDevPages];
   const layer = (files, patterns, ignores = []) => ({ files, ignores, rules: { 'no-restricted-imports': ['error', { patterns }] } });
   return [
     layer(['src/server/**/*.ts'], everyone),
     layer(['src/server/config.ts', 'src/server/project-path.ts'], [...everyone, { regex: '^\\./', message: 'config.ts and project-path.ts are the bottom of the server: they import nothing else from it.' }]),
-    layer([folders(infrastructure), 'src/server/live/live-hub.ts'], [...everyone, noPages, noRoutes, noFeatures]),
-    layer([folders(features)], [...everyone, noPages, noRoutes], ['src/server/*/routes.ts', 'src/server/live/live-hub.ts']),
+    layer([folders(infrastructure)], [...everyone, noPages, noRoutes, noFeatures]),
+    layer([folders(features)], [...everyone, noPages, noRoutes], ['src/server/*/routes.ts']),
     layer(['src/server/*/routes.ts'], [...everyone, noPages]),
     layer(['src/server/start-server.ts'], [noClient, noEntryPoints, noDevPages]),
     layer(['src/server/main.ts'], [noClient, noEntryPoints, noApp, noDevPages]),

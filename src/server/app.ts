@@ -24,7 +24,7 @@ import { registerRequestLog, serializeError, serializeRequest } from './http/log
 import { MAX_UPLOAD_BYTES, registerImageRoutes, type ProductImages } from './images/product-images.js';
 import { registerLegalRoutes } from './legal/routes.js';
 import { termsVersion } from './legal/service.js';
-import { LiveHub } from './live/live-hub.js';
+import { LiveHub } from './notices/live-hub.js';
 import { registerLiveRoutes } from './live/routes.js';
 import { registerDevMailbox } from './mail/dev-mailbox.js';
 import { MailWorker } from './mail/mail-queue.js';

@@ -58,6 +58,3 @@ export const MAX_CART_PIECES = 100;
 
 /** Pieces in a cart or order: the sum of its lines' quantities. */
 export const pieceCount = (lines: readonly { quantity: number }[]) => lines.reduce((sum, line) => sum + line.quantity, 0);
-
-/** Topics of the live channel: each names data the browser should fetch again. */
-export type LiveTopic = 'cart' | 'orders';

@@ -1,8 +1,10 @@
 /**
  * The live channel (`GET /api/events`, Server-Sent Events) as both sides see it. Every open page,
- * a visitor's too, hears the catalogue topic; a signed-in page also hears its user's topics
- * (LiveTopic in cart.ts).
+ * a visitor's too, hears the catalogue topic; a signed-in page also hears its user's topics.
  */
+
+/** A signed-in user's topics: each names data of that user the browser should fetch again. */
+export type LiveTopic = 'cart' | 'orders';
 
 /** The event that says the catalogue changed: a product was added, edited, deleted or given a new image. */
 export const CATALOGUE_TOPIC = 'products';

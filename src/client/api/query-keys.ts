@@ -1,4 +1,4 @@
-import type { LiveTopic } from '../../shared/cart.js';
+import type { LiveTopic } from '../../shared/live.js';
 import type { TextLanguage } from '../../shared/catalog.js';
 import type { LegalPage } from '../../shared/legal.js';
 import { CATALOGUE_TOPIC } from '../../shared/live.js';

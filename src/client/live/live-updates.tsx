@@ -1,7 +1,6 @@
 import { useEffect } from 'react';
 import { partialMatchKey, useQueryClient } from '@tanstack/react-query';
-import type { LiveTopic } from '../../shared/cart.js';
-import { CATALOGUE_TOPIC, STOCK_TOPIC, type CatalogueChangeEvent, type LiveReadyEvent, type StockCounts, type StockEvent } from '../../shared/live.js';
+import { CATALOGUE_TOPIC, STOCK_TOPIC, type CatalogueChangeEvent, type LiveReadyEvent, type LiveTopic, type StockCounts, type StockEvent } from '../../shared/live.js';
 import { queryKeys } from '../api/query-keys.js';
 import type { ShownCartItem } from '../cart/cart-storage.js';
 import { useSession } from '../session/session.js';

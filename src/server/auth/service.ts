@@ -14,7 +14,7 @@ import type { Database, Executor } from '../db/client.js';
 import { inTransaction, lockSubject } from '../db/transaction.js';
 import { sessions, signInTokens, users } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
-import { announceSessionEnded } from '../live/live-hub.js';
+import { announceSessionEnded } from '../notices/live-hub.js';
 import type { MailTextBook } from '../mail/mail-texts.js';
 import type { Mailer } from '../mail/mailer.js';
 import { hashSecret, type CurrentUser } from './session.js';

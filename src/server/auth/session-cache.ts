@@ -1,4 +1,4 @@
-import type { SessionNoticeListener } from '../live/live-hub.js';
+import type { SessionNoticeListener } from '../notices/live-hub.js';
 import type { SessionUser } from '../../shared/auth.js';
 
 /** How long a session read from the database is trusted without reading it again. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, gt, lt } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ADMIN_SESSION_IDLE_HOURS, SESSION_DAYS, SESSION_IDLE_DAYS, type SessionUser } from '../../shared/auth.js';
-import { announceSessionEnded } from '../live/live-hub.js';
+import { announceSessionEnded } from '../notices/live-hub.js';
 import { isAdminUser } from './roles.js';
 import type { CachedSession, SessionCache } from './session-cache.js';
 import type { Config } from '../config.js';

@@ -6,7 +6,7 @@ import { appliedCartOperations, cartItems, products } from '../db/schema.js';
 import { PreparedStatement } from '../db/prepared.js';
 import { inTransaction, lockSubject } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
-import { changeNotice } from '../live/live-hub.js';
+import { changeNotice } from '../notices/live-hub.js';
 
 /** Operation ids older than this may be forgotten: no browser replays a queue that old. */
 const OPERATION_MEMORY_DAYS = 30;

@@ -9,7 +9,7 @@ import { productPhotos, productSlugs, products, shopState } from '../db/schema.j
 import { inTransaction } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
 import { imageUrlForKey, type ProductImages } from '../images/product-images.js';
-import { announceCatalogueChange } from '../live/live-hub.js';
+import { announceCatalogueChange } from '../notices/live-hub.js';
 import { lockForStockChange, recordStockSet } from '../stock/service.js';
 
 type ProductRow = typeof products.$inferSelect;

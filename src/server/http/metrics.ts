@@ -5,7 +5,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { placeOrderSchema, recordPaymentSchema } from '../../shared/orders.js';
 import type { DatabaseHandle, PoolStats } from '../db/client.js';
 import { mailQueue } from '../db/schema.js';
-import type { LiveHub } from '../live/live-hub.js';
+import type { LiveHub } from '../notices/live-hub.js';
 import type { Mailer } from '../mail/mailer.js';
 import { errorBody } from './errors.js';
 

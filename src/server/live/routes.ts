@@ -5,7 +5,7 @@ import { CATALOGUE_PAGE_SIZE, catalogueVersion } from '../catalog/service.js';
 import type { Database } from '../db/client.js';
 import { HttpError } from '../http/errors.js';
 import { countedStock } from '../stock/service.js';
-import type { LiveHub } from './live-hub.js';
+import type { LiveHub } from '../notices/live-hub.js';
 
 const HEARTBEAT_MS = 25_000;
 /**

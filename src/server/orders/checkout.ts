@@ -12,7 +12,7 @@ import type { Database, Executor } from '../db/client.js';
 import { orderItems, orders } from '../db/schema.js';
 import { inTransaction } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
-import { changeNotices } from '../live/live-hub.js';
+import { changeNotices } from '../notices/live-hub.js';
 import { takeStock } from '../stock/service.js';
 import { queueOrderPlacedMails, type OrderMailSettings } from './order-mails.js';
 import { STATUS_TIME_COLUMNS, toOrder, withDetails, type OrderItemRow } from './order-queries.js';

@@ -6,7 +6,7 @@ import type { Database, Executor } from '../db/client.js';
 import { orderItems, orders, orderStatusChanges } from '../db/schema.js';
 import { inTransaction } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
-import { announceChange } from '../live/live-hub.js';
+import { announceChange } from '../notices/live-hub.js';
 import { readStockForOrder, returnStock, takeStock } from '../stock/service.js';
 import { queueStatusMail, type OrderMailSettings } from './order-mails.js';
 import { getOrder, STATUS_TIME_COLUMNS, type OrderRow, type StatusChangeRow } from './order-queries.js';

@@ -17,10 +17,12 @@ export interface PaymentDetails {
 }
 
 /**
- * The simulated payment provider, behind the interface a real one would have: it records a payment
- * of the order's own total (never an amount from the browser) by the order's own method (another is
- * refused), marks the order paid and queues the customer's receipt. Only a pending order can be paid:
- * any other (paid, sent, cancelled...) answers 409, so a late payment never moves an order's status backwards.
+ * Records a simulated payment: one the shop's mock payment page reports, or an overdue pay-by-link
+ * order's (orderForPaymentPage). No real provider is connected; one would confirm its payments itself,
+ * not through the customer's browser. The payment is of the order's own total (never an amount from
+ * the browser) by the order's own method (another is refused); it marks the order paid and queues
+ * the customer's receipt. Only a pending order can be paid: any other (paid, sent, cancelled...)
+ * answers 409, so a late payment never moves an order's status backwards.
  */
 export async function recordPayment(db: Database, userId: string, orderId: string, details: PaymentDetails): Promise<Order> {
   await inTransaction(db, async (tx) => {

@@ -6,7 +6,7 @@ import type { Executor } from '../db/client.js';
 import { products, stockChanges } from '../db/schema.js';
 import { selectRows } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
-import { announceStock, stockNotice } from '../live/live-hub.js';
+import { announceStock, stockNotice } from '../notices/live-hub.js';
 
 /** A line that takes pieces; its count was read with the product held (takeCartForCheckout, readStockForOrder), so it cannot switch between counted and made to order meanwhile. */
 export interface StockLine {

@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type SQL } from 'drizzle-orm';
-import type { LiveTopic } from '../../shared/cart.js';
-import { CATALOGUE_TOPIC, STOCK_TOPIC, type CatalogueChangeEvent, type StockCounts, type StockEvent } from '../../shared/live.js';
+import { CATALOGUE_TOPIC, STOCK_TOPIC, type CatalogueChangeEvent, type LiveTopic, type StockCounts, type StockEvent } from '../../shared/live.js';
 import type { Database, DatabaseHandle } from '../db/client.js';
 
 const CHANNEL = 'shop_events';
