@@ -14,7 +14,7 @@ import { pieceCount } from '../src/shared/cart.js';
 import { priceLines } from '../src/shared/money.js';
 import { normalizeOrderStatus, ORDER_STATUSES, storedValuesOf } from '../src/shared/order-status.js';
 import { placedOrderStatus } from '../src/shared/orders.js';
-import { seedDemoCatalogue } from '../src/server/catalog/service.js';
+import { seedDemoCatalogue } from '../src/server/catalog/seed-demo-catalogue.js';
 import { loadConfig } from '../src/server/config.js';
 import { openDatabase, type Database } from '../src/server/db/client.js';
 import { orderItems, orders, orderStatusChanges, products, users } from '../src/server/db/schema.js';

@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { count, eq, sql } from 'drizzle-orm';
 import { PRODUCT_CATEGORIES } from '../src/shared/catalog.js';
 import { buildApp } from '../src/server/app.js';
-import { seedDemoCatalogue } from '../src/server/catalog/service.js';
+import { seedDemoCatalogue } from '../src/server/catalog/seed-demo-catalogue.js';
 import { loadConfig } from '../src/server/config.js';
 import { openDatabase, type Database } from '../src/server/db/client.js';
 import { productPhotos, products } from '../src/server/db/schema.js';

@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { addAdmin } from './auth/roles.js';
 import { checkCatalogueCurrency } from './catalog/currency.js';
-import { refreshSearchTexts, seedDemoCatalogue } from './catalog/service.js';
+import { refreshSearchTexts } from './catalog/product-writes.js';
+import { seedDemoCatalogue } from './catalog/seed-demo-catalogue.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import type { ProductImages } from './images/product-images.js';

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { beforeAll, expect, it } from 'vitest';
 import type { Product } from '../../src/shared/catalog.js';
-import { seedDemoCatalogue } from '../../src/server/catalog/service.js';
+import { seedDemoCatalogue } from '../../src/server/catalog/seed-demo-catalogue.js';
 import { products } from '../../src/server/db/schema.js';
 import { describeEachDatabase } from './test-app.js';
 import { testProduct } from './test-products.js';

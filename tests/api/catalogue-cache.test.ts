@@ -6,7 +6,7 @@ import { beforeAll, expect, it } from 'vitest';
 import type { CatalogueResponse, Product, ProductPageResponse } from '../../src/shared/catalog.js';
 import { CatalogueCache, type PreparedResponse } from '../../src/server/catalog/catalogue-cache.js';
 import { chooseEncoding } from '../../src/server/http/content-encoding.js';
-import { listCatalogue } from '../../src/server/catalog/service.js';
+import { listCatalogue } from '../../src/server/catalog/product-queries.js';
 import { admins, products } from '../../src/server/db/schema.js';
 import { pngImage, productForm } from './product-form.js';
 import { fillCart, placeOrder } from './shopper.js';

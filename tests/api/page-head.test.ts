@@ -3,7 +3,9 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import { pickText, type Product, type TextLanguage } from '../../src/shared/catalog.js';
 import { metaDescription } from '../../src/shared/page-head.js';
-import { seedDemoCatalogue, sitemapProducts, updateProduct } from '../../src/server/catalog/service.js';
+import { sitemapProducts } from '../../src/server/catalog/product-queries.js';
+import { updateProduct } from '../../src/server/catalog/product-writes.js';
+import { seedDemoCatalogue } from '../../src/server/catalog/seed-demo-catalogue.js';
 import { products } from '../../src/server/db/schema.js';
 import { describeEachDatabase } from './test-app.js';
 

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRODUCT_IMAGE_WIDTHS, type Product } from '../../src/shared/catalog.js';
-import { seedDemoCatalogue } from '../../src/server/catalog/service.js';
+import { seedDemoCatalogue } from '../../src/server/catalog/seed-demo-catalogue.js';
 import { admins, imageVariants, productPhotos, products } from '../../src/server/db/schema.js';
 import { demoProducts, readDemoPhoto } from '../../src/server/demo/demo-catalogue.js';
 import { copyImagesToDatabase } from '../../src/server/images/copy-images-to-database.js';

@@ -11,7 +11,8 @@ import { orderSearchSchema, orderStatusSchema } from '../../shared/admin-order-s
 import { setAdminLanguage } from '../auth/roles.js';
 import { requireAdmin } from '../auth/session.js';
 import { addPhoto, arrangePhotos, removePhoto } from '../catalog/photos.js';
-import { ADMIN_PRODUCTS_LIMIT, createProduct, deleteProduct, listProducts, updateProduct, type ProductFields, type StockInput } from '../catalog/service.js';
+import { ADMIN_PRODUCTS_LIMIT, listProducts } from '../catalog/product-queries.js';
+import { createProduct, deleteProduct, updateProduct, type ProductFields, type StockInput } from '../catalog/product-writes.js';
 import type { Database } from '../db/client.js';
 import { HttpError } from '../http/errors.js';
 import { parseInput } from '../http/validation.js';

@@ -4,7 +4,7 @@ import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database, DatabaseHandle, Transaction } from '../db/client.js';
 import { chooseEncoding, noneMatch, type Encoding } from '../http/content-encoding.js';
-import { catalogueState, preparedCatalogueState } from './service.js';
+import { catalogueState, preparedCatalogueState } from './catalogue-state.js';
 
 const compressWithBrotli = promisify(brotliCompress);
 const compressWithGzip = promisify(gzip);

@@ -6,7 +6,7 @@ import type { Database, DatabaseHandle, Executor } from '../db/client.js';
 import { products, shopState } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import { CHANGE_CHANNEL } from './catalogue-cache.js';
-import { catalogueChanged } from './service.js';
+import { catalogueChanged } from './catalogue-state.js';
 
 /** The shop_state key that records the currency of the catalogue's prices. */
 const CATALOGUE_CURRENCY = 'catalogue_currency';

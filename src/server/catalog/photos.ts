@@ -6,7 +6,8 @@ import { productPhotos, products } from '../db/schema.js';
 import { inTransaction } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
 import type { ProductImages } from '../images/product-images.js';
-import { catalogueChanged, findProduct, withPhotos } from './service.js';
+import { catalogueChanged } from './catalogue-state.js';
+import { findProduct, withPhotos } from './product-queries.js';
 
 // A product's photos are numbered 0..n-1 (0 is the cover). Every change holds the product's row
 // (select ... for no key update) for its whole transaction, so that changes of one product's photos

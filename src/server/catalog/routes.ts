@@ -4,7 +4,7 @@ import { isSlug } from '../../shared/slug.js';
 import type { DatabaseHandle } from '../db/client.js';
 import { errorBody } from '../http/errors.js';
 import { CatalogueCache, sendPrepared } from './catalogue-cache.js';
-import { listCatalogue, productPage, type CatalogueFilter } from './service.js';
+import { listCatalogue, productPage, type CatalogueFilter } from './product-queries.js';
 
 const queryParams = (query: unknown) => new URLSearchParams(Object.entries((query ?? {}) as Record<string, unknown>).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 

@@ -126,7 +126,7 @@ export const products = pgTable(
   (table) => [
     index('products_name_idx').on(table.nameEn),
     // The catalogue sorted by name in a language: the products named in it first, then the others by
-    // their other name (catalog/service.ts).
+    // their other name (catalog/product-queries.ts).
     index('products_name_en_order_idx').on(sql`(${table.nameEn} = '')`, sql`coalesce(nullif(${table.nameEn}, ''), ${table.nameBg})`, table.id),
     index('products_name_bg_order_idx').on(sql`(${table.nameBg} = '')`, sql`coalesce(nullif(${table.nameBg}, ''), ${table.nameEn})`, table.id),
     uniqueIndex('products_slug_idx').on(table.slug),

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LiveReadyEvent } from '../../shared/live.js';
 import { findUserSession, isSessionActive, resentSessionCookie, type UserSession } from '../auth/session.js';
-import { CATALOGUE_PAGE_SIZE, catalogueVersion } from '../catalog/service.js';
+import { catalogueVersion } from '../catalog/catalogue-state.js';
+import { CATALOGUE_PAGE_SIZE } from '../catalog/product-queries.js';
 import type { Database } from '../db/client.js';
 import { HttpError } from '../http/errors.js';
 import { countedStock } from '../stock/service.js';

@@ -5,7 +5,7 @@ import { buildPageHead, PAGE_HEAD_ATTRIBUTE, type MetaPage, type PageHead, type 
 import { DEFAULT_PAGE_LANGUAGE, languageFromSearch, matchPageRoute, productPath, type PageName } from '../../shared/routes.js';
 import { isSlug } from '../../shared/slug.js';
 import { jsonLdText } from '../../shared/structured-data.js';
-import { findProductBySlug, listProducts } from '../catalog/service.js';
+import { findProductBySlug, listProducts } from '../catalog/product-queries.js';
 import type { Executor } from '../db/client.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { PRODUCT_CATEGORIES, TEXT_LANGUAGES } from '../../shared/catalog.js';
 import { DEFAULT_PAGE_LANGUAGE, localizedPath, PAGE_ROUTES, productPath } from '../../shared/routes.js';
-import { catalogueUpdatedAt, sitemapProducts } from '../catalog/service.js';
+import { catalogueUpdatedAt, sitemapProducts } from '../catalog/product-queries.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 

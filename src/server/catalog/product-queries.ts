@@ -1,0 +1,187 @@
+import { and, asc, count, desc, eq, inArray, max, sql, type SQL } from 'drizzle-orm';
+import type { CatalogueQuery, CatalogueResponse, LocalizedText, Product, ProductPageResponse, ProductPhoto } from '../../shared/catalog.js';
+import { searchableText } from '../../shared/search.js';
+import { LOW_STOCK_MAX, type StockFilter } from '../../shared/stock.js';
+import type { Database, Executor } from '../db/client.js';
+import { productPhotos, productSlugs, products } from '../db/schema.js';
+import { imageUrlForKey } from '../images/product-images.js';
+import { catalogueVersion } from './catalogue-state.js';
+
+type ProductRow = typeof products.$inferSelect;
+type PhotoRow = typeof productPhotos.$inferSelect;
+
+export const productName = (row: Pick<ProductRow, 'nameEn' | 'nameBg'>): LocalizedText => ({ en: row.nameEn, bg: row.nameBg });
+
+export function toPhoto(row: Pick<PhotoRow, 'id' | 'imageKey' | 'altEn' | 'altBg'>): ProductPhoto {
+  return { id: row.id, url: imageUrlForKey(row.imageKey)!, alt: { en: row.altEn, bg: row.altBg } };
+}
+
+export function toProduct(row: ProductRow, photos: readonly ProductPhoto[]): Product {
+  return {
+    id: row.id,
+    slug: row.slug,
+    name: productName(row),
+    description: { en: row.descriptionEn, bg: row.descriptionBg },
+    priceMinor: row.priceMinor,
+    category: row.category as Product['category'],
+    stock: row.stock,
+    photos: [...photos],
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** The photos of these products, each product's in order, cover first. */
+async function photosOf(db: Executor, productIds: readonly string[]): Promise<Map<string, PhotoRow[]>> {
+  const byProduct = new Map<string, PhotoRow[]>(productIds.map((id) => [id, []]));
+  if (productIds.length === 0) return byProduct;
+  const rows = await db
+    .select()
+    .from(productPhotos)
+    .where(inArray(productPhotos.productId, [...productIds]))
+    .orderBy(asc(productPhotos.productId), asc(productPhotos.position), asc(productPhotos.createdAt));
+  for (const row of rows) byProduct.get(row.productId)?.push(row);
+  return byProduct;
+}
+
+export async function withPhotos(db: Executor, rows: readonly ProductRow[]): Promise<Product[]> {
+  const photos = await photosOf(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => toProduct(row, (photos.get(row.id) ?? []).map(toPhoto)));
+}
+
+/** Products per page of the catalogue: a grid of 2, 3 or 4 columns fills evenly. */
+export const CATALOGUE_PAGE_SIZE = 48;
+/** The admin's table shows the whole catalogue of a handmade shop on one page. */
+export const ADMIN_PRODUCTS_LIMIT = 500;
+
+const stockConditions: Record<StockFilter, SQL> = {
+  soldOut: sql`${products.stock} = 0`,
+  low: sql`${products.stock} between 1 and ${LOW_STOCK_MAX}`,
+};
+
+/** A search is plain text: LIKE's wildcards and its escape character in it match only themselves. */
+const likePattern = (search: string) => `%${searchableText(search).replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+
+/**
+ * The order by name in a language: products named in it first, by that name, then the others by
+ * their other name (as the indexes products_name_*_order_idx hold them).
+ */
+const byNameIn = (language: 'en' | 'bg'): SQL[] =>
+  language === 'bg'
+    ? [sql`(${products.nameBg} = '')`, sql`coalesce(nullif(${products.nameBg}, ''), ${products.nameEn})`]
+    : [sql`(${products.nameEn} = '')`, sql`coalesce(nullif(${products.nameEn}, ''), ${products.nameBg})`];
+
+export interface CatalogueFilter extends Partial<CatalogueQuery> {
+  /** Sorting by name follows this language's names. */
+  language?: 'en' | 'bg';
+  /** The admin's filters by stock. */
+  stock?: StockFilter;
+  page?: number;
+  pageSize?: number;
+}
+
+function catalogueConditions(filter: CatalogueFilter): SQL | undefined {
+  const conditions: SQL[] = [];
+  if (filter.category) conditions.push(eq(products.category, filter.category));
+  if (filter.q) conditions.push(sql`${products.searchText} like ${likePattern(filter.q)} escape '\\'`);
+  if (filter.stock) conditions.push(stockConditions[filter.stock]);
+  return conditions.length > 0 ? and(...conditions) : undefined;
+}
+
+function catalogueOrder(filter: CatalogueFilter): SQL[] {
+  switch (filter.sort) {
+    case 'newest':
+      return [desc(products.createdAt), asc(products.id)];
+    case 'price':
+      return [asc(products.priceMinor), asc(products.id)];
+    case 'price-desc':
+      return [desc(products.priceMinor), asc(products.id)];
+    default:
+      return [...byNameIn(filter.language ?? 'en'), asc(products.id)];
+  }
+}
+
+/**
+ * One page of the catalogue as filtered, searched and sorted, with how many products match in all.
+ * The page and the count are two queries: counting while sorting (count(*) over ()) would sort every
+ * match, where the page alone reads only its rows through the order's index.
+ */
+export async function listProducts(db: Executor, filter: CatalogueFilter = {}): Promise<{ products: Product[]; total: number }> {
+  const pageSize = filter.pageSize ?? CATALOGUE_PAGE_SIZE;
+  const page = filter.page ?? 1;
+  const where = catalogueConditions(filter);
+  // One after the other: in a transaction (the prepared catalogue reads in one) both share one connection.
+  const rows = await db
+    .select()
+    .from(products)
+    .where(where)
+    .orderBy(...catalogueOrder(filter))
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
+  const [counted] = await db.select({ total: count() }).from(products).where(where);
+  return { products: await withPhotos(db, rows), total: counted?.total ?? 0 };
+}
+
+/**
+ * The product whose page this slug is: by its current slug, or by one it had before a rename
+ * (`redirect` then names the slug to send the visitor to).
+ */
+export async function findProductBySlug(db: Executor, slug: string): Promise<{ product: Product; redirect: boolean } | undefined> {
+  const [row] = await db.select().from(products).where(eq(products.slug, slug));
+  if (row) return { product: (await withPhotos(db, [row]))[0]!, redirect: false };
+  const [old] = await db
+    .select({ product: products })
+    .from(productSlugs)
+    .innerJoin(products, eq(products.id, productSlugs.productId))
+    .where(eq(productSlugs.slug, slug));
+  return old ? { product: (await withPhotos(db, [old.product]))[0]!, redirect: true } : undefined;
+}
+
+/** Other products of the product's category (or of none, for a product without one), newest first. */
+async function relatedProducts(db: Executor, product: Product, limit = 4): Promise<Product[]> {
+  const rows = await db
+    .select()
+    .from(products)
+    .where(and(eq(products.category, product.category), sql`${products.id} <> ${product.id}`))
+    .orderBy(desc(products.createdAt), asc(products.id))
+    .limit(limit);
+  return withPhotos(db, rows);
+}
+
+/**
+ * A page of the catalogue with the version it was read at. The version is read first: the products
+ * may then be newer than it says, which costs a page one needless refresh, but never older.
+ */
+export async function listCatalogue(db: Executor, filter: CatalogueFilter): Promise<CatalogueResponse> {
+  const version = await catalogueVersion(db);
+  const page = filter.page ?? 1;
+  return { ...(await listProducts(db, { ...filter, page })), version, page, pageSize: CATALOGUE_PAGE_SIZE };
+}
+
+/** A product page's data, or a redirect when the slug is one the product had before a rename. */
+export async function productPage(db: Executor, slug: string): Promise<{ page: ProductPageResponse; redirect: boolean } | undefined> {
+  const version = await catalogueVersion(db);
+  const found = await findProductBySlug(db, slug);
+  if (!found) return undefined;
+  return { page: { product: found.product, related: await relatedProducts(db, found.product), version }, redirect: found.redirect };
+}
+
+export async function findProduct(db: Executor, id: string): Promise<ProductRow | undefined> {
+  const [row] = await db.select().from(products).where(eq(products.id, id));
+  return row;
+}
+
+/** When the catalogue last changed, for the sitemap. */
+export async function catalogueUpdatedAt(db: Database): Promise<Date | null> {
+  const [row] = await db.select({ latest: max(products.updatedAt) }).from(products);
+  return row?.latest ?? null;
+}
+
+/** Every product page for the sitemap: slug, names, last change and photos, at most `limit`. */
+export async function sitemapProducts(db: Database, limit = 10_000): Promise<Product[]> {
+  const rows = await db.select().from(products).orderBy(asc(products.createdAt), asc(products.id)).limit(limit);
+  return withPhotos(db, rows);
+}

@@ -1,0 +1,170 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { LocalizedText, Product, ProductCategory } from '../../shared/catalog.js';
+import { searchableText } from '../../shared/search.js';
+import { slugify } from '../../shared/slug.js';
+import type { Database, Executor } from '../db/client.js';
+import { productPhotos, productSlugs, products, shopState } from '../db/schema.js';
+import { inTransaction } from '../db/transaction.js';
+import { HttpError } from '../http/errors.js';
+import type { ProductImages } from '../images/product-images.js';
+import { lockForStockChange, recordStockSet } from '../stock/service.js';
+import { catalogueChanged } from './catalogue-state.js';
+import { productName, toPhoto, toProduct, withPhotos } from './product-queries.js';
+
+export interface ProductFields {
+  name: LocalizedText;
+  description: LocalizedText;
+  priceMinor: number;
+  category: ProductCategory | '';
+}
+
+/** The product's columns for these fields, with the text its search looks in. */
+export function productColumns(fields: ProductFields) {
+  return {
+    nameEn: fields.name.en,
+    nameBg: fields.name.bg,
+    descriptionEn: fields.description.en,
+    descriptionBg: fields.description.bg,
+    priceMinor: fields.priceMinor,
+    category: fields.category,
+    searchText: searchTextOf(fields),
+  };
+}
+
+const searchTextOf = (fields: Pick<ProductFields, 'name' | 'description'>) =>
+  searchableText([fields.name.en, fields.name.bg, fields.description.en, fields.description.bg].join(' '));
+
+/** The name a slug is made from: the English one, else the Bulgarian. */
+const slugSource = (name: LocalizedText) => name.en || name.bg;
+
+/**
+ * A slug for the name that no other product has or had (those keep redirecting to their products):
+ * the name's own, else it with -2, -3... The caller holds the catalogue's version row, so two
+ * products saved at once cannot both take the same one.
+ */
+export async function freeSlug(tx: Executor, name: LocalizedText, productId: string): Promise<string> {
+  const base = slugify(slugSource(name));
+  const taken = new Set<string>();
+  const pattern = `${base.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+  // One after the other: a transaction's queries share one connection, which runs one at a time.
+  const current = await tx.select({ slug: products.slug }).from(products).where(and(sql`${products.slug} like ${pattern} escape '\\'`, sql`${products.id} <> ${productId}`));
+  const old = await tx
+    .select({ slug: productSlugs.slug })
+    .from(productSlugs)
+    .where(and(sql`${productSlugs.slug} like ${pattern} escape '\\'`, sql`${productSlugs.productId} <> ${productId}`));
+  for (const row of [...current, ...old]) taken.add(row.slug);
+  for (let suffix = 1; ; suffix++) {
+    const slug = suffix === 1 ? base : `${base}-${suffix}`;
+    if (!taken.has(slug)) return slug;
+  }
+}
+
+/**
+ * A count the admin sent with the product form: the new count (null: made to order; undefined:
+ * leave it) and the count the form showed when it was opened.
+ */
+export interface StockInput {
+  stock: number | null | undefined;
+  stockSeen: number | null | undefined;
+}
+
+/** Adds a product with its cover photo; if the database refuses it, the stored image is removed again. */
+export async function createProduct(db: Database, images: ProductImages, fields: ProductFields, stock: number | null, image: Buffer, admin: string): Promise<Product> {
+  const id = crypto.randomUUID();
+  const imageKey = await images.storeUpload(id, image);
+  try {
+    return await db.transaction(async (tx) => {
+      await catalogueChanged(tx);
+      const slug = await freeSlug(tx, fields.name, id);
+      const [row] = await tx.insert(products).values({ id, ...productColumns(fields), slug, stock }).returning();
+      const [photo] = await tx.insert(productPhotos).values({ productId: id, position: 0, imageKey }).returning();
+      if (stock !== null) await recordStockSet(tx, id, null, stock, admin);
+      return toProduct(row!, [toPhoto(photo!)]);
+    });
+  } catch (error) {
+    await images.remove(imageKey);
+    throw error;
+  }
+}
+
+/**
+ * Changes a product's texts, price, category and count. A new name gives a new slug; the old one
+ * keeps leading to the product. The count is written only when the admin changed it in the form,
+ * and only if orders did not change it since the form was opened (stock_changed): a sale is never
+ * undone by saving a form.
+ */
+export async function updateProduct(db: Database, id: string, fields: ProductFields, { stock, stockSeen }: StockInput, admin: string): Promise<Product> {
+  const row = await inTransaction(db, async (tx) => {
+    const current = await lockForStockChange(tx, id);
+    if (!current) return undefined;
+    const setsStock = stock !== undefined && !(stockSeen !== undefined && stock === stockSeen) && stock !== current.stock;
+    if (setsStock && stockSeen !== undefined && stockSeen !== current.stock) {
+      throw new HttpError(409, 'stock_changed', `The stock is now ${current.stock ?? 'made to order'}; orders changed it since the form was opened.`, {
+        stock: current.stock,
+      });
+    }
+    await catalogueChanged(tx);
+    const [before] = await tx.select({ slug: products.slug, nameEn: products.nameEn, nameBg: products.nameBg }).from(products).where(eq(products.id, id));
+    let slug = before!.slug;
+    if (slugSource(productName(before!)) !== slugSource(fields.name) && slugify(slugSource(fields.name)) !== slugify(slugSource(productName(before!)))) {
+      slug = await freeSlug(tx, fields.name, id);
+      // The old address leads to the product from now on; one the product had before and takes again is its own again.
+      await tx.insert(productSlugs).values({ slug: before!.slug, productId: id }).onConflictDoNothing();
+      await tx.delete(productSlugs).where(and(eq(productSlugs.slug, slug), eq(productSlugs.productId, id)));
+    }
+    const [updated] = await tx
+      .update(products)
+      .set({ ...productColumns(fields), slug, ...(setsStock ? { stock } : {}), updatedAt: new Date() })
+      .where(eq(products.id, id))
+      .returning();
+    if (setsStock) await recordStockSet(tx, id, current.stock, stock, admin);
+    return updated;
+  });
+  if (!row) throw new HttpError(404, 'not_found', 'Product not found');
+  return (await withPhotos(db, [row]))[0]!;
+}
+
+export async function deleteProduct(db: Database, images: ProductImages, id: string): Promise<void> {
+  const removed = await db.transaction(async (tx) => {
+    const photos = await tx.select({ imageKey: productPhotos.imageKey }).from(productPhotos).where(eq(productPhotos.productId, id));
+    // Carts holding the product lose its lines with it, and it loses its photos and old slugs (on
+    // delete cascade); open pages hear of it as a catalogue change.
+    const [row] = await tx.delete(products).where(eq(products.id, id)).returning({ id: products.id });
+    if (row) await catalogueChanged(tx);
+    return row ? photos : undefined;
+  });
+  if (!removed) throw new HttpError(404, 'not_found', 'Product not found');
+  await Promise.all(removed.map((photo) => images.remove(photo.imageKey)));
+}
+
+/**
+ * An advisory lock key, arbitrary but fixed, held while one process seeds the catalogue
+ * (seed-demo-catalogue.ts) or refreshes its search texts.
+ */
+export const SEED_LOCK = 7_260_002;
+
+/** Version of searchableText's rules that the stored search texts were made with. */
+const SEARCH_TEXT_VERSION = '1';
+const SEARCH_TEXT_KEY = 'search_text_version';
+
+/**
+ * Writes every product's search text again when it was made by other rules than today's (the
+ * migration that added it left it empty), so that a search finds products saved before.
+ */
+export async function refreshSearchTexts(db: Database): Promise<number> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK})`);
+    const [done] = await tx.select().from(shopState).where(eq(shopState.key, SEARCH_TEXT_KEY));
+    if (done?.value === SEARCH_TEXT_VERSION) return 0;
+    const rows = await tx.select().from(products);
+    for (const row of rows) {
+      const searchText = searchTextOf({ name: productName(row), description: { en: row.descriptionEn, bg: row.descriptionBg } });
+      if (searchText !== row.searchText) await tx.update(products).set({ searchText }).where(eq(products.id, row.id));
+    }
+    await tx
+      .insert(shopState)
+      .values({ key: SEARCH_TEXT_KEY, value: SEARCH_TEXT_VERSION })
+      .onConflictDoUpdate({ target: shopState.key, set: { value: SEARCH_TEXT_VERSION, updatedAt: sql`now()` } });
+    return rows.length;
+  });
+}
