@@ -26,7 +26,7 @@ Back it up with PostgreSQL's own tools, which take a consistent copy while the s
   pg_dump -Fc -f shop.dump "${safeUrl.toString()}"
 and restore it into a new, empty database with:
   createdb shop_restored && pg_restore --no-owner -d shop_restored shop.dump
-(see "Backups" in the README).`;
+(see docs/operations/backups.md).`;
 };
 
 const defaultFileName = () => `shop-backup-${new Date().toISOString().replace(/[:]/g, '-').replace(/\.\d+Z$/, 'Z')}.tar.gz`;

@@ -17,7 +17,7 @@ async function run(args: string[]): Promise<number> {
   }
   const config = loadConfig();
   if (config.databaseUrl) {
-    console.error('DATABASE_URL is set: a shop on PostgreSQL is restored with pg_restore from a pg_dump file (see "Backups" in the README), not with this command.');
+    console.error('DATABASE_URL is set: a shop on PostgreSQL is restored with pg_restore from a pg_dump file (see docs/operations/backups.md), not with this command.');
     return 1;
   }
   if (!existsSync(file)) throw new BackupError(`${path.resolve(file)} does not exist.`);
