@@ -77,7 +77,7 @@ const layering = [
  *   feature routes <feature>/routes.ts: parse, call a service, reply
  *   features       the rest of each feature module; they may call each other's services
  *                  (npm run lint's madge --circular keeps those calls free of cycles)
- *   infrastructure db/, http/, mail/, images/, backup/, demo/ (the demo catalogue's data),
+ *   infrastructure db/, http/, mail/, images/, backup/, demo/ (the demo catalogue's data), metrics/,
  *                  notices/ (the live hub: LISTEN/NOTIFY, heard by every process)
  *   foundation     config.ts, project-path.ts
  * The patterns match import strings, not resolved files: top-level files are reached as ./x.js
@@ -85,7 +85,7 @@ const layering = [
  */
 function serverLayering() {
   const features = 'account|addresses|admin|auth|cart|catalog|legal|live|orders|payments|seo|stock';
-  const infrastructure = 'backup|db|demo|http|images|mail|notices';
+  const infrastructure = 'backup|db|demo|http|images|mail|metrics|notices';
   const folders = (names) => `src/server/{${names.replaceAll('|', ',')}}/**/*.ts`;
   const topLevel = (names) => `^(?:\\./|(?:\\.\\./)+)(?:${names})\\.js$`;
   const noClient = { group: ['**/client/**'], message: 'The server never imports client code.' };

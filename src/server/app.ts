@@ -15,9 +15,10 @@ import { registerCurrencyWatch } from './catalog/currency.js';
 import { registerCatalogRoutes } from './catalog/routes.js';
 import type { Config, TrustedProxies } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
+import { registerPoolGauges } from './db/pool-gauges.js';
 import { registerCsrfProtection } from './http/csrf.js';
 import { registerGracefulClose } from './http/graceful-close.js';
-import { registerMetrics, ShopMetrics } from './http/metrics.js';
+import { registerMetrics } from './http/metrics.js';
 import { registerProbes } from './http/probes.js';
 import { errorBody, registerErrorHandler } from './http/errors.js';
 import { registerRequestLog, serializeError, serializeRequest } from './http/logging.js';
@@ -28,8 +29,10 @@ import { LiveHub } from './notices/live-hub.js';
 import { registerLiveRoutes } from './live/routes.js';
 import { registerDevMailbox } from './mail/dev-mailbox.js';
 import { MailWorker } from './mail/mail-queue.js';
+import { registerMailQueueGauges } from './mail/mail-queue-gauges.js';
 import { MailTextBook } from './mail/mail-texts.js';
-import { createMailer, outboxDir } from './mail/mailer.js';
+import { countingSendFailures, createMailer, outboxDir } from './mail/mailer.js';
+import { ShopMetrics } from './metrics/shop-metrics.js';
 import type { CheckoutSettings } from './orders/checkout.js';
 import { orderMailComposer } from './orders/order-mail-writer.js';
 import type { OrderMailSettings } from './orders/order-mails.js';
@@ -88,8 +91,8 @@ export async function buildApp({ config, database, images, pages, logger = false
     frameworkErrors: (error, _request, reply) => void (reply as FastifyReply).status(error.statusCode ?? 400).send(errorBody('bad_request', error.message)),
   });
   const { db } = database;
-  const metrics = new ShopMetrics();
-  const mailer = metrics.countMailFailures(createMailer(config, app.log));
+  const metrics = new ShopMetrics(app.log);
+  const mailer = countingSendFailures(createMailer(config, app.log), metrics);
   const mailTexts = new MailTextBook(config.dataDir, app.log);
   const mailSettings: OrderMailSettings = {
     publicUrl: config.publicUrl,
@@ -139,9 +142,9 @@ export async function buildApp({ config, database, images, pages, logger = false
   registerCartRoutes(app, db);
   registerAddressRoutes(app, db);
   registerAccountRoutes(app, db);
-  registerOrderRoutes(app, db, checkoutSettings);
-  registerPaymentRoutes(app, db, config.paymentMethods);
-  registerAdminRoutes(app, db, images, mailSettings);
+  registerOrderRoutes(app, db, checkoutSettings, metrics);
+  registerPaymentRoutes(app, db, config.paymentMethods, metrics);
+  registerAdminRoutes(app, db, images, mailSettings, metrics);
   registerLegalRoutes(app, config);
 
   const mailWorker = new MailWorker(database, mailer, orderMailComposer(db, mailTexts, mailSettings), app.log, {
@@ -150,6 +153,7 @@ export async function buildApp({ config, database, images, pages, logger = false
     pollMs: 60_000,
   });
   app.decorate('mailWorker', mailWorker);
+  registerMailQueueGauges(metrics, db);
   app.addHook('onReady', () => mailWorker.start());
   // Stopping begins with the close, so that the e-mail being sent finishes while the requests under way do.
   let mailWorkerStopped: Promise<void> | undefined;
@@ -164,8 +168,9 @@ export async function buildApp({ config, database, images, pages, logger = false
   const hub = new LiveHub(app.log, app.sessionCache);
   await hub.start(database);
   app.addHook('onClose', () => hub.stop());
-  registerLiveRoutes(app, db, hub, { heartbeatMs: liveHeartbeatMs, maxVisitorStreams: liveMaxVisitorStreams });
-  registerMetrics(app, metrics, { database, hub, token: config.metricsToken });
+  registerLiveRoutes(app, db, hub, metrics, { heartbeatMs: liveHeartbeatMs, maxVisitorStreams: liveMaxVisitorStreams });
+  registerPoolGauges(metrics, database);
+  registerMetrics(app, metrics, { token: config.metricsToken });
   // After the metrics, so that a request is counted before its line is written.
   registerRequestLog(app);
 

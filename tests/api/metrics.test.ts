@@ -5,7 +5,7 @@ import { addAdmin } from '../../src/server/auth/roles.js';
 import { mailQueue, orders, products } from '../../src/server/db/schema.js';
 import { openEventStream } from '../support/event-stream.js';
 import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
-import { eventually, fillCart, operationKey, placeOrder } from './shopper.js';
+import { eventually, fillCart, operationKey, placeOrder, signInThroughInbox } from './shopper.js';
 import { requestLink, signIn } from './sign-in.js';
 import { createTestApp, databaseTargets, describeEachDatabase, type TestApp } from './test-app.js';
 import { testProduct } from './test-products.js';
@@ -131,6 +131,44 @@ describeEachDatabase(
       expect(sample(after, 'shop_orders_placed_total', { payment_method: 'cash_on_delivery' })).toBeGreaterThanOrEqual(1);
     });
 
+    it('counts a payment refused for its body under the method it names, and no request without a session', async () => {
+      const testApp = context();
+      const cookie = await signIn(testApp, 'metrics-refused@example.com');
+      await fillCart(testApp, cookie, [ring]);
+      const order = await placeOrder(testApp, cookie, { paymentMethod: 'card' });
+      const pay = (headers: Record<string, string>, payload: string | object, orderId = order.orderId) =>
+        testApp.app.inject({ method: 'POST', url: `/api/orders/${orderId}/payment`, headers, payload });
+      const before = await scrape(testApp);
+
+      expect((await pay({ cookie }, { method: 'card', cardLast4: '42' })).statusCode).toBe(400);
+      expect((await pay({ cookie }, { method: 'bitcoin' })).statusCode).toBe(400);
+      expect((await pay({ cookie }, {})).statusCode).toBe(400);
+      expect((await pay({ cookie }, { method: 'card', cardLast4: '4242' }, 'NA-NOSUCHORDER')).statusCode).toBe(404);
+      // Without a session no payment was asked for, whatever the body holds or however broken it is.
+      expect((await pay({}, { method: 'card', cardLast4: '4242' })).statusCode).toBe(401);
+      expect((await pay({ 'content-type': 'application/json' }, '{"method": "card"')).statusCode).toBe(400);
+      const after = await scrape(testApp);
+
+      const moved = (method: string, outcome: string) => sample(after, 'shop_payments_total', { method, outcome }) - sample(before, 'shop_payments_total', { method, outcome });
+      expect({ card: moved('card', 'refused'), unknown: moved('unknown', 'refused') }).toEqual({ card: 2, unknown: 2 });
+      expect([moved('card', 'succeeded'), moved('card', 'failed'), moved('unknown', 'succeeded'), moved('unknown', 'failed')]).toEqual([0, 0, 0, 0]);
+    });
+
+    it('leaves out a pay-by-link order that the simulated provider completes by itself', async () => {
+      const testApp = context();
+      const cookie = await signIn(testApp, 'metrics-link@example.com');
+      await fillCart(testApp, cookie, [ring]);
+      const order = await placeOrder(testApp, cookie, { paymentMethod: 'pay_by_link' });
+      // Placed long enough ago that the payment page's next look completes it.
+      await testApp.database.db.update(orders).set({ createdAt: new Date(Date.now() - 10 * 60 * 1000) }).where(eq(orders.id, order.orderId));
+      const before = await scrape(testApp);
+      const polled = await testApp.app.inject({ method: 'GET', url: `/api/orders/${order.orderId}`, headers: { cookie } });
+      expect(polled.json<{ order: { status: string } }>().order.status).toBe('paid');
+      const after = await scrape(testApp);
+      expect(sample(after, 'shop_payments_total', { method: 'pay_by_link', outcome: 'succeeded' })).toBe(sample(before, 'shop_payments_total', { method: 'pay_by_link', outcome: 'succeeded' }));
+      expect(sample(after, 'shop_orders_placed_total', { payment_method: 'pay_by_link' })).toBeGreaterThanOrEqual(1);
+    });
+
     it('reports the e-mails still to send, from the database that every process shares', async () => {
       const testApp = context();
       const { db } = testApp.database;
@@ -252,6 +290,26 @@ for (const target of databaseTargets) {
       expect((await requestLink(testApp, 'welcome@example.com')).statusCode).toBe(202);
       await inbox.waitForSignInLink('welcome@example.com');
       expect(await failures()).toBe(before + 1);
+    });
+
+    it('counts each queued order e-mail the mail server refused, and the message given up on', async () => {
+      const { db } = testApp.database;
+      const scraped = () => scrape(testApp, { authorization: `Bearer ${TOKEN}` });
+      const cookie = await signInThroughInbox(testApp, inbox, 'metrics-mails@example.com');
+      const [{ id: productId }] = (await db.insert(products).values(testProduct({ name: 'Metric Bracelet', priceMinor: 990 })).returning({ id: products.id })) as [{ id: string }];
+      await fillCart(testApp, cookie, [productId]);
+      const order = await placeOrder(testApp, cookie);
+      const orderMailsSent = async () => (await db.select({ state: mailQueue.state }).from(mailQueue).where(eq(mailQueue.orderId, order.orderId))).every((mail) => mail.state === 'sent');
+      await eventually(orderMailsSent, 10_000, 'the order e-mails to be sent');
+      const before = await scraped();
+
+      const [bounced] = (await db.insert(mailQueue).values({ orderId: order.orderId, kind: 'order_placed', recipient: 'bounce-order@example.com', language: 'en' }).returning({ id: mailQueue.id })) as [{ id: string }];
+      testApp.app.mailWorker.wake();
+      // A refusal (5xx) is permanent: the message is failed at its first try.
+      await eventually(async () => (await db.select({ state: mailQueue.state }).from(mailQueue).where(eq(mailQueue.id, bounced.id)))[0]?.state === 'failed', 10_000, 'the refused e-mail to be failed');
+      const after = await scraped();
+      expect(sample(after, 'shop_mail_send_failures_total') - sample(before, 'shop_mail_send_failures_total')).toBe(1);
+      expect(sample(after, 'shop_mail_failed_messages') - sample(before, 'shop_mail_failed_messages')).toBe(1);
     });
   });
 }

@@ -18,11 +18,12 @@ import { HttpError } from '../http/errors.js';
 import { parseInput } from '../http/validation.js';
 import type { ProductImages } from '../images/product-images.js';
 import { listOrderMails, resendMail } from '../mail/mail-queue.js';
+import type { ShopMetrics } from '../metrics/shop-metrics.js';
 import type { OrderMailSettings } from '../orders/order-mails.js';
 import { getOrder, searchOrders } from '../orders/order-queries.js';
 import { orderIdOf } from '../orders/routes.js';
 import { changeOrderStatus } from '../orders/status-changes.js';
-import { recordCashPayment } from '../payments/service.js';
+import { countedPayment, recordCashPayment } from '../payments/service.js';
 import { stockChangesOfOrder, stockChangesOfProduct } from '../stock/service.js';
 
 interface ProductForm {
@@ -87,7 +88,7 @@ async function orderDetail(db: Database, orderId: string, order?: Order): Promis
   return { order: found, stockChanges, mails };
 }
 
-export function registerAdminRoutes(app: FastifyInstance, db: Database, images: ProductImages, mailSettings: OrderMailSettings): void {
+export function registerAdminRoutes(app: FastifyInstance, db: Database, images: ProductImages, mailSettings: OrderMailSettings, metrics: ShopMetrics): void {
   app.get('/api/admin/access', async (request) => {
     await requireAdmin(db, request);
     return { admin: true };
@@ -181,9 +182,11 @@ export function registerAdminRoutes(app: FastifyInstance, db: Database, images: 
 
   app.post<{ Params: { orderId: string } }>('/api/admin/orders/:orderId/cash-payment', async (request): Promise<AdminOrderDetail> => {
     await requireAdmin(db, request);
-    const orderId = orderIdOf(request.params);
-    await recordCashPayment(db, orderId, mailSettings);
-    return orderDetail(db, orderId);
+    return countedPayment(metrics, 'cash_on_delivery', async () => {
+      const orderId = orderIdOf(request.params);
+      await recordCashPayment(db, orderId, mailSettings);
+      return orderDetail(db, orderId);
+    });
   });
 
   app.post<{ Params: { orderId: string; mailId: string } }>('/api/admin/orders/:orderId/mails/:mailId/resend', async (request): Promise<AdminOrderDetail> => {

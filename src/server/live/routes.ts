@@ -5,6 +5,7 @@ import { catalogueVersion } from '../catalog/catalogue-state.js';
 import { CATALOGUE_PAGE_SIZE } from '../catalog/product-queries.js';
 import type { Database } from '../db/client.js';
 import { HttpError } from '../http/errors.js';
+import type { ShopMetrics } from '../metrics/shop-metrics.js';
 import { countedStock } from '../stock/service.js';
 import type { LiveHub } from '../notices/live-hub.js';
 
@@ -63,14 +64,28 @@ function checkStreamLimits(hub: LiveHub, session: UserSession | null, request: F
  * "orders"; "resync" asks for everything again after the server missed messages. A signed-in
  * page's stream ends with its session: at once when the sign-out is announced, and at the next
  * heartbeat when the session expired or the announcement was lost. The browser then reopens it,
- * as a visitor's.
+ * as a visitor's. The open streams are a gauge of the metrics.
  */
 export function registerLiveRoutes(
   app: FastifyInstance,
   db: Database,
   hub: LiveHub,
+  metrics: ShopMetrics,
   { heartbeatMs = HEARTBEAT_MS, maxVisitorStreams = MAX_VISITOR_STREAMS }: LiveRouteOptions = {},
 ): void {
+  metrics.addGauge({
+    name: 'shop_event_streams_open',
+    help: 'Live-update event streams this process holds open, of signed-in customers and of visitors.',
+    labelNames: ['kind'],
+    read: () => {
+      const visitors = hub.visitorStreamCount();
+      return [
+        { labels: { kind: 'visitor' }, value: visitors },
+        { labels: { kind: 'signed_in' }, value: hub.connectionCount - visitors },
+      ];
+    },
+  });
+
   const open = new Set<(reconnectHint?: string) => void>();
   let closing = false;
   // Streams never end by themselves, so they are ended before the server waits for its connections.

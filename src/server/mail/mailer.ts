@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
 import type { Config } from '../config.js';
+import type { ShopMetrics } from '../metrics/shop-metrics.js';
 import { makePrivateFolder, PRIVATE_FILE_MODE } from '../private-files.js';
 
 export interface MailMessage {
@@ -39,6 +40,21 @@ export interface Mailer {
 
 export function outboxDir(config: Config): string {
   return path.resolve(config.dataDir, 'outbox');
+}
+
+/** The mailer, counting each try to hand a message (a sign-in link or a queued order message) over that failed. */
+export function countingSendFailures(mailer: Mailer, metrics: ShopMetrics): Mailer {
+  return {
+    ...mailer,
+    send: async (message) => {
+      try {
+        await mailer.send(message);
+      } catch (error) {
+        metrics.countMailSendFailure();
+        throw error;
+      }
+    },
+  };
 }
 
 /** SMTP when SMTP_URL is set; otherwise every message is written to DATA_DIR/outbox and its link logged. */

@@ -13,6 +13,7 @@ import { orderItems, orders } from '../db/schema.js';
 import { inTransaction } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
 import { changeNotices } from '../notices/live-hub.js';
+import type { ShopMetrics } from '../metrics/shop-metrics.js';
 import { takeStock } from '../stock/service.js';
 import { queueOrderPlacedMails, type OrderMailSettings } from './order-mails.js';
 import { STATUS_TIME_COLUMNS, toOrder, withDetails, type OrderItemRow } from './order-queries.js';
@@ -56,12 +57,14 @@ export interface CheckoutSettings {
  * or a product has fewer pieces left than the cart holds (stock_short), nothing is written and the
  * answer is 409.
  * A request repeated with the same idempotency key returns the order the first one placed.
+ * A new order is counted once it has committed.
  */
 export async function placeOrder(
   db: Database,
   user: { id: string; email: string },
   input: PlaceOrderInput,
   settings: CheckoutSettings,
+  metrics: ShopMetrics,
 ): Promise<{ order: Order; created: boolean }> {
   const mailSettings = settings.mail;
   if (!settings.paymentMethods.includes(input.paymentMethod)) {
@@ -69,7 +72,7 @@ export async function placeOrder(
   }
   // Read before the transaction: it reads the terms' files, which no lock needs to wait for.
   const termsVersion = settings.termsVersion();
-  return inTransaction(db, async (tx) => {
+  const placed = await inTransaction(db, async (tx) => {
     await holdCatalogueCurrency(tx, settings.pricing.currency);
     // A twin request waits for the cart here, then finds the first one's order (repeatOrRefuse).
     const lines = await takeCartForCheckout(tx, user.id);
@@ -160,6 +163,8 @@ export async function placeOrder(
     await takeStock(tx, orderId, lines, 'sold');
     return { order: toOrder(row, items, undefined, [{ orderId, position: 0, status, changedAt: row.createdAt }]), created: true };
   });
+  if (placed.created) metrics.countOrderPlaced(input.paymentMethod);
+  return placed;
 }
 
 /** "Pearl Tips × 2, Gold Foil": the order's lines in a few words, for lists. */

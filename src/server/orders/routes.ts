@@ -3,12 +3,13 @@ import { placeOrderSchema, type Order } from '../../shared/orders.js';
 import { requireUser } from '../auth/session.js';
 import type { Database } from '../db/client.js';
 import { parseInput, pathId } from '../http/validation.js';
+import type { ShopMetrics } from '../metrics/shop-metrics.js';
 import { placeOrder, type CheckoutSettings } from './checkout.js';
 import { listCustomerOrders } from './order-queries.js';
 
 export const orderIdOf = ({ orderId }: { orderId: string }) => pathId(orderId, `Order ${orderId.slice(0, 100)} not found`);
 
-export function registerOrderRoutes(app: FastifyInstance, db: Database, settings: CheckoutSettings): void {
+export function registerOrderRoutes(app: FastifyInstance, db: Database, settings: CheckoutSettings, metrics: ShopMetrics): void {
   app.get('/api/orders', async (request, reply): Promise<{ orders: Order[] }> => {
     const user = await requireUser(db, request);
     reply.header('cache-control', 'no-store');
@@ -18,7 +19,7 @@ export function registerOrderRoutes(app: FastifyInstance, db: Database, settings
   app.post('/api/orders', async (request, reply) => {
     const user = await requireUser(db, request);
     const input = parseInput(placeOrderSchema, request.body);
-    const { order, created } = await placeOrder(db, user, input, settings);
+    const { order, created } = await placeOrder(db, user, input, settings, metrics);
     return reply.status(created ? 201 : 200).send({ order });
   });
 }

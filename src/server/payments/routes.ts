@@ -4,17 +4,24 @@ import { requireUser } from '../auth/session.js';
 import type { Database } from '../db/client.js';
 import { HttpError } from '../http/errors.js';
 import { parseInput } from '../http/validation.js';
+import type { ShopMetrics } from '../metrics/shop-metrics.js';
 import { orderIdOf } from '../orders/routes.js';
-import { orderForPaymentPage, recordPayment } from './service.js';
+import { countedPayment, orderForPaymentPage, recordPayment } from './service.js';
 
 type WithId = { Params: { orderId: string } };
+
+/** The method a payment request names, so that a request refused for the rest of its body is counted under it. */
+function namedMethod(body: unknown): PaymentMethod | 'unknown' {
+  const method = recordPaymentSchema.shape.method.safeParse((body as { method?: unknown } | null)?.method);
+  return method.success ? method.data : 'unknown';
+}
 
 /**
  * The payment page's view of an order (which the simulated provider may complete) and the payment itself.
  * The simulated provider settles only the methods the shop offers: a live shop that left them out
  * (SHOP_MODE=live) marks no order paid without money, not even one placed while it was a demo.
  */
-export function registerPaymentRoutes(app: FastifyInstance, db: Database, offered: readonly PaymentMethod[]): void {
+export function registerPaymentRoutes(app: FastifyInstance, db: Database, offered: readonly PaymentMethod[], metrics: ShopMetrics): void {
   app.get<WithId>('/api/orders/:orderId', async (request, reply): Promise<{ order: Order }> => {
     const user = await requireUser(db, request);
     reply.header('cache-control', 'no-store');
@@ -23,8 +30,10 @@ export function registerPaymentRoutes(app: FastifyInstance, db: Database, offere
 
   app.post<WithId>('/api/orders/:orderId/payment', async (request): Promise<{ order: Order }> => {
     const user = await requireUser(db, request);
-    const details = parseInput(recordPaymentSchema, request.body);
-    if (!offered.includes(details.method)) throw new HttpError(400, 'payment_method_unavailable', `This shop does not take payments by ${details.method}`);
-    return { order: await recordPayment(db, user.id, orderIdOf(request.params), details) };
+    return countedPayment(metrics, namedMethod(request.body), async () => {
+      const details = parseInput(recordPaymentSchema, request.body);
+      if (!offered.includes(details.method)) throw new HttpError(400, 'payment_method_unavailable', `This shop does not take payments by ${details.method}`);
+      return { order: await recordPayment(db, user.id, orderIdOf(request.params), details) };
+    });
   });
 }

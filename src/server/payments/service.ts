@@ -7,6 +7,7 @@ import type { Database } from '../db/client.js';
 import { orders, payments } from '../db/schema.js';
 import { inTransaction } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
+import type { PaymentOutcome, ShopMetrics } from '../metrics/shop-metrics.js';
 import { queuePaymentMail, queueStatusMail, type OrderMailSettings } from '../orders/order-mails.js';
 import { getCustomerOrder } from '../orders/order-queries.js';
 import { lockCustomerOrderRow, setOrderStatus } from '../orders/status-changes.js';
@@ -14,6 +15,26 @@ import { lockCustomerOrderRow, setOrderStatus } from '../orders/status-changes.j
 export interface PaymentDetails {
   method: PaymentMethod;
   cardLast4?: string;
+}
+
+/** A refusal is an answer in the 4xx range (the request or the order did not allow the payment); anything else is a fault. */
+const outcomeOf = (error: unknown): PaymentOutcome => (error instanceof HttpError && error.statusCode < 500 ? 'refused' : 'failed');
+
+/**
+ * Makes a payment that a customer or the admin asked for (once their session or role is checked),
+ * and counts it by its method and outcome. The simulated provider's own completions are no request
+ * and are not counted.
+ */
+export async function countedPayment<T>(metrics: ShopMetrics, method: PaymentMethod | 'unknown', pay: () => Promise<T>): Promise<T> {
+  let result: T;
+  try {
+    result = await pay();
+  } catch (error) {
+    metrics.countPayment(method, outcomeOf(error));
+    throw error;
+  }
+  metrics.countPayment(method, 'succeeded');
+  return result;
 }
 
 /**
