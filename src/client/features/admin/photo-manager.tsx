@@ -21,7 +21,7 @@ export interface PhotoItem {
 }
 
 /** Why a file was not uploaded: the server refused the file itself (`refused`: it would again), or the upload did not get through. */
-export interface UploadFailure {
+interface UploadFailure {
   reason: unknown;
   refused: boolean;
 }
