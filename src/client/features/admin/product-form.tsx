@@ -10,7 +10,7 @@ import { ConfirmDialog } from '../../ui/confirm-dialog.js';
 import { currencyLabel, priceText } from '../../ui/price-text.js';
 import { arrangePhotos, removePhoto, saveProduct, uploadPhoto } from './admin-api.js';
 import { PhotoManager, photoItemOf, type PhotoItem } from './photo-manager.js';
-import { isPriceJump, priceFieldText, productMessageValues } from './product-messages.js';
+import { isPriceJump, photoFailuresText, priceFieldText, productMessageValues } from './product-messages.js';
 import { saveProductWithPhotos } from './save-product-photos.js';
 import { StockHistory } from './stock-history.js';
 
@@ -99,21 +99,7 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
       });
       if (failures.length === 0) return onSaved(saved!);
       // Each file that did not go, by name and why; the form keeps it to be sent again or removed.
-      const refused = failures.filter((failure) => failure.refused).length;
-      setError(
-        [
-          ...(saved ? [t('admin.products.messages.photosNotAllSaved')] : []),
-          ...failures.map((failure) =>
-            t(failure.refused ? 'admin.products.messages.photoRefused' : 'admin.products.messages.photoFailed', {
-              number: failure.number,
-              file: failure.fileName,
-              message: failureText(t, failure.reason, language),
-            }),
-          ),
-          ...(refused > 0 ? [t('admin.products.messages.removeRefused', { count: refused })] : []),
-          ...(refused < failures.length ? [t('admin.products.messages.retryFailed')] : []),
-        ].join(' '),
-      );
+      setError(photoFailuresText(t, saved !== undefined, failures, (reason) => failureText(t, reason, language)));
     } catch (failure) {
       if (failure instanceof ApiError && failure.code === 'stock_changed' && failure.details.stock !== undefined) {
         // Orders sold (or cancelling returned) pieces meanwhile: the form shows the count now, for the admin to decide again.

@@ -14,7 +14,7 @@ export interface ProductCalls {
 }
 
 /** A chosen file the product did not get: which one (its place in the list, from 1), and why. */
-interface PhotoFailure {
+export interface PhotoFailure {
   key: string;
   number: number;
   fileName: string;
