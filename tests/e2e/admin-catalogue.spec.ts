@@ -104,10 +104,21 @@ test('an admin adds a product with three photos and texts in both languages, reo
   await page.getByRole('button', { name: 'English' }).click();
 });
 
-test('an admin who uploads a photo of too many pixels is told so in their language, and the product keeps its photos', async ({ page, adminApi, allowConsoleErrors }, testInfo) => {
+/** Which colour is strongest in a stored photo: 0 red, 1 green, 2 blue. */
+async function strongestColour(adminApi: APIRequestContext, url: string) {
+  const { channels } = await sharp(await (await adminApi.get(`${url}?w=320`)).body()).stats();
+  return channels.map((channel) => channel.mean).indexOf(Math.max(...channels.map((channel) => channel.mean)));
+}
+
+test('an admin whose photo of too many pixels is refused is told which and why in their language, the others are saved in order, and the product saves without it', async ({
+  page,
+  adminApi,
+  allowConsoleErrors,
+}, testInfo) => {
   // The browser reports the refused upload itself.
   allowConsoleErrors(/status of 400 \(Bad Request\) \(.*\/photos\)/);
   const nameEn = `Zz Huge Photo Set ${Date.now()}`;
+  const listed = async () => ((await (await adminApi.get('/api/admin/products')).json()) as { products: Product[] }).products.find((product) => product.name.en === nameEn)!;
   await signInAsApiAdmin(page, adminApi);
   await page.goto('/admin');
   await page.getByRole('button', { name: 'Add product' }).click();
@@ -118,14 +129,51 @@ test('an admin who uploads a photo of too many pixels is told so in their langua
     { name: 'cover.png', mimeType: 'image/png', buffer: await png(220, 30, 30) },
     // 16,000 × 16,000 pixels in some 30 KB: refused from its header, never decoded by the server.
     { name: 'huge.png', mimeType: 'image/png', buffer: hugeBlankPng(16_000, 16_000) },
+    { name: 'blue.png', mimeType: 'image/png', buffer: await png(40, 60, 220) },
   ]);
+  await page.getByLabel('Alt text (English), photo 3').fill('The set in blue light');
   await page.getByRole('button', { name: 'Save product' }).click();
-  await expect(page.getByRole('alert')).toContainText(
-    'photo 2 (huge.png) could not be uploaded: This image has too many pixels: at most 50 megapixels are accepted (for example 8,000 × 6,000). Please make it smaller and upload it again.',
+  const tooManyPixels = 'This image has too many pixels: at most 50 megapixels are accepted (for example 8,000 × 6,000). Please make it smaller and upload it again.';
+  await expect(page.getByRole('alert')).toHaveText(
+    `The product is saved, but not with every photo. Photo 2 (huge.png) was refused: ${tooManyPixels} Remove the refused photo to save the product without it.`,
   );
+  // The refused file stays in its place with its reason; the photos after it were uploaded all the same.
+  const photos = page.getByRole('list', { name: 'Photos' }).getByRole('listitem');
+  await expect(photos).toHaveCount(3);
+  await expect(photos.nth(1)).toContainText('Refused');
+  await expect(photos.nth(1)).toContainText('huge.png');
+  await expect(page.getByRole('button', { name: 'Remove photo 2' })).toHaveAccessibleDescription(`${tooManyPixels} Remove this photo to save the product without it.`);
+  await expect(photos.nth(2)).not.toContainText('Not uploaded yet');
+  await expect(photos.nth(2)).not.toContainText('blue.png');
+  expect(await hasHorizontalScroll(page)).toBe(false);
   const screenshot = testInfo.outputPath('product-form-photo-too-many-pixels.png');
   await page.screenshot({ path: screenshot, fullPage: true });
   await testInfo.attach('product form refusing a photo of too many pixels', { path: screenshot, contentType: 'image/png' });
-  const listed = ((await (await adminApi.get('/api/admin/products')).json()) as { products: Product[] }).products.find((product) => product.name.en === nameEn)!;
-  expect(listed.photos).toHaveLength(1);
+  const saved = await listed();
+  expect(saved.photos).toHaveLength(2);
+  expect(saved.photos[1]!.alt.en).toBe('The set in blue light');
+  expect(await Promise.all(saved.photos.map((photo) => strongestColour(adminApi, photo.url)))).toEqual([0, 2]);
+
+  // In Bulgarian, saving again is refused again, in Bulgarian; without the refused file the product saves.
+  await page.getByRole('button', { name: 'Български' }).click();
+  const tooManyPixelsBg = 'Изображението има твърде много пиксели: приемат се най-много 50 мегапиксела (например 8000 × 6000). Моля, намалете го и го качете отново.';
+  const photosBg = page.getByRole('list', { name: 'Снимки' }).getByRole('listitem');
+  await expect(photosBg.nth(1)).toContainText('Отказана');
+  await page.getByRole('button', { name: 'Запазете продукта' }).click();
+  await expect(page.getByRole('alert')).toHaveText(
+    `Продуктът е запазен, но не с всички снимки. Снимка 2 (huge.png) беше отказана: ${tooManyPixelsBg} Премахнете отказаната снимка, за да запазите продукта без нея.`,
+  );
+  await expect(page.getByRole('button', { name: 'Премахнете снимка 2' })).toHaveAccessibleDescription(`${tooManyPixelsBg} Премахнете тази снимка, за да запазите продукта без нея.`);
+  const screenshotBg = testInfo.outputPath('product-form-photo-too-many-pixels-bg.png');
+  await page.screenshot({ path: screenshotBg, fullPage: true });
+  await testInfo.attach('product form refusing a photo of too many pixels, in Bulgarian', { path: screenshotBg, contentType: 'image/png' });
+  await page.getByRole('button', { name: 'Премахнете снимка 2' }).click();
+  await expect(photosBg).toHaveCount(2);
+  await page.getByRole('button', { name: 'Запазете продукта' }).click();
+  await expect(page.getByRole('dialog', { name: 'Готово' })).toContainText('Продуктът е запазен успешно');
+  await page.getByRole('button', { name: 'Добре' }).click();
+  const final = await listed();
+  expect(final.photos.map((photo) => photo.id)).toEqual(saved.photos.map((photo) => photo.id));
+  // The next test of this worker starts in English again.
+  await page.getByRole('button', { name: 'English' }).click();
 });

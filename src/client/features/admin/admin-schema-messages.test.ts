@@ -8,7 +8,7 @@ import bgPages from '../../i18n/bg.pages.json';
 import enCore from '../../i18n/en.json';
 import enPages from '../../i18n/en.pages.json';
 import { createTranslator } from '../../i18n/i18n.js';
-import { isPriceJump, priceFieldText, productMessageValues } from './product-messages.js';
+import { isPriceJump, photoFailuresText, priceFieldText, productMessageValues } from './product-messages.js';
 
 // The dashboard shows a refused field's message as it is translated, whether the form's own check
 // or the server's (which uses the same schema) refused it: each rule's message must be a text.
@@ -87,5 +87,29 @@ describe('the product form’s price', () => {
   it('shows a price with the decimal mark of the admin’s language', () => {
     expect(priceFieldText(2490, 'bg')).toBe('24,90');
     expect(priceFieldText(2490, 'en')).toBe('24.90');
+  });
+});
+
+describe('the product form’s message for files not uploaded', () => {
+  const failure = (number: number, fileName: string, refused: boolean) => ({ key: fileName, number, fileName, reason: fileName, refused });
+  const reasonText = (reason: unknown) => `Why ${String(reason)}.`;
+
+  it('names each file with its reason and says what the admin can do', () => {
+    expect(photoFailuresText(translators.en, true, [failure(2, 'huge.png', true)], reasonText)).toBe(
+      'The product is saved, but not with every photo. Photo 2 (huge.png) was refused: Why huge.png. Remove the refused photo to save the product without it.',
+    );
+    expect(photoFailuresText(translators.en, true, [failure(2, 'huge.png', true), failure(3, 'old.gif', true), failure(4, 'blue.png', false)], reasonText)).toBe(
+      'The product is saved, but not with every photo. Photo 2 (huge.png) was refused: Why huge.png. Photo 3 (old.gif) was refused: Why old.gif. ' +
+        'Photo 4 (blue.png) could not be uploaded: Why blue.png. Remove the refused photos to save the product without them. Press Save product to try again.',
+    );
+  });
+
+  it('does not call a product saved that could not be created', () => {
+    expect(photoFailuresText(translators.bg, false, [failure(1, 'cover.png', false)], reasonText)).toBe(
+      'Снимка 1 (cover.png) не можа да бъде качена: Why cover.png. Натиснете „Запазете продукта“, за да опитате отново.',
+    );
+    expect(photoFailuresText(translators.bg, false, [failure(1, 'a.png', true), failure(2, 'b.png', true)], reasonText)).toBe(
+      'Снимка 1 (a.png) беше отказана: Why a.png. Снимка 2 (b.png) беше отказана: Why b.png. Премахнете отказаните снимки, за да запазите продукта без тях.',
+    );
   });
 });

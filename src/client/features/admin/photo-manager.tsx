@@ -16,8 +16,14 @@ export interface PhotoItem {
   altBg: string;
   /** Upload progress in percent while the file is being sent. */
   progress?: number;
-  /** The file's upload failed; it stays in the list to be sent again. */
-  failed?: boolean;
+  /** The file's upload failed; it stays in the list to be sent again or removed. */
+  failed?: UploadFailure;
+}
+
+/** Why a file was not uploaded: the server refused the file itself (`refused`: it would again), or the upload did not get through. */
+interface UploadFailure {
+  reason: unknown;
+  refused: boolean;
 }
 
 export const photoItemOf = (photo: ProductPhoto): PhotoItem => ({ key: photo.id, photo, altEn: photo.alt.en, altBg: photo.alt.bg });
@@ -32,6 +38,8 @@ interface PhotoManagerProps {
   productName: LocalizedText;
   /** While the form is being saved, the list cannot change. */
   saving: boolean;
+  /** Why a file's upload failed, in the admin's language. */
+  failureText(reason: unknown): string;
 }
 
 type Action = 'earlier' | 'later' | 'cover' | 'remove';
@@ -62,7 +70,7 @@ function useFilePreviews(items: PhotoItem[]): Map<File, string> {
  * cover (the first), remove one, and give each an alt text in both languages. Nothing reaches the
  * server before the admin saves the product; then each new file is uploaded with its own progress bar.
  */
-export function PhotoManager({ items, onChange, productName, saving }: PhotoManagerProps) {
+export function PhotoManager({ items, onChange, productName, saving, failureText }: PhotoManagerProps) {
   const { t } = useTranslation();
   const id = useId();
   const previews = useFilePreviews(items);
@@ -142,10 +150,15 @@ export function PhotoManager({ items, onChange, productName, saving }: PhotoMana
                     <span className="photo-manager__number">{t('admin.products.photos.photo', { number })}</span>
                     {first && <span className="photo-manager__cover">{t('admin.products.photos.cover')}</span>}
                     {item.file && item.progress === undefined && !item.failed && <span className="field__hint">{t('admin.products.photos.pending')}</span>}
-                    {item.failed && <span className="photo-manager__failed">{t('admin.products.photos.failed')}</span>}
+                    {item.failed && <span className="photo-manager__failed">{t(item.failed.refused ? 'admin.products.photos.refused' : 'admin.products.photos.failed')}</span>}
                     {item.file && <span className="field__hint photo-manager__file">{item.file.name}</span>}
                   </div>
                 </div>
+                {item.failed && (
+                  <p id={`${id}-${item.key}-failure`} className="photo-manager__failure">
+                    {failureText(item.failed.reason)} {t(item.failed.refused ? 'admin.products.photos.refusedHint' : 'admin.products.photos.failedHint')}
+                  </p>
+                )}
                 {item.progress !== undefined && (
                   <div className="progress">
                     <progress max={100} value={item.progress} aria-label={t('admin.products.photos.uploading', { number, percent: item.progress })} />
@@ -209,6 +222,7 @@ export function PhotoManager({ items, onChange, productName, saving }: PhotoMana
                     className="button button--small button--ghost"
                     aria-disabled={!removable(item) || saving}
                     aria-label={t('admin.products.photos.removeLabel', { number })}
+                    aria-describedby={item.failed ? `${id}-${item.key}-failure` : undefined}
                     onClick={() => remove(index)}
                   >
                     {t('admin.products.photos.remove')}

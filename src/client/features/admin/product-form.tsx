@@ -10,7 +10,8 @@ import { ConfirmDialog } from '../../ui/confirm-dialog.js';
 import { currencyLabel, priceText } from '../../ui/price-text.js';
 import { arrangePhotos, removePhoto, saveProduct, uploadPhoto } from './admin-api.js';
 import { PhotoManager, photoItemOf, type PhotoItem } from './photo-manager.js';
-import { isPriceJump, priceFieldText, productMessageValues } from './product-messages.js';
+import { isPriceJump, photoFailuresText, priceFieldText, productMessageValues } from './product-messages.js';
+import { saveProductWithPhotos } from './save-product-photos.js';
 import { StockHistory } from './stock-history.js';
 
 interface ProductFormProps {
@@ -34,14 +35,6 @@ function failureText(t: Translate, failure: unknown, language: string): string {
     ? errorText(t, failure, productMessageValues(language, settings.pricing.currency))
     : t('admin.products.messages.saveError');
 }
-
-/** Whether the product's photos differ from the list's order or alt texts. */
-const arrangementDiffers = (product: Product, items: PhotoItem[]) =>
-  product.photos.length !== items.length ||
-  product.photos.some((photo, index) => {
-    const item = items[index]!;
-    return item.photo?.id !== photo.id || item.altEn.trim() !== photo.alt.en || item.altBg.trim() !== photo.alt.bg;
-  });
 
 export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
   const { t, language } = useTranslation();
@@ -80,83 +73,35 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
 
   /** Saves the product at the price the form checked (in minor units), then its photos. */
   const save = async (priceMinor: number) => {
-    const stockField = madeToOrder ? '' : stock.trim();
     setSaving(true);
-
-    // Each step changes the list as the server answers, so that whatever was saved stays saved if a later step fails.
-    let items = photos;
-    const setItems = (next: PhotoItem[]) => {
-      items = next;
-      setPhotos(next);
-    };
-    const setItem = (key: string, change: Partial<PhotoItem>) => setItems(items.map((item) => (item.key === key ? { ...item, ...change } : item)));
-    let saved = current;
-    const uploadAt = async (key: string, send: (file: File, onProgress: (percent: number) => void) => Promise<Product>) => {
-      const item = items.find((candidate) => candidate.key === key)!;
-      setItem(key, { progress: 0, failed: false });
-      try {
-        const known = new Set(saved?.photos.map((photo) => photo.id));
-        saved = await send(item.file!, (percent) => setItem(key, { progress: percent }));
-        setCurrent(saved);
-        // The new photo is the one the product did not have before.
-        const photo = saved.photos.find((candidate) => !known.has(candidate.id));
-        setItem(key, { photo, file: undefined, progress: undefined });
-      } catch (failure) {
-        setItem(key, { progress: undefined, failed: true });
-        const number = items.findIndex((candidate) => candidate.key === key) + 1;
-        throw new PhotoUploadError(number, item.file!.name, failure);
-      }
-    };
-
+    const fields = new FormData();
+    fields.set('nameEn', nameEn.trim());
+    fields.set('nameBg', nameBg.trim());
+    fields.set('descriptionEn', descriptionEn.trim());
+    fields.set('descriptionBg', descriptionBg.trim());
+    // The amount the form checked and the admin confirmed, with a decimal point whatever mark was typed.
+    fields.set('price', (priceMinor / 100).toFixed(2));
+    fields.set('category', category);
+    fields.set('stock', madeToOrder ? '' : stock.trim());
+    if (stockSeen !== undefined) fields.set('stockSeen', stockSeen);
     try {
-      const form = new FormData();
-      form.set('nameEn', nameEn.trim());
-      form.set('nameBg', nameBg.trim());
-      form.set('descriptionEn', descriptionEn.trim());
-      form.set('descriptionBg', descriptionBg.trim());
-      // The amount the form checked and the admin confirmed, with a decimal point whatever mark was typed.
-      form.set('price', (priceMinor / 100).toFixed(2));
-      form.set('category', category);
-      form.set('stock', stockField);
-      if (stockSeen !== undefined) form.set('stockSeen', stockSeen);
-      if (saved) {
-        saved = await saveProduct(form, saved.id, () => undefined);
-        setCurrent(saved);
-      } else {
-        // A new product is created with its first photo (its cover).
-        await uploadAt(items[0]!.key, (file, onProgress) => {
-          form.set('image', file);
-          return saveProduct(form, null, onProgress);
-        });
-      }
-      setStockSeen(saved!.stock === null ? '' : String(saved!.stock));
-      const productId = saved!.id;
-
-      // Photos the admin removed go first, so that new ones fit; the last of them waits for a new
-      // photo when none of the product's others stays, since a product always keeps one.
-      const kept = new Set(items.flatMap((item) => (item.photo ? [item.photo.id] : [])));
-      // Only photos this form showed: one that another admin added meanwhile is not this admin's to remove.
-      const removed = (current?.photos ?? []).filter((photo) => !kept.has(photo.id));
-      const waiting = kept.size === 0 ? removed.pop() : undefined;
-      for (const photo of removed) saved = await removePhoto(productId, photo.id);
-      for (const item of items.filter((candidate) => candidate.file)) {
-        await uploadAt(item.key, (file, onProgress) => uploadPhoto(productId, file, onProgress));
-        if (waiting && saved!.photos.some((photo) => photo.id === waiting.id)) saved = await removePhoto(productId, waiting.id);
-      }
-      if (arrangementDiffers(saved!, items)) {
-        saved = await arrangePhotos(
-          productId,
-          items.map((item) => ({ id: item.photo!.id, altEn: item.altEn, altBg: item.altBg })),
-        );
-      }
-      setCurrent(saved);
-      onSaved(saved!);
+      const { product: saved, failures } = await saveProductWithPhotos({
+        fields,
+        product: current,
+        items: photos,
+        calls: { saveProduct, uploadPhoto, removePhoto, arrangePhotos },
+        onItems: setPhotos,
+        onProduct: (answer, step) => {
+          setCurrent(answer);
+          // The count the admin saved is the one seen from now on; photo steps leave it to orders.
+          if (step === 'fields') setStockSeen(answer.stock === null ? '' : String(answer.stock));
+        },
+      });
+      if (failures.length === 0) return onSaved(saved!);
+      // Each file that did not go, by name and why; the form keeps it to be sent again or removed.
+      setError(photoFailuresText(t, saved !== undefined, failures, (reason) => failureText(t, reason, language)));
     } catch (failure) {
-      if (saved) setCurrent(saved);
-      if (failure instanceof PhotoUploadError) {
-        const reason = failureText(t, failure.reason, language);
-        setError(t(saved ? 'admin.products.messages.photoFailedSaved' : 'admin.products.messages.photoFailed', { number: failure.number, file: failure.fileName, message: reason }));
-      } else if (failure instanceof ApiError && failure.code === 'stock_changed' && failure.details.stock !== undefined) {
+      if (failure instanceof ApiError && failure.code === 'stock_changed' && failure.details.stock !== undefined) {
         // Orders sold (or cancelling returned) pieces meanwhile: the form shows the count now, for the admin to decide again.
         const now = failure.details.stock;
         setMadeToOrder(now === null);
@@ -269,7 +214,13 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
           {t('admin.products.madeToOrderHint')}
         </p>
       </fieldset>
-      <PhotoManager items={photos} onChange={choosePhotos} productName={{ en: nameEn.trim(), bg: nameBg.trim() }} saving={saving} />
+      <PhotoManager
+        items={photos}
+        onChange={choosePhotos}
+        productName={{ en: nameEn.trim(), bg: nameBg.trim() }}
+        saving={saving}
+        failureText={(reason) => failureText(t, reason, language)}
+      />
       {error && (
         <p className="form-error" role="alert">
           {error}
@@ -302,15 +253,4 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
       </div>
     </form>
   );
-}
-
-/** A photo's upload failed: which one, and why. */
-class PhotoUploadError extends Error {
-  constructor(
-    readonly number: number,
-    readonly fileName: string,
-    readonly reason: unknown,
-  ) {
-    super(`Photo ${number} (${fileName}) could not be uploaded`);
-  }
 }

@@ -1,4 +1,6 @@
 import { formatMoney, MAX_PRICE_MINOR, type Currency } from '../../../shared/money.js';
+import type { Translate } from '../../i18n/i18n.js';
+import type { PhotoFailure } from './save-product-photos.js';
 
 /**
  * The values the product form's messages name, in the shop's currency as the admin's language writes
@@ -21,3 +23,24 @@ export const priceFieldText = (minor: number, language: string): string => {
   const text = (minor / 100).toFixed(2);
   return language === 'bg' ? text.replace('.', ',') : text;
 };
+
+/**
+ * What the product form says when files were not uploaded: whether the product is saved, each file by
+ * its place and name with the reason (`reasonText`), then what the admin can do: remove a refused
+ * file to save without it, or save again to send one that did not get through.
+ */
+export function photoFailuresText(t: Translate, productSaved: boolean, failures: PhotoFailure[], reasonText: (reason: unknown) => string): string {
+  const refused = failures.filter((failure) => failure.refused).length;
+  return [
+    ...(productSaved ? [t('admin.products.messages.photosNotAllSaved')] : []),
+    ...failures.map((failure) =>
+      t(failure.refused ? 'admin.products.messages.photoRefused' : 'admin.products.messages.photoFailed', {
+        number: failure.number,
+        file: failure.fileName,
+        message: reasonText(failure.reason),
+      }),
+    ),
+    ...(refused > 0 ? [t('admin.products.messages.removeRefused', { count: refused })] : []),
+    ...(refused < failures.length ? [t('admin.products.messages.retryFailed')] : []),
+  ].join(' ');
+}
