@@ -58,7 +58,7 @@ const isLoopback = (address: string) => {
  * connects from the loopback address for every client it serves, so an address it names (it adds
  * the client's to X-Forwarded-For) must be a loopback one too, whether or not TRUST_PROXY lets the
  * shop believe those headers otherwise: a header can only narrow who is let in here. A proxy that
- * names nobody cannot be told from a local client, which is why the README says to set METRICS_TOKEN
+ * names nobody cannot be told from a local client, which is why docs/operations/metrics.md says to set METRICS_TOKEN
  * or keep /metrics from the proxy.
  */
 function isFromThisHost(request: FastifyRequest): boolean {
