@@ -5,7 +5,7 @@ import bgPages from '../i18n/bg.pages.json';
 import enCore from '../i18n/en.json';
 import enPages from '../i18n/en.pages.json';
 import { createTranslator } from '../i18n/i18n.js';
-import { errorText, errorTextKey, TranslatedError } from './error-text.js';
+import { errorText, errorTextKey, refusedField, TranslatedError } from './error-text.js';
 import { ApiError } from './http.js';
 
 // The home page shows errors with only the core texts loaded, so every code's text must be there.
@@ -63,5 +63,21 @@ describe('the text of each API error', () => {
     expect(errorText(core.bg, new TranslatedError('Количката ви е пълна.'))).toBe('Количката ви е пълна.');
     expect(errorText(core.en, new TypeError('x is undefined'))).toBe(core.en(errorTextKey('internal')));
     expect(errorText(core.en, new ApiError(418, 'teapot' as never, 'short and stout'))).toBe(core.en(errorTextKey('internal')));
+  });
+});
+
+describe('the field a refused input names', () => {
+  it('is the field and rule the server named, when this build has the rule’s text', () => {
+    const refused = new ApiError(400, 'bad_request', 'phone: checkout.validation.invalidPhone', { field: 'phone', messageKey: 'checkout.validation.invalidPhone' });
+    expect(refusedField(full.bg, refused)).toEqual({ field: 'phone', messageKey: 'checkout.validation.invalidPhone' });
+  });
+
+  it('is nothing without both, for a rule this build has no text for, or for another failure', () => {
+    expect(refusedField(full.en, new ApiError(400, 'bad_request', 'phone: checkout.validation.invalidPhone'))).toBeNull();
+    expect(refusedField(full.en, new ApiError(400, 'bad_request', 'x', { messageKey: 'accountData.errors.emailMismatch' }))).toBeNull();
+    expect(refusedField(full.en, new ApiError(400, 'bad_request', 'x', { field: 'pageSize' }))).toBeNull();
+    expect(refusedField(full.en, new ApiError(400, 'bad_request', 'x', { field: 'city', messageKey: 'checkout.validation.cityOnTheMoon' }))).toBeNull();
+    expect(refusedField(full.en, new TypeError('x'))).toBeNull();
+    expect(refusedField(full.en, null)).toBeNull();
   });
 });

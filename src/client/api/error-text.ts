@@ -28,3 +28,13 @@ export function errorText(t: Translate, error: unknown, values?: Record<string, 
   // A code this build does not know (from a newer server) still gets a sentence.
   return text === key ? generic : text;
 }
+
+/**
+ * The field a refused input names and the rule it broke, when the server named both and this build has the
+ * rule's text; a form shows it under the field, as it shows a rule it checked itself.
+ */
+export function refusedField(t: Translate, error: unknown): { field: string; messageKey: string } | null {
+  if (!(error instanceof ApiError)) return null;
+  const { field, messageKey } = error.details;
+  return field && messageKey && t(messageKey) !== messageKey ? { field, messageKey } : null;
+}
