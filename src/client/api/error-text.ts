@@ -1,4 +1,4 @@
-import type { ApiErrorCode } from '../../shared/api-errors.js';
+import type { ApiErrorCode, InvalidInput } from '../../shared/api-errors.js';
 import type { Translate } from '../i18n/i18n.js';
 import { ApiError } from './http.js';
 
@@ -33,7 +33,7 @@ export function errorText(t: Translate, error: unknown, values?: Record<string, 
  * The field a refused input names and the rule it broke, when the server named both and this build has the
  * rule's text; a form shows it under the field, as it shows a rule it checked itself.
  */
-export function refusedField(t: Translate, error: unknown): { field: string; messageKey: string } | null {
+export function refusedField(t: Translate, error: unknown): Required<InvalidInput> | null {
   if (!(error instanceof ApiError)) return null;
   const { field, messageKey } = error.details;
   return field && messageKey && t(messageKey) !== messageKey ? { field, messageKey } : null;
