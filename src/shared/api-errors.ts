@@ -40,10 +40,21 @@ export const API_ERROR_CODES = [
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 
+/**
+ * A refused input: the input's path (`price`, `photos.0.altEn`) when the rule belongs to one field, and the
+ * i18n key of the rule it breaks (the message of the shared schema's rule), which the client shows in the
+ * user's language. The error's `message` stays English text for logs and API users.
+ */
+export interface InvalidInput {
+  field?: string;
+  messageKey?: string;
+}
+
 export interface ApiErrorBody {
   /**
    * With stock_short: each line that asks for more pieces than are left; with stock_changed: the count now;
-   * with a sign-in link's rate_limited: how many seconds until a new link can be asked for.
+   * with a sign-in link's rate_limited: how many seconds until a new link can be asked for; with bad_request:
+   * the refused input's field and message key, where it has them.
    */
-  error: { code: ApiErrorCode; message: string; shortages?: StockShortage[]; stock?: number | null; retryAfterSeconds?: number };
+  error: { code: ApiErrorCode; message: string; shortages?: StockShortage[]; stock?: number | null; retryAfterSeconds?: number } & InvalidInput;
 }

@@ -119,8 +119,11 @@ describeEachDatabase(
       for (const payload of [{ email: 'someone@example.com' }, { email: '' }, {}, undefined, { email: 42 }, { email: 'petya@example.co' }]) {
         const refused = await deleteAccount(testApp, petya, payload);
         expect(refused.statusCode, JSON.stringify(payload)).toBe(400);
-        // The message names the text the app shows (src/client/api/error-text.ts), after the field when there is one.
-        expect(refused.json()).toEqual({ error: { code: 'bad_request', message: payload ? 'email: accountData.errors.emailMismatch' : 'accountData.errors.emailMismatch' } });
+        // The error names the text the app shows (its messageKey) and the field when there is one.
+        const messageKey = 'accountData.errors.emailMismatch';
+        expect(refused.json()).toEqual({
+          error: payload ? { code: 'bad_request', message: `email: ${messageKey}`, field: 'email', messageKey } : { code: 'bad_request', message: messageKey, messageKey },
+        });
         expect(refused.cookies).toEqual([]);
       }
       expect(await stable()).toEqual(before);

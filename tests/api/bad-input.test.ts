@@ -204,8 +204,44 @@ describeEachDatabase('bad input on every endpoint', (context) => {
     ] as const) {
       const response = await app.inject(json('POST', '/api/addresses', customer, { ...sofia, fullName: value }));
       expect(response.statusCode).toBe(400);
-      expect(response.json().error.message).toBe(`fullName: ${key}`);
+      expect(response.json().error).toEqual({ code: 'bad_request', message: `fullName: ${key}`, field: 'fullName', messageKey: key });
     }
+  });
+
+  it('names the refused field by its path and the broken rule by its message key, for the client to show in its language', async () => {
+    const { app } = context();
+    const refusals: Array<[string, InjectOptions, { field?: string; messageKey: string }]> = [
+      ['address phone', json('POST', '/api/addresses', customer, { ...sofia, phone: '123' }), { field: 'phone', messageKey: 'checkout.validation.invalidPhone' }],
+      ['address city', json('PUT', `/api/addresses/${addressId}`, customer, { ...sofia, city: ' ' }), { field: 'city', messageKey: 'checkout.validation.cityRequired' }],
+      ['sign-in e-mail', json('POST', '/api/auth/sign-in-links', undefined, { email: 'not-an-email', language: 'en' }), { field: 'email', messageKey: 'auth.errors.invalidEmail' }],
+      ['product price', productForm('PUT', `/api/admin/products/${productId}`, admin, { price: '12.345' }), { field: 'price', messageKey: 'admin.products.messages.priceTooPrecise' }],
+      ['product names', productForm('PUT', `/api/admin/products/${productId}`, admin, { nameEn: '' }), { field: 'nameEn', messageKey: 'admin.products.messages.requiredFields' }],
+      [
+        'photo alt text',
+        json('PUT', `/api/admin/products/${productId}/photos`, admin, { photos: [{ id: photoId, altEn: 'x'.repeat(201) }] }),
+        { field: 'photos.0.altEn', messageKey: 'admin.products.messages.altTooLong' },
+      ],
+      ['new product without a photo', productForm('POST', '/api/admin/products', admin, {}), { field: 'image', messageKey: 'admin.products.messages.imageRequired' }],
+      ['account deletion e-mail', json('DELETE', '/api/account', customer, { email: 'someone-else@example.com' }), { field: 'email', messageKey: 'accountData.errors.emailMismatch' }],
+    ];
+    for (const [name, request, expected] of refusals) {
+      const response = await app.inject(request);
+      expect(response.statusCode, name).toBe(400);
+      const { error } = response.json<{ error: { code: string; message: string; field?: string; messageKey?: string } }>();
+      expect({ code: error.code, field: error.field, messageKey: error.messageKey }, name).toEqual({ code: 'bad_request', ...expected });
+      // The message stays for logs and API users; the client no longer reads it.
+      expect(error.message, name).toEqual(expect.any(String));
+    }
+  });
+
+  it('names the field but no message key for a rule that has no text, such as a query value’s format', async () => {
+    const { app } = context();
+    const response = await app.inject({ method: 'GET', url: '/api/admin/orders?pageSize=abc', headers: { cookie: admin } });
+    expect(response.statusCode).toBe(400);
+    const { error } = response.json<{ error: { code: string; field?: string; messageKey?: string } }>();
+    expect(error.code).toBe('bad_request');
+    expect(error.field).toBe('pageSize');
+    expect(error.messageKey).toBeUndefined();
   });
 });
 

@@ -233,7 +233,7 @@ describeEachDatabase('product photos', (context) => {
     }
     const empty = await testApp.app.inject({ method: 'POST', url: `/api/admin/products/${product.id}/photos`, ...productForm({}, undefined, admin) });
     expect(empty.statusCode).toBe(400);
-    expect(empty.json().error.message).toBe('admin.products.messages.imageRequired');
+    expect(empty.json().error).toMatchObject({ field: 'image', messageKey: 'admin.products.messages.imageRequired' });
     const json = await testApp.app.inject({ method: 'POST', url: `/api/admin/products/${product.id}/photos`, headers: { cookie: admin }, payload: { image: 'x' } });
     expect(json.statusCode).toBe(415);
     expect(await variantsOf(testApp, product.id)).toEqual(before);
@@ -252,7 +252,12 @@ describeEachDatabase('product photos', (context) => {
     expect(await sharp(huge).metadata()).toMatchObject({ format: 'png', width: 16_000, height: 16_000 });
     const response = await addPhoto(testApp, product.id, huge);
     expect(response.statusCode, response.body).toBe(400);
-    expect(response.json().error).toEqual({ code: 'bad_request', message: 'image: admin.products.messages.imageTooManyPixels' });
+    expect(response.json().error).toEqual({
+      code: 'bad_request',
+      message: 'image: admin.products.messages.imageTooManyPixels',
+      field: 'image',
+      messageKey: 'admin.products.messages.imageTooManyPixels',
+    });
     // A new product with it is refused too, and nothing is stored.
     const added = await testApp.app.inject({ method: 'POST', url: '/api/admin/products', ...productForm(fields, hugeBlankPng(10_000, 5_001), admin) });
     expect(added.statusCode, added.body).toBe(400);

@@ -258,6 +258,30 @@ test('checkout waits for items added offline before it places an order', async (
 test.describe('in Bulgarian', () => {
   test.use({ locale: 'bg-BG' });
 
+  test('an address field the server refuses shows the server’s rule under that field, in Bulgarian', async ({ page, inbox, allowConsoleErrors }) => {
+    // The browser reports the refused save itself.
+    allowConsoleErrors(/status of 400 \(Bad Request\) \(.*\/api\/addresses\)/);
+    // A rule the server checks and this page does not (a newer server's), answered as the server answers one.
+    await page.route('/api/addresses', (route) =>
+      route.request().method() === 'POST'
+        ? route.fulfill({
+            status: 400,
+            json: { error: { code: 'bad_request', message: 'city: checkout.validation.cityRequired', field: 'city', messageKey: 'checkout.validation.cityRequired' } },
+          })
+        : route.fallback(),
+    );
+    await page.goto('/');
+    await signIn(page, inbox, uniqueEmail('bg-refused-address'));
+    await page.goto('/profile?tab=addresses');
+    await page.getByRole('button', { name: 'Добавете нов адрес' }).click();
+    await fillAddress(page, { 'Име и фамилия': 'Мария Иванова', 'Улица и номер': 'бул. Витоша 12', Град: 'Луна', Област: 'София', 'Пощенски код': '1000' });
+    await page.getByLabel('Телефонен номер').fill('0888 123 456');
+    await page.getByRole('button', { name: 'Запазете адреса' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Градът е задължителен');
+    await expect(page.getByLabel('Град')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByLabel('Град')).toBeFocused();
+  });
+
   test('the whole journey speaks Bulgarian', async ({ page, inbox }) => {
     await page.goto('/');
     await signIn(page, inbox, uniqueEmail('bg-buyer'));

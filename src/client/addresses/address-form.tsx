@@ -1,5 +1,6 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { COUNTRIES, DEFAULT_COUNTRY, firstAddressError, internationalPhone, PHONE_MAX_LENGTH, type Address, type AddressInput } from '../../shared/addresses.js';
+import { refusedField } from '../api/error-text.js';
 import { useTranslation } from '../i18n/i18n.js';
 
 interface AddressFormProps {
@@ -7,6 +8,8 @@ interface AddressFormProps {
   saving: boolean;
   /** A translated message from the last failed save, shown above the buttons. */
   saveError: string | null;
+  /** The last failed save's error: a field the server refused shows its rule's text under the field instead. */
+  saveFailure?: unknown;
   onSave(input: AddressInput): void;
   onCancel?(): void;
 }
@@ -14,13 +17,22 @@ interface AddressFormProps {
 const empty: AddressInput = { fullName: '', streetAddress: '', apartment: '', city: '', state: '', postalCode: '', country: DEFAULT_COUNTRY, phone: '' };
 
 type FieldName = 'fullName' | 'streetAddress' | 'apartment' | 'city' | 'state' | 'postalCode';
+const FORM_FIELDS: ReadonlySet<string> = new Set<keyof AddressInput>(['fullName', 'streetAddress', 'apartment', 'city', 'state', 'postalCode', 'country', 'phone']);
 
 /** The address form: checks the rules of the shared schema in order and shows the first that fails. */
-export function AddressForm({ initial, saving, saveError, onSave, onCancel }: AddressFormProps) {
+export function AddressForm({ initial, saving, saveError, saveFailure, onSave, onCancel }: AddressFormProps) {
   const { t } = useTranslation();
   const [values, setValues] = useState<AddressInput>(initial ? { ...initial } : empty);
-  const [error, setError] = useState<{ field: string; messageKey: string } | null>(null);
+  const [checkError, setError] = useState<{ field: string; messageKey: string } | null>(null);
   const id = useId();
+  // A rule the server checks that this form did not (a newer server's) fails like the form's own.
+  const refused = refusedField(t, saveFailure);
+  const serverError = refused && FORM_FIELDS.has(refused.field) ? refused : null;
+  const error = checkError ?? serverError;
+  const refusedName = serverError?.field;
+  useEffect(() => {
+    if (refusedName) document.getElementById(`${id}-${refusedName}`)?.focus();
+  }, [id, refusedName]);
   const change = (field: keyof AddressInput, value: string) => setValues((current) => ({ ...current, [field]: value }));
   const validPhone = values.phone ? internationalPhone(values.phone, values.country ?? DEFAULT_COUNTRY) : null;
 
@@ -124,7 +136,7 @@ export function AddressForm({ initial, saving, saveError, onSave, onCancel }: Ad
           </p>
         )}
       </div>
-      {saveError && (
+      {saveError && !serverError && (
         <p className="form-error" role="alert">
           {saveError}
         </p>

@@ -5,7 +5,7 @@ import bgPages from '../i18n/bg.pages.json';
 import enCore from '../i18n/en.json';
 import enPages from '../i18n/en.pages.json';
 import { createTranslator } from '../i18n/i18n.js';
-import { errorText, errorTextKey, TranslatedError } from './error-text.js';
+import { errorText, errorTextKey, refusedField, TranslatedError } from './error-text.js';
 import { ApiError } from './http.js';
 
 // The home page shows errors with only the core texts loaded, so every code's text must be there.
@@ -29,20 +29,55 @@ describe('the text of each API error', () => {
     );
   });
 
-  it('shows the translated message of a refused input when it names a text, and the code’s text otherwise', () => {
-    const refused = new ApiError(400, 'bad_request', 'price: admin.products.messages.priceTooHigh');
+  it('shows the text of the rule a refused input breaks, named by its messageKey, and the code’s text otherwise', () => {
+    const refused = new ApiError(400, 'bad_request', 'price: admin.products.messages.priceTooHigh', {
+      field: 'price',
+      messageKey: 'admin.products.messages.priceTooHigh',
+    });
     // The values the message names come with it: the highest price in the shop's currency.
     expect(errorText(full.en, refused, { maxPrice: '€100,000.00' })).toBe('The price can be at most €100,000.00.');
     expect(errorText(full.bg, refused)).toBe(full.bg('admin.products.messages.priceTooHigh'));
-    expect(errorText(full.bg, new ApiError(400, 'bad_request', 'auth.errors.invalidEmail'))).toBe('Моля, въведете валиден имейл адрес.');
-    for (const message of ['Please select an image for the product', 'name: no.such.key', 'Unexpected file photo']) {
-      expect(errorText(full.en, new ApiError(400, 'bad_request', message)), message).toBe(full.en(errorTextKey('bad_request')));
+    const withEnglishMessage = new ApiError(400, 'bad_request', 'Please select an image for the product', {
+      field: 'image',
+      messageKey: 'admin.products.messages.imageRequired',
+    });
+    expect(errorText(full.bg, withEnglishMessage)).toBe(full.bg('admin.products.messages.imageRequired'));
+    expect(errorText(full.bg, new ApiError(400, 'bad_request', 'email: auth.errors.invalidEmail', { messageKey: 'auth.errors.invalidEmail' }))).toBe(
+      'Моля, въведете валиден имейл адрес.',
+    );
+  });
+
+  it('never reads a message key out of the English message, and falls back to the code’s text for a key it lacks', () => {
+    const badRequest = full.en(errorTextKey('bad_request'));
+    for (const message of ['price: admin.products.messages.priceTooHigh', 'auth.errors.invalidEmail', 'Unexpected file photo']) {
+      expect(errorText(full.en, new ApiError(400, 'bad_request', message)), message).toBe(badRequest);
     }
+    expect(errorText(full.en, new ApiError(400, 'bad_request', 'name: no.such.key', { field: 'name', messageKey: 'no.such.key' }))).toBe(badRequest);
+    // A rule's text goes with any code that names one, not only bad_request.
+    expect(errorText(full.en, new ApiError(409, 'photos_changed', 'Photos changed', { messageKey: 'admin.products.messages.photosChanged' }))).toBe(
+      full.en('admin.products.messages.photosChanged'),
+    );
   });
 
   it('shows a text already translated as it is, and a general text for anything else', () => {
     expect(errorText(core.bg, new TranslatedError('Количката ви е пълна.'))).toBe('Количката ви е пълна.');
     expect(errorText(core.en, new TypeError('x is undefined'))).toBe(core.en(errorTextKey('internal')));
     expect(errorText(core.en, new ApiError(418, 'teapot' as never, 'short and stout'))).toBe(core.en(errorTextKey('internal')));
+  });
+});
+
+describe('the field a refused input names', () => {
+  it('is the field and rule the server named, when this build has the rule’s text', () => {
+    const refused = new ApiError(400, 'bad_request', 'phone: checkout.validation.invalidPhone', { field: 'phone', messageKey: 'checkout.validation.invalidPhone' });
+    expect(refusedField(full.bg, refused)).toEqual({ field: 'phone', messageKey: 'checkout.validation.invalidPhone' });
+  });
+
+  it('is nothing without both, for a rule this build has no text for, or for another failure', () => {
+    expect(refusedField(full.en, new ApiError(400, 'bad_request', 'phone: checkout.validation.invalidPhone'))).toBeNull();
+    expect(refusedField(full.en, new ApiError(400, 'bad_request', 'x', { messageKey: 'accountData.errors.emailMismatch' }))).toBeNull();
+    expect(refusedField(full.en, new ApiError(400, 'bad_request', 'x', { field: 'pageSize' }))).toBeNull();
+    expect(refusedField(full.en, new ApiError(400, 'bad_request', 'x', { field: 'city', messageKey: 'checkout.validation.cityOnTheMoon' }))).toBeNull();
+    expect(refusedField(full.en, new TypeError('x'))).toBeNull();
+    expect(refusedField(full.en, null)).toBeNull();
   });
 });

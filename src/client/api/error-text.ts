@@ -1,4 +1,4 @@
-import type { ApiErrorCode } from '../../shared/api-errors.js';
+import type { ApiErrorCode, InvalidInput } from '../../shared/api-errors.js';
 import type { Translate } from '../i18n/i18n.js';
 import { ApiError } from './http.js';
 
@@ -12,24 +12,29 @@ export class TranslatedError extends Error {}
  */
 export const errorTextKey = (code: ApiErrorCode | 'network'): string => `apiErrors.${code}`;
 
-/** The message key that a refused input carries: "field: some.message.key", or the key alone. */
-const VALIDATION_KEY = /(?:^|: )([a-z][A-Za-z0-9]*(?:\.[A-Za-z0-9_-]+)+)$/;
-
 /**
- * What to tell the customer about a failed call, in their language: the message of a refused input
- * when it names one of our texts, otherwise the text of the error's code.
+ * What to tell the customer about a failed call, in their language: the text of the rule a refused input
+ * breaks (the error's messageKey) when this build has it, otherwise the text of the error's code.
  */
 export function errorText(t: Translate, error: unknown, values?: Record<string, string>): string {
   if (error instanceof TranslatedError) return error.message;
   const generic = t(errorTextKey('internal'));
   if (!(error instanceof ApiError)) return generic;
-  if (error.code === 'bad_request') {
-    const key = VALIDATION_KEY.exec(error.message)?.[1];
-    // t answers with the key itself when it has no text for it.
-    if (key && t(key) !== key) return t(key, values);
-  }
+  const { messageKey } = error.details;
+  // t answers with the key itself when it has no text for it (a rule newer than this build).
+  if (messageKey && t(messageKey) !== messageKey) return t(messageKey, values);
   const key = errorTextKey(error.code);
   const text = t(key);
   // A code this build does not know (from a newer server) still gets a sentence.
   return text === key ? generic : text;
+}
+
+/**
+ * The field a refused input names and the rule it broke, when the server named both and this build has the
+ * rule's text; a form shows it under the field, as it shows a rule it checked itself.
+ */
+export function refusedField(t: Translate, error: unknown): Required<InvalidInput> | null {
+  if (!(error instanceof ApiError)) return null;
+  const { field, messageKey } = error.details;
+  return field && messageKey && t(messageKey) !== messageKey ? { field, messageKey } : null;
 }

@@ -8,6 +8,7 @@ import { deleteCart, getCart } from '../cart/service.js';
 import type { Database, Transaction } from '../db/client.js';
 import { databaseErrorCode, inTransaction, lockSubject, UNIQUE_VIOLATION } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
+import { invalidInput } from '../http/validation.js';
 import { forgetRecipient, listCustomerMails } from '../mail/mail-queue.js';
 import { anonymiseCustomerOrders, listAllCustomerOrders } from '../orders/anonymise.js';
 
@@ -57,7 +58,7 @@ const PLACEHOLDER_DRAWS = 3;
  * process when it commits.
  */
 export async function deleteAccount(db: Database, user: CurrentUser, confirmation: string): Promise<void> {
-  if (confirmation !== user.email) throw new HttpError(400, 'bad_request', `email: ${ACCOUNT_EMAIL_MISMATCH}`);
+  if (confirmation !== user.email) throw invalidInput('email', ACCOUNT_EMAIL_MISMATCH);
   for (let draw = 1; ; draw++) {
     const placeholder = deletedEmailPlaceholder(randomBytes(4).toString('hex'));
     try {

@@ -15,7 +15,7 @@ import { ADMIN_PRODUCTS_LIMIT, listProducts } from '../catalog/product-queries.j
 import { createProduct, deleteProduct, updateProduct, type ProductFields, type StockInput } from '../catalog/product-writes.js';
 import type { Database } from '../db/client.js';
 import { HttpError } from '../http/errors.js';
-import { parseInput } from '../http/validation.js';
+import { invalidInput, parseInput } from '../http/validation.js';
 import type { ProductImages } from '../images/product-images.js';
 import { listOrderMails, resendMail } from '../mail/mail-queue.js';
 import type { ShopMetrics } from '../metrics/shop-metrics.js';
@@ -63,7 +63,7 @@ async function readPhotoUpload(request: FastifyRequest): Promise<Buffer> {
     const content = await part.toBuffer();
     if (content.length > 0) image = content;
   }
-  if (!image) throw new HttpError(400, 'bad_request', 'admin.products.messages.imageRequired');
+  if (!image) throw invalidInput('image', 'admin.products.messages.imageRequired');
   return image;
 }
 
@@ -112,7 +112,7 @@ export function registerAdminRoutes(app: FastifyInstance, db: Database, images: 
   app.post('/api/admin/products', async (request, reply) => {
     const admin = await requireAdmin(db, request);
     const { fields, stock, image } = await readProductForm(request);
-    if (!image) throw new HttpError(400, 'bad_request', 'Please select an image for the product');
+    if (!image) throw new HttpError(400, 'bad_request', 'Please select an image for the product', { field: 'image', messageKey: 'admin.products.messages.imageRequired' });
     return reply.status(201).send({ product: await createProduct(db, images, fields, stock.stock ?? null, image, admin.email) });
   });
 

@@ -5,6 +5,7 @@ import { PRODUCT_IMAGE_WIDTHS } from '../../shared/catalog.js';
 import { MAX_PHOTO_PIXELS, PHOTO_TOO_MANY_PIXELS } from '../../shared/photo-schemas.js';
 import type { DatabaseHandle } from '../db/client.js';
 import { errorBody, HttpError } from '../http/errors.js';
+import { invalidInput } from '../http/validation.js';
 import { DatabaseImageStore } from './database-image-store.js';
 import { FileImageStore } from './file-image-store.js';
 import type { ImageStore, ImageVariant } from './image-store.js';
@@ -69,7 +70,7 @@ export class ProductImages {
     }
     // The size the header states, before any pixel is decoded; sharp is told the same limit.
     if ((header.width ?? 0) * (header.height ?? 0) > MAX_PHOTO_PIXELS) {
-      throw new HttpError(400, 'bad_request', `image: ${PHOTO_TOO_MANY_PIXELS}`);
+      throw invalidInput('image', PHOTO_TOO_MANY_PIXELS);
     }
     try {
       return await this.store(productId, sharp(upload, { failOn: 'error', limitInputPixels: MAX_PHOTO_PIXELS }).rotate());

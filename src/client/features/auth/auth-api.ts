@@ -23,7 +23,8 @@ export function signInErrorKey(error: unknown): string {
     case 'mail_failed':
       return 'auth.errors.mailFailed';
     case 'bad_request':
-      return 'auth.errors.invalidEmail';
+      // The rule the request broke (an e-mail, or a link's token); the e-mail's text when none is named.
+      return (error as ApiError).details.messageKey ?? 'auth.errors.invalidEmail';
     case 'network':
       return 'auth.errors.network';
     case 'invalid_link':

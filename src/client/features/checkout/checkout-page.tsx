@@ -165,6 +165,7 @@ export default function CheckoutPage() {
             <AddressForm
               saving={createAddress.isPending}
               saveError={createAddress.isError ? t('checkout.addressSaveError') : null}
+              saveFailure={createAddress.error}
               onSave={saveAddress}
               onCancel={saved.length > 0 ? () => setAddingAddress(false) : undefined}
             />

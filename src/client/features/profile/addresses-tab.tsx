@@ -54,6 +54,7 @@ export function AddressesTab() {
           initial={editing.mode === 'edit' ? editing.address : undefined}
           saving={createAddress.isPending || updateAddress.isPending}
           saveError={saveFailed || null}
+          saveFailure={editing.mode === 'edit' ? updateAddress.error : createAddress.error}
           onSave={save}
           onCancel={() => setEditing(null)}
         />
