@@ -108,9 +108,9 @@ test('an admin finds a customer’s order by part of the e-mail, sets it to sent
   await expect(updateButton).toHaveAttribute('aria-disabled', 'true');
   await statusSelect.focus();
   await page.keyboard.press('ArrowDown');
-  await expect(statusSelect).toHaveValue('paid');
+  await expect(statusSelect).toHaveValue('accepted');
   await page.keyboard.press('ArrowDown');
-  await expect(statusSelect).toHaveValue('preparing');
+  await expect(statusSelect).toHaveValue('paid');
   await statusSelect.selectOption('sent');
   await expect(updateButton).toHaveAttribute('aria-disabled', 'false');
   const stored = await page.request.get(`/api/admin/orders/${orderId}`);
