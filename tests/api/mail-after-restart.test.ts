@@ -90,7 +90,13 @@ describe.each(databaseTargets)('an order e-mail when the server is killed before
     const third = await startShop({ DATA_DIR: dataDir, SMTP_URL: inbox.url, ...(postgres ? { MAIL_CLAIM_SECONDS: '2' } : {}), ...location });
     const confirmation = await inbox.waitForMail('kept@example.com', 20_000);
     expect(confirmation.subject).toBe(`We received your order #${order.orderId}`);
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    // Nothing more arrives: a second order, queued after the first one's message was sent, is confirmed
+    // through the same queue and worker, one message at a time, so a second copy would have come before it.
+    await call(third, 'POST', '/api/cart/operations', cookie, { operations: [{ id: operationKey(), type: 'add', productId: product!.id }] });
+    const markerCart = await call<CartResponse>(third, 'GET', '/api/cart', cookie);
+    const { order: marker } = await call<{ order: Order }>(third, 'POST', '/api/orders', cookie, { idempotencyKey: operationKey(), acceptTerms: true, expectedTotalMinor: priceLines(markerCart.items).total });
+    const markerMail = await inbox.waitForMail('kept@example.com', 20_000);
+    expect(markerMail.subject).toBe(`We received your order #${marker.orderId}`);
     expect(inbox.messages.filter((mail) => mail.subject.includes(order.orderId))).toHaveLength(1);
     third.child.kill('SIGTERM');
     await stopped(third.child);
