@@ -8,7 +8,7 @@ import { priceLines } from '../../src/shared/money.js';
 import type { Order } from '../../src/shared/orders.js';
 import { openDatabase } from '../../src/server/db/client.js';
 import { products } from '../../src/server/db/schema.js';
-import { startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { seedDataDir, startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { signInLinkIn, startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
 import { sofia } from './sample-data.js';
 import { tokenOf } from './sign-in.js';
@@ -55,6 +55,7 @@ describe.each(databaseTargets)('an order e-mail when the server is killed before
     const location = { TEST_CLIENT_DIR: clientDir, ...(postgres ? { DATABASE_URL: postgres.url } : {}) };
 
     // The catalogue holds one product (and the embedded database's files exist) before the server starts.
+    if (!postgres) await seedDataDir(dataDir);
     const database = await openDatabase(postgres ? { databaseUrl: postgres.url } : { dataDir });
     const [product] = await database.db.insert(products).values(testProduct({ name: 'Pearl Set', priceMinor: 1999 })).returning({ id: products.id });
     await database.close();
