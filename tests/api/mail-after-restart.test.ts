@@ -8,7 +8,7 @@ import { priceLines } from '../../src/shared/money.js';
 import type { Order } from '../../src/shared/orders.js';
 import { openDatabase } from '../../src/server/db/client.js';
 import { products } from '../../src/server/db/schema.js';
-import { startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { seedDataDir, startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { signInLinkIn, startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
 import { sofia } from './sample-data.js';
 import { tokenOf } from './sign-in.js';
@@ -55,6 +55,7 @@ describe.each(databaseTargets)('an order e-mail when the server is killed before
     const location = { TEST_CLIENT_DIR: clientDir, ...(postgres ? { DATABASE_URL: postgres.url } : {}) };
 
     // The catalogue holds one product (and the embedded database's files exist) before the server starts.
+    if (!postgres) await seedDataDir(dataDir);
     const database = await openDatabase(postgres ? { databaseUrl: postgres.url } : { dataDir });
     const [product] = await database.db.insert(products).values(testProduct({ name: 'Pearl Set', priceMinor: 1999 })).returning({ id: products.id });
     await database.close();
@@ -90,7 +91,13 @@ describe.each(databaseTargets)('an order e-mail when the server is killed before
     const third = await startShop({ DATA_DIR: dataDir, SMTP_URL: inbox.url, ...(postgres ? { MAIL_CLAIM_SECONDS: '2' } : {}), ...location });
     const confirmation = await inbox.waitForMail('kept@example.com', 20_000);
     expect(confirmation.subject).toBe(`We received your order #${order.orderId}`);
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    // Nothing more arrives: a second order, queued after the first one's message was sent, is confirmed
+    // through the same queue and worker, one message at a time, so a second copy would have come before it.
+    await call(third, 'POST', '/api/cart/operations', cookie, { operations: [{ id: operationKey(), type: 'add', productId: product!.id }] });
+    const markerCart = await call<CartResponse>(third, 'GET', '/api/cart', cookie);
+    const { order: marker } = await call<{ order: Order }>(third, 'POST', '/api/orders', cookie, { idempotencyKey: operationKey(), acceptTerms: true, expectedTotalMinor: priceLines(markerCart.items).total });
+    const markerMail = await inbox.waitForMail('kept@example.com', 20_000);
+    expect(markerMail.subject).toBe(`We received your order #${marker.orderId}`);
     expect(inbox.messages.filter((mail) => mail.subject.includes(order.orderId))).toHaveLength(1);
     third.child.kill('SIGTERM');
     await stopped(third.child);

@@ -4,8 +4,9 @@ import type { AdminOrderDetail } from '../../src/shared/admin.js';
 import type { OrderMail } from '../../src/shared/order-mails.js';
 import { addAdmin } from '../../src/server/auth/roles.js';
 import { mailQueue, products } from '../../src/server/db/schema.js';
+import { queueMails } from '../../src/server/mail/mail-queue.js';
 import { freePort } from '../support/free-port.js';
-import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
+import { startSmtpInbox, type ReceivedMail, type SmtpInbox } from '../support/smtp-inbox.js';
 import { eventually, fillCart, placeOrder, signInThroughInbox } from './shopper.js';
 import { createPostgresDatabase, createTestApp, databaseTargets, type TestApp } from './test-app.js';
 import { testProduct } from './test-products.js';
@@ -26,6 +27,26 @@ const settled = (testApp: TestApp, orderId: string) =>
     const rows = await mailsOf(testApp, orderId);
     return rows.length > 0 && rows.every((row) => !['queued', 'sending'].includes(row.state)) && rows;
   }, 15_000, `the e-mails of ${orderId}`);
+
+/**
+ * Proves that nothing more is on its way without guessing how long it would take: queues one more
+ * message through the same queue, after everything else, and waits until it arrives. A worker sends
+ * one message at a time, so a message sent twice would have arrived before it. Returns the messages
+ * that arrived before the marker, the marker left out.
+ */
+async function receivedBeforeMarker(testApps: TestApp[], inbox: SmtpInbox, orderId: string): Promise<ReceivedMail[]> {
+  const recipients = testApps.map((_, index) => `marker-${index}-${Date.now()}@shop.test`);
+  await queueMails(
+    testApps[0]!.database.db,
+    recipients.map((recipient) => ({ orderId, kind: 'order_placed' as const, recipient, language: 'en' as const })),
+  );
+  for (const testApp of testApps) testApp.app.mailWorker.wake();
+  const markers = await Promise.all(recipients.map((recipient) => inbox.waitForMail(recipient, 15_000)));
+  // The marker's row too is marked sent, as the rest are, once the mail server has taken it.
+  await settled(testApps[0]!, orderId);
+  const last = Math.max(...markers.map((marker) => inbox.messages.indexOf(marker)));
+  return inbox.messages.slice(0, last + 1).filter((mail) => !markers.includes(mail));
+}
 
 /** Makes the waiting status messages due now, as if their delay had passed, and lets the worker send them. */
 async function skipStatusDelay(testApp: TestApp) {
@@ -64,6 +85,11 @@ for (const target of databaseTargets) {
       expect(confirmation.raw).toMatch(/content-type: text\/plain/i);
       expect(confirmation.raw).toMatch(/content-type: text\/html/i);
       expect(confirmation.raw).toContain(`Message-ID: <`);
+      // Both parts decoded: the text for mail clients that show text, the HTML for the others.
+      expect(confirmation.text).toContain(`Платете сега: http://shop.test/checkout/payment/${order.orderId}`);
+      expect(confirmation.text).not.toMatch(/<\/?[a-z]+[\s>]/i);
+      expect(confirmation.html).toContain(`http://shop.test/checkout/payment/${order.orderId}`);
+      expect(confirmation.html).toMatch(/<a [^>]*href="http:\/\/shop\.test\/checkout\/payment\//);
       for (const text of [
         'Здравейте,',
         // Quantity × unit price = line total; a single piece is its price.
@@ -350,8 +376,8 @@ for (const target of databaseTargets) {
       const rows = await settled(testApp, order.orderId);
       expect(rows.every((row) => row.state === 'sent' && row.lastError === null)).toBe(true);
       // Nothing more arrives: each message was sent once.
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      expect(inbox.messages).toHaveLength(3);
+      expect(await receivedBeforeMarker([testApp], inbox, order.orderId)).toHaveLength(3);
+      expect(inbox.messages).toHaveLength(4);
     });
   });
 }
@@ -383,8 +409,8 @@ describe.runIf(databaseTargets.includes('postgres'))('order e-mails from two ser
     const orders = await Promise.all(cookies.map((cookie, index) => placeOrder(index % 2 ? second : first, cookie)));
 
     await Promise.all(orders.map((order) => settled(first, order.orderId)));
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const orderMails = inbox.messages.slice(before);
+    // One marker for each process's worker, queued after all; every message sent twice would have come before them.
+    const orderMails = (await receivedBeforeMarker([first, second], inbox, orders[0]!.orderId)).slice(before);
     expect(orderMails).toHaveLength(24);
     const messageIds = orderMails.map((mail) => /^message-id:\s*(\S+)/im.exec(mail.raw)?.[1]);
     expect(new Set(messageIds).size).toBe(24);

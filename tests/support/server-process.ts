@@ -1,6 +1,24 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import * as tar from 'tar';
+import { inject } from 'vitest';
 import { projectPath } from '../../src/server/project-path.js';
 import { freePort } from './free-port.js';
+
+/**
+ * Gives a new embedded database folder the run's migrated empty database (database-templates.ts), as
+ * the server itself does from the one `npm run build` saves (db/client.ts). Without it each process
+ * ran PGlite's initdb and every migration itself: tens of seconds of CPU that, on a busy machine, went
+ * past the start's deadline. A folder that holds a database already is left alone.
+ */
+export async function seedDataDir(dataDir: string, snapshot: string = inject('pgliteSnapshot')): Promise<void> {
+  const databaseDir = path.join(dataDir, 'db');
+  if (existsSync(databaseDir)) return;
+  await mkdir(databaseDir, { recursive: true, mode: 0o700 });
+  await tar.extract({ file: snapshot, cwd: databaseDir });
+}
 
 // A real server process, started from the sources, serving the single-page app from TEST_CLIENT_DIR.
 const SERVER = `
@@ -25,6 +43,7 @@ const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.ex
  * process that exits while starting rejects at once, with its exit code.
  */
 export async function startServerProcess(clientDir: string, environment: Record<string, string>, startTimeoutMs = 60_000): Promise<ServerProcess> {
+  if (environment.DATA_DIR && !environment.DATABASE_URL) await seedDataDir(environment.DATA_DIR);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', SERVER], {

@@ -1,10 +1,15 @@
 import type { AddressInfo } from 'node:net';
+import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
 export interface ReceivedMail {
   to: string[];
   subject: string;
-  /** The decoded bodies of every part, one after another. */
+  /** The plain-text part, decoded. */
+  text: string;
+  /** The HTML part, decoded ('' when there is none). */
+  html: string;
+  /** The decoded bodies of every part, one after another (the text, then the HTML). */
   body: string;
   raw: string;
 }
@@ -22,38 +27,12 @@ export interface SmtpInbox {
   close(): Promise<void>;
 }
 
-function decodePart(part: string): string {
-  const [head = '', ...rest] = part.split(/\r?\n\r?\n/);
-  const body = rest.join('\n\n');
-  const encoding = /content-transfer-encoding:\s*([\w-]+)/i.exec(head)?.[1]?.toLowerCase();
-  if (encoding === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
-  if (encoding === 'quoted-printable') {
-    const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_match, hex: string) => `%${hex}`);
-    return decodeURIComponent(bytes.replace(/%(?![0-9A-F]{2})/gi, '%25'));
-  }
-  return body;
-}
-
-/** Decodes RFC 2047 encoded words; adjacent words are joined as bytes, since a character may span two. */
-function decodeHeader(value: string): string {
-  return value.replace(/(=\?utf-8\?[BQ]\?[^?]*\?=\s*)+/gi, (run) => {
-    const bytes = [...run.matchAll(/=\?utf-8\?([BQ])\?([^?]*)\?=/gi)].map(([, kind, text]) =>
-      kind!.toUpperCase() === 'B'
-        ? Buffer.from(text!, 'base64')
-        : Buffer.from(text!.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1'),
-    );
-    return Buffer.concat(bytes).toString('utf8') + (/\s$/.test(run) ? ' ' : '');
-  });
-}
-
-/** Just enough MIME for tests: the subject, and the text of every part decoded. */
-function parseMail(raw: string, to: string[]): ReceivedMail {
-  const headerEnd = raw.search(/\r?\n\r?\n/);
-  const headers = raw.slice(0, headerEnd).replace(/\r?\n[ \t]+/g, ' ');
-  const subject = decodeHeader(/^subject:\s*(.*)$/im.exec(headers)?.[1] ?? '').trim();
-  const boundary = /boundary="?([^";\r\n]+)"?/i.exec(raw)?.[1];
-  const parts = boundary ? raw.split(`--${boundary}`).slice(1, -1) : [raw];
-  return { to, subject, body: parts.map(decodePart).join('\n'), raw };
+/** The message as a mail client reads it (mailparser): the subject decoded, every part of the body decoded. */
+async function parseMail(raw: Buffer, to: string[]): Promise<ReceivedMail> {
+  const parsed = await simpleParser(raw);
+  const text = parsed.text ?? '';
+  const html = typeof parsed.html === 'string' ? parsed.html : '';
+  return { to, subject: parsed.subject ?? '', text, html, body: [text, html].filter(Boolean).join('\n'), raw: raw.toString('utf8') };
 }
 
 export interface SmtpInboxOptions {
@@ -99,10 +78,17 @@ export async function startSmtpInbox(options: SmtpInboxOptions = {}): Promise<Sm
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const to = session.envelope.rcptTo.map((recipient) => recipient.address.toLowerCase());
+        // Parsed before it is accepted, so that a message is in `messages` when its sender hears it was taken.
+        const parsing = parseMail(Buffer.concat(chunks), to);
         const accept = () => {
-          messages.push(parseMail(Buffer.concat(chunks).toString('utf8'), to));
-          waiters.splice(0).forEach((wake) => wake());
-          callback();
+          void parsing.then(
+            (mail) => {
+              messages.push(mail);
+              waiters.splice(0).forEach((wake) => wake());
+              callback();
+            },
+            (error: Error) => callback(error),
+          );
         };
         const gate = options.acceptWhen?.(to);
         if (gate) void gate.then(accept, accept);
