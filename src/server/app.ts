@@ -17,10 +17,12 @@ import type { Config, TrustedProxies } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { registerCsrfProtection } from './http/csrf.js';
 import { registerGracefulClose } from './http/graceful-close.js';
+import { registerLoadShedding } from './http/load-shedding.js';
 import { registerMetrics, ShopMetrics } from './http/metrics.js';
 import { registerProbes } from './http/probes.js';
 import { errorBody, registerErrorHandler } from './http/errors.js';
 import { registerRequestLog, serializeError, serializeRequest } from './http/logging.js';
+import { DEFAULT_SERVER_TIMEOUTS, serverTimeoutOptions, type ServerTimeouts } from './http/server-timeouts.js';
 import { MAX_UPLOAD_BYTES, registerImageRoutes, type ProductImages } from './images/product-images.js';
 import { registerLegalRoutes } from './legal/routes.js';
 import { termsVersion } from './legal/service.js';
@@ -53,6 +55,10 @@ export interface AppParts {
   devMailboxKey?: string;
   /** The wait before an e-mail that failed is tried again (doubling with each try); tests shorten it. */
   mailRetryBaseMs?: number;
+  /** How long the server waits for clients (http/server-timeouts.ts); tests shorten them. */
+  timeouts?: Partial<ServerTimeouts>;
+  /** How often the event loop's delay is measured for load shedding; tests shorten it. */
+  pressureSampleMs?: number;
 }
 
 declare module 'fastify' {
@@ -75,13 +81,14 @@ function fastifyTrustProxy(trusted: TrustedProxies): boolean | string[] | ((addr
 }
 
 /** Builds the whole server without listening; main.ts listens, tests use inject or listen on a free port. */
-export async function buildApp({ config, database, images, pages, logger = false, devMailboxKey = randomBytes(18).toString('base64url'), mailRetryBaseMs = 30_000, liveHeartbeatMs, liveMaxVisitorStreams }: AppParts): Promise<FastifyInstance> {
+export async function buildApp({ config, database, images, pages, logger = false, devMailboxKey = randomBytes(18).toString('base64url'), mailRetryBaseMs = 30_000, liveHeartbeatMs, liveMaxVisitorStreams, timeouts, pressureSampleMs }: AppParts): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger === false ? false : { ...(logger === true ? { level: config.logLevel } : logger), serializers: { err: serializeError, req: serializeRequest } },
     trustProxy: fastifyTrustProxy(config.trustProxy),
     // One line per answered request instead, by its outcome (http/logging.ts).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
+    ...serverTimeoutOptions({ ...DEFAULT_SERVER_TIMEOUTS, requestMs: config.requestTimeoutMs, ...timeouts }),
     // While closing, a request on a connection still open is answered, not refused (http/graceful-close.ts).
     return503OnClosing: false,
     // A path the router cannot even decode (bad percent-encoding, an over-long parameter) is bad input too.
@@ -103,6 +110,7 @@ export async function buildApp({ config, database, images, pages, logger = false
 
   registerErrorHandler(app);
   registerGracefulClose(app);
+  const overloaded = await registerLoadShedding(app, { maxEventLoopDelayMs: config.maxEventLoopDelayMs, sampleIntervalMs: pressureSampleMs });
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: pages.needsInlineScripts
       ? false
@@ -131,7 +139,7 @@ export async function buildApp({ config, database, images, pages, logger = false
     await db.execute(sql`select 1`);
     return { ok: true };
   });
-  registerProbes(app, db);
+  registerProbes(app, db, overloaded);
   app.decorate('sessionCache', new SessionCache());
   registerAuthRoutes(app, db, { mailer, texts: mailTexts }, config);
   await registerCatalogRoutes(app, database);
