@@ -110,7 +110,6 @@ export async function buildApp({ config, database, images, pages, logger = false
 
   registerErrorHandler(app);
   registerGracefulClose(app);
-  const overloaded = await registerLoadShedding(app, { maxEventLoopDelayMs: config.maxEventLoopDelayMs, sampleIntervalMs: pressureSampleMs });
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: pages.needsInlineScripts
       ? false
@@ -131,6 +130,8 @@ export async function buildApp({ config, database, images, pages, logger = false
     hsts: config.publicUrl.startsWith('https:'),
   });
   await app.register(fastifyCookie);
+  // Early, so that a refused request costs little; after the cookies, which every answer's hooks read.
+  const overloaded = await registerLoadShedding(app, { maxEventLoopDelayMs: config.maxEventLoopDelayMs, sampleIntervalMs: pressureSampleMs });
   registerCsrfProtection(app, config.publicUrl);
   await app.register(fastifyMultipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, parts: 11 }, throwFileSizeLimit: true });
   await pages.register(app);

@@ -2,6 +2,9 @@ import fastifyUnderPressure from '@fastify/under-pressure';
 import type { FastifyInstance } from 'fastify';
 import { errorBody } from './errors.js';
 
+/** @fastify/under-pressure's own sampling interval. */
+const DEFAULT_SAMPLE_INTERVAL_MS = 1_000;
+
 /** What a refused client is told to wait before it asks again. */
 const RETRY_AFTER_SECONDS = 5;
 
@@ -30,8 +33,20 @@ export interface LoadSheddingOptions {
  * Returns whether the process is overloaded now.
  */
 export async function registerLoadShedding(app: FastifyInstance, { maxEventLoopDelayMs, sampleIntervalMs }: LoadSheddingOptions): Promise<() => boolean> {
-  await app.register(fastifyUnderPressure, { sampleInterval: sampleIntervalMs });
-  const overloaded = () => maxEventLoopDelayMs > 0 && app.memoryUsage().eventLoopDelay > maxEventLoopDelayMs;
+  const sampleMs = sampleIntervalMs ?? DEFAULT_SAMPLE_INTERVAL_MS;
+  await app.register(fastifyUnderPressure, { sampleInterval: sampleMs });
+  // The start (compiling the embedded database, migrating, reading the catalogue) keeps the loop busy
+  // by design; the samples taken then say nothing about the load, so they are let pass.
+  let measuredFrom = Infinity;
+  app.addHook('onReady', async () => {
+    measuredFrom = Date.now() + 2 * sampleMs;
+  });
+  // A sample in which the loop never turned reads as an infinite delay; that single blocked task shows,
+  // measured, in the next sample, and only a loop that stays behind should refuse requests.
+  const overloaded = () => {
+    const delay = app.memoryUsage().eventLoopDelay;
+    return maxEventLoopDelayMs > 0 && Date.now() > measuredFrom && Number.isFinite(delay) && delay > maxEventLoopDelayMs;
+  };
   if (maxEventLoopDelayMs === 0) return overloaded;
 
   let refusing = false;
