@@ -24,13 +24,13 @@ export interface LoadSheddingOptions {
 
 /**
  * When the event loop falls so far behind that answers come late anyway, a new request is refused at
- * once with 503 and Retry-After, so that the process works off what it holds instead of queueing more,
- * and /ready answers 503 so that a load balancer sends traffic elsewhere. @fastify/under-pressure
- * measures the delay: the mean over each sample, so that one long task (a large photo being
- * re-encoded) does not trip it, only a loop that stays behind. The refusal is answered here rather
- * than by the plugin's own check, so that it has the API's error shape and is not logged as a failure
- * of the shop's. Registered before the routes, so that a refused request costs nothing more.
- * Returns whether the process is overloaded now.
+ * once with 503 and Retry-After, so that the process works off what it holds instead of queueing
+ * more, and /ready answers 503 so that a load balancer sends traffic elsewhere.
+ * @fastify/under-pressure measures the delay: the mean over each sample, so that one long task (a
+ * heavy query on the embedded database) does not trip it, only a loop that stays behind. The refusal
+ * is answered here rather than by the plugin's own check, so that it has the API's error shape and is
+ * not logged as a failure of the shop's. Registered before the routes, so that a refused request
+ * costs little. Returns whether the process is overloaded now.
  */
 export async function registerLoadShedding(app: FastifyInstance, { maxEventLoopDelayMs, sampleIntervalMs }: LoadSheddingOptions): Promise<() => boolean> {
   const sampleMs = sampleIntervalMs ?? DEFAULT_SAMPLE_INTERVAL_MS;
