@@ -18,10 +18,12 @@ import type { DatabaseHandle } from './db/client.js';
 import { registerPoolGauges } from './db/pool-gauges.js';
 import { registerCsrfProtection } from './http/csrf.js';
 import { registerGracefulClose } from './http/graceful-close.js';
+import { registerLoadShedding } from './http/load-shedding.js';
 import { registerMetrics } from './http/metrics.js';
 import { registerProbes } from './http/probes.js';
 import { errorBody, registerErrorHandler } from './http/errors.js';
 import { registerRequestLog, serializeError, serializeRequest } from './http/logging.js';
+import { DEFAULT_SERVER_TIMEOUTS, serverTimeoutOptions, type ServerTimeouts } from './http/server-timeouts.js';
 import { MAX_UPLOAD_BYTES, registerImageRoutes, type ProductImages } from './images/product-images.js';
 import { registerLegalRoutes } from './legal/routes.js';
 import { termsVersion } from './legal/service.js';
@@ -56,6 +58,10 @@ export interface AppParts {
   devMailboxKey?: string;
   /** The wait before an e-mail that failed is tried again (doubling with each try); tests shorten it. */
   mailRetryBaseMs?: number;
+  /** How long the server waits for clients (http/server-timeouts.ts); tests shorten them. */
+  timeouts?: Partial<ServerTimeouts>;
+  /** How often the event loop's delay is measured for load shedding; tests shorten it. */
+  pressureSampleMs?: number;
 }
 
 declare module 'fastify' {
@@ -78,13 +84,14 @@ function fastifyTrustProxy(trusted: TrustedProxies): boolean | string[] | ((addr
 }
 
 /** Builds the whole server without listening; main.ts listens, tests use inject or listen on a free port. */
-export async function buildApp({ config, database, images, pages, logger = false, devMailboxKey = randomBytes(18).toString('base64url'), mailRetryBaseMs = 30_000, liveHeartbeatMs, liveMaxVisitorStreams }: AppParts): Promise<FastifyInstance> {
+export async function buildApp({ config, database, images, pages, logger = false, devMailboxKey = randomBytes(18).toString('base64url'), mailRetryBaseMs = 30_000, liveHeartbeatMs, liveMaxVisitorStreams, timeouts, pressureSampleMs }: AppParts): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger === false ? false : { ...(logger === true ? { level: config.logLevel } : logger), serializers: { err: serializeError, req: serializeRequest } },
     trustProxy: fastifyTrustProxy(config.trustProxy),
     // One line per answered request instead, by its outcome (http/logging.ts).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
+    ...serverTimeoutOptions({ ...DEFAULT_SERVER_TIMEOUTS, requestMs: config.requestTimeoutMs, ...timeouts }),
     // While closing, a request on a connection still open is answered, not refused (http/graceful-close.ts).
     return503OnClosing: false,
     // A path the router cannot even decode (bad percent-encoding, an over-long parameter) is bad input too.
@@ -126,6 +133,8 @@ export async function buildApp({ config, database, images, pages, logger = false
     hsts: config.publicUrl.startsWith('https:'),
   });
   await app.register(fastifyCookie);
+  // Early, so that a refused request costs little; after the cookies, which every answer's hooks read.
+  const overloaded = await registerLoadShedding(app, { maxEventLoopDelayMs: config.maxEventLoopDelayMs, sampleIntervalMs: pressureSampleMs });
   registerCsrfProtection(app, config.publicUrl);
   await app.register(fastifyMultipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, parts: 11 }, throwFileSizeLimit: true });
   await pages.register(app);
@@ -134,7 +143,7 @@ export async function buildApp({ config, database, images, pages, logger = false
     await db.execute(sql`select 1`);
     return { ok: true };
   });
-  registerProbes(app, db);
+  registerProbes(app, db, overloaded);
   app.decorate('sessionCache', new SessionCache());
   registerAuthRoutes(app, db, { mailer, texts: mailTexts }, config);
   await registerCatalogRoutes(app, database);

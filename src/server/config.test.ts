@@ -111,6 +111,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ METRICS_TOKEN: 'Kx9-metrics-token_0123456789' }).metricsToken).toBe('Kx9-metrics-token_0123456789');
   });
 
+  it('gives a request 300 s to arrive and sheds load past a 1 s event-loop delay unless told otherwise', () => {
+    expect(loadConfig({})).toMatchObject({ requestTimeoutMs: 300_000, maxEventLoopDelayMs: 1_000 });
+    expect(loadConfig({ REQUEST_TIMEOUT_SECONDS: '600', MAX_EVENT_LOOP_DELAY_MS: '0' })).toMatchObject({ requestTimeoutMs: 600_000, maxEventLoopDelayMs: 0 });
+    expect(() => loadConfig({ REQUEST_TIMEOUT_SECONDS: '5' })).toThrow(/REQUEST_TIMEOUT_SECONDS/);
+    expect(() => loadConfig({ MAX_EVENT_LOOP_DELAY_MS: 'soon' })).toThrow(/MAX_EVENT_LOOP_DELAY_MS/);
+  });
+
   it('trusts no proxy by default, one hop for true, a number of hops, or the proxies at these addresses', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);

@@ -120,6 +120,8 @@ const environmentSchema = z.object({
     .regex(/^[\x21-\x7e]+$/, 'METRICS_TOKEN must be printable ASCII without spaces')
     .min(24, 'METRICS_TOKEN must be at least 24 characters long')
     .optional(),
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(3_600).default(300),
+  MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -160,6 +162,10 @@ export interface Config {
   trustProxy: TrustedProxies;
   /** Opens /metrics to requests that bring it as a bearer token; without it, /metrics answers only this host. */
   metricsToken: string | undefined;
+  /** How long a client may take to send a whole request (headers and body: a photo upload on a slow line). */
+  requestTimeoutMs: number;
+  /** Past this event-loop delay the process sheds load: /ready and new requests answer 503. 0 turns it off. */
+  maxEventLoopDelayMs: number;
   logLevel: string;
 }
 
@@ -215,6 +221,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     seedDemo: env.SEED_DEMO ?? mode === 'demo',
     trustProxy: env.TRUST_PROXY,
     metricsToken: env.METRICS_TOKEN,
+    requestTimeoutMs: env.REQUEST_TIMEOUT_SECONDS * 1000,
+    maxEventLoopDelayMs: env.MAX_EVENT_LOOP_DELAY_MS,
     logLevel: env.LOG_LEVEL,
   };
 }

@@ -39,11 +39,12 @@ export async function startServer(createPages: () => Promise<PageSource>): Promi
     // (mail/mail-queue.ts), then closes the database. A signal repeated meanwhile (npm passes Ctrl+C
     // on to the server, which the terminal has signalled too) changes nothing.
     let closing = false;
-    const shutdown = async (signal: string) => {
+    let failed = false;
+    const shutdown = async (reason: string) => {
       if (closing) return;
       closing = true;
       const started = Date.now();
-      app.log.info(`${signal} received: finishing the requests under way, then closing`);
+      app.log.info(`${reason}: finishing the requests under way, then closing`);
       const deadline = setTimeout(() => {
         app.log.error(`Still closing after ${SHUTDOWN_DEADLINE_MS / 1000} s; exiting without waiting longer`);
         process.exit(1);
@@ -58,10 +59,23 @@ export async function startServer(createPages: () => Promise<PageSource>): Promi
       }
       clearTimeout(deadline);
       app.log.info(`Closed in ${Date.now() - started} ms`);
-      process.exit(0);
+      process.exit(failed ? 1 : 0);
     };
-    process.on('SIGINT', () => void shutdown('SIGINT'));
-    process.on('SIGTERM', () => void shutdown('SIGTERM'));
+    process.on('SIGINT', () => void shutdown('SIGINT received'));
+    process.on('SIGTERM', () => void shutdown('SIGTERM received'));
+    // An error that nothing caught leaves the process in a state no one planned for. Rather than
+    // Node's immediate exit, which would cut the requests under way and leave the embedded database
+    // unclosed, the shop closes as on SIGTERM and then exits with 1, so that its supervisor (systemd,
+    // Docker's restart policy) sees a failure and starts it again. One during the close is logged too;
+    // the close goes on. Node's own handling is kept for errors before this point: the start fails.
+    // (close-with-grace does the same, but this close already has its order, deadline and exit codes.)
+    const closeAfter = (kind: string) => (error: unknown) => {
+      app.log.fatal({ err: error }, `${kind}${closing ? ' while closing' : ''}`);
+      failed = true;
+      void shutdown(`After an ${kind.toLowerCase()}`);
+    };
+    process.on('uncaughtException', closeAfter('Uncaught exception'));
+    process.on('unhandledRejection', closeAfter('Unhandled rejection'));
 
     await app.listen({ port: config.port, host: config.host });
     if (backupKey) await writeBackupAccess(config.dataDir, { url: localUrl(app.server.address() as AddressInfo), key: backupKey, pid: process.pid });

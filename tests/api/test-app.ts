@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, inject } from 'vitest';
-import { buildApp } from '../../src/server/app.js';
+import { buildApp, type AppParts } from '../../src/server/app.js';
 import { loadConfig, type Config } from '../../src/server/config.js';
 import { openDatabase, type DatabaseHandle } from '../../src/server/db/client.js';
 import { productImagesFor, type ProductImages } from '../../src/server/images/product-images.js';
@@ -37,6 +37,10 @@ export interface TestAppOptions {
   mailRetryBaseMs?: number;
   /** Serves this open database (another app's, an embedded one included), left open on close. */
   database?: DatabaseHandle;
+  /** How long the server waits for clients. */
+  timeouts?: AppParts['timeouts'];
+  /** How often the event loop's delay is measured for load shedding. */
+  pressureSampleMs?: number;
 }
 
 type DatabaseTarget = 'pglite' | 'postgres';
@@ -97,7 +101,7 @@ export async function createTestApp(target: DatabaseTarget, environment: Record<
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PUBLIC_URL: 'http://shop.test', ...environment });
   const database = options.database ?? (await openMigratedDatabase(databaseUrl));
   const images = productImagesFor(database, dataDir);
-  const app = await buildApp({ config, database, images, pages: builtPages(clientDir), devMailboxKey: TEST_MAILBOX_KEY, liveHeartbeatMs: options.liveHeartbeatMs, liveMaxVisitorStreams: options.liveMaxVisitorStreams, mailRetryBaseMs: options.mailRetryBaseMs });
+  const app = await buildApp({ config, database, images, pages: builtPages(clientDir), devMailboxKey: TEST_MAILBOX_KEY, liveHeartbeatMs: options.liveHeartbeatMs, liveMaxVisitorStreams: options.liveMaxVisitorStreams, mailRetryBaseMs: options.mailRetryBaseMs, timeouts: options.timeouts, pressureSampleMs: options.pressureSampleMs });
   await app.ready();
   return {
     app,

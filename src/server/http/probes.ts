@@ -7,15 +7,18 @@ const READY_TIMEOUT_MS = 2_000;
 
 /**
  * For a load balancer or an orchestrator, unauthenticated and cheap. /health says the process is up
- * and answering; it touches nothing else. /ready says the process can serve: its database answers
- * (the schema is migrated before the server listens). While the server shuts down it accepts no new
- * connections, these probes' included, so traffic moves elsewhere (http/graceful-close.ts).
+ * and answering; it touches nothing else. /ready says the process can serve: its event loop keeps up
+ * (http/load-shedding.ts) and its database answers (the schema is migrated before the server
+ * listens). While the server shuts down it accepts no new connections, these probes' included, so
+ * traffic moves elsewhere (http/graceful-close.ts).
  */
-export function registerProbes(app: FastifyInstance, db: Database): void {
+export function registerProbes(app: FastifyInstance, db: Database, overloaded: () => boolean): void {
   app.get('/health', async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'up' }));
 
   app.get('/ready', async (request, reply) => {
     reply.header('cache-control', 'no-store');
+    // Asked first: an overloaded process would answer the database's question late, or not at all.
+    if (overloaded()) return reply.status(503).send({ status: 'unavailable', reason: 'overloaded' });
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
