@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Link, useSearchParams } from 'wouter';
 import { catalogueQueryParams, parseCatalogueQuery, type CatalogueQuery } from '../../../shared/catalog.js';
 import { adminNewProductPath } from '../../../shared/routes.js';
-import { useTranslation } from '../../i18n/i18n.js';
+import { PageTexts, useTranslation } from '../../i18n/i18n.js';
 import { useSession } from '../../session/session.js';
 import { usePageMeta } from '../../seo/page-meta.js';
 import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
@@ -18,7 +18,7 @@ const EAGER_IMAGES = 4;
 const CATALOGUE_PARAMS = new Set(['category', 'q', 'sort', 'page']);
 
 export function HomePage() {
-  const { t, language, pageTextsReady } = useTranslation();
+  const { t, language } = useTranslation();
   const [searchParams, setSearchParams] = useSearchParams();
   const query = parseCatalogueQuery(searchParams);
   const products = useProducts(query, language);
@@ -63,15 +63,12 @@ export function HomePage() {
           <LoadErrorMessage message={t('products.loadError')} onRetry={products.refetch} />
         ) : products.data.total === 0 && !filtered ? (
           // A new shop has no products yet: its owner is shown the way to the first, in the admin's
-          // texts (loaded when the page is idle), which keep the first visit's texts small.
+          // texts, which the first visit of everyone else does not download.
           <div className="state-message">
-            {user?.isAdmin && pageTextsReady ? (
-              <>
-                <p>{t('admin.products.emptyShop')}</p>
-                <Link href={adminNewProductPath} className="button button--primary">
-                  {t('admin.products.addFirst')}
-                </Link>
-              </>
+            {user?.isAdmin ? (
+              <PageTexts fallback={<p>{t('products.empty')}</p>} failed={() => <p>{t('products.empty')}</p>}>
+                <FirstProductLink />
+              </PageTexts>
             ) : (
               <p>{t('products.empty')}</p>
             )}
@@ -115,6 +112,19 @@ export function HomePage() {
           </>
         )}
       </section>
+    </>
+  );
+}
+
+/** The way to the first product of an empty shop, for its owner. */
+function FirstProductLink() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <p>{t('admin.products.emptyShop')}</p>
+      <Link href={adminNewProductPath} className="button button--primary">
+        {t('admin.products.addFirst')}
+      </Link>
     </>
   );
 }
