@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/server/config.js';
 import { openEventStream } from '../support/event-stream.js';
 import { createTestApp, databaseTargets, type TestApp, type TestAppOptions } from './test-app.js';
 
@@ -92,7 +93,8 @@ describe.each(databaseTargets)('an overloaded server [%s]', (target) => {
   });
 
   it('sheds nothing by default while its event loop is merely busy', { timeout: 60_000 }, async () => {
-    const { app } = await startApp(target, {}, { pressureSampleMs: 100 });
+    // The shop's default threshold (the test app turns shedding off unless told).
+    const { app } = await startApp(target, { MAX_EVENT_LOOP_DELAY_MS: String(loadConfig({}).maxEventLoopDelayMs) }, { pressureSampleMs: 100 });
     const pressure = saturateEventLoop(300);
     try {
       // Measured under the pressure: past the start's grace (two samples) and with a delay well above the usual.

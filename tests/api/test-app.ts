@@ -98,7 +98,9 @@ export async function createTestApp(target: DatabaseTarget, environment: Record<
   for (const [file, content] of Object.entries(options.clientFiles ?? {})) await writeFile(path.join(clientDir, file), content);
   const postgres = target === 'postgres' && !options.databaseUrl ? await createPostgresDatabase(inject('postgresTemplate')) : undefined;
   const databaseUrl = target === 'postgres' ? (options.databaseUrl ?? postgres?.url) : undefined;
-  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PUBLIC_URL: 'http://shop.test', ...environment });
+  // No load shedding unless a test asks for it: PGlite and the test itself share this process's event
+  // loop, which a busy machine can hold up past the shop's default threshold.
+  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PUBLIC_URL: 'http://shop.test', MAX_EVENT_LOOP_DELAY_MS: '0', ...environment });
   const database = options.database ?? (await openMigratedDatabase(databaseUrl));
   const images = productImagesFor(database, dataDir);
   const app = await buildApp({ config, database, images, pages: builtPages(clientDir), devMailboxKey: TEST_MAILBOX_KEY, liveHeartbeatMs: options.liveHeartbeatMs, liveMaxVisitorStreams: options.liveMaxVisitorStreams, mailRetryBaseMs: options.mailRetryBaseMs, timeouts: options.timeouts, pressureSampleMs: options.pressureSampleMs });

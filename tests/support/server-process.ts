@@ -54,6 +54,8 @@ export async function startServerProcess(clientDir: string, environment: Record<
       NODE_ENV: 'test',
       LOG_LEVEL: 'silent',
       SEED_DEMO: 'false',
+      // As in the API tests' apps: a busy machine holds the event loop up, which is no overload to shed.
+      MAX_EVENT_LOOP_DELAY_MS: '0',
       PORT: String(port),
       PUBLIC_URL: url,
       START_MODULE: projectPath('src/server/start-server.ts'),
