@@ -111,9 +111,9 @@ describe('loadConfig', () => {
     expect(loadConfig({ METRICS_TOKEN: 'Kx9-metrics-token_0123456789' }).metricsToken).toBe('Kx9-metrics-token_0123456789');
   });
 
-  it('gives a request 300 s to arrive and sheds load past a 1 s event-loop delay unless told otherwise', () => {
-    expect(loadConfig({})).toMatchObject({ requestTimeoutMs: 300_000, maxEventLoopDelayMs: 1_000 });
-    expect(loadConfig({ REQUEST_TIMEOUT_SECONDS: '600', MAX_EVENT_LOOP_DELAY_MS: '0' })).toMatchObject({ requestTimeoutMs: 600_000, maxEventLoopDelayMs: 0 });
+  it('gives a request 300 s to arrive and sheds load only when told the event-loop delay to shed past', () => {
+    expect(loadConfig({})).toMatchObject({ requestTimeoutMs: 300_000, maxEventLoopDelayMs: 0 });
+    expect(loadConfig({ REQUEST_TIMEOUT_SECONDS: '600', MAX_EVENT_LOOP_DELAY_MS: '1000' })).toMatchObject({ requestTimeoutMs: 600_000, maxEventLoopDelayMs: 1_000 });
     expect(() => loadConfig({ REQUEST_TIMEOUT_SECONDS: '5' })).toThrow(/REQUEST_TIMEOUT_SECONDS/);
     expect(() => loadConfig({ MAX_EVENT_LOOP_DELAY_MS: 'soon' })).toThrow(/MAX_EVENT_LOOP_DELAY_MS/);
   });

@@ -121,7 +121,8 @@ const environmentSchema = z.object({
     .min(24, 'METRICS_TOKEN must be at least 24 characters long')
     .optional(),
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(3_600).default(300),
-  MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
+  // Off unless set: one process has no other to send its visitors to (docs/operations/health-and-shutdown.md).
+  MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

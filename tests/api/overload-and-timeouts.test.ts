@@ -93,7 +93,7 @@ describe.each(databaseTargets)('an overloaded server [%s]', (target) => {
   });
 
   it('sheds nothing by default while its event loop is merely busy', { timeout: 60_000 }, async () => {
-    // The shop's default threshold (the test app turns shedding off unless told).
+    // The shop's default (the test app turns shedding off unless told, as the shop does).
     const { app } = await startApp(target, { MAX_EVENT_LOOP_DELAY_MS: String(loadConfig({}).maxEventLoopDelayMs) }, { pressureSampleMs: 100 });
     const pressure = saturateEventLoop(300);
     try {
