@@ -4,6 +4,7 @@ import { TEXT_LANGUAGES, type LocalizedText } from './catalog.js';
 import { isStorableText } from './text.js';
 import type { Currency, Pricing } from './money.js';
 import type { OrderStatus } from './order-status.js';
+import type { ChoiceSummary } from './product-options.js';
 
 /** Online by a payment link or a card, or cash to the courier (наложен платеж). */
 export const PAYMENT_METHODS = ['pay_by_link', 'card', 'cash_on_delivery'] as const;
@@ -21,10 +22,14 @@ interface OrderItem {
   productId: string | null;
   /** The product's names when the order was placed. */
   name: LocalizedText;
-  /** The price of one piece. */
+  /** The price of one piece, its options and add-ons included. */
   priceMinor: number;
   quantity: number;
   addedAt: string | null;
+  /** What the buyer chose, with the names it had when ordered. */
+  choices: ChoiceSummary;
+  /** The working day (yyyy-mm-dd) this line is to be dispatched by; null for orders placed before lead times. */
+  dispatchBy: string | null;
 }
 
 export interface Payment {
@@ -55,6 +60,8 @@ export interface Order {
   statusTimes: Partial<Record<OrderStatus, string>>;
   /** Every status the order entered, oldest first; a status entered again appears again. */
   statusHistory: OrderStatusChange[];
+  /** The latest of its lines' dispatch dates (yyyy-mm-dd): the day the order ships by; null for orders placed before lead times. */
+  dispatchBy: string | null;
   items: OrderItem[];
   /** The currency of every amount of the order. */
   currency: Currency;
