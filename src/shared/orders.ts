@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Address } from './addresses.js';
-import { TEXT_LANGUAGES, type LocalizedText } from './catalog.js';
+import { TEXT_LANGUAGES, type LocalizedText, type TextLanguage } from './catalog.js';
 import { isStorableText } from './text.js';
 import type { Currency, Pricing } from './money.js';
 import type { OrderStatus } from './order-status.js';
@@ -121,4 +121,19 @@ export function paymentStateOf(order: { status: OrderStatus; payment: unknown; p
   if (order.payment != null || order.status === 'paid') return 'paid';
   if (order.paymentMethod === 'cash_on_delivery') return 'cashOnDelivery';
   return order.status === 'pending' ? 'payable' : 'noPaymentNeeded';
+}
+
+const BULGARIAN_MONTHS = ['ян.', 'февр.', 'март', 'апр.', 'май', 'юни', 'юли', 'авг.', 'септ.', 'окт.', 'ноем.', 'дек.'];
+
+/**
+ * A dispatch date (yyyy-mm-dd) as each language writes a near day: "Thu 3 Dec", "чт, 3 дек.". The
+ * Bulgarian month is written out by hand, since Intl writes a short Bulgarian month as a number.
+ */
+export function dispatchDayText(isoDate: string, language: TextLanguage): string {
+  const date = new Date(`${isoDate}T12:00:00Z`);
+  if (language === 'bg') {
+    const weekday = new Intl.DateTimeFormat('bg-BG', { weekday: 'short', timeZone: 'UTC' }).format(date);
+    return `${weekday}, ${date.getUTCDate()} ${BULGARIAN_MONTHS[date.getUTCMonth()]}`;
+  }
+  return new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }).format(date);
 }
