@@ -17,7 +17,7 @@ const atMost = (count: number) => (record: Record<string, string>) => Object.key
  * it is now (validateChoices). Answers are bounded in UTF-16 units here, twice the longest answer,
  * so that one of MAX_ANSWER_LENGTH characters outside the basic plane still passes to that check.
  */
-export const lineChoicesSchema = z.object(
+const lineChoicesSchema = z.object(
   {
     options: z.record(choiceId, choiceId).refine(atMost(MAX_OPTION_GROUPS), { error: INVALID_CHOICES }).default({}),
     sizes: z

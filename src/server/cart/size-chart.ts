@@ -15,7 +15,7 @@ export async function readNailSizeChart(db: Executor): Promise<NailSizeChart> {
   return row ? parseNailSizeChart(row.value) : DEFAULT_NAIL_SIZE_CHART;
 }
 
-export function parseNailSizeChart(text: string): NailSizeChart {
+function parseNailSizeChart(text: string): NailSizeChart {
   try {
     const chart = JSON.parse(text) as Partial<NailSizeChart> | null;
     const sizesOk = Array.isArray(chart?.sizes) && chart.sizes.every((entry) => Number.isInteger(entry?.size) && Number.isInteger(entry?.widthTenthsMm));
