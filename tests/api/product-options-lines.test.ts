@@ -403,6 +403,20 @@ describeEachDatabase(
       await testApp.app.inject({ method: 'PATCH', url: `/api/admin/orders/${englishOrder.orderId}/status`, headers: { cookie: admin }, payload: { status: 'cancelled' } });
     });
 
+    it('forgets the sizes and answers of a customer who deletes their account, keeping the options sold', async () => {
+      const testApp = context();
+      const cookie = await signInWithAddress(testApp, 'leaving@example.com');
+      await add(testApp, cookie, pressOn, choices({ shape: 'almond', length: 'short' }, { sizes: MEDIUM, answers: { wish: 'my initials A.B.' } }));
+      const response = await place(testApp, cookie);
+      expect(response.statusCode, response.body).toBe(201);
+      const { orderId } = response.json<{ order: Order }>().order;
+      const deleted = await testApp.app.inject({ method: 'DELETE', url: '/api/account', headers: { cookie }, payload: { email: 'leaving@example.com' } });
+      expect(deleted.statusCode, deleted.body).toBeLessThan(300);
+      const [item] = await testApp.database.db.select().from(orderItems).where(eq(orderItems.orderId, orderId));
+      expect(item!.choices).toEqual({ options: [{ group: SHAPE.name, value: named('Almond', 'Бадем') }, { group: LENGTH.name, value: named('Short', 'Къси') }], sizes: null, answers: [] });
+      expect(item!.priceMinor).toBe(2150);
+    });
+
     it('asks the buyer to confirm again when the product changed while the line sat in the cart', async () => {
       const testApp = context();
       const cookie = await signInWithAddress(testApp, 'edited@example.com');
