@@ -24,6 +24,8 @@ export const API_ERROR_CODES = [
   'cart_empty',
   'address_required',
   'price_changed',
+  /** A cart line's choices no longer fit its product (edited since); with the field and message key of the first such problem. */
+  'choices_changed',
   'order_not_payable',
   'payment_method_mismatch',
   'cart_full',

@@ -1,10 +1,12 @@
 import type { LocalizedText } from './catalog.js';
+import type { ChoiceProblem, ChoiceSummary, LineChoices } from './product-options.js';
 import type { StockShortage } from './stock.js';
 
 /**
- * A line of a customer's cart, as the API sends it: one per product, with the product's current
- * name and price, which an order would be charged, the price it had when it was added, and its
- * current stock (null: made to order). Prices are in minor units (stotinki).
+ * A line of a customer's cart, as the API sends it: one per product and choices, with the product's
+ * current name and unit price with those choices (unitPriceMinor), which an order would be charged,
+ * the unit price it had when it was added, and the current stock of what it holds (the product's,
+ * or its combination's; null: made to order). Prices are in minor units (stotinki).
  */
 export interface CartItem {
   id: string;
@@ -15,31 +17,43 @@ export interface CartItem {
   quantity: number;
   stock: number | null;
   addedAt: string;
+  /** What the buyer chose, as sent; NO_CHOICES for a product sold as it is. */
+  choices: LineChoices;
+  /** choiceKey(choices): tells lines of one product apart. */
+  choiceKey: string;
+  /** The choices' names, from the product as it is now. */
+  summary: ChoiceSummary;
+  /** Why the choices no longer fit the product (edited since they were made), or null: checkout refuses such a line until it is chosen again. */
+  problem: ChoiceProblem | null;
+  /** The working day (yyyy-mm-dd) this line would be dispatched by if ordered today. */
+  dispatchBy: string;
 }
 
 /**
  * Every change to a cart is an operation with an id chosen by the browser. The server applies
  * an id at most once, so an operation replayed after a lost answer or from the offline queue
- * changes nothing the second time. Adding a product already in the cart raises its quantity by
- * one; setting a quantity of 0 takes the product's line out. Removal by line id is what browsers
- * queued before lines had quantities.
+ * changes nothing the second time. A line is a product with its choices (none when absent): adding
+ * one already in the cart raises its quantity by one; setting a quantity of 0 takes the line out.
+ * Removal by line id is what browsers queued before lines had quantities.
  */
 export type CartOperation =
-  | { id: string; type: 'add'; productId: string }
-  | { id: string; type: 'set'; productId: string; quantity: number }
+  | { id: string; type: 'add'; productId: string; choices?: LineChoices }
+  | { id: string; type: 'set'; productId: string; choices?: LineChoices; quantity: number }
   | { id: string; type: 'remove'; itemId: string };
 
 /**
  * What became of each operation: applied now, applied before, or dropped because its product or
  * line is gone, or because the product has fewer pieces left than the line would hold.
  */
-type CartOperationOutcome = 'applied' | 'duplicate' | 'product_missing' | 'item_missing' | 'stock_short';
+type CartOperationOutcome = 'applied' | 'duplicate' | 'product_missing' | 'item_missing' | 'stock_short' | 'choices_invalid';
 
 export interface CartOperationResult {
   id: string;
   outcome: CartOperationOutcome;
   /** With stock_short: the product, what was asked and what is left. */
   shortage?: StockShortage;
+  /** With choices_invalid: which choice is refused and why. */
+  problem?: ChoiceProblem;
 }
 
 export interface CartResponse {

@@ -1,3 +1,5 @@
+import type { ProductModel } from './product-options.js';
+
 export const PRODUCT_CATEGORIES = ['nails', 'nail-art', 'accessories', 'kits'] as const;
 export type ProductCategory = (typeof PRODUCT_CATEGORIES)[number];
 
@@ -26,8 +28,11 @@ export interface ProductPhoto {
   alt: LocalizedText;
 }
 
-/** A product as the API sends it. Prices are in minor units (stotinki). */
-export interface Product {
+/**
+ * A product as the API sends it. Prices are in minor units (stotinki). Its options, sizing,
+ * questions and lead time (ProductModel, product-options.ts) shape what a buyer chooses.
+ */
+export interface Product extends ProductModel {
   id: string;
   /** The product page is /product/{slug}. */
   slug: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderStatus } from './order-status.js';
-import { paymentStateOf, placedOrderStatus, type Payment, type PaymentState } from './orders.js';
+import { dispatchDayText, paymentStateOf, placedOrderStatus, type Payment, type PaymentState } from './orders.js';
 
 const payment: Payment = { paymentId: 'pay_1', method: 'card', amountMinor: 2348, processedAt: '2026-01-01T00:00:00Z', cardLast4: '4242' };
 
@@ -31,5 +31,14 @@ describe('placedOrderStatus', () => {
   it('has no payment to wait for in an accepted cash-on-delivery order, until the cash is recorded', () => {
     expect(paymentStateOf({ status: 'accepted', payment: null, paymentMethod: 'cash_on_delivery' })).toBe('cashOnDelivery');
     expect(paymentStateOf({ status: 'delivered', payment: { ...payment, method: 'cash_on_delivery' }, paymentMethod: 'cash_on_delivery' })).toBe('paid');
+  });
+});
+
+describe('dispatchDayText', () => {
+  it('writes a dispatch day as each language does, whatever the time zone', () => {
+    expect(dispatchDayText('2026-12-03', 'en')).toBe('Thu 3 Dec');
+    expect(dispatchDayText('2026-12-03', 'bg')).toBe('чт, 3 дек.');
+    expect(dispatchDayText('2027-05-04', 'bg')).toBe('вт, 4 май');
+    expect(dispatchDayText('2027-02-01', 'bg')).toBe('пн, 1 февр.');
   });
 });

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import type { Address } from './addresses.js';
-import { TEXT_LANGUAGES, type LocalizedText } from './catalog.js';
+import { TEXT_LANGUAGES, type LocalizedText, type TextLanguage } from './catalog.js';
 import { isStorableText } from './text.js';
 import type { Currency, Pricing } from './money.js';
 import type { OrderStatus } from './order-status.js';
+import type { ChoiceSummary } from './product-options.js';
 
 /** Online by a payment link or a card, or cash to the courier (наложен платеж). */
 export const PAYMENT_METHODS = ['pay_by_link', 'card', 'cash_on_delivery'] as const;
@@ -21,10 +22,14 @@ interface OrderItem {
   productId: string | null;
   /** The product's names when the order was placed. */
   name: LocalizedText;
-  /** The price of one piece. */
+  /** The price of one piece, its options and add-ons included. */
   priceMinor: number;
   quantity: number;
   addedAt: string | null;
+  /** What the buyer chose, with the names it had when ordered. */
+  choices: ChoiceSummary;
+  /** The working day (yyyy-mm-dd) this line is to be dispatched by; null for orders placed before lead times. */
+  dispatchBy: string | null;
 }
 
 export interface Payment {
@@ -55,6 +60,8 @@ export interface Order {
   statusTimes: Partial<Record<OrderStatus, string>>;
   /** Every status the order entered, oldest first; a status entered again appears again. */
   statusHistory: OrderStatusChange[];
+  /** The latest of its lines' dispatch dates (yyyy-mm-dd): the day the order ships by; null for orders placed before lead times. */
+  dispatchBy: string | null;
   items: OrderItem[];
   /** The currency of every amount of the order. */
   currency: Currency;
@@ -114,4 +121,19 @@ export function paymentStateOf(order: { status: OrderStatus; payment: unknown; p
   if (order.payment != null || order.status === 'paid') return 'paid';
   if (order.paymentMethod === 'cash_on_delivery') return 'cashOnDelivery';
   return order.status === 'pending' ? 'payable' : 'noPaymentNeeded';
+}
+
+const BULGARIAN_MONTHS = ['ян.', 'февр.', 'март', 'апр.', 'май', 'юни', 'юли', 'авг.', 'септ.', 'окт.', 'ноем.', 'дек.'];
+
+/**
+ * A dispatch date (yyyy-mm-dd) as each language writes a near day: "Thu 3 Dec", "чт, 3 дек.". The
+ * Bulgarian month is written out by hand, since Intl writes a short Bulgarian month as a number.
+ */
+export function dispatchDayText(isoDate: string, language: TextLanguage): string {
+  const date = new Date(`${isoDate}T12:00:00Z`);
+  if (language === 'bg') {
+    const weekday = new Intl.DateTimeFormat('bg-BG', { weekday: 'short', timeZone: 'UTC' }).format(date);
+    return `${weekday}, ${date.getUTCDate()} ${BULGARIAN_MONTHS[date.getUTCMonth()]}`;
+  }
+  return new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }).format(date);
 }

@@ -35,6 +35,8 @@ export interface StockShortage {
   wanted: number;
   /** Pieces left in stock. */
   left: number;
+  /** For a product counting per combination: the combination short of pieces (combinationKey). */
+  combinationKey?: string;
 }
 
 /**
@@ -47,6 +49,8 @@ export interface StockChange {
   productId: string;
   productName: LocalizedText;
   orderId: string | null;
+  /** The combination counted, for a product counting per combination; null for the product's own count. */
+  combinationKey: string | null;
   /** Pieces added (positive) or taken (negative); 0 when a product became made to order or tracked. */
   change: number;
   /** The count after the change; null when the product is made to order. */

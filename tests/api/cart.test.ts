@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import type { CartOperation, CartOperationsResponse, CartResponse } from '../../src/shared/cart.js';
+import { DEFAULT_LEAD_TIME, EMPTY_CHOICE_SUMMARY, NO_CHOICES } from '../../src/shared/product-options.js';
+import { dispatchDate } from '../../src/shared/working-days.js';
 import { products } from '../../src/server/db/schema.js';
 import { openEventStream } from '../support/event-stream.js';
 import { deliverMarker } from './live-marker.js';
@@ -59,7 +61,22 @@ describeEachDatabase('cart', (context) => {
     const body = response.json<CartOperationsResponse>();
     expect(body.outcomes.map((outcome) => outcome.outcome)).toEqual(['applied']);
     expect(body.items).toEqual([
-      { id: expect.any(String), productId: rose.id, name: { en: 'Rose Set', bg: '' }, priceMinor: 2450, addedPriceMinor: 2450, quantity: 1, stock: null, addedAt: expect.any(String) },
+      {
+        id: expect.any(String),
+        productId: rose.id,
+        name: { en: 'Rose Set', bg: '' },
+        priceMinor: 2450,
+        addedPriceMinor: 2450,
+        quantity: 1,
+        stock: null,
+        addedAt: expect.any(String),
+        // A product sold as it is: no choices, nothing to check, ready within the usual days.
+        choices: NO_CHOICES,
+        choiceKey: '',
+        summary: EMPTY_CHOICE_SUMMARY,
+        problem: null,
+        dispatchBy: dispatchDate(DEFAULT_LEAD_TIME, new Date()),
+      },
     ]);
     expect(await cartOf(testApp, alice)).toEqual(body.items);
   });

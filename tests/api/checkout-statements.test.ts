@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { products } from '../../src/server/db/schema.js';
+import { productCombinations, products } from '../../src/server/db/schema.js';
 import { fillCart, placeOrder } from './shopper.js';
 import { signIn } from './sign-in.js';
 import { createTestApp, type TestApp } from './test-app.js';
@@ -17,6 +17,12 @@ import { testProduct } from './test-products.js';
  * and notices, the admins to tell, their mails, the one counted product's stock and its notice.
  */
 const CHECKOUT_STATEMENTS = 13;
+/**
+ * A product with options counting per combination and sized costs two more: the lock of its
+ * combination's row, so that an admin cannot remove the combination while it is being sold, and the
+ * size chart its sizes are checked against. Its combination's count replaces the product's.
+ */
+const CHECKOUT_STATEMENTS_WITH_OPTIONS = CHECKOUT_STATEMENTS + 2;
 
 /** The statements each connection sends while the work runs, in order. */
 async function statementsDuring(work: () => Promise<unknown>): Promise<string[][]> {
@@ -60,5 +66,32 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the checkout’s round trips [p
     const transaction = checkout!.slice(checkout!.findIndex((statement) => /^begin$/i.test(statement)));
     expect(transaction.at(-1), transaction.join('\n')).toMatch(/^commit$/i);
     expect(transaction.length, transaction.join('\n')).toBeLessThanOrEqual(CHECKOUT_STATEMENTS);
+  });
+
+  it(`places an order of a sized product counted per combination and a made-to-order one in ${CHECKOUT_STATEMENTS_WITH_OPTIONS} statements`, async () => {
+    const shape = { id: 'shape', name: { en: 'Shape', bg: 'Форма' }, values: [{ id: 'almond', name: { en: 'Almond', bg: 'Бадем' }, priceDeltaMinor: 100 }] };
+    const [withOptions, madeToOrder] = await testApp.database.db
+      .insert(products)
+      .values([
+        { ...testProduct({ name: 'Sized Set', priceMinor: 1500 }), optionGroups: [shape], stockMode: 'combination', sized: true },
+        testProduct({ name: 'Made to Order Too', priceMinor: 900, stock: null }),
+      ])
+      .returning({ id: products.id });
+    await testApp.database.db.insert(productCombinations).values({ productId: withOptions!.id, key: 'almond', stock: 3 });
+    const cookie = await signIn(testApp, 'round-trips-options@example.com');
+    await fillCart(testApp, cookie, [madeToOrder!.id]);
+    const added = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/cart/operations',
+      headers: { cookie },
+      payload: { operations: [{ id: 'options-line-1', type: 'add', productId: withOptions!.id, choices: { options: { shape: 'almond' }, sizes: [1, 5, 4, 6, 8, 1, 5, 4, 6, 8], answers: {} } }] },
+    });
+    expect(added.json().outcomes[0].outcome).toBe('applied');
+
+    const connections = await statementsDuring(() => placeOrder(testApp, cookie));
+    const checkout = connections.find((statements) => statements.some((statement) => /^begin$/i.test(statement)));
+    const transaction = checkout!.slice(checkout!.findIndex((statement) => /^begin$/i.test(statement)));
+    expect(transaction.at(-1), transaction.join('\n')).toMatch(/^commit$/i);
+    expect(transaction.length, transaction.join('\n')).toBeLessThanOrEqual(CHECKOUT_STATEMENTS_WITH_OPTIONS);
   });
 });

@@ -1,6 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orders, orderStatusChanges, payments, users } from '../../src/server/db/schema.js';
+import { orders, orderStatusChanges, payments } from '../../src/server/db/schema.js';
+import { selectRows } from '../../src/server/db/transaction.js';
 import { migratedWith, type Target } from './migration-targets.js';
 import { databaseTargets } from './test-app.js';
 
@@ -25,7 +26,7 @@ for (const kind of databaseTargets) {
     let target: Target;
     beforeAll(async () => {
       target = await migratedWith(kind, HISTORY_MIGRATION, async (db) => {
-      const [user] = await db.insert(users).values({ email: 'old-customer@example.com' }).returning();
+      const [user] = await selectRows<{ id: string; email: string }>(db, sql`insert into users (email) values (${'old-customer@example.com'}) returning id, email`);
       const order = (id: string, status: string, times: { paidAt?: Date; preparingAt?: Date; pendingAt?: Date; updatedAt?: Date }) => ({
         id,
         userId: user!.id,

@@ -1,35 +1,65 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, or } from 'drizzle-orm';
 import { MAX_CART_PIECES, pieceCount, type CartItem, type CartOperation, type CartOperationResult, type CartOperationsResponse } from '../../shared/cart.js';
 import type { LocalizedText } from '../../shared/catalog.js';
+import { DEFAULT_NAIL_SIZE_CHART, type NailSizeChart } from '../../shared/nail-sizes.js';
+import {
+  choiceKey,
+  EMPTY_CHOICE_SUMMARY,
+  isPlainProduct,
+  NO_CHOICES,
+  summarizeChoices,
+  unitPriceMinor,
+  validateChoices,
+  type ChoiceProblem,
+  type ChoiceSummary,
+  type CombinationStock,
+  type LineChoices,
+  type ProductModel,
+  type StockMode,
+} from '../../shared/product-options.js';
+import { dispatchDate } from '../../shared/working-days.js';
 import type { Database, Executor } from '../db/client.js';
-import { appliedCartOperations, cartItems, products } from '../db/schema.js';
+import { appliedCartOperations, cartItems, productCombinations, products } from '../db/schema.js';
 import { PreparedStatement } from '../db/prepared.js';
 import { inTransaction, lockSubject } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
 import { changeNotice } from '../notices/live-hub.js';
+import { combinationKeySql, countedCombination, leadTimeOf, modelColumns, modelOfRow, type ModelColumnsRow } from './product-model.js';
+import { readNailSizeChart } from './size-chart.js';
 
 /** Operation ids older than this may be forgotten: no browser replays a queue that old. */
 const OPERATION_MEMORY_DAYS = 30;
 
-/** The cart's lines with the products' current names, prices and counts, oldest first ($1: the user). */
+/**
+ * The cart's lines with the products' current names, prices, models and counts, oldest first ($1:
+ * the user). A line of a product counting per combination brings its combination's row, absent when
+ * that combination is no longer sold.
+ */
 const CART_LINES = `
-  select line.id, line.product_id, product.name_en, product.name_bg, product.price_minor, line.price_minor as added_price_minor,
-    line.quantity, product.stock, line.added_at
+  select line.id, line.product_id, product.name_en, product.name_bg, line.price_minor as added_price_minor,
+    line.quantity, product.stock, line.added_at, line.choices::text as choices, line.choice_key, ${modelColumns('product')},
+    combination.key as combination_key, combination.stock as combination_stock
   from cart_items line join products product on product.id = line.product_id
+    left join product_combinations combination on product.stock_mode = 'combination' and combination.product_id = product.id
+      and combination.key = ${combinationKeySql('line', 'product')}
   where line.user_id = $1::uuid
   order by line.added_at, line.id`;
 
-interface CartLineRow extends Record<string, unknown> {
+interface CartLineRow extends ModelColumnsRow {
+  [column: string]: unknown;
   id: string;
   product_id: string;
   name_en: string;
   name_bg: string;
-  price_minor: number;
   added_price_minor: number;
   quantity: number;
   stock: number | null;
   /** A Date, or PostgreSQL's text for it where Drizzle has the driver leave timestamps as text (Date parses it, as Drizzle's own mapping does). */
   added_at: Date | string;
+  choices: string;
+  choice_key: string;
+  combination_key: string | null;
+  combination_stock: number | null;
 }
 
 const cartLines = new PreparedStatement<CartLineRow>('cart_lines', CART_LINES);
@@ -39,45 +69,80 @@ const cartLinesForgettingOperations = new PreparedStatement<CartLineRow>(
   `with expired as (delete from applied_cart_operations where user_id = $1::uuid and applied_at < $2::timestamptz) ${CART_LINES}`,
 );
 
-const toCartItem = (row: CartLineRow): CartItem => ({
-  id: row.id,
-  productId: row.product_id,
-  name: { en: row.name_en, bg: row.name_bg },
-  priceMinor: row.price_minor,
-  addedPriceMinor: row.added_price_minor,
-  quantity: row.quantity,
-  stock: row.stock,
-  addedAt: new Date(row.added_at).toISOString(),
-});
+/** Reads the size chart at most once per request, and only when a sized product needs it. */
+type ChartReader = () => Promise<NailSizeChart>;
+const chartReader = (tx: Executor): ChartReader => {
+  let chart: Promise<NailSizeChart> | undefined;
+  return () => (chart ??= readNailSizeChart(tx));
+};
+
+/**
+ * A line as the API shows it: priced, summarised and checked against the product as it is now, so
+ * that the buyer sees before checkout what changed since the line was added.
+ */
+function toCartItem(row: CartLineRow, chart: NailSizeChart, now: Date): CartItem {
+  const model = modelOfRow(row, row.combination_key === null ? [] : [{ key: row.combination_key, stock: row.combination_stock }]);
+  const choices = JSON.parse(row.choices) as LineChoices;
+  const plain = row.choice_key === '' && isPlainProduct(model);
+  const checked = plain ? null : validateChoices(model, choices, chart);
+  const counted = countedCombination(model, choices);
+  return {
+    id: row.id,
+    productId: row.product_id,
+    name: { en: row.name_en, bg: row.name_bg },
+    priceMinor: unitPriceMinor(model, choices),
+    addedPriceMinor: row.added_price_minor,
+    quantity: row.quantity,
+    // A combination no longer sold has nothing left to sell.
+    stock: counted === null ? row.stock : row.combination_key === null ? 0 : row.combination_stock,
+    addedAt: new Date(row.added_at).toISOString(),
+    choices,
+    choiceKey: row.choice_key,
+    summary: plain ? EMPTY_CHOICE_SUMMARY : summarizeChoices(model, choices),
+    problem: checked && 'problem' in checked ? checked.problem : null,
+    dispatchBy: dispatchDate(model.leadTime, now),
+  };
+}
+
+async function toCartItems(rows: CartLineRow[], readChart: ChartReader): Promise<CartItem[]> {
+  const chart = rows.some((row) => row.sized) ? await readChart() : DEFAULT_NAIL_SIZE_CHART;
+  const now = new Date();
+  return rows.map((row) => toCartItem(row, chart, now));
+}
 
 /** The cart's lines with the products' current names, prices and counts, oldest first; in a transaction of the database when given one. */
 export async function getCart(db: Database, userId: string, tx: Executor = db): Promise<CartItem[]> {
-  return (await cartLines.run(db, tx, [userId])).map(toCartItem);
+  return toCartItems(await cartLines.run(db, tx, [userId]), chartReader(tx));
 }
 
 /**
  * Applies the operations in order, in one transaction, each id at most once. Names and prices come
- * from the product table, never from the browser. A line may not hold more pieces than its product
- * has in stock (the order takes them; the cart only keeps the customer from asking for what is not
- * there). Other devices hear of the change when it commits. Operations on one cart, and checkouts
- * of it, take turns, so each sees the cart the one before left.
+ * from the product table, never from the browser; choices are checked against the product as it is
+ * now. A line may not hold more pieces than are in stock (the order takes them; the cart only keeps
+ * the customer from asking for what is not there): the lines of a product counted as a whole share
+ * its count, and those of one combination that combination's. Other devices hear of the change when
+ * it commits. Operations on one cart, and checkouts of it, take turns, so each sees the cart the one
+ * before left.
  *
- * Cart additions are the shop's busiest writes, so each operation is one prepared statement (see
- * applyOperation) and the cart is read back in the statement that forgets old operation ids: adding a
- * piece costs the cart's lock, two statements and the transaction's begin and commit.
+ * Cart additions are the shop's busiest writes, so each operation on a product sold as it is is one
+ * prepared statement (see applyOperation) and the cart is read back in the statement that forgets
+ * old operation ids: adding a piece costs the cart's lock, two statements and the transaction's
+ * begin and commit. A product with options, sizes or questions costs one more statement, which reads
+ * its model to check the choices (and the size chart, for a sized one).
  */
 export async function applyCartOperations(db: Database, userId: string, operations: readonly CartOperation[]): Promise<CartOperationsResponse> {
   return inTransaction(db, async (tx) => {
     await lockSubject(tx, 'cart', userId);
+    const readChart = chartReader(tx);
     const outcomes: CartOperationResult[] = [];
     let added = false;
     for (const operation of operations) {
-      const result = await applyOperation(db, tx, userId, operation);
+      const result = await applyOperation(db, tx, userId, operation, readChart);
       outcomes.push({ id: operation.id, ...result });
       if (result.outcome === 'applied' && operation.type !== 'remove') added = true;
     }
     const forgetBefore = new Date(Date.now() - OPERATION_MEMORY_DAYS * 24 * 60 * 60 * 1000);
-    const items = (await cartLinesForgettingOperations.run(db, tx, [userId, forgetBefore.toISOString()])).map(toCartItem);
+    const items = await toCartItems(await cartLinesForgettingOperations.run(db, tx, [userId, forgetBefore.toISOString()]), readChart);
     // Refused after the writes, the request rolls them back, and their notices with them.
     if (added && pieceCount(items) > MAX_CART_PIECES) throw new HttpError(409, 'cart_full', `A cart holds at most ${MAX_CART_PIECES} items.`);
     return { items, outcomes };
@@ -99,99 +164,221 @@ interface OperationRow extends Record<string, unknown> {
 }
 
 interface LineChangeRow extends OperationRow {
-  /** The product, with its current name and stock, and the quantity the line was to have; null when there is no such product. */
+  /** The product has options, sizes or questions, and the statement was to write only a product sold as it is: nothing was done, the id not recorded. */
+  modelled: boolean;
+  /** The product, with its current name, and the quantity the line was to have; null when there is no such product. */
   product_id: string | null;
   name_en: string | null;
   name_bg: string | null;
+  /** The count the line draws on (the product's or its combination's), and what the cart's other lines hold of it. */
   stock: number | null;
+  others: number | null;
   wanted: number | null;
+  /** False when the line's combination is no longer sold. */
+  on_sale: boolean | null;
 }
 
 /**
- * Adds a piece ($4 null) or sets the quantity ($4) of the product $3 in the cart of $1, under the
- * operation id $2, announcing the change with pg_notify($5, $6). The product is read with a key-share
- * lock, so that a deletion waits until the cart's transaction ends; the line is written only within
- * the stock, or when it shrinks (a count lowered since is kept, not raised). The cart's lock, taken
- * before, makes the line it reads the latest one.
+ * Adds a piece ($4 null) or sets the quantity ($4) of the product $3 with the choices $7 (their key
+ * $8) in the cart of $1, under the operation id $2, announcing the change with pg_notify($5, $6). A
+ * new line remembers the unit price $9 (null: the product's price). With $12 = 1 the statement is for
+ * a product sold as it is, and does nothing (answering `modelled`) for one that is not, whose choices
+ * the caller checks first.
+ *
+ * The product is read with a key-share lock, so that a deletion waits until the cart's transaction
+ * ends; so is the combination $10 whose count the line draws on (null: the product's count). The
+ * line is written only within that count, which the cart's other lines drawing on it share (those
+ * holding $11 pieces; null: the other lines of the product), or when it shrinks (a count lowered
+ * since is kept, not raised). The cart's lock, taken before, makes the lines it reads the latest.
  */
 const changeLine = new PreparedStatement<LineChangeRow>(
   'cart_change_line',
-  `with ${RECORD_OPERATION},
-  product as (
-    select id, name_en, name_bg, price_minor, stock from products
-    where id = $3::uuid and exists (select from fresh)
+  `with product as (
+    select id, name_en, name_bg, price_minor, stock, option_groups = '[]'::jsonb and not sized and questions = '[]'::jsonb as plain
+    from products where id = $3::uuid
+    for key share
+  ),
+  modelled as (select from product where not plain and $12::integer = 1),
+  fresh as (
+    insert into applied_cart_operations (user_id, operation_id)
+    select $1::uuid, $2::text where not exists (select from modelled)
+    on conflict do nothing
+    returning operation_id
+  ),
+  combination as (
+    select stock from product_combinations
+    where product_id = $3::uuid and key = $10::text and exists (select from fresh)
     for key share
   ),
   asked as (
-    select product.*, coalesce(line.quantity, 0) as held, coalesce($4::integer, coalesce(line.quantity, 0) + 1) as wanted
-    from product left join cart_items line on line.user_id = $1::uuid and line.product_id = product.id
+    select product.id, product.name_en, product.name_bg, product.price_minor,
+      coalesce(line.quantity, 0) as held, coalesce($4::integer, coalesce(line.quantity, 0) + 1) as wanted,
+      coalesce($11::integer, (select sum(other.quantity) from cart_items other
+        where other.user_id = $1::uuid and other.product_id = product.id and md5(other.choice_key) <> md5($8::text)), 0)::integer as others,
+      case when $10::text is null then product.stock else (select stock from combination) end as stock,
+      $10::text is null or exists (select from combination) as on_sale
+    from product left join cart_items line on line.user_id = $1::uuid and line.product_id = product.id and md5(line.choice_key) = md5($8::text)
+    where exists (select from fresh)
   ),
   written as (
-    insert into cart_items (user_id, product_id, name, price_minor, quantity, added_at)
-    select $1::uuid, id, case when name_en <> '' then name_en else name_bg end, price_minor, wanted,
+    insert into cart_items (user_id, product_id, name, price_minor, quantity, choices, choice_key, added_at)
+    select $1::uuid, id, case when name_en <> '' then name_en else name_bg end, coalesce($9::integer, price_minor), wanted, $7::jsonb, $8::text,
       -- Later than the cart's newest line, so that lines keep the order they were added in even
       -- where the clock has not moved on since (PGlite's clock counts whole milliseconds).
       greatest(clock_timestamp(), (select max(added_at) + interval '1 microsecond' from cart_items where user_id = $1::uuid))
     from asked
-    where stock is null or wanted <= stock or wanted <= held
-    on conflict (user_id, product_id) do update set quantity = excluded.quantity
+    where wanted <= held or (on_sale and (stock is null or others + wanted <= stock))
+    on conflict (user_id, product_id, (md5(choice_key))) do update set quantity = excluded.quantity
     returning id
   ),
   notice as (select pg_notify($5::text, $6::text) from written)
-  select exists (select from fresh) as fresh, exists (select from written) as changed, (select count(*) from notice) as notices,
-    asked.id as product_id, asked.name_en, asked.name_bg, asked.stock, asked.wanted
+  select exists (select from fresh) as fresh, exists (select from modelled) as modelled, exists (select from written) as changed, (select count(*) from notice) as notices,
+    asked.id as product_id, asked.name_en, asked.name_bg, asked.stock, asked.others, asked.wanted, asked.on_sale
   from (select) as request left join asked on true`,
 );
 
-/** Removes the line $3 (by its id, or by its product: see removeLine) from the cart of $1, under the operation id $2, announcing it with pg_notify($4, $5). */
+interface LineModelRow extends ModelColumnsRow {
+  [column: string]: unknown;
+  /** The operation id was applied before. */
+  seen: boolean;
+  /** JSON: the product's combinations on sale, when it counts per combination. */
+  combinations: string;
+  /** JSON: the cart's lines of the product, their key, choices and quantity. */
+  lines: string;
+}
+
+/** The model of product $2 and the lines of it in the cart of $1, and whether the operation id $3 was applied before. */
+const lineModel = new PreparedStatement<LineModelRow>(
+  'cart_line_model',
+  `select exists (select from applied_cart_operations where user_id = $1::uuid and operation_id = $3::text) as seen, ${modelColumns('product')},
+    (select coalesce(json_agg(json_build_object('key', combination.key, 'stock', combination.stock)), '[]'::json)::text
+      from product_combinations combination where combination.product_id = product.id and product.stock_mode = 'combination') as combinations,
+    (select coalesce(json_agg(json_build_object('choiceKey', line.choice_key, 'choices', line.choices, 'quantity', line.quantity)), '[]'::json)::text
+      from cart_items line where line.user_id = $1::uuid and line.product_id = product.id) as lines
+  from products product where product.id = $2::uuid`,
+);
+
+/** Removes the line $3 (by its id, or by its product and choice key $6: see removeLine) from the cart of $1, under the operation id $2, announcing it with pg_notify($4, $5). */
 const removal = (name: string, line: string) =>
   new PreparedStatement<OperationRow>(
     name,
     `with ${RECORD_OPERATION},
-    removed as (delete from cart_items where user_id = $1::uuid and ${line} = $3::uuid and exists (select from fresh) returning id),
+    removed as (delete from cart_items where user_id = $1::uuid and ${line} and exists (select from fresh) returning id),
     notice as (select pg_notify($4::text, $5::text) from removed)
     select exists (select from fresh) as fresh, exists (select from removed) as changed, (select count(*) from notice) as notices`,
   );
-const removeLine = { byId: removal('cart_remove_line', 'id'), byProduct: removal('cart_remove_product', 'product_id') };
+const removeLine = {
+  byId: removal('cart_remove_line', 'id = $3::uuid'),
+  byChoices: removal('cart_remove_choices', 'product_id = $3::uuid and md5(choice_key) = md5($6::text)'),
+};
 
-/** One operation, in one statement. */
-async function applyOperation(db: Database, tx: Executor, userId: string, operation: CartOperation): Promise<Omit<CartOperationResult, 'id'>> {
+/** A product's line with these choices: the key they make, the choices as stored, the unit price, and the combination it counts (with what the cart's other lines hold of it). */
+interface LineTarget {
+  choices: LineChoices;
+  key: string;
+  priceMinor: number | null;
+  combination: string | null;
+  others: number | null;
+}
+
+const PLAIN_TARGET: LineTarget = { choices: NO_CHOICES, key: '', priceMinor: null, combination: null, others: null };
+
+/** One operation: one statement for a product sold as it is, two for one with a model (its model first). */
+async function applyOperation(db: Database, tx: Executor, userId: string, operation: CartOperation, readChart: ChartReader): Promise<Omit<CartOperationResult, 'id'>> {
   const { channel, payload } = changeNotice(userId, 'cart');
   if (operation.type === 'remove') {
     const [row] = await removeLine.byId.run(db, tx, [userId, operation.id, operation.itemId, channel, payload]);
     if (!row?.fresh) return { outcome: 'duplicate' };
     return { outcome: row.changed ? 'applied' : 'item_missing' };
   }
+  // Operations queued before lines had choices carry none: a product sold as it is.
+  const sent = operation.choices ?? NO_CHOICES;
+  const sentKey = choiceKey(sent);
   if (operation.type === 'set' && operation.quantity === 0) {
-    const [row] = await removeLine.byProduct.run(db, tx, [userId, operation.id, operation.productId, channel, payload]);
-    // Setting a product's quantity to 0 leaves it out of the cart whether or not it was there.
+    const [row] = await removeLine.byChoices.run(db, tx, [userId, operation.id, operation.productId, channel, payload, sentKey]);
+    // Setting a line's quantity to 0 leaves it out of the cart whether or not it was there.
     return { outcome: row?.fresh ? 'applied' : 'duplicate' };
   }
   const quantity = operation.type === 'set' ? operation.quantity : null;
-  const [row] = await changeLine.run(db, tx, [userId, operation.id, operation.productId, quantity, channel, payload]);
-  if (!row?.fresh) return { outcome: 'duplicate' };
+  const change = (target: LineTarget, plainOnly: boolean) =>
+    changeLine.run(db, tx, [userId, operation.id, operation.productId, quantity, channel, payload, JSON.stringify(target.choices), target.key, target.priceMinor, target.combination, target.others, plainOnly ? 1 : 0]);
+  if (sentKey === '') {
+    const [row] = await change(PLAIN_TARGET, true);
+    if (row && !row.modelled) return outcomeOf(row, null);
+  }
+
+  const [modelRow] = await lineModel.run(db, tx, [userId, operation.productId, operation.id]);
+  // No such product: the statement records the id and answers product_missing.
+  if (!modelRow) return outcomeOf((await change(PLAIN_TARGET, false))[0]!, null);
+  if (modelRow.seen) return { outcome: 'duplicate' };
+  const model = modelOfRow(modelRow, JSON.parse(modelRow.combinations) as CombinationStock[]);
+  const lines = JSON.parse(modelRow.lines) as { choiceKey: string; choices: LineChoices; quantity: number }[];
+  const existing = lines.find((line) => line.choiceKey === sentKey);
+  let choices: LineChoices;
+  if (existing && quantity !== null && quantity <= existing.quantity) {
+    // Lowering a line asks for nothing new, so it needs no check: a line whose product changed since can still shrink.
+    choices = existing.choices;
+  } else {
+    const checked = validateChoices(model, sent, model.sized ? await readChart() : DEFAULT_NAIL_SIZE_CHART);
+    if ('problem' in checked) return { outcome: 'choices_invalid', problem: checked.problem };
+    choices = checked.choices;
+  }
+  const key = existing && choices === existing.choices ? sentKey : choiceKey(choices);
+  const combination = countedCombination(model, choices);
+  const others =
+    combination === null
+      ? null
+      : lines.filter((line) => line.choiceKey !== key && countedCombination(model, line.choices) === combination).reduce((sum, line) => sum + line.quantity, 0);
+  const [row] = await change({ choices, key, priceMinor: unitPriceMinor(model, choices), combination, others }, false);
+  return outcomeOf(row!, model);
+}
+
+function outcomeOf(row: LineChangeRow, model: ProductModel | null): Omit<CartOperationResult, 'id'> {
+  if (!row.fresh) return { outcome: 'duplicate' };
   if (row.product_id === null) return { outcome: 'product_missing' };
   if (row.changed) return { outcome: 'applied' };
-  return { outcome: 'stock_short', shortage: { productId: row.product_id, name: { en: row.name_en ?? '', bg: row.name_bg ?? '' }, wanted: row.wanted ?? 0, left: row.stock ?? 0 } };
+  if (row.on_sale === false && model) {
+    // Removed from sale since the choices were checked.
+    return { outcome: 'choices_invalid', problem: { field: `option:${model.optionGroups[0]?.id ?? ''}`, messageKey: 'choices.errors.combinationUnavailable' } };
+  }
+  const left = Math.max(0, (row.stock ?? 0) - (row.others ?? 0));
+  return { outcome: 'stock_short', shortage: { productId: row.product_id, name: { en: row.name_en ?? '', bg: row.name_bg ?? '' }, wanted: row.wanted ?? 0, left } };
 }
 
 export interface CheckoutLine {
   id: string;
   productId: string;
   name: LocalizedText;
+  /** The price of one piece with the line's choices (unitPriceMinor). */
   priceMinor: number;
   quantity: number;
+  /** The count the line takes from: its combination's, for a product counting per combination, else the product's. */
   stock: number | null;
+  /** The combination whose count the line takes, or null for the product's own. */
+  combinationKey: string | null;
   addedAt: Date;
+  choices: LineChoices;
+  /** The choices with their names as the product has them now, which the order keeps. */
+  summary: ChoiceSummary;
+  /** Why the choices no longer fit the product, or null. */
+  problem: ChoiceProblem | null;
+  /** The working day the line is to be dispatched by, if ordered now. */
+  dispatchBy: string;
 }
 
 /**
  * Takes the cart for checkout inside the caller's transaction: cart operations wait until it ends,
  * and the products stay until then (a deletion, or an admin switching a product between counted
  * and made to order, waits), while other customers' checkouts and price changes go on. Names,
- * prices and counts are the products' current ones.
+ * prices and counts are the products' current ones, and each line's choices are checked against its
+ * product as it is now.
+ *
+ * A line of a product counting per combination holds its combination's row too, so that an admin
+ * removing that combination waits until the order is placed, or, having removed it first, is seen:
+ * the line then has a problem, and no removed combination is sold. That is one more statement, and
+ * the size chart another, only for carts that hold such products.
  */
-export async function takeCartForCheckout(tx: Executor, userId: string): Promise<CheckoutLine[]> {
+export async function takeCartForCheckout(tx: Executor, userId: string, now: Date): Promise<CheckoutLine[]> {
   await lockSubject(tx, 'cart', userId);
   const rows = await tx
     .select({
@@ -200,16 +387,70 @@ export async function takeCartForCheckout(tx: Executor, userId: string): Promise
       addedAt: cartItems.addedAt,
       nameEn: products.nameEn,
       nameBg: products.nameBg,
-      priceMinor: products.priceMinor,
       quantity: cartItems.quantity,
+      choices: cartItems.choices,
+      choiceKey: cartItems.choiceKey,
+      priceMinor: products.priceMinor,
       stock: products.stock,
+      optionGroups: products.optionGroups,
+      stockMode: products.stockMode,
+      sized: products.sized,
+      questions: products.questions,
+      leadKind: products.leadKind,
+      leadMinDays: products.leadMinDays,
+      leadMaxDays: products.leadMaxDays,
     })
     .from(cartItems)
     .innerJoin(products, eq(products.id, cartItems.productId))
     .where(eq(cartItems.userId, userId))
     .orderBy(asc(cartItems.addedAt), asc(cartItems.id))
     .for('key share', { of: products });
-  return rows.map(({ nameEn, nameBg, ...row }) => ({ ...row, name: { en: nameEn, bg: nameBg } }));
+  const lines = rows.map((row) => {
+    const model: ProductModel = {
+      priceMinor: row.priceMinor,
+      optionGroups: row.optionGroups,
+      stockMode: row.stockMode as StockMode,
+      combinations: [],
+      sized: row.sized,
+      questions: row.questions,
+      leadTime: leadTimeOf(row.leadKind, row.leadMinDays, row.leadMaxDays),
+    };
+    return { row, model, combination: countedCombination(model, row.choices) };
+  });
+
+  const counted = lines.filter((line) => line.combination !== null);
+  const held =
+    counted.length === 0
+      ? []
+      : await tx
+          .select({ productId: productCombinations.productId, key: productCombinations.key, stock: productCombinations.stock })
+          .from(productCombinations)
+          .where(or(...counted.map((line) => and(eq(productCombinations.productId, line.row.productId), eq(productCombinations.key, line.combination!)))))
+          .orderBy(asc(productCombinations.productId), asc(productCombinations.key))
+          .for('key share');
+  const chart = lines.some((line) => line.model.sized) ? await readNailSizeChart(tx) : DEFAULT_NAIL_SIZE_CHART;
+
+  return lines.map(({ row, model, combination }): CheckoutLine => {
+    const found = combination === null ? undefined : held.find((candidate) => candidate.productId === row.productId && candidate.key === combination);
+    if (found) model.combinations = [{ key: found.key, stock: found.stock }];
+    const plain = row.choiceKey === '' && isPlainProduct(model);
+    const checked = plain ? { choices: NO_CHOICES } : validateChoices(model, row.choices, chart);
+    const choices = 'choices' in checked ? checked.choices : row.choices;
+    return {
+      id: row.id,
+      productId: row.productId,
+      name: { en: row.nameEn, bg: row.nameBg },
+      priceMinor: unitPriceMinor(model, choices),
+      quantity: row.quantity,
+      stock: combination === null ? row.stock : (found?.stock ?? 0),
+      combinationKey: combination,
+      addedAt: row.addedAt,
+      choices,
+      summary: plain ? EMPTY_CHOICE_SUMMARY : summarizeChoices(model, choices),
+      problem: 'problem' in checked ? checked.problem : null,
+      dispatchBy: dispatchDate(model.leadTime, now),
+    };
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, inArray, max, sql, type SQL } from 'drizzle-orm';
 import type { CatalogueQuery, CatalogueResponse, LocalizedText, Product, ProductPageResponse, ProductPhoto } from '../../shared/catalog.js';
+import type { CombinationStock, StockMode } from '../../shared/product-options.js';
 import { searchableText } from '../../shared/search.js';
 import { LOW_STOCK_MAX, type StockFilter } from '../../shared/stock.js';
 import type { Database, Executor } from '../db/client.js';
@@ -16,7 +17,7 @@ export function toPhoto(row: Pick<PhotoRow, 'id' | 'imageKey' | 'altEn' | 'altBg
   return { id: row.id, url: imageUrlForKey(row.imageKey)!, alt: { en: row.altEn, bg: row.altBg } };
 }
 
-export function toProduct(row: ProductRow, photos: readonly ProductPhoto[]): Product {
+export function toProduct(row: ProductRow, photos: readonly ProductPhoto[], combinations: readonly CombinationStock[] = []): Product {
   return {
     id: row.id,
     slug: row.slug,
@@ -25,6 +26,12 @@ export function toProduct(row: ProductRow, photos: readonly ProductPhoto[]): Pro
     priceMinor: row.priceMinor,
     category: row.category as Product['category'],
     stock: row.stock,
+    optionGroups: row.optionGroups,
+    stockMode: row.stockMode as StockMode,
+    combinations: [...combinations],
+    sized: row.sized,
+    questions: row.questions,
+    leadTime: row.leadKind === 'made_to_order' ? { kind: 'made_to_order', minDays: row.leadMinDays, maxDays: row.leadMaxDays } : { kind: 'ready', days: row.leadMinDays },
     photos: [...photos],
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

@@ -1,10 +1,14 @@
 import { sql } from 'drizzle-orm';
+import type { ChoiceSummary, LineChoices, OptionGroup, ProductQuestion } from '../../shared/product-options.js';
+import type { NailSizes } from '../../shared/nail-sizes.js';
 import {
   boolean,
   check,
   customType,
+  date,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -31,6 +35,8 @@ export const users = pgTable('users', {
   updatedAt: updatedAt(),
   lastLoginAt: moment('last_login_at'),
   lastLogoutAt: moment('last_logout_at'),
+  /** The customer's ten nail sizes ("My nail sizes"), which the size picker fills in; orders keep their own copy. */
+  nailSizes: jsonb('nail_sizes').$type<NailSizes>(),
 });
 
 /** Admins are found by id (an e-mail) or by their email field (spec section 6). */
@@ -120,6 +126,18 @@ export const products = pgTable(
     category: text('category').notNull().default(''),
     /** Pieces in stock; null when made to order. Orders take pieces with a conditional update, so it never goes below 0. */
     stock: integer('stock'),
+    /** Up to three option groups (shared/product-options.ts), each value with its price difference; [] for a piece sold as it is. */
+    optionGroups: jsonb('option_groups').$type<OptionGroup[]>().notNull().default([]),
+    /** 'product': `stock` counts every combination together; 'combination': each has its count in product_combinations. */
+    stockMode: text('stock_mode').notNull().default('product'),
+    /** Whether a buyer gives ten nail sizes with each piece. */
+    sized: boolean('sized').notNull().default(false),
+    /** Up to five questions asked of the buyer (personal notes), with their price add-ons. */
+    questions: jsonb('questions').$type<ProductQuestion[]>().notNull().default([]),
+    /** Ready to ship within lead_min_days ('ready', lead_max_days the same), or made to order within lead_min_days–lead_max_days working days. */
+    leadKind: text('lead_kind').notNull().default('ready'),
+    leadMinDays: integer('lead_min_days').notNull().default(2),
+    leadMaxDays: integer('lead_max_days').notNull().default(2),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -138,7 +156,28 @@ export const products = pgTable(
     check('products_price_not_negative', sql`${table.priceMinor} >= 0`),
     check('products_stock_not_negative', sql`${table.stock} >= 0`),
     check('products_category_known', sql`${table.category} in ('', 'nails', 'nail-art', 'accessories', 'kits')`),
+    check('products_stock_mode_known', sql`${table.stockMode} in ('product', 'combination')`),
+    check('products_lead_kind_known', sql`${table.leadKind} in ('ready', 'made_to_order')`),
+    check('products_lead_days_ordered', sql`0 <= ${table.leadMinDays} and ${table.leadMinDays} <= ${table.leadMaxDays}`),
   ],
+);
+
+/**
+ * The combinations of option values a product with stock mode 'combination' sells, each with its
+ * count (null: made to order). A combination not listed is not sold. Orders take pieces from here
+ * with a conditional update, as from products.stock.
+ */
+export const productCombinations = pgTable(
+  'product_combinations',
+  {
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    /** The chosen value ids in group order, joined by '/' (combinationKey). */
+    key: text('key').notNull(),
+    stock: integer('stock'),
+  },
+  (table) => [primaryKey({ columns: [table.productId, table.key] }), check('product_combinations_stock_not_negative', sql`${table.stock} >= 0`)],
 );
 
 /** A product's photos, the cover first (position 0). An empty alt text means the product's name. */
@@ -201,6 +240,10 @@ export const cartItems = pgTable(
     /** The price when the line was added, so that the cart can say when it changed since. */
     priceMinor: integer('price_minor').notNull(),
     quantity: integer('quantity').notNull().default(1),
+    /** What the buyer chose (options, sizes, answers), checked against the product when added and again at checkout. */
+    choices: jsonb('choices').$type<LineChoices>().notNull().default({ options: {}, sizes: null, answers: {} }),
+    /** choiceKey(choices): '' for a product sold as it is. Lines of one product differ by it. */
+    choiceKey: text('choice_key').notNull().default(''),
     // clock_timestamp(), unlike now(), advances within a transaction, so lines added together keep their order.
     addedAt: moment('added_at')
       .notNull()
@@ -208,8 +251,9 @@ export const cartItems = pgTable(
   },
   (table) => [
     index('cart_items_user_idx').on(table.userId, table.addedAt),
-    // One line per product: adding it again raises the line's quantity.
-    uniqueIndex('cart_items_user_product_idx').on(table.userId, table.productId),
+    // One line per product and choices: adding the same again raises the line's quantity. The key can be
+    // long (answers), so the index holds its hash.
+    uniqueIndex('cart_items_user_product_choice_idx').on(table.userId, table.productId, sql`md5(${table.choiceKey})`),
     check('cart_items_quantity_positive', sql`${table.quantity} > 0`),
   ],
 );
@@ -278,6 +322,8 @@ export const orders = pgTable(
     sentAt: moment('sent_at'),
     deliveredAt: moment('delivered_at'),
     cancelledAt: moment('cancelled_at'),
+    /** The latest of its lines' dispatch dates: the day the whole order is to ship by. */
+    dispatchBy: date('dispatch_by'),
   },
   (table) => [
     // One customer's orders newest first: their own list, and the admin's search, which finds the
@@ -333,10 +379,16 @@ export const orderItems = pgTable(
     /** The product's names when the order was placed. */
     nameEn: text('name_en').notNull(),
     nameBg: text('name_bg').notNull().default(''),
-    /** The price of one piece. */
+    /** The price of one piece, its options and add-ons included. */
     priceMinor: integer('price_minor').notNull(),
     quantity: integer('quantity').notNull().default(1),
     addedAt: moment('added_at'),
+    /** What the buyer chose, with the names it had when ordered. */
+    choices: jsonb('choices').$type<ChoiceSummary>().notNull().default({ options: [], sizes: null, answers: [] }),
+    /** The combination whose count the line took, for a product counting per combination; null otherwise. */
+    combinationKey: text('combination_key'),
+    /** The working day by which this line is to be dispatched (a date in Sofia), from the product's lead time when ordered. */
+    dispatchBy: date('dispatch_by'),
   },
   (table) => [uniqueIndex('order_items_order_position_idx').on(table.orderId, table.position)],
 );
@@ -354,6 +406,8 @@ export const stockChanges = pgTable(
       .notNull()
       .references(() => products.id, { onDelete: 'cascade' }),
     orderId: text('order_id').references(() => orders.id, { onDelete: 'cascade' }),
+    /** The combination counted, for a product counting per combination; null for the product's own count. */
+    combinationKey: text('combination_key'),
     change: integer('change').notNull(),
     stockAfter: integer('stock_after'),
     reason: text('reason').notNull(),

@@ -7,9 +7,11 @@ export type MailBlock =
   | { kind: 'heading'; text: string }
   /** Label and value pairs: totals, a receipt. The last may stand out (a total). */
   | { kind: 'facts'; rows: Array<[string, string]>; emphasizeLast?: boolean }
-  /** Item lines: name, quantity, amount. */
-  /** Order lines: a name and the line's amount (quantity × unit price = line total, as lineText writes it). */
-  | { kind: 'items'; head: [string, string]; rows: Array<[string, string]> }
+  /**
+   * Order lines: a name and the line's amount (quantity × unit price = line total, as lineText writes
+   * it), and what the buyer chose for it in one line of small print, when they chose anything.
+   */
+  | { kind: 'items'; head: [string, string]; rows: Array<[name: string, amount: string, detail?: string]> }
   /** An address or other lines that belong together. */
   | { kind: 'lines'; lines: string[] };
 
@@ -52,8 +54,8 @@ function blockHtml(block: MailBlock): string {
         .map((label, index) => `<th align="${index === 0 ? 'left' : 'right'}" style="padding:6px 0;border-bottom:1px solid ${COLORS.border};font-size:13px;color:${COLORS.muted};font-weight:normal">${escapeHtml(label)}</th>`)
         .join('')}</tr>${block.rows
         .map(
-          ([name, amount]) =>
-            `<tr><td style="padding:8px 8px 8px 0;border-bottom:1px solid ${COLORS.border}">${escapeHtml(name)}</td><td align="right" style="padding:8px 0 8px 8px;border-bottom:1px solid ${COLORS.border}">${escapeHtml(amount)}</td></tr>`,
+          ([name, amount, detail]) =>
+            `<tr><td style="padding:8px 8px 8px 0;border-bottom:1px solid ${COLORS.border}">${escapeHtml(name)}${detail ? `<br><span style="font-size:13px;color:${COLORS.muted}">${escapeHtml(detail)}</span>` : ''}</td><td align="right" style="padding:8px 0 8px 8px;border-bottom:1px solid ${COLORS.border}">${escapeHtml(amount)}</td></tr>`,
         )
         .join('')}</table>`;
   }
@@ -72,7 +74,7 @@ function blockText(block: MailBlock): string {
     case 'facts':
       return block.rows.map(([label, value]) => `${label}: ${value}`).join('\n');
     case 'items':
-      return block.rows.map(([name, amount]) => `${name}: ${amount}`).join('\n');
+      return block.rows.map(([name, amount, detail]) => `${name}: ${amount}${detail ? `\n  ${detail}` : ''}`).join('\n');
   }
 }
 

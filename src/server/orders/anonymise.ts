@@ -1,7 +1,7 @@
-import { desc, eq, inArray, or } from 'drizzle-orm';
+import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Order } from '../../shared/orders.js';
 import type { Executor } from '../db/client.js';
-import { orders, payments } from '../db/schema.js';
+import { orderItems, orders, payments } from '../db/schema.js';
 import { withDetails } from './order-queries.js';
 
 // The orders module's part in a customer's rights over their data (account/service.ts): the copy of
@@ -18,9 +18,10 @@ export async function listAllCustomerOrders(db: Executor, userId: string, email:
 
 /**
  * Takes the person out of a deleting customer's orders, in the caller's transaction, and returns
- * their ids. The shop must keep its sales records, so amounts, items, dates, statuses, the
- * country and the payments stay; the e-mail becomes the placeholder, and the name, street,
- * apartment, city, region, postal code and phone, and a card's last four digits, go.
+ * their ids. The shop must keep its sales records, so amounts, items (with the options chosen),
+ * dates, statuses, the country and the payments stay; the e-mail becomes the placeholder, and the
+ * name, street, apartment, city, region, postal code and phone, a card's last four digits, and the
+ * lines' nail sizes and answers (measurements of the person, and notes in their own words) go.
  */
 export async function anonymiseCustomerOrders(tx: Executor, userId: string, email: string, placeholder: string): Promise<string[]> {
   const anonymised = await tx
@@ -39,6 +40,12 @@ export async function anonymiseCustomerOrders(tx: Executor, userId: string, emai
     .returning({ id: orders.id });
   const ids = anonymised.map((row) => row.id);
   // The payments are the order's record of being paid, which the orders module reads with it (withDetails).
-  if (ids.length > 0) await tx.update(payments).set({ cardLast4: null }).where(inArray(payments.orderId, ids));
+  if (ids.length > 0) {
+    await tx.update(payments).set({ cardLast4: null }).where(inArray(payments.orderId, ids));
+    await tx
+      .update(orderItems)
+      .set({ choices: sql`jsonb_build_object('options', ${orderItems.choices}->'options', 'sizes', null, 'answers', '[]'::jsonb)` })
+      .where(and(inArray(orderItems.orderId, ids), sql`(${orderItems.choices}->'sizes' <> 'null'::jsonb or ${orderItems.choices}->'answers' <> '[]'::jsonb)`));
+  }
   return ids;
 }

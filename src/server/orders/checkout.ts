@@ -5,6 +5,7 @@ import type { LocalizedText, TextLanguage } from '../../shared/catalog.js';
 import { priceLines, type PricingRules } from '../../shared/money.js';
 import { placedOrderStatus, type Order, type PaymentMethod } from '../../shared/orders.js';
 import { mockPaymentPath } from '../../shared/routes.js';
+import { latestDate } from '../../shared/working-days.js';
 import { findAddress, listAddresses } from '../addresses/service.js';
 import { orderedLinesRemoval, takeCartForCheckout } from '../cart/service.js';
 import { holdCatalogueCurrency } from '../catalog/currency.js';
@@ -53,9 +54,9 @@ export interface CheckoutSettings {
 /**
  * Places an order from the customer's cart on the server, at the products' current prices, in one
  * transaction that also takes the ordered lines out of the cart and their pieces out of stock: it
- * all happens or none of it does. If the total is not the one the customer confirmed (price_changed)
- * or a product has fewer pieces left than the cart holds (stock_short), nothing is written and the
- * answer is 409.
+ * all happens or none of it does. If a line's choices no longer fit its product (choices_changed),
+ * the total is not the one the customer confirmed (price_changed) or a product or combination has
+ * fewer pieces left than the cart holds (stock_short), nothing is written and the answer is 409.
  * A request repeated with the same idempotency key returns the order the first one placed.
  * A new order is counted once it has committed.
  */
@@ -75,7 +76,7 @@ export async function placeOrder(
   const placed = await inTransaction(db, async (tx) => {
     await holdCatalogueCurrency(tx, settings.pricing.currency);
     // A twin request waits for the cart here, then finds the first one's order (repeatOrRefuse).
-    const lines = await takeCartForCheckout(tx, user.id);
+    const lines = await takeCartForCheckout(tx, user.id, new Date());
     /** A request repeated with the key of an order placed earlier gets that order; any other is refused with the error. */
     const repeatOrRefuse = async (refusal: HttpError) => {
       const earlier = await findByIdempotencyKey(tx, user.id, input.idempotencyKey);
@@ -89,6 +90,16 @@ export async function placeOrder(
       : await listAddresses(tx, user.id).then((all) => all.find((candidate) => candidate.isDefault) ?? all[0] ?? null);
     if (!address) return repeatOrRefuse(new HttpError(400, 'address_required', 'Shipping address is required'));
 
+    // A product edited since its line was added is handled as a price change is: the buyer chooses again, nothing is ordered unseen.
+    const changed = lines.find((line) => line.problem !== null);
+    if (changed) {
+      const { field, messageKey } = changed.problem!;
+      return repeatOrRefuse(
+        new HttpError(409, 'choices_changed', `The choices of ${changed.name.en || changed.name.bg} no longer fit the product (${field}: ${messageKey}); choose again.`, { field, messageKey }),
+      );
+    }
+
+    // Unit prices with the lines' choices (unitPriceMinor), so that options and add-ons are in every total.
     const pricing = priceLines(lines, settings.pricing, input.paymentMethod);
     if (pricing.total !== input.expectedTotalMinor) {
       return repeatOrRefuse(new HttpError(409, 'price_changed', `The order total is now ${pricing.total}, not ${input.expectedTotalMinor}; confirm it again.`));
@@ -114,6 +125,8 @@ export async function placeOrder(
         itemCount: pieceCount(lines),
         itemDescription: describeLines(lines),
         paymentMethod: input.paymentMethod,
+        // A mixed order ships when its last line is ready.
+        dispatchBy: latestDate(lines.map((line) => line.dispatchBy)),
         // Cash on delivery has no payment page.
         checkoutUrl: input.paymentMethod === 'cash_on_delivery' ? null : `${mailSettings.publicUrl}${mockPaymentPath(orderId, input.paymentMethod)}`,
         paymentReference: `ref_${randomBytes(8).toString('hex')}`,
@@ -147,6 +160,9 @@ export async function placeOrder(
       priceMinor: line.priceMinor,
       quantity: line.quantity,
       addedAt: line.addedAt,
+      choices: line.summary,
+      combinationKey: line.combinationKey,
+      dispatchBy: line.dispatchBy,
     }));
     // The order's lines and its first status written, the ordered lines taken out of the cart, and
     // the customer's open pages told of both, in one round trip. Every part runs whatever the final

@@ -1,7 +1,8 @@
 import { pickText, type TextLanguage } from '../../shared/catalog.js';
 import { lineText, priceAmounts, taxPercentText } from '../../shared/money.js';
 import { isNotifiedStatus, type NotifiedStatus } from '../../shared/order-mails.js';
-import { paymentStateOf, type Order } from '../../shared/orders.js';
+import { dispatchDayText, paymentStateOf, type Order } from '../../shared/orders.js';
+import { choicesText, hasChoices } from '../../shared/product-options.js';
 import { adminOrderPath, paymentPath, profileOrderPath } from '../../shared/routes.js';
 import type { Database } from '../db/client.js';
 import { renderMail, type MailBlock, type MailDocument } from '../mail/mail-layout.js';
@@ -92,11 +93,8 @@ class OrderMailWriter {
     return [
       { kind: 'heading', text: this.t(texts.order.number) },
       { kind: 'paragraph', text: this.t(texts.order.placedOn, { date: this.date(order.createdAt) }) },
-      {
-        kind: 'items',
-        head: [texts.order.item, texts.order.price],
-        rows: order.items.map((item) => [pickText(item.name, this.language).text, this.line(item)]),
-      },
+      ...this.shipsBy(),
+      this.items(),
       {
         kind: 'facts',
         emphasizeLast: true,
@@ -111,6 +109,25 @@ class OrderMailWriter {
         ],
       },
     ];
+  }
+
+  /** The order's lines, each with its choices in small print ("Almond · Medium · Sizes 3-6-5-7-9 / 3-6-5-7-9"). */
+  private items(): MailBlock {
+    const { texts, language } = this;
+    return {
+      kind: 'items',
+      head: [texts.order.item, texts.order.price],
+      rows: this.order.items.map((item) => {
+        const detail = hasChoices(item.choices) ? choicesText(item.choices, language, texts.order.sizes) : undefined;
+        return detail ? [pickText(item.name, language).text, this.line(item), detail] : [pickText(item.name, language).text, this.line(item)];
+      }),
+    };
+  }
+
+  /** "Ships by Thu 3 Dec": the day the whole order is to leave, for orders placed since lead times. */
+  private shipsBy(): MailBlock[] {
+    const { dispatchBy } = this.order;
+    return dispatchBy ? [{ kind: 'paragraph', text: this.t(this.texts.order.shipsBy, { date: dispatchDayText(dispatchBy, this.language) }) }] : [];
   }
 
   private address(): MailBlock[] {
@@ -210,6 +227,9 @@ class OrderMailWriter {
       blocks: [
         { kind: 'paragraph', text: this.t(texts.order.greeting) },
         { kind: 'paragraph', text: this.t(wording.body) },
+        // While the order is being made, the day it is to leave still matters to the customer.
+        ...(status === 'preparing' ? this.shipsBy() : []),
+        this.items(),
         ...(status === 'sent' ? this.address() : []),
         this.viewOrderButton(),
       ],

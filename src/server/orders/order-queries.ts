@@ -43,12 +43,21 @@ export function toOrder(row: OrderRow, items: OrderItemRow[], payment: PaymentRo
     orderedAt: row.orderedAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     statusTimes,
+    dispatchBy: row.dispatchBy,
     statusHistory: history
       .sort((a, b) => a.position - b.position)
       .map((change): OrderStatusChange => ({ status: normalizeOrderStatus(change.status), at: change.changedAt.toISOString() })),
     items: items
       .sort((a, b) => a.position - b.position)
-      .map((item) => ({ productId: item.productId, name: { en: item.nameEn, bg: item.nameBg }, priceMinor: item.priceMinor, quantity: item.quantity, addedAt: item.addedAt?.toISOString() ?? null })),
+      .map((item) => ({
+        productId: item.productId,
+        name: { en: item.nameEn, bg: item.nameBg },
+        priceMinor: item.priceMinor,
+        quantity: item.quantity,
+        addedAt: item.addedAt?.toISOString() ?? null,
+        choices: item.choices,
+        dispatchBy: item.dispatchBy,
+      })),
     currency: row.currency as Currency,
     pricing: {
       subtotal: row.subtotalMinor,

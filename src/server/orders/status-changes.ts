@@ -7,7 +7,7 @@ import { orderItems, orders, orderStatusChanges } from '../db/schema.js';
 import { inTransaction } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
 import { announceChange } from '../notices/live-hub.js';
-import { readStockForOrder, returnStock, takeStock } from '../stock/service.js';
+import { combinationCountKey, readCombinationStockForOrder, readStockForOrder, returnStock, takeStock } from '../stock/service.js';
 import { queueStatusMail, type OrderMailSettings } from './order-mails.js';
 import { getOrder, STATUS_TIME_COLUMNS, type OrderRow, type StatusChangeRow } from './order-queries.js';
 
@@ -96,16 +96,31 @@ export async function changeOrderStatus(db: Database, orderId: string, status: O
   return getOrder(db, orderId);
 }
 
-/** Takes again the pieces of a cancelled order that is being reopened, in the caller's transaction. */
+/**
+ * Takes again the pieces of a cancelled order that is being reopened, in the caller's transaction,
+ * each from the count it was taken from. A line whose product or combination no longer exists takes
+ * nothing, as there is nothing left to take it from.
+ */
 async function retakeStock(tx: Executor, orderId: string): Promise<void> {
   const items = await tx
-    .select({ productId: orderItems.productId, nameEn: orderItems.nameEn, nameBg: orderItems.nameBg, quantity: orderItems.quantity })
+    .select({ productId: orderItems.productId, nameEn: orderItems.nameEn, nameBg: orderItems.nameBg, quantity: orderItems.quantity, combinationKey: orderItems.combinationKey })
     .from(orderItems)
     .where(and(eq(orderItems.orderId, orderId), isNotNull(orderItems.productId)));
   const counts = await readStockForOrder(
     tx,
     items.map((item) => item.productId!),
   );
-  const lines = items.flatMap((item) => (counts.has(item.productId!) ? [{ productId: item.productId!, name: { en: item.nameEn, bg: item.nameBg }, quantity: item.quantity, stock: counts.get(item.productId!)! }] : []));
+  const combinations = await readCombinationStockForOrder(
+    tx,
+    items.flatMap((item) => (item.combinationKey === null ? [] : [{ productId: item.productId!, key: item.combinationKey }])),
+  );
+  const lines = items.flatMap((item) => {
+    const name = { en: item.nameEn, bg: item.nameBg };
+    if (item.combinationKey !== null) {
+      const key = combinationCountKey(item.productId!, item.combinationKey);
+      return combinations.has(key) ? [{ productId: item.productId!, name, quantity: item.quantity, stock: combinations.get(key)!, combinationKey: item.combinationKey }] : [];
+    }
+    return counts.has(item.productId!) ? [{ productId: item.productId!, name, quantity: item.quantity, stock: counts.get(item.productId!)! }] : [];
+  });
   await takeStock(tx, orderId, lines, 'retaken');
 }

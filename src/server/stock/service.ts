@@ -1,57 +1,79 @@
-import { and, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { LocalizedText } from '../../shared/catalog.js';
 import type { StockCounts } from '../../shared/live.js';
 import type { StockChange, StockChangeReason, StockShortage } from '../../shared/stock.js';
 import type { Executor } from '../db/client.js';
-import { products, stockChanges } from '../db/schema.js';
+import { productCombinations, products, stockChanges } from '../db/schema.js';
 import { selectRows } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
 import { announceStock, stockNotice } from '../notices/live-hub.js';
 
-/** A line that takes pieces; its count was read with the product held (takeCartForCheckout, readStockForOrder), so it cannot switch between counted and made to order meanwhile. */
+/** A line that takes pieces; its count was read with the product (and its combination) held (takeCartForCheckout, readStockForOrder), so it cannot switch between counted and made to order meanwhile. */
 export interface StockLine {
   productId: string;
   name: LocalizedText;
   quantity: number;
   /** The count as read; null (made to order) takes nothing. */
   stock: number | null;
+  /** The combination whose count the line takes (product_combinations), or null (or absent) for the product's own count. */
+  combinationKey?: string | null;
 }
 
-const byProductId = <T extends { productId: string }>(lines: readonly T[]) => [...lines].sort((a, b) => (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0));
+/** Where a line's pieces are counted, as one sortable text: the product, then its combination (none sorts first). */
+const countKey = (line: Pick<StockLine, 'productId' | 'combinationKey'>) => `${line.productId}/${line.combinationKey ?? ''}`;
+
+const byCount = <T extends Pick<StockLine, 'productId' | 'combinationKey'>>(lines: readonly T[]) =>
+  [...lines].sort((a, b) => (countKey(a) < countKey(b) ? -1 : countKey(a) > countKey(b) ? 1 : 0));
 
 /**
  * Takes the lines' pieces for an order, in the caller's transaction, or throws stock_short naming
- * every line that asks for more than is left (the transaction then writes nothing). Each count is
- * lowered by a conditional update, which PostgreSQL applies to the latest committed count after
- * waiting for any other order of the same product, so no piece is sold twice. Products are updated
- * in the order of their ids, so two orders of the same products wait for each other instead of
- * deadlocking; orders of different products do not wait at all.
+ * every count asked for more than is left (the transaction then writes nothing). Each count (a
+ * product's, or a combination's for a product counting per combination) is lowered by a conditional
+ * update, which PostgreSQL applies to the latest committed count after waiting for any other order
+ * of it, so no piece is sold twice. Counts are updated in the order of their product ids and keys,
+ * so two orders of the same products wait for each other instead of deadlocking; orders of
+ * different products do not wait at all. A combination's count is not announced to open pages,
+ * which show the product's.
  */
 export async function takeStock(tx: Executor, orderId: string, lines: readonly StockLine[], reason: Extract<StockChangeReason, 'sold' | 'retaken'>): Promise<StockCounts> {
-  const counted = byProductId(mergeLines(lines).filter((line) => line.stock !== null));
+  const counted = byCount(mergeLines(lines).filter((line) => line.stock !== null));
   const shortages: StockShortage[] = [];
   const counts: StockCounts = {};
   for (const line of counted) {
-    const taking = tx
-      .update(products)
-      .set({ stock: sql`${products.stock} - ${line.quantity}` })
-      .where(and(eq(products.id, line.productId), isNotNull(products.stock), sql`${products.stock} >= ${line.quantity}`))
-      .returning({ stock: products.stock });
-    // The count, its log entry and its announcement in one round trip: the product's row stays
-    // locked from here until the transaction ends, so every statement after this one makes other
-    // orders of it wait longer.
+    const combination = line.combinationKey ?? null;
+    // The count, its log entry and its announcement in one round trip: the row stays locked from here
+    // until the transaction ends, so every statement after this one makes other orders of it wait longer.
+    const taking =
+      combination === null
+        ? tx
+            .update(products)
+            .set({ stock: sql`${products.stock} - ${line.quantity}` })
+            .where(and(eq(products.id, line.productId), isNotNull(products.stock), sql`${products.stock} >= ${line.quantity}`))
+            .returning({ stock: products.stock })
+        : tx
+            .update(productCombinations)
+            .set({ stock: sql`${productCombinations.stock} - ${line.quantity}` })
+            .where(
+              and(
+                eq(productCombinations.productId, line.productId),
+                eq(productCombinations.key, combination),
+                isNotNull(productCombinations.stock),
+                sql`${productCombinations.stock} >= ${line.quantity}`,
+              ),
+            )
+            .returning({ stock: productCombinations.stock });
     const [taken] = await selectRows<{ stock: number }>(
       tx,
       sql`with taken as (${taking.getSQL()}),
-        logged as (insert into ${stockChanges} (product_id, order_id, change, stock_after, reason)
-          select ${line.productId}::uuid, ${orderId}, ${-line.quantity}::integer, stock, ${reason} from taken)
-        select stock, ${stockNotice(line.productId, sql`stock`)} from taken`,
+        logged as (insert into ${stockChanges} (product_id, order_id, combination_key, change, stock_after, reason)
+          select ${line.productId}::uuid, ${orderId}, ${combination}::text, ${-line.quantity}::integer, stock, ${reason} from taken)
+        select stock${combination === null ? sql`, ${stockNotice(line.productId, sql`stock`)}` : sql``} from taken`,
     );
     if (taken) {
-      counts[line.productId] = taken.stock;
+      if (combination === null) counts[line.productId] = taken.stock;
     } else {
-      const [now] = await tx.select({ stock: products.stock }).from(products).where(eq(products.id, line.productId));
-      shortages.push({ productId: line.productId, name: line.name, wanted: line.quantity, left: now?.stock ?? 0 });
+      const now = combination === null ? await productStock(tx, line.productId) : await combinationStock(tx, line.productId, combination);
+      shortages.push({ productId: line.productId, name: line.name, wanted: line.quantity, left: now ?? 0, ...(combination === null ? {} : { combinationKey: combination }) });
     }
   }
   if (shortages.length > 0) {
@@ -61,37 +83,51 @@ export async function takeStock(tx: Executor, orderId: string, lines: readonly S
   return counts;
 }
 
-/** One line per product, should an order name a product twice. */
+const productStock = async (tx: Executor, productId: string) => (await tx.select({ stock: products.stock }).from(products).where(eq(products.id, productId)))[0]?.stock;
+
+const combinationStock = async (tx: Executor, productId: string, key: string) =>
+  (await tx.select({ stock: productCombinations.stock }).from(productCombinations).where(and(eq(productCombinations.productId, productId), eq(productCombinations.key, key))))[0]?.stock;
+
+/** One line per count: the lines of a product counted as a whole take from one count, as do those of one combination. */
 function mergeLines(lines: readonly StockLine[]): StockLine[] {
   const merged = new Map<string, StockLine>();
   for (const line of lines) {
-    const seen = merged.get(line.productId);
-    merged.set(line.productId, seen ? { ...seen, quantity: seen.quantity + line.quantity } : { ...line });
+    const seen = merged.get(countKey(line));
+    merged.set(countKey(line), seen ? { ...seen, quantity: seen.quantity + line.quantity } : { ...line });
   }
   return [...merged.values()];
 }
 
 /**
- * Gives back the pieces an order holds (those its changes took and did not return), in the caller's
- * transaction, which holds the order's row: cancelling twice returns them once.
+ * Gives back the pieces an order holds (those its changes took and did not return), each to the
+ * count it came from (the product's, or its combination's), in the caller's transaction, which holds
+ * the order's row: cancelling twice returns them once. A count that no longer exists (a deleted
+ * product or combination) gets nothing.
  */
 export async function returnStock(tx: Executor, orderId: string): Promise<StockCounts> {
   const held = await tx
-    .select({ productId: stockChanges.productId, pieces: sql<number>`(-sum(${stockChanges.change}))::int` })
+    .select({ productId: stockChanges.productId, combinationKey: stockChanges.combinationKey, pieces: sql<number>`(-sum(${stockChanges.change}))::int` })
     .from(stockChanges)
     .where(eq(stockChanges.orderId, orderId))
-    .groupBy(stockChanges.productId)
+    .groupBy(stockChanges.productId, stockChanges.combinationKey)
     .having(sql`sum(${stockChanges.change}) < 0`);
   const counts: StockCounts = {};
-  for (const { productId, pieces } of byProductId(held)) {
-    const [returned] = await tx
-      .update(products)
-      .set({ stock: sql`${products.stock} + ${pieces}` })
-      .where(eq(products.id, productId))
-      .returning({ stock: products.stock });
+  for (const { productId, combinationKey, pieces } of byCount(held)) {
+    const [returned] =
+      combinationKey === null
+        ? await tx
+            .update(products)
+            .set({ stock: sql`${products.stock} + ${pieces}` })
+            .where(eq(products.id, productId))
+            .returning({ stock: products.stock })
+        : await tx
+            .update(productCombinations)
+            .set({ stock: sql`${productCombinations.stock} + ${pieces}` })
+            .where(and(eq(productCombinations.productId, productId), eq(productCombinations.key, combinationKey)))
+            .returning({ stock: productCombinations.stock });
     if (!returned) continue;
-    counts[productId] = returned.stock;
-    await tx.insert(stockChanges).values({ productId, orderId, change: pieces, stockAfter: returned.stock, reason: 'returned' });
+    if (combinationKey === null) counts[productId] = returned.stock;
+    await tx.insert(stockChanges).values({ productId, orderId, combinationKey, change: pieces, stockAfter: returned.stock, reason: 'returned' });
   }
   if (Object.keys(counts).length > 0) await announceStock(tx, counts);
   return counts;
@@ -113,6 +149,24 @@ export async function readStockForOrder(tx: Executor, productIds: readonly strin
 }
 
 /**
+ * The counts of the given combinations, held as readStockForOrder holds products: an admin removing
+ * one waits until the caller's transaction ends. A combination missing from the answer is not sold.
+ */
+export async function readCombinationStockForOrder(tx: Executor, combinations: readonly { productId: string; key: string }[]): Promise<Map<string, number | null>> {
+  if (combinations.length === 0) return new Map();
+  const rows = await tx
+    .select({ productId: productCombinations.productId, key: productCombinations.key, stock: productCombinations.stock })
+    .from(productCombinations)
+    .where(or(...combinations.map((combination) => and(eq(productCombinations.productId, combination.productId), eq(productCombinations.key, combination.key)))))
+    .orderBy(productCombinations.productId, productCombinations.key)
+    .for('key share');
+  return new Map(rows.map((row) => [countKey({ productId: row.productId, combinationKey: row.key }), row.stock]));
+}
+
+/** The key readCombinationStockForOrder answers under. */
+export const combinationCountKey = (productId: string, key: string) => countKey({ productId, combinationKey: key });
+
+/**
  * The product's current count, with the product held for a change of it by an admin: it waits for
  * orders being placed with the product, and orders wait for it.
  */
@@ -121,9 +175,9 @@ export async function lockForStockChange(tx: Executor, productId: string): Promi
   return row;
 }
 
-/** Records a count set by an admin (or null: made to order). */
-export async function recordStockSet(tx: Executor, productId: string, before: number | null, after: number | null, changedBy: string): Promise<void> {
-  await tx.insert(stockChanges).values({ productId, change: (after ?? 0) - (before ?? 0), stockAfter: after, reason: 'set', changedBy });
+/** Records a count set by an admin (or null: made to order), of the product or of one of its combinations. */
+export async function recordStockSet(tx: Executor, productId: string, before: number | null, after: number | null, changedBy: string, combinationKey: string | null = null): Promise<void> {
+  await tx.insert(stockChanges).values({ productId, combinationKey, change: (after ?? 0) - (before ?? 0), stockAfter: after, reason: 'set', changedBy });
 }
 
 /** The counts of every product whose stock is counted (a shop's catalogue is small: see CATALOGUE_PAGE_SIZE). */
@@ -138,6 +192,7 @@ const toStockChange = (row: StockChangeRow): StockChange => ({
   productId: row.productId,
   productName: { en: row.productNameEn, bg: row.productNameBg },
   orderId: row.orderId,
+  combinationKey: row.combinationKey,
   change: row.change,
   stockAfter: row.stockAfter,
   reason: row.reason as StockChangeReason,
@@ -149,6 +204,7 @@ const changeColumns = {
   id: stockChanges.id,
   productId: stockChanges.productId,
   orderId: stockChanges.orderId,
+  combinationKey: stockChanges.combinationKey,
   change: stockChanges.change,
   stockAfter: stockChanges.stockAfter,
   reason: stockChanges.reason,
