@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Product } from './catalog.js';
+import { PLAIN_PRODUCT_MODEL } from './product-options.js';
 import { buildStructuredData, jsonLdText, type StructuredDataInput } from './structured-data.js';
 
 const base: StructuredDataInput = {
@@ -13,6 +14,7 @@ const base: StructuredDataInput = {
 };
 
 const product: Product = {
+  ...PLAIN_PRODUCT_MODEL,
   id: 'p1',
   slug: 'rose-set',
   name: { en: 'Rose Set', bg: 'Комплект „Роза“' },

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogueResponse, Product } from '../../shared/catalog.js';
+import { PLAIN_PRODUCT_MODEL } from '../../shared/product-options.js';
 import type { ShownCartItem } from '../cart/cart-storage.js';
 import { cartWithCounts, catalogueWithCounts } from './stock-counts.js';
 
 const product = (id: string, stock: number | null): Product => ({
+  ...PLAIN_PRODUCT_MODEL,
   id,
   slug: id,
   name: { en: id, bg: '' },
