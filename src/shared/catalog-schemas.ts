@@ -318,5 +318,6 @@ export const nailSizeChartSchema = z
 
 /** "My nail sizes" as the account page saves them: ten sizes, or null to forget them (checked against the chart by the server). */
 export const savedNailSizesSchema = z.object({
-  sizes: z.array(z.number({ error: 'choices.errors.sizeOutsideChart' }), { error: 'choices.errors.sizesIncomplete' }).nullable(),
+  // Each size is checked with the chart (validateNailSizes), whose refusals name the sizes as a whole.
+  sizes: z.array(z.unknown(), { error: 'choices.errors.sizesIncomplete' }).nullable(),
 });

@@ -20,11 +20,12 @@ export async function readNailSizes(db: Executor, userId: string): Promise<NailS
  * account deleted meanwhile has a placeholder there, and keeps no sizes.
  */
 export async function saveNailSizes(db: Executor, user: CurrentUser, input: unknown): Promise<NailSizes | null> {
-  const { sizes } = parseInput(savedNailSizesSchema, input);
-  if (sizes !== null) {
-    const problem = validateNailSizes(sizes, await readSizeChart(db));
+  const { sizes: given } = parseInput(savedNailSizesSchema, input);
+  if (given !== null) {
+    const problem = validateNailSizes(given, await readSizeChart(db));
     if (problem) throw invalidInput('sizes', problem);
   }
+  const sizes = given as NailSizes | null;
   const saved = await db
     .update(users)
     .set({ nailSizes: sizes })
