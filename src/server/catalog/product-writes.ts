@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { ProductModelInput } from '../../shared/catalog-schemas.js';
 import type { LocalizedText, Product, ProductCategory } from '../../shared/catalog.js';
-import { PLAIN_PRODUCT_MODEL } from '../../shared/product-options.js';
+import { PLAIN_PRODUCT_MODEL, type OptionValue, type ProductModel } from '../../shared/product-options.js';
 import { searchableText } from '../../shared/search.js';
 import { slugify } from '../../shared/slug.js';
 import type { Database, Executor } from '../db/client.js';
@@ -86,6 +86,24 @@ export function modelColumns(model: Omit<ProductModelInput, 'combinations'>) {
 }
 
 const PLAIN_MODEL_INPUT: ProductModelInput = PLAIN_PRODUCT_MODEL;
+
+/**
+ * The model with every price difference in another currency (`price` converts an amount), each
+ * converted on its own as the product's price is, its sign kept.
+ */
+export function repriced<Model extends Pick<ProductModel, 'optionGroups' | 'questions'>>(model: Model, price: (minor: number) => number): Model {
+  const delta = (minor: number) => Math.sign(minor) * price(Math.abs(minor));
+  const priced = (value: OptionValue): OptionValue => ({ ...value, priceDeltaMinor: delta(value.priceDeltaMinor) });
+  return {
+    ...model,
+    optionGroups: model.optionGroups.map((group) => ({ ...group, values: group.values.map(priced) })),
+    questions: model.questions.map((question) =>
+      question.kind === 'choice'
+        ? { ...question, priceDeltaMinor: delta(question.priceDeltaMinor), choices: question.choices.map(priced) }
+        : { ...question, priceDeltaMinor: delta(question.priceDeltaMinor) },
+    ),
+  };
+}
 
 /**
  * Makes the product's combinations the given set (none unless it counts per combination), in the

@@ -1,11 +1,10 @@
 import { count, eq, sql } from 'drizzle-orm';
 import { bgnToEurMinor, type Currency } from '../../shared/money.js';
-import type { OptionValue, ProductModel } from '../../shared/product-options.js';
 import type { Database, Executor } from '../db/client.js';
 import { productCombinations, productPhotos, products, shopState } from '../db/schema.js';
 import type { ProductImages } from '../images/product-images.js';
 import { catalogueChanged } from './catalogue-state.js';
-import { freeSlug, modelColumns, productColumns, SEED_LOCK, type ProductFields } from './product-writes.js';
+import { freeSlug, modelColumns, productColumns, repriced, SEED_LOCK, type ProductFields } from './product-writes.js';
 
 const DEMO_SEEDED = 'demo_catalogue_seeded_at';
 
@@ -38,7 +37,7 @@ export async function seedDemoCatalogue(db: Database, images: ProductImages, cur
         priceMinor: price(demo.priceMinor),
         category: demo.category,
       };
-      const model = modelIn(demo.model, price);
+      const model = repriced(demo.model, price);
       await tx.insert(products).values({ id, ...productColumns(fields), ...modelColumns(model), slug: await freeSlug(tx, fields.name, id), stock: demo.stock });
       if (model.stockMode === 'combination') await tx.insert(productCombinations).values(model.combinations.map((combination) => ({ productId: id, ...combination })));
       const imageKey = await images.storeEncoded(id, photos[index]!);
@@ -47,21 +46,6 @@ export async function seedDemoCatalogue(db: Database, images: ProductImages, cur
     await markSeeded(tx);
     return demoProducts.length;
   });
-}
-
-/** The demo model with its price differences in the shop's currency. */
-function modelIn(model: Omit<ProductModel, 'priceMinor'>, price: (minor: number) => number): Omit<ProductModel, 'priceMinor'> {
-  const delta = (minor: number) => Math.sign(minor) * price(Math.abs(minor));
-  const priced = (value: OptionValue): OptionValue => ({ ...value, priceDeltaMinor: delta(value.priceDeltaMinor) });
-  return {
-    ...model,
-    optionGroups: model.optionGroups.map((group) => ({ ...group, values: group.values.map(priced) })),
-    questions: model.questions.map((question) =>
-      question.kind === 'choice'
-        ? { ...question, priceDeltaMinor: delta(question.priceDeltaMinor), choices: question.choices.map(priced) }
-        : { ...question, priceDeltaMinor: delta(question.priceDeltaMinor) },
-    ),
-  };
 }
 
 async function markSeeded(db: Executor): Promise<void> {
