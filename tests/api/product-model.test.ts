@@ -168,6 +168,22 @@ describeEachDatabase('products with options, sizes, questions and lead times', (
     expect(await testApp.database.db.select().from(products).where(eq(products.nameEn, 'Refused Set'))).toEqual([]);
   });
 
+  it('lists a product counted per combination as sold out when no combination is left', async () => {
+    const testApp = context();
+    const soldOut = await newProduct(testApp, { ...fields, nameEn: 'Opal Gone', model: JSON.stringify({ ...model, combinations: [{ key: 'almond/short', stock: 0 }] }) });
+    const available = await newProduct(testApp, { ...fields, nameEn: 'Opal Made To Order', model: JSON.stringify({ ...model, combinations: [{ key: 'almond/short', stock: 0 }, { key: 'coffin/long', stock: null }] }) });
+    const ids = (await testApp.app.inject({ method: 'GET', url: '/api/admin/products?stock=soldOut', headers: { cookie: admin } }))
+      .json<{ products: Product[] }>()
+      .products.map((product) => product.id);
+    expect(ids).toContain(soldOut.id);
+    expect(ids).not.toContain(available.id);
+  });
+
+  it('takes an empty model field as none', async () => {
+    const testApp = context();
+    expect(await newProduct(testApp, { ...fields, model: '' })).toMatchObject(PLAIN_PRODUCT_MODEL);
+  });
+
   it('keeps the model through the photos’ changes', async () => {
     const testApp = context();
     const product = await newProduct(testApp);

@@ -38,9 +38,9 @@ interface ProductForm {
   image: Buffer | undefined;
 }
 
-/** The form's `model` field: JSON of the product's options, sizing, questions and lead time. */
+/** The form's `model` field: JSON of the product's options, sizing, questions and lead time; empty is the same as absent. */
 function readModel(text: string | undefined): ProductModelInput | undefined {
-  if (text === undefined) return undefined;
+  if (text === undefined || text.trim() === '') return undefined;
   let model: unknown;
   try {
     model = JSON.parse(text);

@@ -85,7 +85,9 @@ export const CATALOGUE_PAGE_SIZE = 48;
 export const ADMIN_PRODUCTS_LIMIT = 500;
 
 const stockConditions: Record<StockFilter, SQL> = {
-  soldOut: sql`${products.stock} = 0`,
+  // A product counted per combination is sold out when none of its combinations has a piece left or is made to order.
+  soldOut: sql`(${products.stock} = 0 and ${products.stockMode} = 'product') or (${products.stockMode} = 'combination' and not exists (
+    select 1 from ${productCombinations} where ${productCombinations.productId} = ${products.id} and (${productCombinations.stock} is null or ${productCombinations.stock} > 0)))`,
   low: sql`${products.stock} between 1 and ${LOW_STOCK_MAX}`,
 };
 

@@ -182,7 +182,7 @@ export async function createProduct(
         .insert(products)
         .values({ id, ...productColumns(fields), ...modelColumns(model), slug, stock })
         .returning();
-      const [photo] = await tx.insert(productPhotos).values({ productId: id, position: 0, imageKey }).returning();
+      await tx.insert(productPhotos).values({ productId: id, position: 0, imageKey });
       if (stock !== null) await recordStockSet(tx, id, null, stock, admin);
       await replaceCombinations(tx, id, model, admin);
       return (await withPhotos(tx, [row!]))[0]!;
