@@ -124,7 +124,7 @@ export async function replaceCombinations(tx: Executor, productId: string, model
       if (combination.stock !== null) changes.push({ key: combination.key, before: null, after: combination.stock });
       continue;
     }
-    const now = before.get(combination.key)!;
+    const now = before.get(combination.key) ?? null;
     const seen = combination.stockSeen;
     if (seen !== undefined && combination.stock === seen) continue;
     if (combination.stock === now) continue;
