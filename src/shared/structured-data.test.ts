@@ -71,6 +71,17 @@ describe('buildStructuredData', () => {
     expect(list).toMatchObject({ itemListElement: [{ item: { offers: { availability } } }] });
   });
 
+  it.each([
+    [[0, 0], 'https://schema.org/OutOfStock'],
+    [[0, 2], 'https://schema.org/InStock'],
+    [[0, null], 'https://schema.org/InStock'],
+  ])('says a product counted per combination, with counts %j, is %s', (counts, availability) => {
+    const shape = { id: 'shape', name: { en: 'Shape', bg: '' }, values: ['almond', 'coffin'].map((id) => ({ id, name: { en: id, bg: '' }, priceDeltaMinor: 0 })) };
+    const combinations = counts.map((stock, index) => ({ key: shape.values[index]!.id, stock }));
+    const [, , list] = buildStructuredData({ ...base, products: [{ ...product, stock: null, optionGroups: [shape], stockMode: 'combination', combinations }] });
+    expect(list).toMatchObject({ itemListElement: [{ item: { offers: { availability } } }] });
+  });
+
   it('adds a product block to /product/ pages, in the page language, with the product price when known', () => {
     const url = 'https://shop.example/product/rose-set?lang=bg';
     const blocks = buildStructuredData({ ...base, language: 'bg', url, product });
