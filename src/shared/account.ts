@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Address } from './addresses.js';
 import type { CartItem } from './cart.js';
+import type { NailSizes } from './nail-sizes.js';
 import type { MailState, OrderMailKind } from './order-mails.js';
 import type { OrderStatus } from './order-status.js';
 import type { Order } from './orders.js';
@@ -39,6 +40,8 @@ export interface AccountExport {
     createdAt: string;
     lastSignInAt: string | null;
     lastSignOutAt: string | null;
+    /** "My nail sizes", when saved. */
+    nailSizes: NailSizes | null;
   };
   addresses: Address[];
   cart: CartItem[];

@@ -42,6 +42,9 @@ export interface NailSizeChart {
 
 export const MAX_CHART_SIZES = 20;
 export const MAX_SIZE_PRESETS = 8;
+/** The largest size number a chart may have, and the widest nail it may list (30.0 mm). */
+export const MAX_NAIL_SIZE = 30;
+export const MAX_NAIL_WIDTH_TENTHS_MM = 300;
 
 const bothHands = (hand: number[]): NailSizes => [...hand, ...hand];
 

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Product } from './catalog.js';
+import { PLAIN_PRODUCT_MODEL } from './product-options.js';
 import { buildPageHead, MAX_META_DESCRIPTION, META_PAGES, META_TEXTS, metaDescription, type PageHead, type PageHeadInput } from './page-head.js';
 
 const siteUrl = 'https://shop.example';
 
 const product: Product = {
+  ...PLAIN_PRODUCT_MODEL,
   id: 'p1',
   slug: 'pearl-set',
   name: { en: 'Pearl Set', bg: 'Комплект „Перла“' },

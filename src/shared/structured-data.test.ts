@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Product } from './catalog.js';
+import { PLAIN_PRODUCT_MODEL } from './product-options.js';
 import { buildStructuredData, jsonLdText, type StructuredDataInput } from './structured-data.js';
 
 const base: StructuredDataInput = {
@@ -13,6 +14,7 @@ const base: StructuredDataInput = {
 };
 
 const product: Product = {
+  ...PLAIN_PRODUCT_MODEL,
   id: 'p1',
   slug: 'rose-set',
   name: { en: 'Rose Set', bg: 'Комплект „Роза“' },
@@ -66,6 +68,17 @@ describe('buildStructuredData', () => {
     [null, 'https://schema.org/InStock'],
   ])('says a product with stock %j is %s', (stock, availability) => {
     const [, , list] = buildStructuredData({ ...base, products: [{ ...product, stock }] });
+    expect(list).toMatchObject({ itemListElement: [{ item: { offers: { availability } } }] });
+  });
+
+  it.each([
+    [[0, 0], 'https://schema.org/OutOfStock'],
+    [[0, 2], 'https://schema.org/InStock'],
+    [[0, null], 'https://schema.org/InStock'],
+  ])('says a product counted per combination, with counts %j, is %s', (counts, availability) => {
+    const shape = { id: 'shape', name: { en: 'Shape', bg: '' }, values: ['almond', 'coffin'].map((id) => ({ id, name: { en: id, bg: '' }, priceDeltaMinor: 0 })) };
+    const combinations = counts.map((stock, index) => ({ key: shape.values[index]!.id, stock }));
+    const [, , list] = buildStructuredData({ ...base, products: [{ ...product, stock: null, optionGroups: [shape], stockMode: 'combination', combinations }] });
     expect(list).toMatchObject({ itemListElement: [{ item: { offers: { availability } } }] });
   });
 

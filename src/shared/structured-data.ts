@@ -29,10 +29,18 @@ export interface StructuredDataInput {
 
 export type JsonLd = Record<string, unknown>;
 
-const availability = (product: Product | undefined) =>
-  // A sold-out piece is said to be out of stock, so that search results do not promise what is gone;
-  // a piece made to order (no count) can always be ordered.
-  product?.stock === 0 ? 'https://schema.org/OutOfStock' : 'https://schema.org/InStock';
+/**
+ * A sold-out piece is said to be out of stock, so that search results do not promise what is gone;
+ * a piece made to order (no count) can always be ordered. A product counted per combination is in
+ * stock while any combination is.
+ */
+function availability(product: Product | undefined): string {
+  const soldOut =
+    product?.stockMode === 'combination' && product.optionGroups.length > 0
+      ? product.combinations.every((combination) => combination.stock === 0)
+      : product?.stock === 0;
+  return soldOut ? 'https://schema.org/OutOfStock' : 'https://schema.org/InStock';
+}
 
 function productBlock(product: Product | undefined, url: string | undefined, input: StructuredDataInput): JsonLd {
   const images = product?.photos.map((photo) => input.siteUrl + photo.url) ?? [];

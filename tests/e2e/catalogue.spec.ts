@@ -15,19 +15,19 @@ test('filters by category, searches and sorts through the address, and Back and 
   await categories(page).getByRole('button', { name: 'Kits' }).click();
   await expect(page).toHaveURL(/\/\?category=kits$/);
   await expect(categories(page).getByRole('button', { name: 'Kits' })).toHaveAttribute('aria-pressed', 'true');
-  await expect(cardNames(page)).toHaveText(['Blossom Gift Box', 'Deluxe Nail Artist Kit', 'Press-On Starter Kit']);
+  await expect(cardNames(page)).toHaveText(['Blossom Gift Box', 'Deluxe Nail Artist Kit', 'Nail Sizing Kit', 'Press-On Starter Kit']);
 
   await page.getByLabel('Sort by').selectOption({ label: 'Price: high to low' });
   await expect(page).toHaveURL(/\/\?category=kits&sort=price-desc$/);
-  await expect(cardNames(page)).toHaveText(['Deluxe Nail Artist Kit', 'Blossom Gift Box', 'Press-On Starter Kit']);
+  await expect(cardNames(page)).toHaveText(['Deluxe Nail Artist Kit', 'Blossom Gift Box', 'Press-On Starter Kit', 'Nail Sizing Kit']);
 
   await page.reload();
   await expect(page.getByLabel('Sort by')).toHaveValue('price-desc');
-  await expect(cardNames(page)).toHaveText(['Deluxe Nail Artist Kit', 'Blossom Gift Box', 'Press-On Starter Kit']);
+  await expect(cardNames(page)).toHaveText(['Deluxe Nail Artist Kit', 'Blossom Gift Box', 'Press-On Starter Kit', 'Nail Sizing Kit']);
 
   await page.goBack();
   await expect(page).toHaveURL(/\/\?category=kits$/);
-  await expect(cardNames(page)).toHaveText(['Blossom Gift Box', 'Deluxe Nail Artist Kit', 'Press-On Starter Kit']);
+  await expect(cardNames(page)).toHaveText(['Blossom Gift Box', 'Deluxe Nail Artist Kit', 'Nail Sizing Kit', 'Press-On Starter Kit']);
 
   // A few letters find a product by its name or description, whatever the case.
   await categories(page).getByRole('button', { name: 'All' }).click();

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogueResponse, Product } from '../../shared/catalog.js';
+import { EMPTY_CHOICE_SUMMARY, NO_CHOICES, PLAIN_PRODUCT_MODEL } from '../../shared/product-options.js';
 import type { ShownCartItem } from '../cart/cart-storage.js';
 import { cartWithCounts, catalogueWithCounts } from './stock-counts.js';
 
 const product = (id: string, stock: number | null): Product => ({
+  ...PLAIN_PRODUCT_MODEL,
   id,
   slug: id,
   name: { en: id, bg: '' },
@@ -25,6 +27,11 @@ const line = (productId: string, stock: number | null): ShownCartItem => ({
   quantity: 1,
   stock,
   addedAt: '2026-01-01T00:00:00Z',
+  choices: NO_CHOICES,
+  choiceKey: '',
+  summary: EMPTY_CHOICE_SUMMARY,
+  problem: null,
+  dispatchBy: '2026-01-05',
 });
 
 describe('stock counts from the live channel', () => {

@@ -3,6 +3,8 @@ import { accountDataFileName, deleteAccountSchema, type AccountExport } from '..
 import { clearSessionCookie, requireUser, requireUserSession } from '../auth/session.js';
 import type { Database } from '../db/client.js';
 import { parseInput } from '../http/validation.js';
+import type { NailSizes } from '../../shared/nail-sizes.js';
+import { readNailSizes, saveNailSizes } from './nail-sizes.js';
 import { deleteAccount, exportAccount } from './service.js';
 
 /** A customer's copy of their data, and the deletion of their account (GDPR articles 15, 17 and 20). */
@@ -13,6 +15,18 @@ export function registerAccountRoutes(app: FastifyInstance, db: Database): void 
     reply.header('cache-control', 'no-store');
     reply.header('content-disposition', `attachment; filename="${accountDataFileName(data.exportedAt)}"`);
     return data;
+  });
+
+  // "My nail sizes": the size picker fills them in for the signed-in customer.
+  app.get('/api/account/nail-sizes', async (request, reply): Promise<{ sizes: NailSizes | null }> => {
+    const user = await requireUser(db, request);
+    reply.header('cache-control', 'no-store');
+    return { sizes: await readNailSizes(db, user.id) };
+  });
+
+  app.put('/api/account/nail-sizes', async (request): Promise<{ sizes: NailSizes | null }> => {
+    const user = await requireUser(db, request);
+    return { sizes: await saveNailSizes(db, user, request.body) };
   });
 
   app.delete('/api/account', async (request, reply) => {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { ACCOUNT_EMAIL_MISMATCH, deletedEmailPlaceholder, type AccountExport } from '../../shared/account.js';
 import { deleteAllAddresses, listAddresses } from '../addresses/service.js';
 import { removeAdmin } from '../auth/roles.js';
@@ -6,11 +7,13 @@ import { endAllSessions, findAccount, forgetSignInLinks, listUserSessions, relea
 import type { CurrentUser, UserSession } from '../auth/session.js';
 import { deleteCart, getCart } from '../cart/service.js';
 import type { Database, Transaction } from '../db/client.js';
+import { users } from '../db/schema.js';
 import { databaseErrorCode, inTransaction, lockSubject, UNIQUE_VIOLATION } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
 import { invalidInput } from '../http/validation.js';
 import { forgetRecipient, listCustomerMails } from '../mail/mail-queue.js';
 import { anonymiseCustomerOrders, listAllCustomerOrders } from '../orders/anonymise.js';
+import { readNailSizes } from './nail-sizes.js';
 
 const signedOut = () => new HttpError(401, 'unauthorized', 'Sign in first.');
 
@@ -31,6 +34,7 @@ export async function exportAccount(db: Database, { user, sessionHash }: UserSes
           createdAt: account.createdAt.toISOString(),
           lastSignInAt: account.lastLoginAt?.toISOString() ?? null,
           lastSignOutAt: account.lastLogoutAt?.toISOString() ?? null,
+          nailSizes: await readNailSizes(tx, user.id),
         },
         addresses: await listAddresses(tx, user.id),
         cart: await getCart(db, user.id, tx),
@@ -52,7 +56,7 @@ const PLACEHOLDER_DRAWS = 3;
 
 /**
  * Deletes the customer's account, confirmed by its e-mail, in one transaction: addresses, cart,
- * sign-in links, sessions and admin rights go; the orders stay for the shop's accounts without
+ * saved nail sizes, sign-in links, sessions and admin rights go; the orders stay for the shop's accounts without
  * anything that names the person (anonymiseCustomerOrders), and so does the account's row, under the
  * same placeholder, since the orders refer to it. Every session's event streams end on every server
  * process when it commits.
@@ -79,6 +83,8 @@ async function eraseAccount(tx: Transaction, user: CurrentUser, placeholder: str
   // A second deletion waiting behind the first finds the e-mail gone, like the session.
   if (!(await releaseAccountEmail(tx, user.id, user.email, placeholder))) throw signedOut();
   await deleteAllAddresses(tx, user.id);
+  // The account's row stays for its orders, without the sizes of the hands it described.
+  await tx.update(users).set({ nailSizes: null }).where(eq(users.id, user.id));
   await deleteCart(tx, user.id);
   await forgetSignInLinks(tx, user.email);
   await removeAdmin(tx, user.email);

@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ADMIN_ORDERS_PAGE_SIZE, type AdminOrderDetail, type AdminOrderPage } from '../../shared/admin.js';
-import { productFieldsSchema } from '../../shared/catalog-schemas.js';
+import { productFieldsSchema, productModelSchema, type ProductModelInput } from '../../shared/catalog-schemas.js';
+import type { NailSizeChart } from '../../shared/nail-sizes.js';
+import { WORK_LIST_STATUSES, type WorkListResponse } from '../../shared/work-list.js';
 import { photoOrderSchema } from '../../shared/photo-schemas.js';
 import { TEXT_LANGUAGES, type Product } from '../../shared/catalog.js';
 import type { Order } from '../../shared/orders.js';
@@ -13,6 +15,7 @@ import { requireAdmin } from '../auth/session.js';
 import { addPhoto, arrangePhotos, removePhoto } from '../catalog/photos.js';
 import { ADMIN_PRODUCTS_LIMIT, listProducts } from '../catalog/product-queries.js';
 import { createProduct, deleteProduct, updateProduct, type ProductFields, type StockInput } from '../catalog/product-writes.js';
+import { saveSizeChart } from '../catalog/size-chart.js';
 import type { Database } from '../db/client.js';
 import { HttpError } from '../http/errors.js';
 import { invalidInput, parseInput } from '../http/validation.js';
@@ -25,12 +28,30 @@ import { orderIdOf } from '../orders/routes.js';
 import { changeOrderStatus } from '../orders/status-changes.js';
 import { countedPayment, recordCashPayment } from '../payments/service.js';
 import { stockChangesOfOrder, stockChangesOfProduct } from '../stock/service.js';
+import { workList } from './work-list.js';
 
 interface ProductForm {
   fields: ProductFields;
   stock: StockInput;
+  /** Absent: sold as it is when created, unchanged when edited. */
+  model: ProductModelInput | undefined;
   image: Buffer | undefined;
 }
+
+/** The form's `model` field: JSON of the product's options, sizing, questions and lead time; empty is the same as absent. */
+function readModel(text: string | undefined): ProductModelInput | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  let model: unknown;
+  try {
+    model = JSON.parse(text);
+  } catch {
+    throw invalidInput('model', 'admin.products.messages.invalidModel');
+  }
+  // Wrapped, so that a refusal's field names its place in the model: model.optionGroups.0.values.1.id
+  return parseInput(modelFieldSchema, { model }).model;
+}
+
+const modelFieldSchema = z.object({ model: productModelSchema });
 
 /** Reads the product form (multipart: text fields and at most one image file). */
 async function readProductForm(request: FastifyRequest): Promise<ProductForm> {
@@ -50,6 +71,7 @@ async function readProductForm(request: FastifyRequest): Promise<ProductForm> {
   return {
     fields: { name: { en: nameEn, bg: nameBg }, description: { en: descriptionEn, bg: descriptionBg }, priceMinor: price, category },
     stock: { stock, stockSeen },
+    model: readModel(values.model),
     image,
   };
 }
@@ -72,6 +94,7 @@ const mailParam = z.object({ mailId: z.uuid({ error: 'E-mail ID is required' }) 
 const photoParams = z.object({ id: z.uuid({ error: 'Product ID is required' }), photoId: z.uuid({ error: 'Photo ID is required' }) });
 // lang: the admin's language, whose names the table is sorted by (names are bilingual).
 const productQuerySchema = z.object({ stock: z.enum(STOCK_FILTERS).optional().catch(undefined), lang: z.enum(TEXT_LANGUAGES).catch('en').default('en') });
+const workListQuerySchema = z.object({ status: z.enum(WORK_LIST_STATUSES, { error: 'Unknown work list status' }).optional() });
 const adminLanguageSchema = z.object({ language: z.enum(TEXT_LANGUAGES) });
 const orderQuerySchema = z.object({
   status: orderStatusSchema.optional().catch(undefined),
@@ -111,17 +134,17 @@ export function registerAdminRoutes(app: FastifyInstance, db: Database, images: 
 
   app.post('/api/admin/products', async (request, reply) => {
     const admin = await requireAdmin(db, request);
-    const { fields, stock, image } = await readProductForm(request);
+    const { fields, stock, model, image } = await readProductForm(request);
     if (!image) throw new HttpError(400, 'bad_request', 'Please select an image for the product', { field: 'image', messageKey: 'admin.products.messages.imageRequired' });
-    return reply.status(201).send({ product: await createProduct(db, images, fields, stock.stock ?? null, image, admin.email) });
+    return reply.status(201).send({ product: await createProduct(db, images, fields, stock.stock ?? null, image, admin.email, model) });
   });
 
   app.put('/api/admin/products/:id', async (request): Promise<{ product: Product }> => {
     const admin = await requireAdmin(db, request);
     const { id } = parseInput(idParam, request.params);
-    const { fields, stock, image } = await readProductForm(request);
+    const { fields, stock, model, image } = await readProductForm(request);
     if (image) throw new HttpError(400, 'bad_request', `Photos are added at /api/admin/products/${id}/photos`);
-    return { product: await updateProduct(db, id, fields, stock, admin.email) };
+    return { product: await updateProduct(db, id, fields, stock, admin.email, model) };
   });
 
   // Photos are added one per request, so that the browser can show each file's progress.
@@ -156,6 +179,19 @@ export function registerAdminRoutes(app: FastifyInstance, db: Database, images: 
     const { id } = parseInput(idParam, request.params);
     await deleteProduct(db, images, id);
     return reply.status(204).send();
+  });
+
+  app.put('/api/admin/size-chart', async (request): Promise<NailSizeChart> => {
+    await requireAdmin(db, request);
+    return saveSizeChart(db, request.body);
+  });
+
+  // The maker's work list: lines of open orders still to be made, soonest due first.
+  app.get('/api/admin/work-list', async (request, reply): Promise<WorkListResponse> => {
+    await requireAdmin(db, request);
+    const { status } = parseInput(workListQuerySchema, request.query);
+    reply.header('cache-control', 'no-store');
+    return workList(db, status);
   });
 
   app.get('/api/admin/orders', async (request, reply): Promise<AdminOrderPage> => {

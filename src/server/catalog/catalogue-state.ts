@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/client.js';
-import { products, shopState } from '../db/schema.js';
+import { productCombinations, products, shopState } from '../db/schema.js';
 import { announceCatalogueChange } from '../notices/live-hub.js';
 
 const CATALOGUE_VERSION = 'catalogue_version';
@@ -13,8 +13,9 @@ export async function catalogueVersion(db: Executor): Promise<number> {
 
 /**
  * What every catalogue answer is made of besides its query: the catalogue's version, which every
- * change to the products goes up with, and the stock counts, which orders change without it. One
- * statement, so both come from one snapshot; reading every count is cheap for a handmade shop's
+ * change to the products goes up with, and the stock counts (the products' and their combinations'),
+ * which orders change without it. One statement, so both come from one snapshot; reading every
+ * count is cheap for a handmade shop's
  * catalogue (see ADMIN_PRODUCTS_LIMIT). Counts can come back to earlier values (an order, then its
  * cancellation), so two states are only ever compared for equality.
  */
@@ -41,7 +42,8 @@ const catalogueStateQuery = (db: Executor) =>
   db
     .select({
       version: sql<string>`coalesce((select ${shopState.value} from ${shopState} where ${shopState.key} = ${CATALOGUE_VERSION}), '0')`,
-      counts: sql<string>`coalesce(md5(string_agg(${products.id}::text || '=' || coalesce(${products.stock}::text, '-'), ',' order by ${products.id})), '')`,
+      counts: sql<string>`coalesce(md5(string_agg(${products.id}::text || '=' || coalesce(${products.stock}::text, '-'), ',' order by ${products.id})), '')
+        || coalesce((select md5(string_agg(${productCombinations.productId}::text || '/' || ${productCombinations.key} || '=' || coalesce(${productCombinations.stock}::text, '-'), ',' order by ${productCombinations.productId}, ${productCombinations.key})) from ${productCombinations}), '')`,
     })
     .from(products);
 

@@ -7,6 +7,7 @@ import { products, shopState } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import { CHANGE_CHANNEL } from './catalogue-cache.js';
 import { catalogueChanged } from './catalogue-state.js';
+import { repriced } from './product-writes.js';
 
 /** The shop_state key that records the currency of the catalogue's prices. */
 const CATALOGUE_CURRENCY = 'catalogue_currency';
@@ -166,19 +167,25 @@ export interface PriceChange {
 
 /**
  * Converts a BGN catalogue to euro at the fixed rate, rounding half-up to the cent: every product's
- * price and the price each cart line remembers (so that no cart shows a price change that is not
- * one). Orders keep the currency they were placed in. Nothing happens when the prices are already
+ * price, its options' and answers' price differences, and the price each cart line remembers (so
+ * that no cart shows a price change that is not one). Orders keep the currency they were placed in. Nothing happens when the prices are already
  * in euro, so running it twice changes nothing; null says so.
  */
 export async function convertCatalogueToEuro(db: Database): Promise<PriceChange[] | null> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${CURRENCY_LOCK})`);
     if ((await recordedCurrency(tx)) === 'EUR') return null;
-    const rows = await tx.select({ id: products.id, nameEn: products.nameEn, nameBg: products.nameBg, priceMinor: products.priceMinor }).from(products).orderBy(products.nameEn).for('update');
+    const rows = await tx
+      .select({ id: products.id, nameEn: products.nameEn, nameBg: products.nameBg, priceMinor: products.priceMinor, optionGroups: products.optionGroups, questions: products.questions })
+      .from(products)
+      .orderBy(products.nameEn)
+      .for('update');
     const changes: PriceChange[] = [];
     for (const row of rows) {
       const afterMinor = bgnToEurMinor(row.priceMinor);
-      await tx.update(products).set({ priceMinor: afterMinor, updatedAt: sql`now()` }).where(eq(products.id, row.id));
+      // The options' and answers' price differences are amounts in the same currency.
+      const { optionGroups, questions } = repriced(row, bgnToEurMinor);
+      await tx.update(products).set({ priceMinor: afterMinor, optionGroups, questions, updatedAt: sql`now()` }).where(eq(products.id, row.id));
       changes.push({ name: row.nameEn || row.nameBg, beforeMinor: row.priceMinor, afterMinor });
     }
     await convertCartPricesToEuro(tx);

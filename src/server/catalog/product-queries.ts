@@ -4,7 +4,7 @@ import type { CombinationStock, StockMode } from '../../shared/product-options.j
 import { searchableText } from '../../shared/search.js';
 import { LOW_STOCK_MAX, type StockFilter } from '../../shared/stock.js';
 import type { Database, Executor } from '../db/client.js';
-import { productPhotos, productSlugs, products } from '../db/schema.js';
+import { productCombinations, productPhotos, productSlugs, products } from '../db/schema.js';
 import { imageUrlForKey } from '../images/product-images.js';
 import { catalogueVersion } from './catalogue-state.js';
 
@@ -51,12 +51,32 @@ async function photosOf(db: Executor, productIds: readonly string[]): Promise<Ma
   return byProduct;
 }
 
+/**
+ * The combinations on sale of those of these products that count stock per combination, in key
+ * order; other products have none to read.
+ */
+export async function combinationsOf(db: Executor, rows: readonly Pick<ProductRow, 'id' | 'stockMode'>[]): Promise<Map<string, CombinationStock[]>> {
+  const ids = rows.filter((row) => row.stockMode === 'combination').map((row) => row.id);
+  const byProduct = new Map<string, CombinationStock[]>(ids.map((id) => [id, []]));
+  if (ids.length === 0) return byProduct;
+  const found = await db
+    .select({ productId: productCombinations.productId, key: productCombinations.key, stock: productCombinations.stock })
+    .from(productCombinations)
+    .where(inArray(productCombinations.productId, ids))
+    .orderBy(asc(productCombinations.productId), asc(productCombinations.key));
+  for (const { productId, key, stock } of found) byProduct.get(productId)?.push({ key, stock });
+  return byProduct;
+}
+
+/** The products of these rows, with their photos and, for those counting per combination, their combinations. */
 export async function withPhotos(db: Executor, rows: readonly ProductRow[]): Promise<Product[]> {
+  // One after the other: in a transaction both share one connection.
   const photos = await photosOf(
     db,
     rows.map((row) => row.id),
   );
-  return rows.map((row) => toProduct(row, (photos.get(row.id) ?? []).map(toPhoto)));
+  const combinations = await combinationsOf(db, rows);
+  return rows.map((row) => toProduct(row, (photos.get(row.id) ?? []).map(toPhoto), combinations.get(row.id)));
 }
 
 /** Products per page of the catalogue: a grid of 2, 3 or 4 columns fills evenly. */
@@ -65,7 +85,9 @@ export const CATALOGUE_PAGE_SIZE = 48;
 export const ADMIN_PRODUCTS_LIMIT = 500;
 
 const stockConditions: Record<StockFilter, SQL> = {
-  soldOut: sql`${products.stock} = 0`,
+  // A product counted per combination is sold out when none of its combinations has a piece left or is made to order.
+  soldOut: sql`(${products.stock} = 0 and ${products.stockMode} = 'product') or (${products.stockMode} = 'combination' and not exists (
+    select 1 from ${productCombinations} where ${productCombinations.productId} = ${products.id} and (${productCombinations.stock} is null or ${productCombinations.stock} > 0)))`,
   low: sql`${products.stock} between 1 and ${LOW_STOCK_MAX}`,
 };
 

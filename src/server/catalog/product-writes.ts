@@ -1,15 +1,17 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { ProductModelInput } from '../../shared/catalog-schemas.js';
 import type { LocalizedText, Product, ProductCategory } from '../../shared/catalog.js';
+import { PLAIN_PRODUCT_MODEL, type OptionValue, type ProductModel } from '../../shared/product-options.js';
 import { searchableText } from '../../shared/search.js';
 import { slugify } from '../../shared/slug.js';
 import type { Database, Executor } from '../db/client.js';
-import { productPhotos, productSlugs, products, shopState } from '../db/schema.js';
+import { productCombinations, productPhotos, productSlugs, products, shopState, stockChanges } from '../db/schema.js';
 import { inTransaction } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
 import type { ProductImages } from '../images/product-images.js';
 import { lockForStockChange, recordStockSet } from '../stock/service.js';
 import { catalogueChanged } from './catalogue-state.js';
-import { productName, toPhoto, toProduct, withPhotos } from './product-queries.js';
+import { productName, withPhotos } from './product-queries.js';
 
 export interface ProductFields {
   name: LocalizedText;
@@ -68,18 +70,122 @@ export interface StockInput {
   stockSeen: number | null | undefined;
 }
 
-/** Adds a product with its cover photo; if the database refuses it, the stored image is removed again. */
-export async function createProduct(db: Database, images: ProductImages, fields: ProductFields, stock: number | null, image: Buffer, admin: string): Promise<Product> {
+/** The product's columns for its options, sizing, questions and lead time (its combinations have a table of their own). */
+export function modelColumns(model: Omit<ProductModelInput, 'combinations'>) {
+  const lead =
+    model.leadTime.kind === 'ready'
+      ? { leadKind: 'ready', leadMinDays: model.leadTime.days, leadMaxDays: model.leadTime.days }
+      : { leadKind: 'made_to_order', leadMinDays: model.leadTime.minDays, leadMaxDays: model.leadTime.maxDays };
+  return {
+    optionGroups: model.optionGroups,
+    stockMode: model.optionGroups.length > 0 ? model.stockMode : 'product',
+    sized: model.sized,
+    questions: model.questions,
+    ...lead,
+  };
+}
+
+const PLAIN_MODEL_INPUT: ProductModelInput = PLAIN_PRODUCT_MODEL;
+
+/**
+ * The model with every price difference in another currency (`price` converts an amount), each
+ * converted on its own as the product's price is, its sign kept.
+ */
+export function repriced<Model extends Pick<ProductModel, 'optionGroups' | 'questions'>>(model: Model, price: (minor: number) => number): Model {
+  const delta = (minor: number) => Math.sign(minor) * price(Math.abs(minor));
+  const priced = (value: OptionValue): OptionValue => ({ ...value, priceDeltaMinor: delta(value.priceDeltaMinor) });
+  return {
+    ...model,
+    optionGroups: model.optionGroups.map((group) => ({ ...group, values: group.values.map(priced) })),
+    questions: model.questions.map((question) =>
+      question.kind === 'choice'
+        ? { ...question, priceDeltaMinor: delta(question.priceDeltaMinor), choices: question.choices.map(priced) }
+        : { ...question, priceDeltaMinor: delta(question.priceDeltaMinor) },
+    ),
+  };
+}
+
+/**
+ * Makes the product's combinations the given set (none unless it counts per combination), in the
+ * caller's transaction, which holds the product's row (lockForStockChange) so that no order takes
+ * from a combination meanwhile. As with the product's own count, a count the admin left alone in
+ * the form (stockSeen) is not written back over orders taken since it was opened, and one the admin
+ * changed is refused when orders changed it meanwhile. Every count set is logged.
+ */
+export async function replaceCombinations(tx: Executor, productId: string, model: ProductModelInput, admin: string): Promise<void> {
+  const wanted = model.stockMode === 'combination' && model.optionGroups.length > 0 ? model.combinations : [];
+  const current = await tx.select({ key: productCombinations.key, stock: productCombinations.stock }).from(productCombinations).where(eq(productCombinations.productId, productId));
+  const before = new Map(current.map((row) => [row.key, row.stock]));
+  const changes: { key: string; before: number | null; after: number | null }[] = [];
+  const added: { productId: string; key: string; stock: number | null }[] = [];
+  for (const [index, combination] of wanted.entries()) {
+    if (!before.has(combination.key)) {
+      added.push({ productId, key: combination.key, stock: combination.stock });
+      if (combination.stock !== null) changes.push({ key: combination.key, before: null, after: combination.stock });
+      continue;
+    }
+    const now = before.get(combination.key) ?? null;
+    const seen = combination.stockSeen;
+    if (seen !== undefined && combination.stock === seen) continue;
+    if (combination.stock === now) continue;
+    if (seen !== undefined && seen !== now) {
+      throw new HttpError(409, 'stock_changed', `The stock of ${combination.key} is now ${now ?? 'made to order'}; orders changed it since the form was opened.`, {
+        field: `model.combinations.${index}.stock`,
+        messageKey: 'admin.products.messages.stockChanged',
+        stock: now,
+      });
+    }
+    await tx
+      .update(productCombinations)
+      .set({ stock: combination.stock })
+      .where(and(eq(productCombinations.productId, productId), eq(productCombinations.key, combination.key)));
+    changes.push({ key: combination.key, before: now, after: combination.stock });
+  }
+  const kept = new Set(wanted.map((combination) => combination.key));
+  const removed = current.filter((row) => !kept.has(row.key)).map((row) => row.key);
+  if (removed.length > 0) await tx.delete(productCombinations).where(and(eq(productCombinations.productId, productId), inArray(productCombinations.key, removed)));
+  if (added.length > 0) await tx.insert(productCombinations).values(added);
+  if (changes.length > 0) {
+    await tx.insert(stockChanges).values(
+      changes.map((change) => ({
+        productId,
+        combinationKey: change.key,
+        change: (change.after ?? 0) - (change.before ?? 0),
+        stockAfter: change.after,
+        reason: 'set',
+        changedBy: admin,
+      })),
+    );
+  }
+}
+
+/**
+ * Adds a product with its cover photo, sold as it is unless a model is given; if the database
+ * refuses it, the stored image is removed again.
+ */
+export async function createProduct(
+  db: Database,
+  images: ProductImages,
+  fields: ProductFields,
+  stock: number | null,
+  image: Buffer,
+  admin: string,
+  model: ProductModelInput = PLAIN_MODEL_INPUT,
+): Promise<Product> {
   const id = crypto.randomUUID();
   const imageKey = await images.storeUpload(id, image);
   try {
     return await db.transaction(async (tx) => {
       await catalogueChanged(tx);
       const slug = await freeSlug(tx, fields.name, id);
-      const [row] = await tx.insert(products).values({ id, ...productColumns(fields), slug, stock }).returning();
-      const [photo] = await tx.insert(productPhotos).values({ productId: id, position: 0, imageKey }).returning();
+      const [row] = await tx
+        .insert(products)
+        .values({ id, ...productColumns(fields), ...modelColumns(model), slug, stock })
+        .returning();
+      await tx.insert(productPhotos).values({ productId: id, position: 0, imageKey });
       if (stock !== null) await recordStockSet(tx, id, null, stock, admin);
-      return toProduct(row!, [toPhoto(photo!)]);
+      await replaceCombinations(tx, id, model, admin);
+      return (await withPhotos(tx, [row!]))[0]!;
     });
   } catch (error) {
     await images.remove(imageKey);
@@ -88,12 +194,23 @@ export async function createProduct(db: Database, images: ProductImages, fields:
 }
 
 /**
- * Changes a product's texts, price, category and count. A new name gives a new slug; the old one
+ * Changes a product's texts, price, category, count and, when given, its model (options and their
+ * combinations, sizing, questions, lead time). The product's row is held from the start
+ * (lockForStockChange), which orders being placed with it hold against (`for key share`): an order
+ * sees the product's options and combinations as they were before this change or after it, never
+ * half of it, so a combination removed here is never sold. A new name gives a new slug; the old one
  * keeps leading to the product. The count is written only when the admin changed it in the form,
  * and only if orders did not change it since the form was opened (stock_changed): a sale is never
  * undone by saving a form.
  */
-export async function updateProduct(db: Database, id: string, fields: ProductFields, { stock, stockSeen }: StockInput, admin: string): Promise<Product> {
+export async function updateProduct(
+  db: Database,
+  id: string,
+  fields: ProductFields,
+  { stock, stockSeen }: StockInput,
+  admin: string,
+  model?: ProductModelInput,
+): Promise<Product> {
   const row = await inTransaction(db, async (tx) => {
     const current = await lockForStockChange(tx, id);
     if (!current) return undefined;
@@ -114,10 +231,11 @@ export async function updateProduct(db: Database, id: string, fields: ProductFie
     }
     const [updated] = await tx
       .update(products)
-      .set({ ...productColumns(fields), slug, ...(setsStock ? { stock } : {}), updatedAt: new Date() })
+      .set({ ...productColumns(fields), ...(model ? modelColumns(model) : {}), slug, ...(setsStock ? { stock } : {}), updatedAt: new Date() })
       .where(eq(products.id, id))
       .returning();
     if (setsStock) await recordStockSet(tx, id, current.stock, stock, admin);
+    if (model) await replaceCombinations(tx, id, model, admin);
     return updated;
   });
   if (!row) throw new HttpError(404, 'not_found', 'Product not found');

@@ -5,6 +5,7 @@ import type { DatabaseHandle } from '../db/client.js';
 import { errorBody } from '../http/errors.js';
 import { CatalogueCache, sendPrepared } from './catalogue-cache.js';
 import { listCatalogue, productPage, type CatalogueFilter } from './product-queries.js';
+import { readSizeChart } from './size-chart.js';
 
 const queryParams = (query: unknown) => new URLSearchParams(Object.entries((query ?? {}) as Record<string, unknown>).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 
@@ -22,6 +23,12 @@ export async function registerCatalogRoutes(app: FastifyInstance, database: Data
     const filter: CatalogueFilter = { ...parseCatalogueQuery(params), language: params.get('lang') === 'bg' ? 'bg' : 'en' };
     const prepared = await cache.answer(catalogueKey(filter), (tx) => listCatalogue(tx, filter));
     return sendPrepared(request, reply, prepared);
+  });
+
+  /** The shop's size chart, for the size picker and the measuring guide; the admin changes it rarely. */
+  app.get('/api/size-chart', async (_request, reply) => {
+    reply.header('cache-control', 'public, max-age=60');
+    return readSizeChart(database.db);
   });
 
   /** A product page's data, also for a slug the product had before a rename (the page then shows the new address). */

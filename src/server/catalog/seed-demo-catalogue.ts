@@ -1,10 +1,10 @@
 import { count, eq, sql } from 'drizzle-orm';
 import { bgnToEurMinor, type Currency } from '../../shared/money.js';
 import type { Database, Executor } from '../db/client.js';
-import { productPhotos, products, shopState } from '../db/schema.js';
+import { productCombinations, productPhotos, products, shopState } from '../db/schema.js';
 import type { ProductImages } from '../images/product-images.js';
 import { catalogueChanged } from './catalogue-state.js';
-import { freeSlug, productColumns, SEED_LOCK, type ProductFields } from './product-writes.js';
+import { freeSlug, modelColumns, productColumns, repriced, SEED_LOCK, type ProductFields } from './product-writes.js';
 
 const DEMO_SEEDED = 'demo_catalogue_seeded_at';
 
@@ -30,13 +30,16 @@ export async function seedDemoCatalogue(db: Database, images: ProductImages, cur
     await catalogueChanged(tx);
     for (const [index, demo] of demoProducts.entries()) {
       const id = crypto.randomUUID();
+      const price = (minor: number) => (currency === 'EUR' ? bgnToEurMinor(minor) : minor);
       const fields: ProductFields = {
         name: { en: demo.name, bg: demo.nameBg },
         description: { en: demo.description, bg: demo.descriptionBg },
-        priceMinor: currency === 'EUR' ? bgnToEurMinor(demo.priceMinor) : demo.priceMinor,
+        priceMinor: price(demo.priceMinor),
         category: demo.category,
       };
-      await tx.insert(products).values({ id, ...productColumns(fields), slug: await freeSlug(tx, fields.name, id), stock: demo.stock });
+      const model = repriced(demo.model, price);
+      await tx.insert(products).values({ id, ...productColumns(fields), ...modelColumns(model), slug: await freeSlug(tx, fields.name, id), stock: demo.stock });
+      if (model.stockMode === 'combination') await tx.insert(productCombinations).values(model.combinations.map((combination) => ({ productId: id, ...combination })));
       const imageKey = await images.storeEncoded(id, photos[index]!);
       await tx.insert(productPhotos).values({ productId: id, position: 0, imageKey });
     }

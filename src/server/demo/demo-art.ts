@@ -681,6 +681,41 @@ function deluxeNailArtistKit(): string {
   });
 }
 
+function nailSizingKit(): string {
+  // Twelve sample tips, widest first, in two rows on their card.
+  const tips = Array.from({ length: 12 }, (_, size) => {
+    const p = { x: 205 + (size % 6) * 78, y: 255 + Math.floor(size / 6) * 150 };
+    return nailAt(p, 'url(#clear)', '', 1 - size * 0.045);
+  }).join('');
+  const dots = Array.from({ length: 12 }, (_, size) => `<circle cx="${205 + (size % 6) * 78}" cy="${330 + Math.floor(size / 6) * 150}" r="${7 - (size % 6) * 0.6}" fill="#c9a0dc"/>`).join('');
+  const ticks = Array.from({ length: 41 }, (_, i) => {
+    const x = 140 + i * 13;
+    const height = i % 10 === 0 ? 30 : i % 5 === 0 ? 22 : 13;
+    return `<rect x="${x}" y="598" width="2.5" height="${height}" fill="#6b4a1f"/>`;
+  }).join('');
+  const boxes = Array.from({ length: 10 }, (_, i) => `<rect x="${512 + (i % 5) * 26}" y="${660 + Math.floor(i / 5) * 30}" width="20" height="22" rx="4" fill="#fff" stroke="#c9a0dc" stroke-width="2"/>`).join('');
+  return scene({
+    background: ['#fbf7ff', '#cdb8ea'],
+    defs:
+      nailDefs('oval', 62, 104) +
+      linearGradient('clear', [[0, '#fdf3ff'], [1, '#e9d9f6']]) +
+      linearGradient('tape', [[0, '#ffe9a8'], [1, '#f6cf63']]) +
+      dropShadow('shadow', 14, 14, 0.2, '#5b3d8a'),
+    body:
+      '<g filter="url(#shadow)">' +
+      '<rect x="140" y="150" width="520" height="370" rx="30" fill="#fff"/>' +
+      '<rect x="120" y="580" width="560" height="60" rx="10" fill="url(#tape)" transform="rotate(-3 400 610)"/>' +
+      '<rect x="490" y="640" width="170" height="90" rx="12" fill="#f6effc" transform="rotate(4 575 685)"/>' +
+      '</g>' +
+      tips +
+      dots +
+      `<g transform="rotate(-3 400 610)">${ticks}</g>` +
+      `<g transform="rotate(4 575 685)">${boxes}</g>` +
+      sparkle(110, 110, 20) +
+      sparkle(700, 140, 14, '#fff7d6'),
+  });
+}
+
 /** Each demo photo's drawing, by the photo's name in the demo catalogue. */
 export const demoArt: Readonly<Record<string, () => string>> = {
   'blush-pearl-almond-set': blushPearlAlmondSet,
@@ -695,6 +730,7 @@ export const demoArt: Readonly<Record<string, () => string>> = {
   'vanilla-cuticle-oil': vanillaCuticleOil,
   'pearl-keepsake-storage-box': pearlKeepsakeStorageBox,
   'press-on-starter-kit': pressOnStarterKit,
+  'nail-sizing-kit': nailSizingKit,
   'blossom-gift-box': blossomGiftBox,
   'deluxe-nail-artist-kit': deluxeNailArtistKit,
 };

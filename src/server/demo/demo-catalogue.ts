@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PRODUCT_IMAGE_WIDTHS } from '../../shared/catalog.js';
+import { combinationKey, PLAIN_PRODUCT_MODEL, type OptionGroup, type ProductModel, type ProductQuestion } from '../../shared/product-options.js';
 import { projectPath } from '../project-path.js';
 
 type DemoCategory = 'nails' | 'nail-art' | 'accessories' | 'kits';
@@ -17,6 +18,65 @@ export interface DemoProduct {
   stock: number | null;
   /** The photo's name: photos/{photo}-{width}.webp in every product image width, drawn by demo-art.ts. */
   photo: string;
+  /** Options, sizing, questions and lead time; prices in BGN minor units, as priceMinor. */
+  model: Omit<ProductModel, 'priceMinor'>;
+}
+
+const SHAPE: OptionGroup = {
+  id: 'shape',
+  name: { en: 'Shape', bg: 'Форма' },
+  values: [
+    { id: 'almond', name: { en: 'Almond', bg: 'Бадем' }, priceDeltaMinor: 0 },
+    { id: 'coffin', name: { en: 'Coffin', bg: 'Балерина' }, priceDeltaMinor: 0 },
+    { id: 'stiletto', name: { en: 'Stiletto', bg: 'Стилето' }, priceDeltaMinor: 0 },
+    { id: 'square', name: { en: 'Square', bg: 'Квадрат' }, priceDeltaMinor: 0 },
+    { id: 'oval', name: { en: 'Oval', bg: 'Овал' }, priceDeltaMinor: 0 },
+  ],
+};
+
+// Longer nails take more gel and more painting.
+const LENGTH: OptionGroup = {
+  id: 'length',
+  name: { en: 'Length', bg: 'Дължина' },
+  values: [
+    { id: 'short', name: { en: 'Short', bg: 'Къси' }, priceDeltaMinor: 0 },
+    { id: 'medium', name: { en: 'Medium', bg: 'Средни' }, priceDeltaMinor: 0 },
+    { id: 'long', name: { en: 'Long', bg: 'Дълги' }, priceDeltaMinor: 300 },
+    { id: 'extra-long', name: { en: 'Extra long', bg: 'Много дълги' }, priceDeltaMinor: 600 },
+  ],
+};
+
+const DESIGN_WISH: ProductQuestion = {
+  id: 'design-wish',
+  kind: 'text',
+  label: { en: 'Design wish', bg: 'Желание за дизайна' },
+  required: false,
+  priceDeltaMinor: 0,
+  maxLength: 200,
+};
+
+const GIFT_WRAPPING: ProductQuestion = {
+  id: 'gift-wrapping',
+  kind: 'choice',
+  label: { en: 'Gift wrapping', bg: 'Подаръчна опаковка' },
+  required: false,
+  priceDeltaMinor: 0,
+  choices: [
+    { id: 'ribbon', name: { en: 'Satin ribbon', bg: 'Сатенена панделка' }, priceDeltaMinor: 300 },
+    { id: 'gift-box', name: { en: 'Gift box with a card', bg: 'Подаръчна кутия с картичка' }, priceDeltaMinor: 700 },
+  ],
+};
+
+const MADE_TO_ORDER = { kind: 'made_to_order', minDays: 5, maxDays: 10 } as const;
+
+/** Each shape in each length, with the sets the maker has ready: counted, or made when ordered (null). */
+function combinationsOf(ready: Readonly<Record<string, number>>): ProductModel['combinations'] {
+  return SHAPE.values.flatMap((shape) =>
+    LENGTH.values.map((length) => {
+      const key = combinationKey([SHAPE, LENGTH], { shape: shape.id, length: length.id });
+      return { key, stock: ready[key] ?? null };
+    }),
+  );
 }
 
 /**
@@ -43,6 +103,7 @@ export const demoProducts: readonly DemoProduct[] = [
     category: 'nails',
     stock: 12,
     photo: 'blush-pearl-almond-set',
+    model: PLAIN_PRODUCT_MODEL,
   },
   {
     name: 'Midnight Galaxy Coffin Set',
@@ -53,26 +114,50 @@ export const demoProducts: readonly DemoProduct[] = [
     category: 'nails',
     stock: 1,
     photo: 'midnight-galaxy-coffin-set',
+    model: PLAIN_PRODUCT_MODEL,
   },
   {
     name: 'Cherry Blossom Stilettos',
-    description: 'Sheer pink stiletto nails with hand-painted sakura branches, each blossom dotted by brush. A set of 20 in ten sizes.',
+    description:
+      'Sheer pink nails with hand-painted sakura branches, each blossom dotted by brush. Shown as stilettos; painted to order in the shape and length you choose, a set of 20 in your ten sizes.',
     nameBg: 'Нокти стилето „Черешов цвят“',
-    descriptionBg: 'Прозрачнорозови нокти стилето с ръчно рисувани клонки сакура – всяко цветче е нанесено с четка, точка по точка. Комплект от 20 броя в десет размера.',
+    descriptionBg:
+      'Прозрачнорозови нокти с ръчно рисувани клонки сакура – всяко цветче е нанесено с четка, точка по точка. На снимката са стилето; рисуваме ги по поръчка във формата и дължината по ваш избор – комплект от 20 броя по вашите десет размера.',
     priceMinor: 4200,
     category: 'nails',
     stock: null,
     photo: 'cherry-blossom-stilettos',
+    model: {
+      ...PLAIN_PRODUCT_MODEL,
+      optionGroups: [SHAPE, LENGTH],
+      sized: true,
+      questions: [DESIGN_WISH, GIFT_WRAPPING],
+      leadTime: MADE_TO_ORDER,
+    },
   },
   {
     name: 'Gold Foil French Tips',
-    description: 'Short square nails in warm nude with a crisp ivory tip and a real gold foil smile line. 24 nails for everyday elegance.',
+    description:
+      'Warm nude nails with a crisp ivory tip and a real gold foil smile line: 24 nails for everyday elegance. Shown short and square; made in the shape and length you choose, to your ten nail sizes, and a few favourites are ready to send.',
     nameBg: 'Френски маникюр със златно фолио',
-    descriptionBg: 'Къси квадратни нокти в топъл нюд с ясно очертан връх в слонова кост и линия на усмивката от истинско златно фолио. 24 нокътя за всекидневна елегантност.',
+    descriptionBg:
+      'Нокти в топъл нюд с ясно очертан връх в слонова кост и линия на усмивката от истинско златно фолио – 24 нокътя за всекидневна елегантност. На снимката са къси и квадратни; изработваме ги във формата и дължината по ваш избор, по вашите десет размера, а някои от най-търсените са готови за изпращане.',
     priceMinor: 2950,
     category: 'nails',
-    stock: 8,
+    // Counted per shape and length (the combinations below).
+    stock: null,
     photo: 'gold-foil-french-tips',
+    model: {
+      optionGroups: [SHAPE, LENGTH],
+      stockMode: 'combination',
+      // Some sets are ready in the favourite shapes; extra long stilettos are not made in this design.
+      combinations: combinationsOf({ 'square/short': 3, 'square/medium': 2, 'almond/short': 2, 'almond/medium': 0, 'oval/short': 1 }).filter(
+        (combination) => combination.key !== 'stiletto/extra-long',
+      ),
+      sized: true,
+      questions: [DESIGN_WISH, GIFT_WRAPPING],
+      leadTime: MADE_TO_ORDER,
+    },
   },
   {
     name: 'Pastel Daisy Decals',
@@ -83,6 +168,7 @@ export const demoProducts: readonly DemoProduct[] = [
     category: 'nail-art',
     stock: null,
     photo: 'pastel-daisy-decals',
+    model: { ...PLAIN_PRODUCT_MODEL, leadTime: MADE_TO_ORDER },
   },
   {
     name: 'Crystal Rhinestone Wheel',
@@ -93,6 +179,7 @@ export const demoProducts: readonly DemoProduct[] = [
     category: 'nail-art',
     stock: 40,
     photo: 'crystal-rhinestone-wheel',
+    model: PLAIN_PRODUCT_MODEL,
   },
   {
     name: 'Tiny Heart Charms',
@@ -103,6 +190,7 @@ export const demoProducts: readonly DemoProduct[] = [
     category: 'nail-art',
     stock: 0,
     photo: 'tiny-heart-charms',
+    model: PLAIN_PRODUCT_MODEL,
   },
   {
     name: 'Hand-Painted Lemon Tips',
@@ -113,6 +201,7 @@ export const demoProducts: readonly DemoProduct[] = [
     category: 'nail-art',
     stock: 1,
     photo: 'hand-painted-lemon-tips',
+    model: PLAIN_PRODUCT_MODEL,
   },
   {
     name: 'Rose Glass Nail File',
@@ -123,6 +212,7 @@ export const demoProducts: readonly DemoProduct[] = [
     category: 'accessories',
     stock: 3,
     photo: 'rose-glass-nail-file',
+    model: PLAIN_PRODUCT_MODEL,
   },
   {
     name: 'Vanilla Cuticle Oil',
@@ -133,6 +223,7 @@ export const demoProducts: readonly DemoProduct[] = [
     category: 'accessories',
     stock: null,
     photo: 'vanilla-cuticle-oil',
+    model: { ...PLAIN_PRODUCT_MODEL, leadTime: MADE_TO_ORDER },
   },
   {
     name: 'Pearl Keepsake Storage Box',
@@ -143,6 +234,7 @@ export const demoProducts: readonly DemoProduct[] = [
     category: 'accessories',
     stock: 2,
     photo: 'pearl-keepsake-storage-box',
+    model: PLAIN_PRODUCT_MODEL,
   },
   {
     name: 'Press-On Starter Kit',
@@ -153,6 +245,26 @@ export const demoProducts: readonly DemoProduct[] = [
     category: 'kits',
     stock: 15,
     photo: 'press-on-starter-kit',
+    model: PLAIN_PRODUCT_MODEL,
+  },
+  {
+    name: 'Nail Sizing Kit',
+    description:
+      'Find your ten sizes before you order a set made for you: twelve clear sample tips in sizes 0 to 11, a paper measuring tape and a card to write your sizes on. ' +
+      'How to measure: for each finger, hold the sample tips over your bare nail one at a time, from the widest down. Your size is the tip that covers the nail from one side to the other without pressing on the skin; between two sizes, take the wider one. ' +
+      'Or lay the tape across the widest part of the nail, side to side, and read the width in millimetres: the size chart on every sized product tells which size that is. ' +
+      'Measure all ten, the left hand first: thumb, index, middle, ring and little finger, then the right hand the same way. Save them in your profile (My nail sizes), and every set you order fills them in for you.',
+    nameBg: 'Комплект за измерване на ноктите',
+    descriptionBg:
+      'Открийте десетте си размера, преди да поръчате комплект по мярка: дванадесет прозрачни пробни нокътя в размери от 0 до 11, хартиена мерителна лента и картичка, на която да запишете размерите си. ' +
+      'Как да измерите: за всеки пръст поставяйте пробните нокти върху чистия си нокът един по един, като започнете от най-широкия. Вашият размер е нокътят, който покрива вашия от единия до другия край, без да натиска кожата; ако сте между два размера, изберете по-широкия. ' +
+      'Можете и да поставите лентата напречно през най-широката част на нокътя и да отчетете ширината в милиметри – таблицата с размерите на всеки продукт по мярка показва кой размер отговаря на нея. ' +
+      'Измерете и десетте, като започнете от лявата ръка: палец, показалец, среден пръст, безименен пръст и кутре, после и дясната ръка по същия начин. Запазете ги в профила си и те ще се попълват сами при всяка поръчка.',
+    priceMinor: 600,
+    category: 'kits',
+    stock: 25,
+    photo: 'nail-sizing-kit',
+    model: { ...PLAIN_PRODUCT_MODEL, leadTime: { kind: 'ready', days: 1 } },
   },
   {
     name: 'Blossom Gift Box',
@@ -163,6 +275,7 @@ export const demoProducts: readonly DemoProduct[] = [
     category: 'kits',
     stock: null,
     photo: 'blossom-gift-box',
+    model: { ...PLAIN_PRODUCT_MODEL, leadTime: MADE_TO_ORDER },
   },
   {
     name: 'Deluxe Nail Artist Kit',
@@ -173,5 +286,6 @@ export const demoProducts: readonly DemoProduct[] = [
     category: 'kits',
     stock: null,
     photo: 'deluxe-nail-artist-kit',
+    model: { ...PLAIN_PRODUCT_MODEL, leadTime: MADE_TO_ORDER },
   },
 ];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Product, ProductPhoto } from '../../../shared/catalog.js';
+import { PLAIN_PRODUCT_MODEL } from '../../../shared/product-options.js';
 import { ApiError } from '../../api/http.js';
 import type { PhotoItem } from './photo-manager.js';
 import { isRefusal, saveProductWithPhotos, type ProductCalls } from './save-product-photos.js';
@@ -33,7 +34,7 @@ function fakeServer({ product, refuse = {} }: { product?: Product; refuse?: Reco
         const file = form.get('image') as File;
         log.push(`create ${name} with ${file.name}`);
         const cover = await receive(file, onProgress);
-        stored = { id: 'product-1', slug: 'product-1', name: { en: name, bg: '' }, description: { en: '', bg: '' }, priceMinor: 1200, category: '', stock: 1, photos: [cover], createdAt: '', updatedAt: '' };
+        stored = { ...PLAIN_PRODUCT_MODEL, id: 'product-1', slug: 'product-1', name: { en: name, bg: '' }, description: { en: '', bg: '' }, priceMinor: 1200, category: '', stock: 1, photos: [cover], createdAt: '', updatedAt: '' };
       } else {
         log.push(`update ${name}`);
         stored!.name.en = name;
@@ -87,6 +88,7 @@ function save(server: ReturnType<typeof fakeServer>, items: PhotoItem[], product
 }
 
 const existing = (): Product => ({
+  ...PLAIN_PRODUCT_MODEL,
   id: 'product-1',
   slug: 'product-1',
   name: { en: 'Aurora', bg: '' },

@@ -29,3 +29,7 @@ ALTER TABLE "products" ADD CONSTRAINT "products_lead_kind_known" CHECK ("product
 ALTER TABLE "products" ADD CONSTRAINT "products_lead_days_ordered" CHECK (0 <= "products"."lead_min_days" and "products"."lead_min_days" <= "products"."lead_max_days");--> statement-breakpoint
 -- Pieces made to order promised the usual making time before they had one of their own.
 UPDATE "products" SET "lead_kind" = 'made_to_order', "lead_min_days" = 5, "lead_max_days" = 10 WHERE "stock" IS NULL;
+--> statement-breakpoint
+-- Orders change the counts of combinations as they do products' counts: the catalogue's prepared answers hear of it (0010).
+CREATE TRIGGER "product_combinations_catalogue_touched" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "product_combinations"
+  FOR EACH STATEMENT EXECUTE FUNCTION "notify_catalogue_touched"();

@@ -1,0 +1,28 @@
+import { eq, sql } from 'drizzle-orm';
+import { nailSizeChartSchema } from '../../shared/catalog-schemas.js';
+import { DEFAULT_NAIL_SIZE_CHART, type NailSizeChart } from '../../shared/nail-sizes.js';
+import type { Executor } from '../db/client.js';
+import { shopState } from '../db/schema.js';
+import { parseInput } from '../http/validation.js';
+
+/** The shop's one size chart, as JSON in shop_state; a shop that never saved one uses the default. */
+export const SIZE_CHART_KEY = 'nail_size_chart';
+
+export async function readSizeChart(db: Executor): Promise<NailSizeChart> {
+  const [row] = await db.select({ value: shopState.value }).from(shopState).where(eq(shopState.key, SIZE_CHART_KEY));
+  if (!row) return DEFAULT_NAIL_SIZE_CHART;
+  // Saved through saveSizeChart only; a value that no longer parses (edited by hand) falls back rather than break every sized product.
+  const parsed = nailSizeChartSchema.safeParse(JSON.parse(row.value));
+  return parsed.success ? parsed.data : DEFAULT_NAIL_SIZE_CHART;
+}
+
+/** Validates and saves the chart (400 with the refused field and its message key otherwise); returns it as saved. */
+export async function saveSizeChart(db: Executor, input: unknown): Promise<NailSizeChart> {
+  const chart = parseInput(nailSizeChartSchema, input);
+  const value = JSON.stringify(chart);
+  await db
+    .insert(shopState)
+    .values({ key: SIZE_CHART_KEY, value })
+    .onConflictDoUpdate({ target: shopState.key, set: { value, updatedAt: sql`now()` } });
+  return chart;
+}
