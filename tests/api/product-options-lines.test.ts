@@ -11,7 +11,7 @@ import type { Order } from '../../src/shared/orders.js';
 import type { LeadTime, LineChoices, OptionGroup, ProductQuestion } from '../../src/shared/product-options.js';
 import { dispatchDate } from '../../src/shared/working-days.js';
 import { addAdmin } from '../../src/server/auth/roles.js';
-import { NAIL_SIZE_CHART_KEY } from '../../src/server/cart/size-chart.js';
+import { SIZE_CHART_KEY } from '../../src/server/catalog/size-chart.js';
 import { orderItems, orders, productCombinations, products, shopState, stockChanges } from '../../src/server/db/schema.js';
 import type { OutboxEntry } from '../../src/server/mail/mailer.js';
 import { sofia } from './sample-data.js';
@@ -235,13 +235,13 @@ describeEachDatabase(
       }
       // Sizes are checked against the shop's chart as the admin saved it.
       const smallChart: NailSizeChart = { sizes: DEFAULT_NAIL_SIZE_CHART.sizes.slice(0, 8), presets: [] };
-      await testApp.database.db.insert(shopState).values({ key: NAIL_SIZE_CHART_KEY, value: JSON.stringify(smallChart) });
+      await testApp.database.db.insert(shopState).values({ key: SIZE_CHART_KEY, value: JSON.stringify(smallChart) });
       try {
         const { outcomes } = await add(testApp, cookie, pressOn, choices({ shape: 'almond', length: 'long' }, { sizes: MEDIUM }));
         expect(outcomes[0]).toMatchObject({ outcome: 'choices_invalid', problem: { field: 'sizes', messageKey: 'choices.errors.sizeOutsideChart' } });
         expect((await add(testApp, cookie, pressOn, choices({ shape: 'almond', length: 'long' }, { sizes: [1, 5, 4, 6, 7, 1, 5, 4, 6, 7] }))).outcomes[0]?.outcome).toBe('applied');
       } finally {
-        await testApp.database.db.delete(shopState).where(eq(shopState.key, NAIL_SIZE_CHART_KEY));
+        await testApp.database.db.delete(shopState).where(eq(shopState.key, SIZE_CHART_KEY));
       }
     });
 

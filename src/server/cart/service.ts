@@ -25,7 +25,7 @@ import { inTransaction, lockSubject } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
 import { changeNotice } from '../notices/live-hub.js';
 import { combinationKeySql, countedCombination, leadTimeOf, modelColumns, modelOfRow, type ModelColumnsRow } from './product-model.js';
-import { readNailSizeChart } from './size-chart.js';
+import { readSizeChart } from '../catalog/size-chart.js';
 
 /** Operation ids older than this may be forgotten: no browser replays a queue that old. */
 const OPERATION_MEMORY_DAYS = 30;
@@ -73,7 +73,7 @@ const cartLinesForgettingOperations = new PreparedStatement<CartLineRow>(
 type ChartReader = () => Promise<NailSizeChart>;
 const chartReader = (tx: Executor): ChartReader => {
   let chart: Promise<NailSizeChart> | undefined;
-  return () => (chart ??= readNailSizeChart(tx));
+  return () => (chart ??= readSizeChart(tx));
 };
 
 /**
@@ -428,7 +428,7 @@ export async function takeCartForCheckout(tx: Executor, userId: string, now: Dat
           .where(or(...counted.map((line) => and(eq(productCombinations.productId, line.row.productId), eq(productCombinations.key, line.combination!)))))
           .orderBy(asc(productCombinations.productId), asc(productCombinations.key))
           .for('key share');
-  const chart = lines.some((line) => line.model.sized) ? await readNailSizeChart(tx) : DEFAULT_NAIL_SIZE_CHART;
+  const chart = lines.some((line) => line.model.sized) ? await readSizeChart(tx) : DEFAULT_NAIL_SIZE_CHART;
 
   return lines.map(({ row, model, combination }): CheckoutLine => {
     const found = combination === null ? undefined : held.find((candidate) => candidate.productId === row.productId && candidate.key === combination);

@@ -12,7 +12,13 @@ export async function readSizeChart(db: Executor): Promise<NailSizeChart> {
   const [row] = await db.select({ value: shopState.value }).from(shopState).where(eq(shopState.key, SIZE_CHART_KEY));
   if (!row) return DEFAULT_NAIL_SIZE_CHART;
   // Saved through saveSizeChart only; a value that no longer parses (edited by hand) falls back rather than break every sized product.
-  const parsed = nailSizeChartSchema.safeParse(JSON.parse(row.value));
+  let saved: unknown;
+  try {
+    saved = JSON.parse(row.value);
+  } catch {
+    return DEFAULT_NAIL_SIZE_CHART;
+  }
+  const parsed = nailSizeChartSchema.safeParse(saved);
   return parsed.success ? parsed.data : DEFAULT_NAIL_SIZE_CHART;
 }
 
