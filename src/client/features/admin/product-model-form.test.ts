@@ -241,6 +241,7 @@ describe('the server’s refused field, as the form names it', () => {
     ['optionGroups.0.values.1.name', 'optionGroups.0.values.1.name'],
     ['model.optionGroups[0].values[1].priceDeltaMinor', 'optionGroups.0.values.1.priceDeltaMinor'],
     ['leadTime', 'leadTime'],
+    ['questions.1.label.bg', 'questions.1.label'],
     ['combinations.9', 'combinations'],
   ])('%s → %s', (field, expected) => {
     expect(formField(field, [])).toBe(expected);

@@ -371,7 +371,9 @@ export function formField(field: string, sentCombinationRows: readonly string[] 
   const normal = field
     .replace(/\[(\d+)\]/g, '.$1')
     .replace(/^model\./, '')
-    .replace(/^\./, '');
+    .replace(/^\./, '')
+    // A name refused in one language shows once, beside the pair.
+    .replace(/\.(?:en|bg)$/, '');
   const combination = /^combinations\.(\d+)(?:\.|$)/.exec(normal);
   if (combination) {
     const rowKey = sentCombinationRows[Number(combination[1])];
