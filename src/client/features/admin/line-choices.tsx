@@ -1,4 +1,5 @@
 import { FINGERS, HANDS, type NailSizes } from '../../../shared/nail-sizes.js';
+import { pickText } from '../../../shared/catalog.js';
 import type { ChoiceSummary } from '../../../shared/product-options.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { Localized } from '../../i18n/localized.js';
@@ -42,7 +43,7 @@ export function SizesTable({ sizes }: { sizes: NailSizes }) {
 
 /** What was chosen for a line: its options, its ten sizes and the buyer's answers, as ordered. */
 export function LineChoices({ choices }: { choices: ChoiceSummary }) {
-  const { t } = useTranslation();
+  const { t, language } = useTranslation();
   const notes = [...choices.options.map((option) => ({ label: option.group, text: option.value })), ...choices.answers.map((answer) => ({ label: answer.question, text: answer.answer }))];
   if (notes.length === 0 && !choices.sizes) return <p className="muted line-choices__none">{t('admin.workList.noChoices')}</p>;
   return (
@@ -53,6 +54,8 @@ export function LineChoices({ choices }: { choices: ChoiceSummary }) {
             <div key={index} className="line-choices__item">
               <dt>
                 <Localized text={note.label} />
+                {/* "Design wish:", but "Which hand is dominant?" needs no colon after it. */}
+                {!/[?:]$/.test(pickText(note.label, language).text.trim()) && ':'}
               </dt>
               <dd>
                 <Localized text={note.text} />

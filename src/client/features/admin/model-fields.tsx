@@ -85,7 +85,7 @@ export function RowActions({ name, index, count, onMove, onRemove }: RowActionsP
   return (
     <div className="model-row__actions">
       <button type="button" className="button button--small" aria-label={t(`${key}moveUpNamed`, { name })} aria-disabled={index === 0} onClick={() => index > 0 && onMove(index, index - 1)}>
-        <span aria-hidden="true">↑</span> {t(`${key}moveUp`)}
+        <span aria-hidden="true">↑</span> <span className="model-row__action-text">{t(`${key}moveUp`)}</span>
       </button>
       <button
         type="button"
@@ -94,7 +94,7 @@ export function RowActions({ name, index, count, onMove, onRemove }: RowActionsP
         aria-disabled={index === count - 1}
         onClick={() => index < count - 1 && onMove(index, index + 1)}
       >
-        <span aria-hidden="true">↓</span> {t(`${key}moveDown`)}
+        <span aria-hidden="true">↓</span> <span className="model-row__action-text">{t(`${key}moveDown`)}</span>
       </button>
       <button type="button" className="button button--small button--ghost" aria-label={t(`${key}removeNamed`, { name })} onClick={onRemove}>
         {t(`${key}remove`)}

@@ -134,8 +134,13 @@ export default function SizeChartEditor({ onToast }: { onToast(toast: { message:
                       )}
                     </td>
                     <td>
-                      <button type="button" className="button button--small button--ghost" onClick={() => change({ ...form, sizes: form.sizes.filter((_, at) => at !== index) })}>
-                        {t(`${key}removeSize`, { size: row.size })}
+                      <button
+                        type="button"
+                        className="button button--small button--ghost"
+                        aria-label={t(`${key}removeSize`, { size: row.size })}
+                        onClick={() => change({ ...form, sizes: form.sizes.filter((_, at) => at !== index) })}
+                      >
+                        {t('admin.products.model.remove')}
                       </button>
                     </td>
                   </tr>
