@@ -53,14 +53,14 @@ describe('the admin forms’ messages', () => {
 describe('the product options’ refusals', () => {
   // The form's own checks (product-model-form.ts, size-chart-form.ts) and the server's, which name the same keys.
   it.each([
-    ...['tooManyOptionGroups', 'optionNameRequired', 'optionValuesRequired', 'tooManyOptionValues', 'optionValueNameRequired', 'optionValueDuplicate', 'optionIdInvalid', 'optionIdDuplicate'],
-    ...['invalidPriceDelta', 'priceDeltaTooLarge', 'combinationsRequired', 'combinationUnknown', 'combinationStockChanged', 'tooManyQuestions', 'questionLabelRequired'],
-    ...['questionChoicesRequired', 'tooManyQuestionChoices', 'questionChoiceNameRequired', 'answerLengthInvalid', 'leadTimeInvalid', 'modelInvalid', 'sizeChartInvalid'],
+    ...['tooManyOptionGroups', 'optionNameRequired', 'optionNameTooLong', 'optionValuesRequired', 'tooManyOptionValues', 'optionValueDuplicate', 'invalidChoiceId', 'duplicateChoiceId'],
+    ...['invalidPriceDelta', 'priceDeltaTooLarge', 'invalidStockMode', 'combinationStockNeedsOptions', 'combinationsRequired', 'invalidCombination', 'duplicateCombination'],
+    ...['tooManyQuestions', 'questionLabelRequired', 'questionLabelTooLong', 'invalidQuestionKind', 'questionChoicesRequired', 'tooManyQuestionChoices', 'invalidAnswerLength', 'invalidLeadTime', 'invalidModel'],
   ].map((rule) => `admin.products.messages.${rule}`))('%s: a text in both languages', (key) => {
     for (const t of Object.values(translators)) expect(t(key, productMessageValues('en', 'EUR'))).not.toMatch(/admin\.|\{\{/);
   });
 
-  it.each(['sizesRequired', 'tooManySizes', 'sizeInvalid', 'sizeDuplicate', 'widthInvalid', 'tooManyPresets', 'presetNameRequired', 'presetSizeUnknown'].map((rule) => `admin.sizeChart.messages.${rule}`))(
+  it.each(['invalidChart', 'sizesRequired', 'tooManySizes', 'invalidSize', 'duplicateSize', 'invalidWidth', 'tooManyPresets', 'presetIncomplete', 'presetOutsideChart'].map((rule) => `admin.sizeChart.messages.${rule}`))(
     '%s: a text in both languages',
     (key) => {
       for (const t of Object.values(translators)) expect(t(key)).not.toMatch(/admin\.|\{\{/);

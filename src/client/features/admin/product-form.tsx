@@ -137,7 +137,7 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
           if (step === 'fields') {
             setStockSeen(answer.stock === null ? '' : String(answer.stock));
             // Saved ids are the product's from now on: renaming a value later must not change what carts and orders name.
-            setModel((shown) => withSavedIds(shown, built.ids));
+            setModel((shown) => withSavedIds(shown, built.ids, answer.combinations ?? []));
           }
         },
       });
@@ -145,7 +145,14 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
       // Each file that did not go, by name and why; the form keeps it to be sent again or removed.
       setError(photoFailuresText(t, saved !== undefined, failures, (reason) => failureText(t, reason, language)));
     } catch (failure) {
-      if (failure instanceof ApiError && failure.code === 'stock_changed' && failure.details.stock !== undefined) {
+      const refusedCombination = failure instanceof ApiError && failure.code === 'stock_changed' && /combinations/.test(failure.details.field ?? '') ? formField(failure.details.field!, sentRows) : null;
+      if (refusedCombination?.startsWith('combinations.') && failure instanceof ApiError && failure.details.stock !== undefined) {
+        // Orders took pieces of one combination meanwhile: its row shows the count now, for the admin to decide again.
+        const now = failure.details.stock;
+        const rowKey = refusedCombination.slice('combinations.'.length);
+        setModel((shown) => ({ ...shown, combinations: { ...shown.combinations, [rowKey]: { count: now === null ? '' : String(now), notSold: false, seen: now } } }));
+        refuseModel(refusedCombination, t('admin.products.messages.stockChanged', { stock: now === null ? t('admin.products.madeToOrder') : now }));
+      } else if (failure instanceof ApiError && failure.code === 'stock_changed' && failure.details.stock !== undefined) {
         // Orders sold (or cancelling returned) pieces meanwhile: the form shows the count now, for the admin to decide again.
         const now = failure.details.stock;
         setMadeToOrder(now === null);

@@ -142,10 +142,10 @@ describe('the combination table', () => {
     const form = modelToForm(pressOnModel, 'en');
     const rows = combinationRows(form.groups);
     expect(rows.map((row) => form.combinations[row.rowKey])).toEqual([
-      { count: '3', notSold: false },
-      { count: '', notSold: false },
+      { count: '3', notSold: false, seen: 3 },
+      { count: '', notSold: false, seen: null },
       { count: '', notSold: true },
-      { count: '0', notSold: false },
+      { count: '0', notSold: false, seen: 0 },
     ]);
   });
 
@@ -154,15 +154,15 @@ describe('the combination table', () => {
     const swapped: ModelForm = { ...form, groups: [form.groups[1]!, form.groups[0]!] };
     const built = formToModel(swapped);
     if (!('model' in built)) throw new Error(JSON.stringify(built));
-    expect(built.model.combinations).toContainEqual({ key: 'short/almond', stock: 3 });
+    expect(built.model.combinations).toContainEqual({ key: 'short/almond', stock: 3, stockSeen: 3 });
   });
 });
 
 describe('the model, the form and back', () => {
-  it('gives back the same model, ids included', () => {
+  it('gives back the same model, ids included, each combination with the count it showed', () => {
     for (const language of ['en', 'bg']) {
       const built = formToModel(modelToForm(pressOnModel, language));
-      expect(built).toHaveProperty('model', pressOnModel);
+      expect(built).toHaveProperty('model', { ...pressOnModel, combinations: pressOnModel.combinations.map((combination) => ({ ...combination, stockSeen: combination.stock })) });
     }
   });
 
@@ -189,12 +189,13 @@ describe('the model, the form and back', () => {
     // New combinations are on sale and made to order until the admin says otherwise.
     expect(built.model.combinations).toContainEqual({ key: 'stiletto/short', stock: null });
 
-    // Once saved, renaming the new value keeps the id it was saved with.
-    const saved = withSavedIds(renamed, built.ids);
+    // Once saved, renaming the new value keeps the id it was saved with, and its count as saved is the one seen.
+    const saved = withSavedIds(renamed, built.ids, [...built.model.combinations, { key: 'stiletto/long', stock: 4 }]);
     const stiletto = saved.groups[0]!.values[2]!;
     const again = formToModel({ ...saved, groups: [{ ...saved.groups[0]!, values: [...saved.groups[0]!.values.slice(0, 2), { ...stiletto, nameEn: 'Stiletto, long' }] }, saved.groups[1]!] });
     if (!('model' in again)) throw new Error(JSON.stringify(again));
     expect(again.model.optionGroups[0]!.values[2]!.id).toBe('stiletto');
+    expect(again.model.combinations).toContainEqual({ key: 'stiletto/long', stock: null, stockSeen: 4 });
   });
 
   it('one count for all sends no combinations', () => {
@@ -207,7 +208,7 @@ describe('the model, the form and back', () => {
     ['a group without a name', (form) => ({ ...form, groups: [{ ...form.groups[0]!, nameEn: ' ', nameBg: '' }] }), 'optionGroups.0.name', 'optionNameRequired'],
     ['a group without values', (form) => ({ ...form, groups: [{ ...form.groups[0]!, values: [] }] }), 'optionGroups.0.values', 'optionValuesRequired'],
     ['four groups', (form) => ({ ...form, groups: [...form.groups, emptyGroup(), emptyGroup()] }), 'optionGroups', 'tooManyOptionGroups'],
-    ['a value without a name', (form) => ({ ...form, groups: [form.groups[0]!, { ...form.groups[1]!, values: [form.groups[1]!.values[0]!, emptyValue()] }] }), 'optionGroups.1.values.1.name', 'optionValueNameRequired'],
+    ['a value without a name', (form) => ({ ...form, groups: [form.groups[0]!, { ...form.groups[1]!, values: [form.groups[1]!.values[0]!, emptyValue()] }] }), 'optionGroups.1.values.1.name', 'optionNameRequired'],
     [
       'two values of one name',
       (form) => ({ ...form, groups: [{ ...form.groups[0]!, values: [...form.groups[0]!.values, { ...emptyValue(), nameEn: 'almond', nameBg: 'бадем' }] }] }),
@@ -217,10 +218,10 @@ describe('the model, the form and back', () => {
     ['a difference of letters', (form) => ({ ...form, groups: [{ ...form.groups[0]!, values: [{ ...form.groups[0]!.values[0]!, delta: 'two' }] }] }), 'optionGroups.0.values.0.priceDeltaMinor', 'invalidPriceDelta'],
     ['a question without a label', (form) => ({ ...form, questions: [emptyQuestion()] }), 'questions.0.label', 'questionLabelRequired'],
     ['a choice question without choices', (form) => ({ ...form, questions: [{ ...emptyQuestion(), labelEn: 'Charms', kind: 'choice' }] }), 'questions.0.choices', 'questionChoicesRequired'],
-    ['an answer longer than allowed', (form) => ({ ...form, questions: [{ ...emptyQuestion(), labelEn: 'Wish', maxLength: '501' }] }), 'questions.0.maxLength', 'answerLengthInvalid'],
-    ['a lead time the wrong way round', (form) => ({ ...form, leadTime: { ...form.leadTime, minDays: '10', maxDays: '5' } }), 'leadTime.maxDays', 'leadTimeInvalid'],
-    ['a lead time of no days to make', (form) => ({ ...form, leadTime: { ...form.leadTime, minDays: '0' } }), 'leadTime.minDays', 'leadTimeInvalid'],
-    ['ready in too many days', (form) => ({ ...form, leadTime: { ...form.leadTime, kind: 'ready', days: '121' } }), 'leadTime.days', 'leadTimeInvalid'],
+    ['an answer longer than allowed', (form) => ({ ...form, questions: [{ ...emptyQuestion(), labelEn: 'Wish', maxLength: '501' }] }), 'questions.0.maxLength', 'invalidAnswerLength'],
+    ['a lead time the wrong way round', (form) => ({ ...form, leadTime: { ...form.leadTime, minDays: '10', maxDays: '5' } }), 'leadTime.maxDays', 'invalidLeadTime'],
+    ['a lead time of no days to make', (form) => ({ ...form, leadTime: { ...form.leadTime, minDays: '0' } }), 'leadTime.minDays', 'invalidLeadTime'],
+    ['ready in too many days', (form) => ({ ...form, leadTime: { ...form.leadTime, kind: 'ready', days: '121' } }), 'leadTime.days', 'invalidLeadTime'],
   ])('refuses %s at its field', (_case, change, field, key) => {
     expect(formToModel(change(modelToForm(pressOnModel, 'en')))).toEqual({ problem: { field, messageKey: `admin.products.messages.${key}` } });
   });

@@ -54,6 +54,12 @@ export interface CombinationForm {
   /** Empty: made to order. */
   count: string;
   notSold: boolean;
+  /**
+   * The count the form showed when opened (undefined for a combination not saved yet): the server
+   * leaves a count the admin did not change to the orders taken since, and refuses one the admin did
+   * change if orders changed it meanwhile (stock_changed).
+   */
+  seen?: number | null;
 }
 
 export interface QuestionForm {
@@ -213,7 +219,7 @@ export function modelToForm(model: ModelModel | undefined, language: string): Mo
     const ids = new Map(groups.flatMap((group) => group.values.map((value) => [value.key, value.savedId!] as const)));
     for (const row of combinationRows(groups)) {
       const key = row.values.map((value) => ids.get(value.key)).join('/');
-      combinations[row.rowKey] = stockByKey.has(key) ? { count: countText(stockByKey.get(key)!), notSold: false } : { count: '', notSold: true };
+      combinations[row.rowKey] = stockByKey.has(key) ? { count: countText(stockByKey.get(key)!), notSold: false, seen: stockByKey.get(key)! } : { count: '', notSold: true };
     }
   }
   const leadTime = model?.leadTime ?? DEFAULT_LEAD_TIME;
@@ -250,8 +256,11 @@ const daysOf = (text: string, min: number): number | undefined => {
 };
 
 /** What the form will send: the model, or the first field it refuses, as the server would. */
+/** A combination as the form sends it: its count, and the count it showed (see CombinationForm.seen). */
+export type CombinationInput = CombinationStock & { stockSeen?: number | null };
+
 export interface BuiltModel {
-  model: ModelModel;
+  model: Omit<ModelModel, 'combinations'> & { combinations: CombinationInput[] };
   /** The id each row was given, by row key, so that the form keeps them once saved. */
   ids: Map<string, string>;
 }
@@ -272,7 +281,7 @@ export function formToModel(form: ModelForm): BuiltModel | { problem: ModelProbl
     for (const [valueIndex, value] of group.values.entries()) {
       const valueField = `${field}.values.${valueIndex}`;
       const name = nameOf(value);
-      if (!name.en && !name.bg) return problem(`${valueField}.name`, 'optionValueNameRequired');
+      if (!name.en && !name.bg) return problem(`${valueField}.name`, 'optionNameRequired');
       const sameName = `${name.en.toLocaleLowerCase()}|${name.bg.toLocaleLowerCase()}`;
       if (names.has(sameName)) return problem(`${valueField}.name`, 'optionValueDuplicate');
       names.add(sameName);
@@ -285,7 +294,7 @@ export function formToModel(form: ModelForm): BuiltModel | { problem: ModelProbl
   }
 
   const stockMode: StockMode = optionGroups.length > 0 ? form.stockMode : 'product';
-  const combinations: CombinationStock[] = [];
+  const combinations: CombinationInput[] = [];
   if (stockMode === 'combination') {
     for (const row of combinationRows(form.groups)) {
       const entry = form.combinations[row.rowKey] ?? { count: '', notSold: false };
@@ -293,7 +302,7 @@ export function formToModel(form: ModelForm): BuiltModel | { problem: ModelProbl
       const key = row.values.map((value) => ids.get(value.key)).join('/');
       const count = entry.count.trim();
       if (count !== '' && !(/^\d{1,9}$/.test(count) && Number(count) <= MAX_STOCK)) return problem(`combinations.${row.rowKey}`, 'invalidStock');
-      combinations.push({ key, stock: count === '' ? null : Number(count) });
+      combinations.push({ key, stock: count === '' ? null : Number(count), ...(entry.seen !== undefined && { stockSeen: entry.seen }) });
     }
     if (combinations.length === 0) return problem('combinations', 'combinationsRequired');
   }
@@ -312,7 +321,7 @@ export function formToModel(form: ModelForm): BuiltModel | { problem: ModelProbl
     const base = { id, label, required: question.required, priceDeltaMinor: delta.minor };
     if (question.kind === 'text') {
       const maxLength = question.maxLength.trim();
-      if (!/^\d{1,4}$/.test(maxLength) || Number(maxLength) < 1 || Number(maxLength) > MAX_ANSWER_LENGTH) return problem(`${field}.maxLength`, 'answerLengthInvalid');
+      if (!/^\d{1,4}$/.test(maxLength) || Number(maxLength) < 1 || Number(maxLength) > MAX_ANSWER_LENGTH) return problem(`${field}.maxLength`, 'invalidAnswerLength');
       questions.push({ ...base, kind: 'text', maxLength: Number(maxLength) });
       continue;
     }
@@ -323,7 +332,7 @@ export function formToModel(form: ModelForm): BuiltModel | { problem: ModelProbl
     for (const [choiceIndex, choice] of question.choices.entries()) {
       const choiceField = `${field}.choices.${choiceIndex}`;
       const name = nameOf(choice);
-      if (!name.en && !name.bg) return problem(`${choiceField}.name`, 'questionChoiceNameRequired');
+      if (!name.en && !name.bg) return problem(`${choiceField}.name`, 'optionNameRequired');
       const choiceDelta = parsePriceDelta(choice.delta);
       if ('messageKey' in choiceDelta) return { problem: { field: `${choiceField}.priceDeltaMinor`, messageKey: choiceDelta.messageKey } };
       choices.push({ id: choiceIds.get(choice.key)!, name, priceDeltaMinor: choiceDelta.minor });
@@ -335,13 +344,13 @@ export function formToModel(form: ModelForm): BuiltModel | { problem: ModelProbl
   let leadTime: LeadTime;
   if (form.leadTime.kind === 'ready') {
     const days = daysOf(form.leadTime.days, 0);
-    if (days === undefined) return problem('leadTime.days', 'leadTimeInvalid');
+    if (days === undefined) return problem('leadTime.days', 'invalidLeadTime');
     leadTime = { kind: 'ready', days };
   } else {
     const minDays = daysOf(form.leadTime.minDays, 1);
-    if (minDays === undefined) return problem('leadTime.minDays', 'leadTimeInvalid');
+    if (minDays === undefined) return problem('leadTime.minDays', 'invalidLeadTime');
     const maxDays = daysOf(form.leadTime.maxDays, 1);
-    if (maxDays === undefined || maxDays < minDays) return problem('leadTime.maxDays', 'leadTimeInvalid');
+    if (maxDays === undefined || maxDays < minDays) return problem('leadTime.maxDays', 'invalidLeadTime');
     leadTime = { kind: 'made_to_order', minDays, maxDays };
   }
 
@@ -349,11 +358,22 @@ export function formToModel(form: ModelForm): BuiltModel | { problem: ModelProbl
   return { model: { optionGroups, stockMode, combinations, sized: form.sized, questions, leadTime }, ids };
 }
 
-/** The form once saved: every row keeps the id it was sent with, so that renaming it later keeps its id. */
-export function withSavedIds(form: ModelForm, ids: ReadonlyMap<string, string>): ModelForm {
+/**
+ * The form once saved: every row keeps the id it was sent with, so that renaming it later keeps its
+ * id, and each combination's count as saved (`saved`, the server's answer) is the one it has seen.
+ */
+export function withSavedIds(form: ModelForm, ids: ReadonlyMap<string, string>, saved: readonly CombinationStock[] = []): ModelForm {
   const keep = <Row extends { key: string; savedId: string | null }>(row: Row): Row => ({ ...row, savedId: ids.get(row.key) ?? row.savedId });
+  const stockByKey = new Map(saved.map((combination) => [combination.key, combination.stock]));
+  const combinations = { ...form.combinations };
+  for (const row of combinationRows(form.groups)) {
+    const key = row.values.map((value) => ids.get(value.key)).join('/');
+    const entry = combinations[row.rowKey];
+    if (stockByKey.has(key)) combinations[row.rowKey] = { ...(entry ?? { count: '', notSold: false }), seen: stockByKey.get(key)! };
+  }
   return {
     ...form,
+    combinations,
     groups: form.groups.map((group) => ({ ...keep(group), values: group.values.map(keep) })),
     questions: form.questions.map((question) => ({ ...keep(question), choices: question.choices.map(keep) })),
   };

@@ -11,12 +11,12 @@ describe('the size chart form', () => {
     ['14,5', 145],
     ['14.5', 145],
     [' 9 ', 90],
-    ['40', 400],
+    ['30', 300],
   ])('reads the width %j as %i tenths of a millimetre', (text, tenths) => {
     expect(parseWidth(text)).toBe(tenths);
   });
 
-  it.each(['', '14,55', '0,5', '41', 'wide', '-3'])('refuses the width %j', (text) => {
+  it.each(['', '14,55', '0,5', '30,1', 'wide', '-3'])('refuses the width %j', (text) => {
     expect(parseWidth(text)).toBeUndefined();
   });
 
@@ -44,13 +44,17 @@ describe('the size chart form', () => {
 
   it.each<[string, (form: SizeChartForm) => SizeChartForm, string, string]>([
     ['no sizes', (form) => ({ ...form, sizes: [] }), 'sizes', 'sizesRequired'],
-    ['a size twice', (form) => ({ ...form, sizes: [...form.sizes, { key: 'x', size: '3', width: '9' }] }), 'sizes.12.size', 'sizeDuplicate'],
-    ['a size that is not a number', (form) => ({ ...form, sizes: [{ ...form.sizes[0]!, size: 'XL' }] }), 'sizes.0.size', 'sizeInvalid'],
-    ['a width of two decimals', (form) => ({ ...form, sizes: [{ ...form.sizes[0]!, width: '18,25' }] }), 'sizes.0.widthTenthsMm', 'widthInvalid'],
-    ['a preset without a name', (form) => ({ ...form, presets: [{ ...form.presets[0]!, nameEn: '', nameBg: '' }] }), 'presets.0.name', 'presetNameRequired'],
+    ['a size twice', (form) => ({ ...form, sizes: [...form.sizes, { key: 'x', size: '3', width: '9' }] }), 'sizes.12.size', 'duplicateSize'],
+    ['a size that is not a number', (form) => ({ ...form, sizes: [{ ...form.sizes[0]!, size: 'XL' }] }), 'sizes.0.size', 'invalidSize'],
+    ['a width of two decimals', (form) => ({ ...form, sizes: [{ ...form.sizes[0]!, width: '18,25' }] }), 'sizes.0.widthTenthsMm', 'invalidWidth'],
     // Size 11 is removed: the presets that use it are refused, at the finger that does.
-    ['a preset with a size the chart lacks', (form) => ({ ...form, presets: [{ ...form.presets[0]!, sizes: ['3', '6', '5', '7', '13', '3', '6', '5', '7', '9'] }] }), 'presets.0.sizes.4', 'presetSizeUnknown'],
+    ['a preset with a size the chart lacks', (form) => ({ ...form, presets: [{ ...form.presets[0]!, sizes: ['3', '6', '5', '7', '13', '3', '6', '5', '7', '9'] }] }), 'presets.0.sizes.4', 'presetOutsideChart'],
   ])('refuses %s at its field', (_case, change, field, key) => {
     expect(formToChart(change(chartToForm(DEFAULT_NAIL_SIZE_CHART, 'en')))).toEqual({ problem: { field, messageKey: `admin.sizeChart.messages.${key}` } });
+  });
+
+  it('refuses a preset without a name in the words the server uses', () => {
+    const form = chartToForm(DEFAULT_NAIL_SIZE_CHART, 'en');
+    expect(formToChart({ ...form, presets: [{ ...form.presets[0]!, nameEn: ' ', nameBg: '' }] })).toEqual({ problem: { field: 'presets.0.name', messageKey: 'admin.products.messages.optionNameRequired' } });
   });
 });

@@ -27,9 +27,9 @@ export interface SizeChartForm {
   presets: PresetForm[];
 }
 
-/** The widest a nail is taken to be, in millimetres: wider is a typing slip. */
-const MAX_WIDTH_MM = 40;
-const MAX_SIZE_NUMBER = 99;
+/** The widest nail and the largest size number a chart may list, as the server takes them. */
+const MAX_WIDTH_MM = 30;
+const MAX_SIZE_NUMBER = 30;
 
 /** A width in tenths of a millimetre as the field shows it: 145 → "14.5", "14,5" in Bulgarian. */
 export const widthFieldText = (tenths: number, language: string) => {
@@ -74,11 +74,11 @@ export function formToChart(form: SizeChartForm): { chart: NailSizeChart } | { p
   const sizes: NailSizeChart['sizes'] = [];
   for (const [index, row] of form.sizes.entries()) {
     const text = row.size.trim();
-    if (!/^\d{1,2}$/.test(text) || Number(text) > MAX_SIZE_NUMBER) return problem(`sizes.${index}.size`, 'sizeInvalid');
+    if (!/^\d{1,2}$/.test(text) || Number(text) > MAX_SIZE_NUMBER) return problem(`sizes.${index}.size`, 'invalidSize');
     const size = Number(text);
-    if (sizes.some((entry) => entry.size === size)) return problem(`sizes.${index}.size`, 'sizeDuplicate');
+    if (sizes.some((entry) => entry.size === size)) return problem(`sizes.${index}.size`, 'duplicateSize');
     const widthTenthsMm = parseWidth(row.width);
-    if (widthTenthsMm === undefined) return problem(`sizes.${index}.widthTenthsMm`, 'widthInvalid');
+    if (widthTenthsMm === undefined) return problem(`sizes.${index}.widthTenthsMm`, 'invalidWidth');
     sizes.push({ size, widthTenthsMm });
   }
   if (form.presets.length > MAX_SIZE_PRESETS) return problem('presets', 'tooManyPresets');
@@ -87,11 +87,12 @@ export function formToChart(form: SizeChartForm): { chart: NailSizeChart } | { p
   const presets: NailSizeChart['presets'] = [];
   for (const [index, preset] of form.presets.entries()) {
     const name = { en: preset.nameEn.trim(), bg: preset.nameBg.trim() };
-    if (!name.en && !name.bg) return problem(`presets.${index}.name`, 'presetNameRequired');
+    // The same words as an option's name, as the server says it.
+    if (!name.en && !name.bg) return { problem: { field: `presets.${index}.name`, messageKey: 'admin.products.messages.optionNameRequired' } };
     const presetSizes: number[] = [];
     for (const [finger, text] of preset.sizes.entries()) {
       const size = /^\d{1,2}$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
-      if (!known.has(size)) return problem(`presets.${index}.sizes.${finger}`, 'presetSizeUnknown');
+      if (!known.has(size)) return problem(`presets.${index}.sizes.${finger}`, 'presetOutsideChart');
       presetSizes.push(size);
     }
     presets.push({ id: ids.get(preset.key)!, name, sizes: presetSizes });
