@@ -243,6 +243,7 @@ describe('the server’s refused field, as the form names it', () => {
     ['model.optionGroups[0].values[1].priceDeltaMinor', 'optionGroups.0.values.1.priceDeltaMinor'],
     ['leadTime', 'leadTime'],
     ['questions.1.label.bg', 'questions.1.label'],
+    ['model.optionGroups.0.values.1.id', 'optionGroups.0.values.1.name'],
     ['combinations.9', 'combinations'],
   ])('%s → %s', (field, expected) => {
     expect(formField(field, [])).toBe(expected);

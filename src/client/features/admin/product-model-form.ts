@@ -392,8 +392,9 @@ export function formField(field: string, sentCombinationRows: readonly string[] 
     .replace(/\[(\d+)\]/g, '.$1')
     .replace(/^model\./, '')
     .replace(/^\./, '')
-    // A name refused in one language shows once, beside the pair.
-    .replace(/\.(?:en|bg)$/, '');
+    // A name refused in one language shows once, beside the pair; an id (made from the name) beside its name.
+    .replace(/\.(?:en|bg)$/, '')
+    .replace(/\.id$/, '.name');
   const combination = /^combinations\.(\d+)(?:\.|$)/.exec(normal);
   if (combination) {
     const rowKey = sentCombinationRows[Number(combination[1])];

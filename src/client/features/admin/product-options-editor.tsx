@@ -55,33 +55,35 @@ export function ProductOptionsEditor({ formId, groups, onChange, errorAt }: Prod
                 const valueField = `${field}.values.${valueIndex}`;
                 const name = rowName(value, language, unnamed);
                 return (
-                  <li key={value.key} className="model-row">
-                    <span className="model-row__number">{t(`${key}valueNumber`, { number: valueIndex + 1 })}</span>
-                    <div className="model-row__fields">
-                      <ModelTextField formId={formId} field={`${valueField}.name`} label={t(`${key}valueNameEn`)} lang="en" value={value.nameEn} onChange={(nameEn) => setValue(valueIndex, { ...value, nameEn })} errorAt={errorAt} maxLength={100} />
-                      <ModelTextField
-                        formId={formId}
-                        field={`${valueField}.name.bg`}
-                        label={t(`${key}valueNameBg`)}
-                        lang="bg"
-                        value={value.nameBg}
-                        onChange={(nameBg) => setValue(valueIndex, { ...value, nameBg })}
-                        errorAt={errorAt}
-                        maxLength={100}
-                      />
-                      <ModelTextField
-                        formId={formId}
-                        field={`${valueField}.priceDeltaMinor`}
-                        label={t(`${key}priceDelta`, { currency })}
-                        inputMode="decimal"
-                        className="model-field--short"
-                        value={value.delta}
-                        onChange={(delta) => setValue(valueIndex, { ...value, delta })}
-                        errorAt={errorAt}
-                        maxLength={12}
-                      />
-                    </div>
-                    <RowActions name={name} index={valueIndex} count={group.values.length} onMove={(from, to) => setValues(moved(group.values, from, to))} onRemove={() => setValues(group.values.filter((_, at) => at !== valueIndex))} />
+                  <li key={value.key}>
+                    <fieldset className="model-row">
+                      <legend className="model-row__number">{t(`${key}valueNumber`, { number: valueIndex + 1 })}</legend>
+                      <div className="model-row__fields">
+                        <ModelTextField formId={formId} field={`${valueField}.name`} label={t(`${key}valueNameEn`)} lang="en" value={value.nameEn} onChange={(nameEn) => setValue(valueIndex, { ...value, nameEn })} errorAt={errorAt} maxLength={100} />
+                        <ModelTextField
+                          formId={formId}
+                          field={`${valueField}.name.bg`}
+                          label={t(`${key}valueNameBg`)}
+                          lang="bg"
+                          value={value.nameBg}
+                          onChange={(nameBg) => setValue(valueIndex, { ...value, nameBg })}
+                          errorAt={errorAt}
+                          maxLength={100}
+                        />
+                        <ModelTextField
+                          formId={formId}
+                          field={`${valueField}.priceDeltaMinor`}
+                          label={t(`${key}priceDelta`, { currency })}
+                          inputMode="decimal"
+                          className="model-field--short"
+                          value={value.delta}
+                          onChange={(delta) => setValue(valueIndex, { ...value, delta })}
+                          errorAt={errorAt}
+                          maxLength={12}
+                        />
+                      </div>
+                      <RowActions name={name} index={valueIndex} count={group.values.length} onMove={(from, to) => setValues(moved(group.values, from, to))} onRemove={() => setValues(group.values.filter((_, at) => at !== valueIndex))} />
+                    </fieldset>
                   </li>
                 );
               })}

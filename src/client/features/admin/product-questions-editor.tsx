@@ -101,30 +101,32 @@ export function ProductQuestionsEditor({ formId, questions, onChange, errorAt }:
                   {question.choices.map((choice, choiceIndex) => {
                     const choiceField = `${field}.choices.${choiceIndex}`;
                     return (
-                      <li key={choice.key} className="model-row">
-                        <span className="model-row__number">{t(`${key}choiceNumber`, { number: choiceIndex + 1 })}</span>
-                        <div className="model-row__fields">
-                          <ModelTextField formId={formId} field={`${choiceField}.name`} label={t(`${key}valueNameEn`)} lang="en" value={choice.nameEn} onChange={(nameEn) => setChoice(choiceIndex, { ...choice, nameEn })} errorAt={errorAt} maxLength={100} />
-                          <ModelTextField formId={formId} field={`${choiceField}.name.bg`} label={t(`${key}valueNameBg`)} lang="bg" value={choice.nameBg} onChange={(nameBg) => setChoice(choiceIndex, { ...choice, nameBg })} errorAt={errorAt} maxLength={100} />
-                          <ModelTextField
-                            formId={formId}
-                            field={`${choiceField}.priceDeltaMinor`}
-                            label={t(`${key}priceDelta`, { currency })}
-                            inputMode="decimal"
-                            className="model-field--short"
-                            value={choice.delta}
-                            onChange={(delta) => setChoice(choiceIndex, { ...choice, delta })}
-                            errorAt={errorAt}
-                            maxLength={12}
+                      <li key={choice.key}>
+                        <fieldset className="model-row">
+                          <legend className="model-row__number">{t(`${key}choiceNumber`, { number: choiceIndex + 1 })}</legend>
+                          <div className="model-row__fields">
+                            <ModelTextField formId={formId} field={`${choiceField}.name`} label={t(`${key}valueNameEn`)} lang="en" value={choice.nameEn} onChange={(nameEn) => setChoice(choiceIndex, { ...choice, nameEn })} errorAt={errorAt} maxLength={100} />
+                            <ModelTextField formId={formId} field={`${choiceField}.name.bg`} label={t(`${key}valueNameBg`)} lang="bg" value={choice.nameBg} onChange={(nameBg) => setChoice(choiceIndex, { ...choice, nameBg })} errorAt={errorAt} maxLength={100} />
+                            <ModelTextField
+                              formId={formId}
+                              field={`${choiceField}.priceDeltaMinor`}
+                              label={t(`${key}priceDelta`, { currency })}
+                              inputMode="decimal"
+                              className="model-field--short"
+                              value={choice.delta}
+                              onChange={(delta) => setChoice(choiceIndex, { ...choice, delta })}
+                              errorAt={errorAt}
+                              maxLength={12}
+                            />
+                          </div>
+                          <RowActions
+                            name={rowName(choice, language, unnamed)}
+                            index={choiceIndex}
+                            count={question.choices.length}
+                            onMove={(from, to) => setChoices(moved(question.choices, from, to))}
+                            onRemove={() => setChoices(question.choices.filter((_, at) => at !== choiceIndex))}
                           />
-                        </div>
-                        <RowActions
-                          name={rowName(choice, language, unnamed)}
-                          index={choiceIndex}
-                          count={question.choices.length}
-                          onMove={(from, to) => setChoices(moved(question.choices, from, to))}
-                          onRemove={() => setChoices(question.choices.filter((_, at) => at !== choiceIndex))}
-                        />
+                        </fieldset>
                       </li>
                     );
                   })}
