@@ -111,7 +111,7 @@ export default function WorkListPanel({ status, onStatus }: WorkListPanelProps) 
                   <article aria-labelledby={`${id}-${order.orderId}`}>
                     <header className="work-order__header">
                       <h3 id={`${id}-${order.orderId}`} className="work-order__title">
-                        <Link href={adminOrderPath(order.orderId)} aria-label={t('admin.workList.openOrder', { orderId: order.orderId })}>
+                        <Link href={adminOrderPath(order.orderId)}>
                           {t('orders.number', { orderId: order.orderId })}
                         </Link>{' '}
                         <span className={`status status--${order.orderStatus}`}>{t(`orders.status.${order.orderStatus}`)}</span>
