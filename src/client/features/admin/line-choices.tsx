@@ -56,7 +56,7 @@ export function LineChoices({ choices }: { choices: ChoiceSummary }) {
                 <Localized text={note.label} />
                 {/* "Design wish:", but "Which hand is dominant?" needs no colon after it. */}
                 {!/[?:]$/.test(pickText(note.label, language).text.trim()) && ':'}
-              </dt>
+              </dt>{' '}
               <dd>
                 <Localized text={note.text} />
               </dd>

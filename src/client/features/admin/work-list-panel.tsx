@@ -118,7 +118,7 @@ export default function WorkListPanel({ status, onStatus }: WorkListPanelProps) 
                       </h3>
                       <dl className="work-order__facts">
                         <div>
-                          <dt>{t('admin.workList.shipsBy')}</dt>
+                          <dt>{t('admin.workList.shipsBy')}</dt>{' '}
                           <dd className="work-order__due">
                             {order.dispatchBy ? <time dateTime={order.dispatchBy}>{shortDate(order.dispatchBy, language)}</time> : t('admin.workList.noDate')}
                             {overdue && <strong className="work-order__overdue"> {t('admin.workList.overdue')}</strong>}
@@ -126,14 +126,14 @@ export default function WorkListPanel({ status, onStatus }: WorkListPanelProps) 
                           </dd>
                         </div>
                         <div>
-                          <dt>{t('admin.workList.customer')}</dt>
+                          <dt>{t('admin.workList.customer')}</dt>{' '}
                           <dd>
                             {order.shippingFullName}
                             <span className="work-order__email"> {order.customerEmail}</span>
                           </dd>
                         </div>
                         <div>
-                          <dt>{t('admin.workList.orderedAt')}</dt>
+                          <dt>{t('admin.workList.orderedAt')}</dt>{' '}
                           <dd>
                             <time dateTime={order.orderedAt}>{formatDateTime(order.orderedAt, language, t('orders.notAvailable'))}</time>
                           </dd>
