@@ -5,7 +5,7 @@ import type { Product } from '../../src/shared/catalog.js';
 import { priceLines } from '../../src/shared/money.js';
 import { DEFAULT_NAIL_SIZE_CHART } from '../../src/shared/nail-sizes.js';
 import type { Order } from '../../src/shared/orders.js';
-import { expect, signedInApi, test, uniqueEmail } from './shop-fixtures.js';
+import { expect, hasHorizontalScroll, signedInApi, test, uniqueEmail } from './shop-fixtures.js';
 
 const randomKey = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`.padEnd(20, '0');
 
@@ -98,6 +98,7 @@ test('the maker sees an ordered set on the work list with its options, ten sizes
   const sizes = card.getByRole('table', { name: 'Nail sizes' });
   await expect(sizes.getByRole('row', { name: /^Left/ }).getByRole('cell')).toHaveText(['3', '6', '5', '7', '9']);
   await expect(sizes.getByRole('row', { name: /^Right/ }).getByRole('cell')).toHaveText(['2', '6', '5', '7', '8']);
+  expect(await hasHorizontalScroll(page)).toBe(false);
   const screenshot = testInfo.outputPath(`work-list-en-${testInfo.project.name}.png`);
   await page.screenshot({ path: screenshot, fullPage: true });
   await testInfo.attach('work list (English)', { path: screenshot, contentType: 'image/png' });
@@ -133,6 +134,7 @@ test('the maker sees an ordered set on the work list with its options, ten sizes
   await expect(page.getByRole('tab', { name: 'За изработка' })).toHaveAttribute('aria-selected', 'true');
   await expect(card).toContainText('Форма: Балерина');
   await expect(card.getByRole('table', { name: 'Размери на ноктите' }).getByRole('row', { name: /^Лява/ }).getByRole('cell')).toHaveText(['3', '6', '5', '7', '9']);
+  expect(await hasHorizontalScroll(page)).toBe(false);
   const bulgarian = testInfo.outputPath(`work-list-bg-${testInfo.project.name}.png`);
   await page.screenshot({ path: bulgarian, fullPage: true });
   await testInfo.attach('work list (Bulgarian)', { path: bulgarian, contentType: 'image/png' });

@@ -22,7 +22,11 @@ export function SizesTable({ sizes }: { sizes: NailSizes }) {
           </th>
           {FINGERS.map((finger) => (
             <th key={finger} scope="col">
-              {t(`admin.sizes.fingers.${finger}`)}
+              {/* A phone has no room for five whole names in Bulgarian ("Безименен"): it shows short ones, and reads the whole. */}
+              <span className="sizes-table__full">{t(`admin.sizes.fingers.${finger}`)}</span>
+              <span className="sizes-table__short" aria-hidden="true">
+                {t(`admin.sizes.fingersShort.${finger}`)}
+              </span>
             </th>
           ))}
         </tr>
@@ -64,7 +68,11 @@ export function LineChoices({ choices }: { choices: ChoiceSummary }) {
           ))}
         </dl>
       )}
-      {choices.sizes && <SizesTable sizes={choices.sizes} />}
+      {choices.sizes && (
+        <div className="sizes-table__wrap">
+          <SizesTable sizes={choices.sizes} />
+        </div>
+      )}
     </div>
   );
 }
