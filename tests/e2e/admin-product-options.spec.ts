@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import type { Product } from '../../src/shared/catalog.js';
+import { Auditor } from './accessibility.js';
 import { expect, hasHorizontalScroll, test } from './shop-fixtures.js';
 
 const photo = () =>
@@ -97,6 +98,8 @@ test('an admin gives a press-on set shape and length options with a count per co
   await page.getByLabel('Most working days').fill('10');
 
   expect(await hasHorizontalScroll(page)).toBe(false);
+  const audit = new Auditor(page, testInfo);
+  await audit.check('admin: product form with options');
   const screenshot = testInfo.outputPath(`product-form-options-en-${testInfo.project.name}.png`);
   await page.screenshot({ path: screenshot, fullPage: true });
   await testInfo.attach('product form with options (English)', { path: screenshot, contentType: 'image/png' });
@@ -141,6 +144,8 @@ test('an admin gives a press-on set shape and length options with a count per co
   await expect(page.getByLabel('Наличност: Бадем / Къси')).toHaveValue('3');
   await expect(page.getByLabel('Не се продава: Балерина / Дълги')).toBeChecked();
   expect(await hasHorizontalScroll(page)).toBe(false);
+  await audit.check('admin: product form with options in Bulgarian');
+  await audit.report();
   const bulgarian = testInfo.outputPath(`product-form-options-bg-${testInfo.project.name}.png`);
   await page.screenshot({ path: bulgarian, fullPage: true });
   await testInfo.attach('product form with options (Bulgarian)', { path: bulgarian, contentType: 'image/png' });

@@ -5,6 +5,7 @@ import type { Product } from '../../src/shared/catalog.js';
 import { priceLines } from '../../src/shared/money.js';
 import { DEFAULT_NAIL_SIZE_CHART } from '../../src/shared/nail-sizes.js';
 import type { Order } from '../../src/shared/orders.js';
+import { Auditor } from './accessibility.js';
 import { expect, hasHorizontalScroll, signedInApi, test, uniqueEmail } from './shop-fixtures.js';
 
 const randomKey = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`.padEnd(20, '0');
@@ -99,6 +100,8 @@ test('the maker sees an ordered set on the work list with its options, ten sizes
   await expect(sizes.getByRole('row', { name: /^Left/ }).getByRole('cell')).toHaveText(['3', '6', '5', '7', '9']);
   await expect(sizes.getByRole('row', { name: /^Right/ }).getByRole('cell')).toHaveText(['2', '6', '5', '7', '8']);
   expect(await hasHorizontalScroll(page)).toBe(false);
+  const audit = new Auditor(page, testInfo);
+  await audit.check('admin: work list');
   const screenshot = testInfo.outputPath(`work-list-en-${testInfo.project.name}.png`);
   await page.screenshot({ path: screenshot, fullPage: true });
   await testInfo.attach('work list (English)', { path: screenshot, contentType: 'image/png' });
@@ -135,6 +138,7 @@ test('the maker sees an ordered set on the work list with its options, ten sizes
   await expect(card).toContainText('Форма: Балерина');
   await expect(card.getByRole('table', { name: 'Размери на ноктите' }).getByRole('row', { name: /^Лява/ }).getByRole('cell')).toHaveText(['3', '6', '5', '7', '9']);
   expect(await hasHorizontalScroll(page)).toBe(false);
+  await audit.check('admin: work list in Bulgarian');
   const bulgarian = testInfo.outputPath(`work-list-bg-${testInfo.project.name}.png`);
   await page.screenshot({ path: bulgarian, fullPage: true });
   await testInfo.attach('work list (Bulgarian)', { path: bulgarian, contentType: 'image/png' });
@@ -145,9 +149,11 @@ test('the maker sees an ordered set on the work list with its options, ten sizes
   await expect(page.getByRole('heading', { name: 'What each line is made with' })).toBeVisible();
   await expect(page.getByText(/^Ships by \w{3} \d{1,2} \w{3}$/)).toBeVisible();
   await expect(page.getByRole('table', { name: 'Nail sizes' }).getByRole('row', { name: /^Right/ }).getByRole('cell')).toHaveText(['2', '6', '5', '7', '8']);
+  await audit.check('admin: order with choices');
+  await audit.report();
 });
 
-test('the size chart: the admin adds a size and a preset, a preset with a size off the chart is refused, and buyers get the saved chart', async ({ page, adminApi }) => {
+test('the size chart: the admin adds a size and a preset, a preset with a size off the chart is refused, and buyers get the saved chart', async ({ page, adminApi }, testInfo) => {
   await signInAsApiAdmin(page, adminApi);
   await page.goto('/admin?tab=size-chart');
   await expect(page.getByRole('heading', { name: 'Size chart' })).toBeVisible();
@@ -163,6 +169,10 @@ test('the size chart: the admin adds a size and a preset, a preset with a size o
   await page.getByRole('button', { name: 'Save the size chart' }).click();
   await expect(page.getByRole('alert')).toHaveText('This preset uses a size that is not in the chart.');
   await expect(inputs.nth(9)).toBeFocused();
+  expect(await hasHorizontalScroll(page)).toBe(false);
+  const audit = new Auditor(page, testInfo);
+  await audit.check('admin: size chart with an error');
+  await audit.report();
   await inputs.nth(9).fill('6');
   await page.getByRole('button', { name: 'Save the size chart' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'The size chart is saved.' })).toBeVisible();
