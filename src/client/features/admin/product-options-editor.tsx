@@ -48,7 +48,7 @@ export function ProductOptionsEditor({ formId, groups, onChange, errorAt }: Prod
                 maxLength={100}
               />
             </div>
-            <h4 className="model-card__subtitle">{t(`${key}valuesTitle`)}</h4>
+            <h3 className="model-card__subtitle">{t(`${key}valuesTitle`)}</h3>
             <ListError formId={formId} field={`${field}.values`} errorAt={errorAt} />
             <ol className="model-rows">
               {group.values.map((value, valueIndex) => {

@@ -95,7 +95,7 @@ export function ProductQuestionsEditor({ formId, questions, onChange, errorAt }:
             </div>
             {question.kind === 'choice' && (
               <>
-                <h4 className="model-card__subtitle">{t(`${key}choicesTitle`)}</h4>
+                <h3 className="model-card__subtitle">{t(`${key}choicesTitle`)}</h3>
                 <ListError formId={formId} field={`${field}.choices`} errorAt={errorAt} />
                 <ol className="model-rows">
                   {question.choices.map((choice, choiceIndex) => {

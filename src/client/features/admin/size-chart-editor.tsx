@@ -177,7 +177,8 @@ export default function SizeChartEditor({ onToast }: { onToast(toast: { message:
                 <span aria-hidden="true" />
                 {FINGERS.map((finger) => (
                   <span key={finger} className="preset-sizes__finger" aria-hidden="true">
-                    {t(`admin.sizes.fingers.${finger}`)}
+                    <span className="sizes-table__full">{t(`admin.sizes.fingers.${finger}`)}</span>
+                    <span className="sizes-table__short">{t(`admin.sizes.fingersShort.${finger}`)}</span>
                   </span>
                 ))}
                 {HANDS.map((hand, handIndex) => [
