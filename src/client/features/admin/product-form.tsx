@@ -95,8 +95,8 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
     event.preventDefault();
     if (saving) return;
     // An empty count would read as made to order; only the box says that.
-    if (!madeToOrder && stock.trim() === '') return setError(t('admin.products.messages.invalidStock'));
-    const checked = productFieldsSchema.safeParse({ nameEn, nameBg, descriptionEn, descriptionBg, price, category, stock: madeToOrder ? '' : stock });
+    if (!perCombination && !madeToOrder && stock.trim() === '') return setError(t('admin.products.messages.invalidStock'));
+    const checked = productFieldsSchema.safeParse({ nameEn, nameBg, descriptionEn, descriptionBg, price, category, stock: perCombination || madeToOrder ? '' : stock });
     if (!checked.success) return setError(t(checked.error.issues[0]?.message ?? 'admin.products.messages.requiredFields', productMessageValues(language, settings.pricing.currency)));
     const built = formToModel(model);
     if ('problem' in built) return refuseModel(built.problem.field, t(built.problem.messageKey, productMessageValues(language, settings.pricing.currency)));
@@ -121,7 +121,8 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
     // The amount the form checked and the admin confirmed, with a decimal point whatever mark was typed.
     fields.set('price', (priceMinor / 100).toFixed(2));
     fields.set('category', category);
-    fields.set('stock', madeToOrder ? '' : stock.trim());
+    // Counted per combination, the product's own count is not the admin's to set here: an edited one stays as it was, a new one has none.
+    fields.set('stock', perCombination ? (stockSeen ?? '') : madeToOrder ? '' : stock.trim());
     if (stockSeen !== undefined) fields.set('stockSeen', stockSeen);
     fields.set('model', JSON.stringify(built.model));
     try {
