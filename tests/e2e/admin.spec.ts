@@ -153,16 +153,22 @@ test('the admin tabs follow the arrow keys, Home and End, with one tab stop', as
   await page.goto('/admin');
   const productsTab = page.getByRole('tab', { name: 'Product Management' });
   const ordersTab = page.getByRole('tab', { name: 'Order Management' });
+  const workListTab = page.getByRole('tab', { name: 'Work list' });
+  const sizeChartTab = page.getByRole('tab', { name: 'Size chart' });
   await expect(productsTab).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByRole('tabpanel', { name: 'Product Management' })).toBeVisible();
 
   await productsTab.focus();
   const steps: [string, typeof productsTab, string][] = [
     ['ArrowRight', ordersTab, '/admin?tab=orders'],
+    ['ArrowRight', workListTab, '/admin?tab=work-list'],
+    ['ArrowRight', sizeChartTab, '/admin?tab=size-chart'],
     ['ArrowRight', productsTab, '/admin'],
-    ['ArrowLeft', ordersTab, '/admin?tab=orders'],
+    ['ArrowLeft', sizeChartTab, '/admin?tab=size-chart'],
     ['Home', productsTab, '/admin'],
-    ['End', ordersTab, '/admin?tab=orders'],
+    ['End', sizeChartTab, '/admin?tab=size-chart'],
+    ['ArrowLeft', workListTab, '/admin?tab=work-list'],
+    ['ArrowLeft', ordersTab, '/admin?tab=orders'],
   ];
   for (const [key, tab, url] of steps) {
     await page.keyboard.press(key);

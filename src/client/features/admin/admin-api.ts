@@ -1,14 +1,18 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
 import type { AdminOrderDetail, AdminOrderPage } from '../../../shared/admin.js';
 import type { ChangeOrderStatusRequest } from '../../../shared/admin-order-schemas.js';
 import type { Product } from '../../../shared/catalog.js';
 import type { OrderStatus } from '../../../shared/order-status.js';
 import type { PhotoOrderInput } from '../../../shared/photo-schemas.js';
+import type { NailSizeChart } from '../../../shared/nail-sizes.js';
 import type { StockChange, StockFilter } from '../../../shared/stock.js';
+import type { WORK_LIST_STATUSES, WorkListResponse } from '../../../shared/work-list.js';
 import type { ApiErrorBody } from '../../../shared/api-errors.js';
 import { ApiError, requestJson } from '../../api/http.js';
 import { queryKeys } from '../../api/query-keys.js';
 import { mailPollInterval } from './order-mail-state.js';
+
+export type WorkListStatus = (typeof WORK_LIST_STATUSES)[number];
 
 /** Asks the server again, since the session's admin flag may be older than a removal from the admins table. */
 export const useAdminAccess = (enabled: boolean) =>
@@ -121,4 +125,28 @@ export async function removePhoto(productId: string, photoId: string): Promise<P
 /** Puts every photo of the product in this order (the first is the cover) with its alt texts. */
 export async function arrangePhotos(productId: string, photos: PhotoOrderInput['photos']): Promise<Product> {
   return (await requestJson<{ product: Product }>(`${productUrl(productId)}/photos`, { method: 'PUT', body: JSON.stringify({ photos }) })).product;
+}
+
+/** The maker's work list: open orders' lines, soonest due first; under the admin's orders, so that a status changed there refreshes it. */
+export const useWorkList = (status: WorkListStatus | '') =>
+  useQuery({
+    queryKey: [...queryKeys.adminOrders(), 'work-list', status] as const,
+    queryFn: async () => (await requestJson<WorkListResponse>(`/api/admin/work-list${status ? `?${new URLSearchParams({ status })}` : ''}`)).lines,
+    placeholderData: (previous) => previous,
+  });
+
+const sizeChartKey = ['size-chart'] as const;
+
+/** The shop's size chart as buyers see it (the default until the admin saves one). */
+export const useSizeChart = () => useQuery({ queryKey: sizeChartKey, queryFn: () => requestJson<NailSizeChart>('/api/size-chart'), staleTime: 0 });
+
+const isChart = (value: unknown): value is NailSizeChart => typeof value === 'object' && value !== null && Array.isArray((value as NailSizeChart).sizes);
+
+/** Saves the whole chart; the chart the server answers with (the one sent, if it answers without) becomes the one every view shows. */
+export async function saveSizeChart(chart: NailSizeChart, queryClient: QueryClient): Promise<NailSizeChart> {
+  const answer = await requestJson<unknown>('/api/admin/size-chart', { method: 'PUT', body: JSON.stringify(chart) });
+  const nested = typeof answer === 'object' && answer !== null ? (answer as { chart?: unknown }).chart : undefined;
+  const stored = isChart(answer) ? answer : isChart(nested) ? nested : chart;
+  queryClient.setQueryData(sizeChartKey, stored);
+  return stored;
 }

@@ -19,6 +19,11 @@ describe('the admin view in the address', () => {
     ['tab=orders&after=not%20a%20cursor&before=%2F', { tab: 'orders', filter: noFilter, orderId: null, stock: '' }],
     ['stock=soldOut', { tab: 'products', filter: noFilter, orderId: null, stock: 'soldOut' }],
     ['stock=everything', { tab: 'products', filter: noFilter, orderId: null, stock: '' }],
+    ['tab=work-list', { tab: 'workList', filter: noFilter, orderId: null, stock: '' }],
+    ['tab=work-list&status=preparing', { tab: 'workList', filter: { ...noFilter, status: 'preparing' }, orderId: null, stock: '' }],
+    // The work list has only open orders to show.
+    ['tab=work-list&status=delivered', { tab: 'workList', filter: noFilter, orderId: null, stock: '' }],
+    ['tab=size-chart', { tab: 'sizeChart', filter: noFilter, orderId: null, stock: '' }],
   ])('reads %j', (query, expected) => {
     expect(view(query)).toEqual(expected);
   });
@@ -30,6 +35,8 @@ describe('the admin view in the address', () => {
     ['/admin?stock=low', { tab: 'products', filter: noFilter, orderId: null, stock: 'low' }],
     // The stock filter belongs to the products tab.
     ['/admin?tab=orders', { tab: 'orders', filter: noFilter, orderId: null, stock: 'low' }],
+    ['/admin?tab=work-list&status=paid', { tab: 'workList', filter: { ...noFilter, status: 'paid' }, orderId: null, stock: '' }],
+    ['/admin?tab=size-chart', { tab: 'sizeChart', filter: noFilter, orderId: null, stock: '' }],
     ['/admin?tab=orders&status=sent&q=maria%40abv.bg&after=WyIyMDI2Il0&order=NA-7K3P9X2Q', { tab: 'orders', filter: { status: 'sent', search: 'maria@abv.bg', after: 'WyIyMDI2Il0', before: '' }, orderId: 'NA-7K3P9X2Q', stock: '' }],
   ] as [string, AdminView][])('writes %s', (href, written) => {
     expect(adminHref(written)).toBe(href);

@@ -2,14 +2,19 @@ import { useSearchParams } from 'wouter';
 import { isOrderStatus } from '../../../shared/order-status.js';
 import { PAGE_ROUTES } from '../../../shared/routes.js';
 import { STOCK_FILTERS, type StockFilter } from '../../../shared/stock.js';
+import { WORK_LIST_STATUSES } from '../../../shared/work-list.js';
 import type { OrderFilter } from './admin-api.js';
 
 // What the dashboard shows lives in its address, so that a reload, the Back button and a shared link
 // all open the same tab, list and order: /admin (products), /admin?stock=soldOut, /admin?tab=orders&status=paid&q=abv&after=<cursor>,
-// and an open order adds order=NA-....
+// and an open order adds order=NA-....; the work list is /admin?tab=work-list(&status=paid), the size chart /admin?tab=size-chart.
 
-export const ADMIN_TABS = ['products', 'orders'] as const;
+export const ADMIN_TABS = ['products', 'orders', 'workList', 'sizeChart'] as const;
 type AdminTab = (typeof ADMIN_TABS)[number];
+
+/** Each tab but the first as the address names it. */
+const TAB_PARAMS: Record<Exclude<AdminTab, 'products'>, string> = { orders: 'orders', workList: 'work-list', sizeChart: 'size-chart' };
+const tabOf = (param: string | null): AdminTab => (Object.keys(TAB_PARAMS) as Exclude<AdminTab, 'products'>[]).find((tab) => TAB_PARAMS[tab] === param) ?? 'products';
 
 export interface AdminView {
   tab: AdminTab;
@@ -26,10 +31,13 @@ export function readAdminView(params: URLSearchParams): AdminView {
   const orderId = params.get('order') || null;
   const status = params.get('status');
   const after = cursorIn(params.get('after'));
+  const tab = orderId ? 'orders' : tabOf(params.get('tab'));
+  // The work list shows only open orders: another status in its address is one nobody could have chosen there.
+  const statusShown = tab === 'workList' ? WORK_LIST_STATUSES.find((candidate) => candidate === status) : isOrderStatus(status) ? status : undefined;
   return {
-    tab: params.get('tab') === 'orders' || orderId ? 'orders' : 'products',
+    tab,
     filter: {
-      status: isOrderStatus(status) ? status : '',
+      status: statusShown ?? '',
       search: params.get('q')?.trim() ?? '',
       after,
       before: after ? '' : cursorIn(params.get('before')),
@@ -43,6 +51,11 @@ export function readAdminView(params: URLSearchParams): AdminView {
 function adminSearch({ tab, filter, orderId, stock }: AdminView): string {
   const params = new URLSearchParams();
   if (tab === 'products' && stock) params.set('stock', stock);
+  if (tab === 'workList') {
+    params.set('tab', TAB_PARAMS.workList);
+    if (filter.status) params.set('status', filter.status);
+  }
+  if (tab === 'sizeChart') params.set('tab', TAB_PARAMS.sizeChart);
   if (tab === 'orders') {
     params.set('tab', 'orders');
     if (filter.status) params.set('status', filter.status);

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Redirect } from 'wouter';
 import { PAGE_ROUTES } from '../../../shared/routes.js';
 import { ApiError } from '../../api/http.js';
@@ -7,10 +7,16 @@ import { usePageMeta } from '../../seo/page-meta.js';
 import { useSession } from '../../session/session.js';
 import { LoadingMessage } from '../../ui/state-message.js';
 import { TabList, tabPanelProps } from '../../ui/tab-list.js';
+import { Toast } from '../../ui/toast.js';
 import { rememberAdminLanguage, useAdminAccess } from './admin-api.js';
 import { ADMIN_TABS, useAdminView } from './admin-location.js';
+import { WORK_LIST_STATUSES } from '../../../shared/work-list.js';
 import { OrdersPanel } from './orders-panel.js';
 import { ProductsPanel } from './products-panel.js';
+
+// The maker's work list and the size chart are opened now and then: each comes in a chunk of its own.
+const WorkListPanel = lazy(() => import('./work-list-panel.js'));
+const SizeChartEditor = lazy(() => import('./size-chart-editor.js'));
 
 export default function AdminPage() {
   const { t, language } = useTranslation();
@@ -18,6 +24,8 @@ export default function AdminPage() {
   // Visitors and customers are sent home at once, without a request the server would refuse.
   const access = useAdminAccess(Boolean(user?.isAdmin));
   const [view, setView] = useAdminView();
+  const [toast, setToast] = useState<{ message: string; kind: 'success' | 'error' } | null>(null);
+  const hideToast = useCallback(() => setToast(null), []);
   usePageMeta({ page: 'admin', noIndex: true });
   // The owner's new-order e-mails follow the language they use the dashboard in. Should this fail, the
   // notices keep the language last remembered, which is no reason to trouble the admin.
@@ -45,7 +53,25 @@ export default function AdminPage() {
         selected={view.tab}
         onSelect={(tab) => setView({ tab, filter: { status: '', search: '', after: '', before: '' }, orderId: null, stock: '' })}
       />
-      <div {...tabPanelProps('admin', view.tab)}>{view.tab === 'products' ? <ProductsPanel /> : <OrdersPanel />}</div>
+      <div {...tabPanelProps('admin', view.tab)}>
+        {view.tab === 'products' ? (
+          <ProductsPanel />
+        ) : view.tab === 'orders' ? (
+          <OrdersPanel />
+        ) : (
+          <Suspense fallback={<LoadingMessage>{t(view.tab === 'workList' ? 'admin.workList.loading' : 'admin.sizeChart.loading')}</LoadingMessage>}>
+            {view.tab === 'workList' ? (
+              <WorkListPanel
+                status={view.filter.status === '' ? '' : (WORK_LIST_STATUSES.find((status) => status === view.filter.status) ?? '')}
+                onStatus={(status) => setView({ ...view, filter: { ...view.filter, status } }, { replace: true })}
+              />
+            ) : (
+              <SizeChartEditor onToast={setToast} />
+            )}
+          </Suspense>
+        )}
+      </div>
+      {toast && <Toast message={toast.message} kind={toast.kind} onDone={hideToast} />}
     </section>
   );
 }

@@ -50,6 +50,28 @@ describe('the admin forms’ messages', () => {
   });
 });
 
+describe('the product options’ refusals', () => {
+  // The form's own checks (product-model-form.ts, size-chart-form.ts) and the server's, which name the same keys.
+  it.each([
+    ...['tooManyOptionGroups', 'optionNameRequired', 'optionNameTooLong', 'optionValuesRequired', 'tooManyOptionValues', 'optionValueDuplicate', 'invalidChoiceId', 'duplicateChoiceId'],
+    ...['invalidPriceDelta', 'priceDeltaTooLarge', 'invalidStockMode', 'combinationStockNeedsOptions', 'combinationsRequired', 'invalidCombination', 'duplicateCombination'],
+    ...['tooManyQuestions', 'questionLabelRequired', 'questionLabelTooLong', 'invalidQuestionKind', 'questionChoicesRequired', 'tooManyQuestionChoices', 'invalidAnswerLength', 'invalidLeadTime', 'invalidModel'],
+  ].map((rule) => `admin.products.messages.${rule}`))('%s: a text in both languages', (key) => {
+    for (const t of Object.values(translators)) expect(t(key, productMessageValues('en', 'EUR'))).not.toMatch(/admin\.|\{\{/);
+  });
+
+  it.each(['invalidChart', 'sizesRequired', 'tooManySizes', 'invalidSize', 'duplicateSize', 'invalidWidth', 'tooManyPresets', 'presetIncomplete', 'presetOutsideChart'].map((rule) => `admin.sizeChart.messages.${rule}`))(
+    '%s: a text in both languages',
+    (key) => {
+      for (const t of Object.values(translators)) expect(t(key)).not.toMatch(/admin\.|\{\{/);
+    },
+  );
+
+  it('names the largest price difference in the shop’s currency', () => {
+    expect(translators.bg('admin.products.messages.priceDeltaTooLarge', productMessageValues('bg', 'EUR')).replace(/\s/g, ' ')).toBe('Разликата в цената може да е най-много 1000,00 € нагоре или надолу.');
+  });
+});
+
 describe('the product form’s price', () => {
   it.each([
     ['en', 'BGN', 'The price can be at most BGN 100,000.00.'],

@@ -18,7 +18,9 @@ import { ConfirmDialog } from '../../ui/confirm-dialog.js';
 import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
 import { changeStatus, recordCashPayment, useAdminOrder } from './admin-api.js';
 import { OrderMails } from './order-mails.js';
-import { useLocalize } from '../../i18n/localized.js';
+import { Localized, useLocalize } from '../../i18n/localized.js';
+import { EMPTY_CHOICE_SUMMARY, hasChoices } from '../../../shared/product-options.js';
+import { LineChoices, shortDate } from './line-choices.js';
 
 type TimelineEntry = { kind: 'status'; status: OrderStatus; at: string } | { kind: 'stock'; change: StockChange; at: string };
 
@@ -129,6 +131,11 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
           <p>
             {t('admin.orders.customer')}: <strong>{order.data.order.customerEmail}</strong>
           </p>
+          {order.data.order.dispatchBy && (
+            <p className="order-detail__ships-by">
+              <strong>{t('admin.orders.shipsBy', { date: shortDate(order.data.order.dispatchBy, language) })}</strong>
+            </p>
+          )}
           <form className="order-detail__status" onSubmit={(event) => void update(event)}>
             <div className="field field--inline">
               <label className="field__label" htmlFor={`${id}-status`}>
@@ -157,6 +164,27 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
             </p>
           </form>
           <OrderDetails order={order.data.order} />
+          {order.data.order.items.some((item) => hasChoices(item.choices ?? EMPTY_CHOICE_SUMMARY)) && (
+            <>
+              <h3 className="order-details__heading" id={`${id}-choices`}>
+                {t('admin.orders.lineChoices')}
+              </h3>
+              <ol className="order-detail__choices" aria-labelledby={`${id}-choices`}>
+                {order.data.order.items.map((item, index) => (
+                  <li key={index} className="work-line">
+                    <p className="work-line__name">
+                      <strong>
+                        <Localized text={item.name} />
+                      </strong>{' '}
+                      × {item.quantity}
+                      {item.dispatchBy && <span className="muted"> · {t('admin.orders.lineShipsBy', { date: shortDate(item.dispatchBy, language) })}</span>}
+                    </p>
+                    <LineChoices choices={item.choices ?? EMPTY_CHOICE_SUMMARY} />
+                  </li>
+                ))}
+              </ol>
+            </>
+          )}
           <h3 className="order-details__heading" ref={paymentHeading} tabIndex={-1}>
             {t('admin.orders.payment')}
           </h3>

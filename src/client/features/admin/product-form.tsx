@@ -1,7 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
+import type { StockMode } from '../../../shared/product-options.js';
 import { PRODUCT_DESCRIPTION_MAX_LENGTH, PRODUCT_NAME_MAX_LENGTH, productFieldsSchema } from '../../../shared/catalog-schemas.js';
 import { PRODUCT_CATEGORIES, type Product } from '../../../shared/catalog.js';
-import { errorText } from '../../api/error-text.js';
+import { errorText, refusedField } from '../../api/error-text.js';
 import { ApiError } from '../../api/http.js';
 import type { Translate } from '../../i18n/i18n.js';
 import { useTranslation } from '../../i18n/i18n.js';
@@ -13,6 +14,12 @@ import { PhotoManager, photoItemOf, type PhotoItem } from './photo-manager.js';
 import { isPriceJump, photoFailuresText, priceFieldText, productMessageValues } from './product-messages.js';
 import { saveProductWithPhotos } from './save-product-photos.js';
 import { StockHistory } from './stock-history.js';
+import { CombinationStockEditor } from './combination-stock-editor.js';
+import { LeadTimeField } from './lead-time-field.js';
+import { fieldId } from './model-fields.js';
+import { formField, formToModel, isPlainForm, modelToForm, sentCombinationRows, withSavedIds, type ModelForm } from './product-model-form.js';
+import { ProductOptionsEditor } from './product-options-editor.js';
+import { ProductQuestionsEditor } from './product-questions-editor.js';
 
 interface ProductFormProps {
   /** The product being edited; absent when adding. */
@@ -36,6 +43,12 @@ function failureText(t: Translate, failure: unknown, language: string): string {
     : t('admin.products.messages.saveError');
 }
 
+/** A refusal of the `model` field's content, with the place in it the server named. */
+function refusedModelField(t: Translate, failure: unknown) {
+  const refused = refusedField(t, failure);
+  return refused && /^(model|optionGroups|stockMode|combinations|sized|questions|leadTime)\b/.test(refused.field) ? refused : null;
+}
+
 export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
   const { t, language } = useTranslation();
   const id = useId();
@@ -57,15 +70,38 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
   const [error, setError] = useState<string | null>(null);
   /** A new price far from the old one, waiting for the admin to confirm it. */
   const [priceToConfirm, setPriceToConfirm] = useState<number | null>(null);
+  const [model, setModel] = useState<ModelForm>(() => modelToForm(product, language));
+  // A one-of-a-kind piece's form stays as short as it was: its options wait behind one closed section.
+  const [modelOpen, setModelOpen] = useState(() => !isPlainForm(model));
+  /** A refused part of the model (by its place in it, see product-model-form.ts), shown beside its field. */
+  const [modelError, setModelError] = useState<{ field: string; message: string } | null>(null);
+  const errorAt = (field: string) => (modelError?.field === field ? modelError.message : undefined);
+  const perCombination = model.groups.length > 0 && model.stockMode === 'combination';
+
+  /** Shows a refusal of the model beside its field, and there too in the form's message, and takes the focus there. */
+  const refuseModel = (field: string, message: string) => {
+    setModelError({ field, message });
+    setError(message);
+    if (!field.startsWith('leadTime')) setModelOpen(true);
+    // After the render that opens the section and marks the field.
+    requestAnimationFrame(() => document.getElementById(fieldId(id, field))?.focus());
+  };
+  const changeModel = (next: ModelForm) => {
+    setModel(next);
+    if (modelError) setModelError(null);
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (saving) return;
     // An empty count would read as made to order; only the box says that.
-    if (!madeToOrder && stock.trim() === '') return setError(t('admin.products.messages.invalidStock'));
-    const checked = productFieldsSchema.safeParse({ nameEn, nameBg, descriptionEn, descriptionBg, price, category, stock: madeToOrder ? '' : stock });
+    if (!perCombination && !madeToOrder && stock.trim() === '') return setError(t('admin.products.messages.invalidStock'));
+    const checked = productFieldsSchema.safeParse({ nameEn, nameBg, descriptionEn, descriptionBg, price, category, stock: perCombination || madeToOrder ? '' : stock });
     if (!checked.success) return setError(t(checked.error.issues[0]?.message ?? 'admin.products.messages.requiredFields', productMessageValues(language, settings.pricing.currency)));
+    const built = formToModel(model);
+    if ('problem' in built) return refuseModel(built.problem.field, t(built.problem.messageKey, productMessageValues(language, settings.pricing.currency)));
     if (photos.length === 0) return setError(t('admin.products.messages.imageRequired'));
+    setModelError(null);
     setError(null);
     if (current && isPriceJump(current.priceMinor, checked.data.price)) return setPriceToConfirm(checked.data.price);
     void save(checked.data.price);
@@ -73,6 +109,9 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
 
   /** Saves the product at the price the form checked (in minor units), then its photos. */
   const save = async (priceMinor: number) => {
+    const built = formToModel(model);
+    if ('problem' in built) return;
+    const sentRows = sentCombinationRows(model);
     setSaving(true);
     const fields = new FormData();
     fields.set('nameEn', nameEn.trim());
@@ -82,8 +121,10 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
     // The amount the form checked and the admin confirmed, with a decimal point whatever mark was typed.
     fields.set('price', (priceMinor / 100).toFixed(2));
     fields.set('category', category);
-    fields.set('stock', madeToOrder ? '' : stock.trim());
+    // Counted per combination, the product's own count is not the admin's to set here: an edited one stays as it was, a new one has none.
+    fields.set('stock', perCombination ? (stockSeen ?? '') : madeToOrder ? '' : stock.trim());
     if (stockSeen !== undefined) fields.set('stockSeen', stockSeen);
+    fields.set('model', JSON.stringify(built.model));
     try {
       const { product: saved, failures } = await saveProductWithPhotos({
         fields,
@@ -94,20 +135,35 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
         onProduct: (answer, step) => {
           setCurrent(answer);
           // The count the admin saved is the one seen from now on; photo steps leave it to orders.
-          if (step === 'fields') setStockSeen(answer.stock === null ? '' : String(answer.stock));
+          if (step === 'fields') {
+            setStockSeen(answer.stock === null ? '' : String(answer.stock));
+            // Saved ids are the product's from now on: renaming a value later must not change what carts and orders name.
+            setModel((shown) => withSavedIds(shown, built.ids, answer.combinations ?? []));
+          }
         },
       });
       if (failures.length === 0) return onSaved(saved!);
       // Each file that did not go, by name and why; the form keeps it to be sent again or removed.
       setError(photoFailuresText(t, saved !== undefined, failures, (reason) => failureText(t, reason, language)));
     } catch (failure) {
-      if (failure instanceof ApiError && failure.code === 'stock_changed' && failure.details.stock !== undefined) {
+      const refusedCombination = failure instanceof ApiError && failure.code === 'stock_changed' && /combinations/.test(failure.details.field ?? '') ? formField(failure.details.field!, sentRows) : null;
+      if (refusedCombination?.startsWith('combinations.') && failure instanceof ApiError && failure.details.stock !== undefined) {
+        // Orders took pieces of one combination meanwhile: its row shows the count now, for the admin to decide again.
+        const now = failure.details.stock;
+        const rowKey = refusedCombination.slice('combinations.'.length);
+        setModel((shown) => ({ ...shown, combinations: { ...shown.combinations, [rowKey]: { count: now === null ? '' : String(now), notSold: false, seen: now } } }));
+        refuseModel(refusedCombination, t('admin.products.messages.stockChanged', { stock: now === null ? t('admin.products.madeToOrder') : now }));
+      } else if (failure instanceof ApiError && failure.code === 'stock_changed' && failure.details.stock !== undefined) {
         // Orders sold (or cancelling returned) pieces meanwhile: the form shows the count now, for the admin to decide again.
         const now = failure.details.stock;
         setMadeToOrder(now === null);
         setStock(now === null ? '1' : String(now));
         setStockSeen(now === null ? '' : String(now));
         setError(t('admin.products.messages.stockChanged', { stock: now === null ? t('admin.products.madeToOrder') : now }));
+      } else if (refusedModelField(t, failure)) {
+        // Beside the option, value or question the server refused, as the form's own check would show it.
+        const refused = refusedModelField(t, failure)!;
+        refuseModel(formField(refused.field, sentRows), t(refused.messageKey, productMessageValues(language, settings.pricing.currency)));
       } else {
         // The server's reason in the admin's language (a refused field's own message); a fault on our side keeps the specification's text.
         setError(t('admin.products.messages.errorPrefix', { message: failureText(t, failure, language) }));
@@ -192,28 +248,60 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
           </select>
         </div>
       </div>
-      <fieldset className="field product-form__stock">
-        <legend className="field__label">{t('admin.products.stock')}</legend>
-        {!madeToOrder && (
-          <input
-            id={`${id}-stock`}
-            className="field__input product-form__count"
-            type="text"
-            inputMode="numeric"
-            autoComplete="off"
-            value={stock}
-            onChange={(event) => setStock(event.target.value)}
-            aria-label={t('admin.products.stock')}
+      {!perCombination && (
+        <fieldset className="field product-form__stock">
+          <legend className="field__label">{t('admin.products.stock')}</legend>
+          {!madeToOrder && (
+            <input
+              id={`${id}-stock`}
+              className="field__input product-form__count"
+              type="text"
+              inputMode="numeric"
+              autoComplete="off"
+              value={stock}
+              onChange={(event) => setStock(event.target.value)}
+              aria-label={t('admin.products.stock')}
+            />
+          )}
+          <label className="choice">
+            <input type="checkbox" checked={madeToOrder} onChange={(event) => setMadeToOrder(event.target.checked)} aria-describedby={`${id}-made-hint`} />
+            <span>{t('admin.products.madeToOrder')}</span>
+          </label>
+          <p id={`${id}-made-hint`} className="field__hint">
+            {t('admin.products.madeToOrderHint')}
+          </p>
+        </fieldset>
+      )}
+      <LeadTimeField formId={id} value={model.leadTime} onChange={(leadTime) => changeModel({ ...model, leadTime })} errorAt={errorAt} />
+      <details className="product-model" open={modelOpen} onToggle={(event) => setModelOpen(event.currentTarget.open)}>
+        <summary className="product-model__summary">
+          {t('admin.products.model.title')}
+          {isPlainForm(model) && <span className="muted"> — {t('admin.products.model.summaryPlain')}</span>}
+        </summary>
+        <p className="field__hint">{t('admin.products.model.hint')}</p>
+        <ProductOptionsEditor formId={id} groups={model.groups} onChange={(groups) => changeModel({ ...model, groups })} errorAt={errorAt} />
+        {model.groups.length > 0 && (
+          <CombinationStockEditor
+            formId={id}
+            groups={model.groups}
+            stockMode={model.stockMode}
+            onStockMode={(stockMode: StockMode) => changeModel({ ...model, stockMode })}
+            combinations={model.combinations}
+            onChange={(combinations) => changeModel({ ...model, combinations })}
+            errorAt={errorAt}
           />
         )}
-        <label className="choice">
-          <input type="checkbox" checked={madeToOrder} onChange={(event) => setMadeToOrder(event.target.checked)} aria-describedby={`${id}-made-hint`} />
-          <span>{t('admin.products.madeToOrder')}</span>
-        </label>
-        <p id={`${id}-made-hint`} className="field__hint">
-          {t('admin.products.madeToOrderHint')}
-        </p>
-      </fieldset>
+        <div className="model-section">
+          <label className="choice">
+            <input type="checkbox" checked={model.sized} onChange={(event) => changeModel({ ...model, sized: event.target.checked })} aria-describedby={`${id}-sized-hint`} />
+            <span>{t('admin.products.model.sized')}</span>
+          </label>
+          <p id={`${id}-sized-hint`} className="field__hint">
+            {t('admin.products.model.sizedHint')}
+          </p>
+        </div>
+        <ProductQuestionsEditor formId={id} questions={model.questions} onChange={(questions) => changeModel({ ...model, questions })} errorAt={errorAt} />
+      </details>
       <PhotoManager
         items={photos}
         onChange={choosePhotos}

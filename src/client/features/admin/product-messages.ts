@@ -1,4 +1,5 @@
 import { formatMoney, MAX_PRICE_MINOR, type Currency } from '../../../shared/money.js';
+import { MAX_PRICE_DELTA_MINOR } from '../../../shared/product-options.js';
 import type { Translate } from '../../i18n/i18n.js';
 import type { PhotoFailure } from './save-product-photos.js';
 
@@ -6,7 +7,10 @@ import type { PhotoFailure } from './save-product-photos.js';
  * The values the product form's messages name, in the shop's currency as the admin's language writes
  * it: "The price can be at most €100,000.00", "…най-много 100 000,00 €".
  */
-export const productMessageValues = (language: string, currency: Currency) => ({ maxPrice: formatMoney(MAX_PRICE_MINOR, currency, language) });
+export const productMessageValues = (language: string, currency: Currency) => ({
+  maxPrice: formatMoney(MAX_PRICE_MINOR, currency, language),
+  maxDelta: formatMoney(MAX_PRICE_DELTA_MINOR, currency, language),
+});
 
 /** How far a new price may be from the old one before the form asks: ten times more, or less than a tenth. */
 const PRICE_JUMP_FACTOR = 10;
