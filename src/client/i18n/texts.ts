@@ -11,14 +11,17 @@ const LANGUAGE_STORAGE_KEY = 'language';
 export type Dictionary = { [key: string]: string | Dictionary };
 
 /**
- * Each language's texts come in two chunks: the core (layout, home, cart) that every visit needs,
- * and the pages (sign-in, checkout, payment, profile, admin) loaded with the first of them, or when
- * the home page is idle, with the sign-in dialog.
+ * Each language's texts come in chunks: the core (layout, home, cart) that every visit needs; the
+ * pages (sign-in, checkout, payment, profile, admin) loaded with the first of them, or when the home
+ * page is idle, with the sign-in dialog; and the product's choices (the product page, sizes), which
+ * the product page loads alone and the pages bring along, since their carts and orders show choices.
  */
-export type TextChunk = 'core' | 'pages';
+export type TextChunk = 'core' | 'pages' | 'choices';
+const withChoices = (pages: Promise<{ default: Dictionary }>, choices: Promise<{ default: Dictionary }>) =>
+  Promise.all([pages, choices]).then(([one, other]) => ({ default: { ...one.default, ...other.default } }));
 const loaders: Record<Language, Record<TextChunk, () => Promise<{ default: Dictionary }>>> = {
-  en: { core: () => import('./en.json'), pages: () => import('./en.pages.json') },
-  bg: { core: () => import('./bg.json'), pages: () => import('./bg.pages.json') },
+  en: { core: () => import('./en.json'), pages: () => withChoices(import('./en.pages.json'), import('./en.choices.json')), choices: () => import('./en.choices.json') },
+  bg: { core: () => import('./bg.json'), pages: () => withChoices(import('./bg.pages.json'), import('./bg.choices.json')), choices: () => import('./bg.choices.json') },
 };
 const loaded = new Map<string, Promise<Dictionary>>();
 

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogueResponse, Product } from '../../shared/catalog.js';
+import { PLAIN_PRODUCT_MODEL } from '../../shared/product-options.js';
 import type { ShownCartItem } from '../cart/cart-storage.js';
 import { cartWithCounts, catalogueWithCounts } from './stock-counts.js';
 
 const product = (id: string, stock: number | null): Product => ({
+  ...PLAIN_PRODUCT_MODEL,
   id,
   slug: id,
   name: { en: id, bg: '' },
@@ -25,6 +27,11 @@ const line = (productId: string, stock: number | null): ShownCartItem => ({
   quantity: 1,
   stock,
   addedAt: '2026-01-01T00:00:00Z',
+  choices: { options: {}, sizes: null, answers: {} },
+  choiceKey: '',
+  summary: { options: [], sizes: null, answers: [] },
+  problem: null,
+  dispatchBy: '2026-01-05',
 });
 
 describe('stock counts from the live channel', () => {
@@ -49,5 +56,11 @@ describe('stock counts from the live channel', () => {
 
   it('sets the counts of the cart’s lines', () => {
     expect(cartWithCounts([line('a', 2), line('b', null)], { a: 1 })).toEqual([line('a', 1), line('b', null)]);
+  });
+
+  it('leaves the count of a line with options, whose combination may be counted apart from its product', () => {
+    const withOptions = { ...line('a', 2), choices: { options: { shape: 'almond' }, sizes: null, answers: {} } };
+    const cart = [withOptions, line('a', 2)];
+    expect(cartWithCounts(cart, { a: 1 })).toEqual([withOptions, line('a', 1)]);
   });
 });
