@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import bgCore from './bg.json';
-import bgChoices from './bg.choices.json';
+import bgShop from './bg.shop.json';
 import bgPages from './bg.pages.json';
 import enCore from './en.json';
-import enChoices from './en.choices.json';
+import enShop from './en.shop.json';
 import enPages from './en.pages.json';
 
-const en = { ...enCore, ...enPages, ...enChoices };
-const bg = { ...bgCore, ...bgPages, ...bgChoices };
+const en = { ...enCore, ...enPages, ...enShop };
+const bg = { ...bgCore, ...bgPages, ...bgShop };
 
 function keysOf(tree: object, prefix = ''): string[] {
   return Object.entries(tree).flatMap(([key, value]) =>
@@ -31,8 +31,8 @@ describe('translations', () => {
 
   it('keep each top-level section in one chunk, so that merging the chunks loses nothing', () => {
     for (const chunks of [
-      [enCore, enPages, enChoices],
-      [bgCore, bgPages, bgChoices],
+      [enCore, enPages, enShop],
+      [bgCore, bgPages, bgShop],
     ] as object[][]) {
       const sections = chunks.flatMap((chunk) => Object.keys(chunk));
       expect(sections.filter((section, index) => sections.indexOf(section) !== index)).toEqual([]);

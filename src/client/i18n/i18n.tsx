@@ -78,9 +78,9 @@ interface I18n {
   pageTextsFailed: boolean;
   /** Resolves to whether the pages' texts are there (false: their download failed). */
   loadPageTexts(): Promise<boolean>;
-  /** True once the product choices' texts are there (the pages' bring them too); asking loads them. */
-  choiceTextsReady: boolean;
-  loadChoiceTexts(): Promise<boolean>;
+  /** True once the shop's texts (product page, cart) are there, which the pages' bring too; asking loads them. */
+  shopTextsReady: boolean;
+  loadShopTexts(): Promise<boolean>;
 }
 
 const I18nContext = createContext<I18n | null>(null);
@@ -121,8 +121,8 @@ export function I18nProvider({ initialLanguage, children }: { initialLanguage: L
       pageTextsReady: state.chunks.includes('pages'),
       pageTextsFailed: failed,
       loadPageTexts: () => (state.chunks.includes('pages') ? Promise.resolve(true) : show(state.language, [...state.chunks, 'pages'])),
-      choiceTextsReady: state.chunks.includes('pages') || state.chunks.includes('choices'),
-      loadChoiceTexts: () => (state.chunks.some((chunk) => chunk !== 'core') ? Promise.resolve(true) : show(state.language, [...state.chunks, 'choices'])),
+      shopTextsReady: state.chunks.length > 1,
+      loadShopTexts: () => (state.chunks.length > 1 ? Promise.resolve(true) : show(state.language, [...state.chunks, 'shop'])),
     };
   }, [state, failed, show]);
 
@@ -149,17 +149,17 @@ export function PageTexts({
   fallback,
   failed,
   children,
-  choicesOnly,
+  shopOnly,
 }: {
   fallback: ReactNode;
   failed: (retry: () => void) => ReactNode;
   children: ReactNode;
-  /** Only the product choices' texts are needed (the product page), not all the pages'. */
-  choicesOnly?: boolean;
+  /** Only the shop's texts are needed (the product page), not all the pages'. */
+  shopOnly?: boolean;
 }) {
-  const { pageTextsReady, pageTextsFailed, loadPageTexts, choiceTextsReady, loadChoiceTexts } = useTranslation();
-  const ready = choicesOnly ? choiceTextsReady : pageTextsReady;
-  const load = choicesOnly ? loadChoiceTexts : loadPageTexts;
+  const { pageTextsReady, pageTextsFailed, loadPageTexts, shopTextsReady, loadShopTexts } = useTranslation();
+  const ready = shopOnly ? shopTextsReady : pageTextsReady;
+  const load = shopOnly ? loadShopTexts : loadPageTexts;
   useEffect(() => {
     if (!ready && !pageTextsFailed) void load();
   }, [ready, pageTextsFailed, load]);

@@ -11,17 +11,17 @@ const LANGUAGE_STORAGE_KEY = 'language';
 export type Dictionary = { [key: string]: string | Dictionary };
 
 /**
- * Each language's texts come in chunks: the core (layout, home, cart) that every visit needs; the
- * pages (sign-in, checkout, payment, profile, admin) loaded with the first of them, or when the home
- * page is idle, with the sign-in dialog; and the product's choices (the product page, sizes), which
- * the product page loads alone and the pages bring along, since their carts and orders show choices.
+ * Each language's texts come in chunks: the core (layout, home, the cart's messages) that every visit
+ * needs; the pages (sign-in, checkout, payment, profile, admin) loaded with the first of them, or when
+ * the home page is idle, with the sign-in dialog; and the shop's (the product page with its choices and
+ * sizes, the cart page), which the product page loads alone and the pages bring along.
  */
-export type TextChunk = 'core' | 'pages' | 'choices';
-const withChoices = (pages: Promise<{ default: Dictionary }>, choices: Promise<{ default: Dictionary }>) =>
-  Promise.all([pages, choices]).then(([one, other]) => ({ default: { ...one.default, ...other.default } }));
+export type TextChunk = 'core' | 'pages' | 'shop';
+const withShop = (pages: Promise<{ default: Dictionary }>, shop: Promise<{ default: Dictionary }>) =>
+  Promise.all([pages, shop]).then(([one, other]) => ({ default: { ...one.default, ...other.default } }));
 const loaders: Record<Language, Record<TextChunk, () => Promise<{ default: Dictionary }>>> = {
-  en: { core: () => import('./en.json'), pages: () => withChoices(import('./en.pages.json'), import('./en.choices.json')), choices: () => import('./en.choices.json') },
-  bg: { core: () => import('./bg.json'), pages: () => withChoices(import('./bg.pages.json'), import('./bg.choices.json')), choices: () => import('./bg.choices.json') },
+  en: { core: () => import('./en.json'), pages: () => withShop(import('./en.pages.json'), import('./en.shop.json')), shop: () => import('./en.shop.json') },
+  bg: { core: () => import('./bg.json'), pages: () => withShop(import('./bg.pages.json'), import('./bg.shop.json')), shop: () => import('./bg.shop.json') },
 };
 const loaded = new Map<string, Promise<Dictionary>>();
 

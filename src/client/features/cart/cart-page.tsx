@@ -49,7 +49,7 @@ export default function CartPage() {
     (next ?? titleRef.current)?.focus();
   }, [cart.items]);
 
-  if (!user) return <SignInRequired messageKey="cart.signInPrompt" />;
+  if (!user) return <SignInRequired messageKey="cartPage.signInPrompt" />;
   if (sessionStorage.getItem(ORDER_JUST_PLACED)) return <Redirect to={profilePath('orders')} replace />;
 
   const remove = async (item: ShownCartItem) => {
@@ -62,7 +62,7 @@ export default function CartPage() {
       await cart.remove(item);
     } catch {
       focusAfterRemoval.current = null;
-      showModal({ type: 'error', message: t('cart.removeError') });
+      showModal({ type: 'error', message: t('cartPage.removeError') });
     } finally {
       setRemoving(null);
     }
@@ -74,17 +74,17 @@ export default function CartPage() {
     try {
       await cart.setQuantity(item, quantity);
     } catch (error) {
-      showModal({ type: 'error', message: error instanceof CartError ? error.message : t('cart.quantityError') });
+      showModal({ type: 'error', message: error instanceof CartError ? error.message : t('cartPage.quantityError') });
     } finally {
       setChanging(null);
     }
   };
 
   if (cart.isPending) {
-    return <LoadingMessage>{t('cart.loading')}</LoadingMessage>;
+    return <LoadingMessage>{t('cartPage.loading')}</LoadingMessage>;
   }
   if (cart.isError) {
-    return <LoadErrorMessage message={t('cart.loadError')} onRetry={cart.refetch} />;
+    return <LoadErrorMessage message={t('cartPage.loadError')} onRetry={cart.refetch} />;
   }
 
   const { subtotal } = priceLines(cart.items, settings.pricing);
@@ -93,20 +93,20 @@ export default function CartPage() {
   return (
     <section className="cart" aria-labelledby="cart-title">
       <h1 id="cart-title" className="page-title" ref={titleRef} tabIndex={-1}>
-        {t('cart.title')}
+        {t('cartPage.title')}
       </h1>
       {cart.items.length === 0 ? (
         <div className="panel panel--narrow">
-          <p className="state-message">{t('cart.empty')}</p>
+          <p className="state-message">{t('cartPage.empty')}</p>
           <Link href={PAGE_ROUTES.home} className="button button--primary">
-            {t('cart.browse')}
+            {t('cartPage.browse')}
           </Link>
         </div>
       ) : (
         <div className="panel">
           {pricesChanged && (
             <p className="notice notice--warning" role="status">
-              {t('cart.pricesChangedNotice')}
+              {t('cartPage.pricesChangedNotice')}
             </p>
           )}
           <ul className="cart__items">
@@ -118,16 +118,16 @@ export default function CartPage() {
                     <span className="cart__item-name">
                       <Localized text={item.name} />
                     </span>
-                    {item.pendingSync && <span className="tag">{t('cart.pendingSync')}</span>}
+                    {item.pendingSync && <span className="tag">{t('cartPage.pendingSync')}</span>}
                     {earlier !== null && <PriceChangeNote earlierMinor={earlier} nowMinor={item.priceMinor} />}
                     <StockNote item={item} />
                   </div>
-                  <div className="quantity-stepper" role="group" aria-label={t('cart.quantity')}>
+                  <div className="quantity-stepper" role="group" aria-label={t('cartPage.quantity')}>
                     {/* Not disabled at their limits: a disabled button would drop the focus of a keyboard user stepping through. */}
                     <button
                       type="button"
                       className="button button--small"
-                      aria-label={t('cart.decrease', { productName: localize(item.name) })}
+                      aria-label={t('cartPage.decrease', { productName: localize(item.name) })}
                       aria-disabled={item.quantity <= 1 || changing === item.id || undefined}
                       onClick={() => {
                         if (item.quantity > 1) void changeQuantity(item, item.quantity - 1);
@@ -135,13 +135,13 @@ export default function CartPage() {
                     >
                       −
                     </button>
-                    <output className="quantity-stepper__count" aria-live="polite" aria-label={t('cart.quantityOf', { productName: localize(item.name), count: item.quantity })}>
+                    <output className="quantity-stepper__count" aria-live="polite" aria-label={t('cartPage.quantityOf', { productName: localize(item.name), count: item.quantity })}>
                       {item.quantity}
                     </output>
                     <button
                       type="button"
                       className="button button--small"
-                      aria-label={t('cart.increase', { productName: localize(item.name) })}
+                      aria-label={t('cartPage.increase', { productName: localize(item.name) })}
                       aria-disabled={(item.stock !== null && item.quantity >= item.stock) || cartFull || changing === item.id || undefined}
                       onClick={() => {
                         if (changing === item.id) return;
@@ -166,9 +166,9 @@ export default function CartPage() {
                     onClick={() => void remove(item)}
                     // Not disabled: a disabled button loses the focus before it could be moved on.
                     aria-disabled={removing === item.id || undefined}
-                    aria-label={t('cart.removeLabel', { productName: localize(item.name) })}
+                    aria-label={t('cartPage.removeLabel', { productName: localize(item.name) })}
                   >
-                    {t('cart.remove')}
+                    {t('cartPage.remove')}
                   </button>
                 </li>
               );
@@ -176,21 +176,21 @@ export default function CartPage() {
           </ul>
           {/* Only the subtotal: tax and shipping come at checkout, and a "Total" here would promise less than the order costs. */}
           <p className="cart__total">
-            <span>{t('cart.subtotal')}</span>
+            <span>{t('cartPage.subtotal')}</span>
             <Price minor={subtotal} />
           </p>
           <p className="muted cart__note">
-            {t(settings.pricing.pricesIncludeTax ? 'cart.taxIncludedShippingNote' : 'cart.taxShippingNote', {
+            {t(settings.pricing.pricesIncludeTax ? 'cartPage.taxIncludedShippingNote' : 'cartPage.taxShippingNote', {
               percent: taxPercentText(settings.pricing.taxRateBasisPoints),
               shipping: priceText(settings.pricing.shippingMinor),
             })}
           </p>
           <div className="cart__actions">
             <Link href={PAGE_ROUTES.home} className="button">
-              {t('cart.continueShopping')}
+              {t('cartPage.continueShopping')}
             </Link>
             <button type="button" className="button button--primary" onClick={() => navigate(PAGE_ROUTES.checkout)}>
-              {t('cart.checkout')}
+              {t('cartPage.checkout')}
             </button>
           </div>
         </div>

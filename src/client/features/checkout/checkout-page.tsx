@@ -195,7 +195,7 @@ export default function CheckoutPage() {
                 <li key={item.id}>
                   <span className="summary-items__name">
                     <Localized text={item.name} />
-                    {item.pendingSync && <span className="tag">{t('cart.pendingSync')}</span>}
+                    {item.pendingSync && <span className="tag">{t('cartPage.pendingSync')}</span>}
                     {earlier !== null && <PriceChangeNote earlierMinor={earlier} nowMinor={item.priceMinor} />}
                     <StockNote item={item} />
                   </span>{' '}
