@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { FINGERS, HANDS, NAIL_COUNT, widthText, type NailSizeChart, type NailSizes } from '../../shared/nail-sizes.js';
 import { useTranslation } from '../i18n/i18n.js';
 import { useLocalize } from '../i18n/localized.js';
@@ -23,13 +23,15 @@ interface NailSizeFieldsProps {
   error?: string | null;
   /** The legend, when it is not "Nail sizes". */
   legend?: string;
+  /** Said under the presets, such as where the sizes shown came from. */
+  note?: ReactNode;
 }
 
 /**
  * Ten sizes, left hand then right, thumb to little finger: a select each, filled at once by a preset
  * of the chart or by the buyer's saved sizes, with the measuring guide and the chart's widths.
  */
-export function NailSizeFields({ value, onChange, chart, saved, error, legend }: NailSizeFieldsProps) {
+export function NailSizeFields({ value, onChange, chart, saved, error, legend, note }: NailSizeFieldsProps) {
   const { t, language } = useTranslation();
   const localize = useLocalize();
   const errorId = useId();
@@ -49,6 +51,7 @@ export function NailSizeFields({ value, onChange, chart, saved, error, legend }:
           </button>
         ))}
       </div>
+      {note}
       <div className="size-picker__hands">
         {HANDS.map((hand, handIndex) => (
           <fieldset key={hand} className="size-picker__hand">

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { sizesText } from '../../shared/nail-sizes.js';
 import type { ChoiceSummary } from '../../shared/product-options.js';
 import { useTranslation } from '../i18n/i18n.js';
@@ -11,32 +12,25 @@ import { Localized } from '../i18n/localized.js';
 export function ChoiceSummaryText({ summary }: { summary: ChoiceSummary | undefined }) {
   const { t } = useTranslation();
   if (!summary) return null;
-  const parts = [
-    ...summary.options.map((option, index) => (
-      <span key={`o${index}`}>
-        <Localized text={option.value} />
-      </span>
-    )),
-    ...(summary.sizes
-      ? [
-          <span key="s">
-            {t('choices.sizes')} {sizesText(summary.sizes)}
-          </span>,
-        ]
-      : []),
-    ...summary.answers.map((answer, index) => (
-      <span key={`a${index}`}>
-        <Localized text={answer.question} />: <Localized text={answer.answer} />
-      </span>
-    )),
+  const parts: { whole: boolean; text: ReactNode }[] = [
+    ...summary.options.map((option) => ({ whole: true, text: <Localized text={option.value} /> })),
+    ...(summary.sizes ? [{ whole: true, text: `${t('choices.sizes')} ${sizesText(summary.sizes)}` }] : []),
+    ...summary.answers.map((answer) => ({
+      whole: false,
+      text: (
+        <>
+          <Localized text={answer.question} />: <Localized text={answer.answer} />
+        </>
+      ),
+    })),
   ];
   if (parts.length === 0) return null;
   return (
     <span className="choice-summary">
       {parts.map((part, index) => (
-        <span key={index} className="choice-summary__part">
+        <span key={index}>
           {index > 0 && <span aria-hidden="true"> · </span>}
-          {part}
+          <span className={part.whole ? 'choice-summary__part--whole' : undefined}>{part.text}</span>
         </span>
       ))}
     </span>

@@ -10,6 +10,8 @@ import { PriceChangeNote } from '../../cart/price-change-note.js';
 import { shortageText } from '../../cart/shortage-text.js';
 import { earlierPriceOf } from '../../cart/price-change.js';
 import { StockNote } from '../../cart/stock-note.js';
+import { LineChoices, useLineName } from '../../cart/line-choices.js';
+import { ShipsBy } from '../../ui/ships-by.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { usePageMeta } from '../../seo/page-meta.js';
 import { useSession } from '../../session/session.js';
@@ -18,14 +20,14 @@ import { Price, usePriceText } from '../../ui/price.js';
 import { useModal } from '../../ui/modal/modal-context.js';
 import { SignInRequired } from '../../ui/sign-in-required.js';
 import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
-import { Localized, useLocalize } from '../../i18n/localized.js';
+import { Localized } from '../../i18n/localized.js';
 
 /** Set by checkout when an order was just placed (spec section 7, session flags). */
 const ORDER_JUST_PLACED = 'orderJustPlaced';
 
 export default function CartPage() {
   const { t, language } = useTranslation();
-  const localize = useLocalize();
+  const lineName = useLineName();
   const { user } = useSession();
   const cart = useCartWithCurrentPrices();
   const showModal = useModal();
@@ -90,6 +92,8 @@ export default function CartPage() {
   const { subtotal } = priceLines(cart.items, settings.pricing);
   const cartFull = pieceCount(cart.items) >= MAX_CART_PIECES;
   const pricesChanged = cart.items.some((item) => earlierPriceOf(item) !== null);
+  // A line whose choices no longer fit its product would only be refused at checkout.
+  const choicesChanged = cart.items.some((item) => item.problem);
   return (
     <section className="cart" aria-labelledby="cart-title">
       <h1 id="cart-title" className="page-title" ref={titleRef} tabIndex={-1}>
@@ -118,6 +122,7 @@ export default function CartPage() {
                     <span className="cart__item-name">
                       <Localized text={item.name} />
                     </span>
+                    <LineChoices item={item} />
                     {item.pendingSync && <span className="tag">{t('cartPage.pendingSync')}</span>}
                     {earlier !== null && <PriceChangeNote earlierMinor={earlier} nowMinor={item.priceMinor} />}
                     <StockNote item={item} />
@@ -127,7 +132,7 @@ export default function CartPage() {
                     <button
                       type="button"
                       className="button button--small"
-                      aria-label={t('cartPage.decrease', { productName: localize(item.name) })}
+                      aria-label={t('cartPage.decrease', { productName: lineName(item) })}
                       aria-disabled={item.quantity <= 1 || changing === item.id || undefined}
                       onClick={() => {
                         if (item.quantity > 1) void changeQuantity(item, item.quantity - 1);
@@ -135,13 +140,13 @@ export default function CartPage() {
                     >
                       −
                     </button>
-                    <output className="quantity-stepper__count" aria-live="polite" aria-label={t('cartPage.quantityOf', { productName: localize(item.name), count: item.quantity })}>
+                    <output className="quantity-stepper__count" aria-live="polite" aria-label={t('cartPage.quantityOf', { productName: lineName(item), count: item.quantity })}>
                       {item.quantity}
                     </output>
                     <button
                       type="button"
                       className="button button--small"
-                      aria-label={t('cartPage.increase', { productName: localize(item.name) })}
+                      aria-label={t('cartPage.increase', { productName: lineName(item) })}
                       aria-disabled={(item.stock !== null && item.quantity >= item.stock) || cartFull || changing === item.id || undefined}
                       onClick={() => {
                         if (changing === item.id) return;
@@ -166,7 +171,7 @@ export default function CartPage() {
                     onClick={() => void remove(item)}
                     // Not disabled: a disabled button loses the focus before it could be moved on.
                     aria-disabled={removing === item.id || undefined}
-                    aria-label={t('cartPage.removeLabel', { productName: localize(item.name) })}
+                    aria-label={t('cartPage.removeLabel', { productName: lineName(item) })}
                   >
                     {t('cartPage.remove')}
                   </button>
@@ -179,6 +184,7 @@ export default function CartPage() {
             <span>{t('cartPage.subtotal')}</span>
             <Price minor={subtotal} />
           </p>
+          <ShipsBy dates={cart.items.map((item) => item.dispatchBy)} />
           <p className="muted cart__note">
             {t(settings.pricing.pricesIncludeTax ? 'cartPage.taxIncludedShippingNote' : 'cartPage.taxShippingNote', {
               percent: taxPercentText(settings.pricing.taxRateBasisPoints),
@@ -189,10 +195,23 @@ export default function CartPage() {
             <Link href={PAGE_ROUTES.home} className="button">
               {t('cartPage.continueShopping')}
             </Link>
-            <button type="button" className="button button--primary" onClick={() => navigate(PAGE_ROUTES.checkout)}>
+            <button
+              type="button"
+              className="button button--primary"
+              aria-disabled={choicesChanged || undefined}
+              aria-describedby={choicesChanged ? 'cart-choices-changed' : undefined}
+              onClick={() => {
+                if (!choicesChanged) navigate(PAGE_ROUTES.checkout);
+              }}
+            >
               {t('cartPage.checkout')}
             </button>
           </div>
+          {choicesChanged && (
+            <p className="muted" id="cart-choices-changed">
+              {t('choices.problemLines')}
+            </p>
+          )}
         </div>
       )}
     </section>

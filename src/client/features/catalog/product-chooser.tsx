@@ -44,14 +44,14 @@ function availability(product: Product, options: Record<string, string>, group: 
 /** Every problem of the choices, one per field (validateChoices stops at the first), for the page to mark them all. */
 function problemsOf(product: Product, choices: LineChoices, filledSizes: number, chart: NailSizeChart): ChoiceProblem[] {
   const none = { optionGroups: [], stockMode: 'product' as const, combinations: [], sized: false, questions: [] };
-  const parts = [
-    { ...none, optionGroups: product.optionGroups, stockMode: product.stockMode, combinations: product.combinations },
-    ...product.questions.map((question) => ({ ...none, questions: [question] })),
-  ];
-  const problems = parts.flatMap((part) => {
+  const problemOf = (part: Parameters<typeof validateChoices>[0]) => {
     const checked = validateChoices(part, choices, chart);
     return 'problem' in checked ? [checked.problem] : [];
-  });
+  };
+  const problems = product.optionGroups.flatMap((group) => problemOf({ ...none, optionGroups: [group] }));
+  // The combination is judged once every group has a value.
+  if (problems.length === 0) problems.push(...problemOf({ ...none, optionGroups: product.optionGroups, stockMode: product.stockMode, combinations: product.combinations }));
+  problems.push(...product.questions.flatMap((question) => problemOf({ ...none, questions: [question] })));
   if (product.sized) {
     // A partly chosen set is told apart from none at all.
     if (filledSizes > 0 && !choices.sizes) problems.push({ field: 'sizes', messageKey: 'choices.errors.sizesIncomplete' });
@@ -201,24 +201,24 @@ export function ProductChooser({ product, busy, soldOut, stockNote, onAdd }: Pro
         );
       })}
       {product.sized && (
-        <>
-          <NailSizeFields
-            value={sizes}
-            onChange={(next) => {
-              setSizes(next);
-              setSizesFrom('buyer');
-              clearError('sizes');
-            }}
-            chart={chart}
-            saved={savedSizes}
-            error={shownErrors.sizes}
-          />
-          {sizesFrom === 'saved' && (
-            <p className="muted chooser__note" role="status">
-              {t('sizes.filledFromSaved')}
-            </p>
-          )}
-        </>
+        <NailSizeFields
+          value={sizes}
+          onChange={(next) => {
+            setSizes(next);
+            setSizesFrom('buyer');
+            clearError('sizes');
+          }}
+          chart={chart}
+          saved={savedSizes}
+          error={shownErrors.sizes}
+          note={
+            sizesFrom === 'saved' && (
+              <p className="muted chooser__note" role="status">
+                {t('sizes.filledFromSaved')}
+              </p>
+            )
+          }
+        />
       )}
       {product.questions.map((question) => (
         <QuestionField
