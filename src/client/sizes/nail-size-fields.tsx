@@ -35,6 +35,7 @@ export function NailSizeFields({ value, onChange, chart, saved, error, legend, n
   const { t, language } = useTranslation();
   const localize = useLocalize();
   const errorId = useId();
+  const fieldId = useId();
   const setSize = (position: number, size: number | null) => onChange(value.map((current, index) => (index === position ? size : current)));
   return (
     <fieldset className="size-picker" aria-describedby={error ? errorId : undefined}>
@@ -60,9 +61,11 @@ export function NailSizeFields({ value, onChange, chart, saved, error, legend, n
               const position = handIndex * FINGERS.length + fingerIndex;
               const size = value[position] ?? null;
               return (
-                <label key={finger} className="size-picker__finger">
-                  <span>{t(`sizes.fingers.${finger}`)}</span>
+                // An explicit label: one around the select would take its chosen size into the name.
+                <div key={finger} className="size-picker__finger">
+                  <label htmlFor={`${fieldId}-${position}`}>{t(`sizes.fingers.${finger}`)}</label>
                   <select
+                    id={`${fieldId}-${position}`}
                     className="field__input"
                     value={size ?? ''}
                     aria-invalid={Boolean(error) && size === null ? true : undefined}
@@ -75,7 +78,7 @@ export function NailSizeFields({ value, onChange, chart, saved, error, legend, n
                       </option>
                     ))}
                   </select>
-                </label>
+                </div>
               );
             })}
           </fieldset>
