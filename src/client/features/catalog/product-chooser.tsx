@@ -1,67 +1,17 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import type { Product } from '../../../shared/catalog.js';
-import {
-  choiceKey,
-  combinationKey,
-  summarizeChoices,
-  unitPriceMinor,
-  validateChoices,
-  type ChoiceProblem,
-  type LineChoices,
-  type OptionGroup,
-  type ProductQuestion,
-} from '../../../shared/product-options.js';
-import type { NailSizeChart } from '../../../shared/nail-sizes.js';
+import { choiceKey, combinationKey, summarizeChoices, unitPriceMinor, validateChoices, type ChoiceProblem, type LineChoices, type ProductQuestion } from '../../../shared/product-options.js';
 import { stockLevel } from '../../../shared/stock.js';
 import { dispatchDate } from '../../../shared/working-days.js';
 import type { ChosenLine } from '../../cart/cart-context.js';
 import { useTranslation } from '../../i18n/i18n.js';
+import { availability, problemsOf } from './choice-rules.js';
 import { Localized, useLocalize } from '../../i18n/localized.js';
 import { useSession } from '../../session/session.js';
 import { completeSizes, EMPTY_SIZES, NailSizeFields, type SizesDraft } from '../../sizes/nail-size-fields.js';
 import { useSavedNailSizes, useSizeChart } from '../../sizes/sizes-api.js';
 import { Price, usePriceText } from '../../ui/price.js';
 import { ShipsBy } from '../../ui/ships-by.js';
-
-/** Why a value cannot be chosen with the others chosen so far: no such combination on sale, or none left. */
-type Unavailable = 'unavailable' | 'soldOut' | null;
-
-/**
- * Whether the value may be chosen with the other groups' values chosen so far. A combination missing
- * from the list is not sold; one with no pieces left is sold out; groups not chosen yet match any value.
- */
-function availability(product: Product, options: Record<string, string>, group: OptionGroup, valueId: string): Unavailable {
-  if (product.stockMode !== 'combination') return null;
-  const wanted = { ...options, [group.id]: valueId };
-  const matching = product.combinations.filter((combination) => {
-    const ids = combination.key.split('/');
-    return product.optionGroups.every((other, index) => !wanted[other.id] || ids[index] === wanted[other.id]);
-  });
-  if (matching.length === 0) return 'unavailable';
-  return matching.some((combination) => combination.stock === null || combination.stock > 0) ? null : 'soldOut';
-}
-
-/** Every problem of the choices, one per field (validateChoices stops at the first), for the page to mark them all. */
-function problemsOf(product: Product, choices: LineChoices, filledSizes: number, chart: NailSizeChart): ChoiceProblem[] {
-  const none = { optionGroups: [], stockMode: 'product' as const, combinations: [], sized: false, questions: [] };
-  const problemOf = (part: Parameters<typeof validateChoices>[0]) => {
-    const checked = validateChoices(part, choices, chart);
-    return 'problem' in checked ? [checked.problem] : [];
-  };
-  const problems = product.optionGroups.flatMap((group) => problemOf({ ...none, optionGroups: [group] }));
-  // The combination is judged once every group has a value.
-  if (problems.length === 0) problems.push(...problemOf({ ...none, optionGroups: product.optionGroups, stockMode: product.stockMode, combinations: product.combinations }));
-  problems.push(...product.questions.flatMap((question) => problemOf({ ...none, questions: [question] })));
-  if (product.sized) {
-    // A partly chosen set is told apart from none at all.
-    if (filledSizes > 0 && !choices.sizes) problems.push({ field: 'sizes', messageKey: 'choices.errors.sizesIncomplete' });
-    else {
-      const checked = validateChoices({ ...none, sized: true }, choices, chart);
-      if ('problem' in checked) problems.push(checked.problem);
-    }
-  }
-  return problems;
-}
 
 interface ProductChooserProps {
   product: Product;
