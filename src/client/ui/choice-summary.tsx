@@ -1,12 +1,11 @@
 import type { ReactNode } from 'react';
-import { sizesText } from '../../shared/nail-sizes.js';
 import type { ChoiceSummary } from '../../shared/product-options.js';
 import { useTranslation } from '../i18n/i18n.js';
 import { Localized } from '../i18n/localized.js';
 
 /**
  * What was chosen for a line, in one compact line: "Almond · Medium · Sizes 3-6-5-7-9 / 3-6-5-7-9 ·
- * Design wish: pink" (choicesText writes the same for e-mails). Each part keeps together, so a narrow
+ * Design wish: pink" (choicesText writes the same for e-mails, with sizesText's hands). Each part keeps together, so a narrow
  * screen wraps between parts. Nothing for a product sold as it is.
  */
 export function ChoiceSummaryText({ summary }: { summary: ChoiceSummary | undefined }) {
@@ -14,7 +13,22 @@ export function ChoiceSummaryText({ summary }: { summary: ChoiceSummary | undefi
   if (!summary) return null;
   const parts: { whole: boolean; text: ReactNode }[] = [
     ...summary.options.map((option) => ({ whole: true, text: <Localized text={option.value} /> })),
-    ...(summary.sizes ? [{ whole: true, text: `${t('choices.sizes')} ${sizesText(summary.sizes)}` }] : []),
+    // Each hand keeps together; a narrow line breaks between the hands.
+    ...(summary.sizes
+      ? [
+          {
+            whole: false,
+            text: (
+              <>
+                <span className="choice-summary__part--whole">
+                  {t('choices.sizes')} {summary.sizes.slice(0, 5).join('-')}
+                </span>{' '}
+                / <span className="choice-summary__part--whole">{summary.sizes.slice(5).join('-')}</span>
+              </>
+            ),
+          },
+        ]
+      : []),
     ...summary.answers.map((answer) => ({
       whole: false,
       text: (
