@@ -2,12 +2,26 @@ import { createContext, useContext, useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { CartItem } from '../../shared/cart.js';
 import type { Product } from '../../shared/catalog.js';
+import type { ChoiceProblem } from '../../shared/product-options.js';
 import { TranslatedError } from '../api/error-text.js';
 import { queryKeys } from '../api/query-keys.js';
 import type { ShownCartItem } from './cart-storage.js';
 
 /** A failure whose text is meant for the customer, already translated. */
 export class CartError extends TranslatedError {}
+
+/** The shop refused the line's choices: `problem` names the field, for the page to show the message beside it. */
+export class ChoicesRefused extends CartError {
+  constructor(
+    message: string,
+    readonly problem: ChoiceProblem,
+  ) {
+    super(message);
+  }
+}
+
+/** A product's line as the buyer chose it on its page: the choices, their key and names, and the price with them. */
+export type ChosenLine = Pick<CartItem, 'choices' | 'choiceKey' | 'summary' | 'priceMinor'>;
 
 /** The signed-in customer's cart as every view sees it, and the changes they may make to it. */
 export interface Cart {
@@ -17,9 +31,10 @@ export interface Cart {
   refetch(): void;
   /**
    * Resolves with offline true when the addition waits in the offline queue; otherwise with the line
-   * as the server added it, at the product's current name and price.
+   * as the server added it, at the product's current name and price. A product with options, sizes or
+   * questions is added with the buyer's `chosen` line; refused choices throw ChoicesRefused.
    */
-  add(product: Pick<Product, 'id' | 'name' | 'priceMinor' | 'stock'>): Promise<{ offline: boolean; added?: CartItem }>;
+  add(product: Pick<Product, 'id' | 'name' | 'priceMinor' | 'stock'>, chosen?: ChosenLine): Promise<{ offline: boolean; added?: CartItem }>;
   /** Sets a line's quantity; refused with a CartError naming what is left when the product has fewer pieces. */
   setQuantity(item: ShownCartItem, quantity: number): Promise<void>;
   /** Takes the whole line out. */

@@ -1,17 +1,23 @@
 import type { CartItem, CartOperation } from '../../shared/cart.js';
 import type { LocalizedText } from '../../shared/catalog.js';
+import type { ChoiceSummary } from '../../shared/product-options.js';
 
 /** A cart line as the browser shows it: pendingSync marks a line added or changed offline and not yet on the server. */
 export interface ShownCartItem extends CartItem {
   pendingSync?: true;
 }
 
-/** What the browser knows of a product when it queues a change to its line offline, to show the line meanwhile. */
+/**
+ * What the browser knows of a product when it queues a change to its line offline, to show the line
+ * meanwhile: with choices, the line's key and their names (queues from before choices have neither).
+ */
 interface QueuedProduct {
   name: LocalizedText;
   priceMinor: number;
   stock: number | null;
   addedAt: string;
+  choiceKey?: string;
+  summary?: ChoiceSummary;
 }
 
 /**
@@ -43,7 +49,15 @@ export function readMirror(storage: Storage, email: string): ShownCartItem[] | u
     return undefined;
   }
   // A mirror kept before lines had quantities holds one piece per line and knows no stock.
-  return readJson<ShownCartItem>(storage, cartMirrorKey(email)).map((item) => ({ ...item, name: storedName(item.name), quantity: item.quantity ?? 1, stock: item.stock ?? null }));
+  // One kept before lines had choices is a line of its product as it is.
+  return readJson<ShownCartItem>(storage, cartMirrorKey(email)).map((item) => ({
+    ...item,
+    name: storedName(item.name),
+    quantity: item.quantity ?? 1,
+    stock: item.stock ?? null,
+    choiceKey: item.choiceKey ?? '',
+    summary: item.summary ?? EMPTY_SUMMARY,
+  }));
 }
 
 export const readQueue = (storage: Storage, email: string) =>
@@ -72,10 +86,14 @@ export function forgetCart(storage: Storage, email: string): void {
   }
 }
 
-/** A line known only to this browser is named after its product, so later changes to it find it. */
-const pendingItemId = (productId: string) => `pending-${productId}`;
+const EMPTY_SUMMARY: ChoiceSummary = { options: [], sizes: null, answers: [] };
 
-/** The server's cart with the offline queue applied on top, as the server will apply it: one line per product. */
+/** Whether a line is the one a queued change is about: the same product with the same choices. */
+type LineIdentity = { productId: string; choiceKey?: string };
+const isLineOf = (line: LineIdentity, operation: LineIdentity) =>
+  line.productId === operation.productId && (line.choiceKey ?? '') === (operation.choiceKey ?? '');
+
+/** The server's cart with the offline queue applied on top, as the server will apply it: one line per product and choices. */
 export function withQueue(serverItems: readonly CartItem[], queue: readonly QueuedOperation[]): ShownCartItem[] {
   let lines: ShownCartItem[] = [...serverItems];
   for (const operation of queue) {
@@ -83,13 +101,14 @@ export function withQueue(serverItems: readonly CartItem[], queue: readonly Queu
       lines = lines.filter((line) => line.id !== operation.itemId);
       continue;
     }
-    const line = lines.find((candidate) => candidate.productId === operation.productId);
+    const line = lines.find((candidate) => isLineOf(candidate, operation));
     const quantity = operation.type === 'add' ? (line?.quantity ?? 0) + 1 : operation.quantity;
     if (quantity === 0) lines = lines.filter((candidate) => candidate !== line);
     else if (line) lines = lines.map((candidate) => (candidate === line ? { ...line, quantity, pendingSync: true } : candidate));
     else {
+      // Known only to this browser: named after the change that made it; later changes find it by its product and choices.
       lines.push({
-        id: pendingItemId(operation.productId),
+        id: `pending-${operation.id}`,
         productId: operation.productId,
         name: operation.name,
         priceMinor: operation.priceMinor,
@@ -97,6 +116,12 @@ export function withQueue(serverItems: readonly CartItem[], queue: readonly Queu
         quantity,
         stock: operation.stock,
         addedAt: operation.addedAt,
+        choices: operation.choices ?? { options: {}, sizes: null, answers: {} },
+        choiceKey: operation.choiceKey ?? '',
+        summary: operation.summary ?? EMPTY_SUMMARY,
+        problem: null,
+        // Its date comes with the server's copy of the line.
+        dispatchBy: '',
         pendingSync: true,
       });
     }
@@ -106,19 +131,19 @@ export function withQueue(serverItems: readonly CartItem[], queue: readonly Queu
 
 /**
  * The queue with one more operation. A quantity set offline replaces what was queued before for
- * the same product, since it says the whole of what the line should be.
+ * the same line (product and choices), since it says the whole of what the line should be.
  */
 export function queueOperation(queue: readonly QueuedOperation[], operation: QueuedOperation): QueuedOperation[] {
   if (operation.type !== 'set') return [...queue, operation];
-  return [...queue.filter((queued) => queued.type === 'remove' || queued.productId !== operation.productId), operation];
+  return [...queue.filter((queued) => queued.type === 'remove' || !isLineOf(queued, operation)), operation];
 }
 
 /** The operations as the server takes them, without what the browser keeps for display. */
 export function toOperations(queue: readonly QueuedOperation[]): CartOperation[] {
   return queue.map((operation): CartOperation => {
-    if (operation.type === 'add') return { id: operation.id, type: 'add', productId: operation.productId };
-    if (operation.type === 'set') return { id: operation.id, type: 'set', productId: operation.productId, quantity: operation.quantity };
-    return { id: operation.id, type: 'remove', itemId: operation.itemId };
+    if (operation.type === 'remove') return { id: operation.id, type: 'remove', itemId: operation.itemId };
+    const { id, productId, choices } = operation;
+    return operation.type === 'add' ? { id, type: 'add', productId, choices } : { id, type: 'set', productId, choices, quantity: operation.quantity };
   });
 }
 

@@ -5,5 +5,5 @@ import { usePriceText } from '../ui/price.js';
 export function PriceChangeNote({ earlierMinor, nowMinor }: { earlierMinor: number; nowMinor: number }) {
   const { t } = useTranslation();
   const priceText = usePriceText();
-  return <span className="price-change">{t('cart.priceChanged', { was: priceText(earlierMinor), now: priceText(nowMinor) })}</span>;
+  return <span className="price-change">{t('cartPage.priceChanged', { was: priceText(earlierMinor), now: priceText(nowMinor) })}</span>;
 }

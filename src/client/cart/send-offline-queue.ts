@@ -41,7 +41,8 @@ export async function sendOfflineQueue(queue: readonly QueuedOperation[], contex
       const response = await sendCartOperations(toOperations(queue));
       forget(queue);
       const outcomeOf = (operation: QueuedOperation) => response.outcomes.find((outcome) => outcome.id === operation.id);
-      const gone = additions.filter((operation) => outcomeOf(operation)?.outcome === 'product_missing');
+      // A product gone, or one whose options changed so that the choices made offline no longer fit it.
+      const gone = additions.filter((operation) => ['product_missing', 'choices_invalid'].includes(outcomeOf(operation)?.outcome ?? ''));
       const short = additions.flatMap((operation) => outcomeOf(operation)?.shortage ?? []);
       const messages = [
         ...(gone.length > 0 ? [t('cart.errors.droppedOffline', { names: [...new Set(gone.map((operation) => pickText(operation.name, language).text))].join(', ') })] : []),

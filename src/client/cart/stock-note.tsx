@@ -6,8 +6,8 @@ import type { ShownCartItem } from './cart-storage.js';
 export function StockNote({ item }: { item: Pick<ShownCartItem, 'quantity' | 'stock'> }) {
   const { t } = useTranslation();
   if (item.stock === null) return null;
-  if (item.stock === 0) return <span className="stock-note stock-note--problem">{t('cart.soldOutNote')}</span>;
-  if (item.quantity > item.stock) return <span className="stock-note stock-note--problem">{t('cart.shortNote', { left: item.stock })}</span>;
-  if (stockLevel(item.stock) === 'low') return <span className="stock-note">{t('cart.stockNote', { count: item.stock })}</span>;
+  if (item.stock === 0) return <span className="stock-note stock-note--problem">{t('cartPage.soldOutNote')}</span>;
+  if (item.quantity > item.stock) return <span className="stock-note stock-note--problem">{t('cartPage.shortNote', { left: item.stock })}</span>;
+  if (stockLevel(item.stock) === 'low') return <span className="stock-note">{t('cartPage.stockNote', { count: item.stock })}</span>;
   return null;
 }

@@ -6,7 +6,7 @@ import { queryKeys } from '../api/query-keys.js';
 import { useConnectivity } from '../connectivity/connectivity.js';
 import { useTranslation } from '../i18n/i18n.js';
 import { sendCartOperations } from './cart-api.js';
-import { CartError, type Cart } from './cart-context.js';
+import { CartError, ChoicesRefused, type Cart } from './cart-context.js';
 import { newOperationId, queueOperation, readQueue, withQueue, writeQueue, type QueuedOperation, type ShownCartItem } from './cart-storage.js';
 import { shortageText } from './shortage-text.js';
 
@@ -57,23 +57,26 @@ export function useCartChanges(email: string | null, items: ShownCartItem[]): Pi
   );
 
   const add = useCallback<Cart['add']>(
-    async (product) => {
+    async (product, chosen) => {
       if (!product.id) throw new CartError(t('cart.errors.invalidProduct'));
       if (!email) throw new CartError(t('cart.errors.userRequired'));
-      const operation: CartOperation = { id: newOperationId(), type: 'add', productId: product.id };
+      const operation: CartOperation = { id: newOperationId(), type: 'add', productId: product.id, choices: chosen?.choices };
+      const priceMinor = chosen?.priceMinor ?? product.priceMinor;
       try {
         const { offline, result, items: lines } = await sendOrQueue(operation, () => {
-          const queued: QueuedOperation = { ...operation, name: product.name, priceMinor: product.priceMinor, stock: product.stock, addedAt: new Date().toISOString(), pendingSync: true };
+          const queued: QueuedOperation = { ...operation, ...chosen, name: product.name, priceMinor, stock: product.stock, addedAt: new Date().toISOString(), pendingSync: true };
           changeOffline((queue) => queueOperation(queue, queued), (shown) => withQueue(shown, [queued]));
         });
-        const added = lines?.find((line) => line.productId === product.id);
+        const added = lines?.find((line) => line.productId === product.id && line.choiceKey === (chosen?.choiceKey ?? ''));
         // The page showed the product otherwise than the shop has it (its news is still on the way): it is shown anew.
         const outdated =
           result?.outcome === 'product_missing' ||
           result?.outcome === 'stock_short' ||
-          (added !== undefined && (added.name.en !== product.name.en || added.name.bg !== product.name.bg || added.priceMinor !== product.priceMinor));
+          result?.outcome === 'choices_invalid' ||
+          (added !== undefined && (added.name.en !== product.name.en || added.name.bg !== product.name.bg || added.priceMinor !== priceMinor));
         if (outdated) void queryClient.invalidateQueries({ queryKey: queryKeys.catalogue() });
         if (result?.outcome === 'product_missing') throw new CartError(t('cart.errors.productMissing'));
+        if (result?.problem) throw new ChoicesRefused(t(result.problem.messageKey), result.problem);
         if (result?.shortage) throw new CartError(shortageText(t, language, result.shortage));
         return { offline, added };
       } catch (error) {
@@ -87,8 +90,19 @@ export function useCartChanges(email: string | null, items: ShownCartItem[]): Pi
   const setQuantity = useCallback<Cart['setQuantity']>(
     async (item, quantity) => {
       if (!email) throw new CartError(t('cart.errors.userRequired'));
-      const operation: CartOperation = { id: newOperationId(), type: 'set', productId: item.productId, quantity };
-      const queued: QueuedOperation = { ...operation, name: item.name, priceMinor: item.priceMinor, stock: item.stock, addedAt: item.addedAt, pendingSync: true };
+      // Lines of one product differ by their choices: the quantity is the line's with these.
+      const choices = item.choiceKey ? item.choices : undefined;
+      const operation: CartOperation = { id: newOperationId(), type: 'set', productId: item.productId, choices, quantity };
+      const queued: QueuedOperation = {
+        ...operation,
+        name: item.name,
+        priceMinor: item.priceMinor,
+        stock: item.stock,
+        addedAt: item.addedAt,
+        choiceKey: item.choiceKey,
+        summary: item.summary,
+        pendingSync: true,
+      };
       const queueIt = () => changeOffline((queue) => queueOperation(queue, queued), (shown) => withQueue(shown, [queued]));
       // A line known only to this browser changes in the queue alone, which the server will replay in order.
       if (item.pendingSync && item.id.startsWith('pending-')) return queueIt();

@@ -78,6 +78,9 @@ interface I18n {
   pageTextsFailed: boolean;
   /** Resolves to whether the pages' texts are there (false: their download failed). */
   loadPageTexts(): Promise<boolean>;
+  /** True once the shop's texts (product page, cart) are there, which the pages' bring too; asking loads them. */
+  shopTextsReady: boolean;
+  loadShopTexts(): Promise<boolean>;
 }
 
 const I18nContext = createContext<I18n | null>(null);
@@ -118,6 +121,8 @@ export function I18nProvider({ initialLanguage, children }: { initialLanguage: L
       pageTextsReady: state.chunks.includes('pages'),
       pageTextsFailed: failed,
       loadPageTexts: () => (state.chunks.includes('pages') ? Promise.resolve(true) : show(state.language, [...state.chunks, 'pages'])),
+      shopTextsReady: state.chunks.length > 1,
+      loadShopTexts: () => (state.chunks.length > 1 ? Promise.resolve(true) : show(state.language, [...state.chunks, 'shop'])),
     };
   }, [state, failed, show]);
 
@@ -140,11 +145,24 @@ export function useTranslation(): I18n {
  * Shows its children once the lazily loaded pages' texts are there, the fallback until then, and
  * `failed` (given a way to try again) when they could not be downloaded.
  */
-export function PageTexts({ fallback, failed, children }: { fallback: ReactNode; failed: (retry: () => void) => ReactNode; children: ReactNode }) {
-  const { pageTextsReady, pageTextsFailed, loadPageTexts } = useTranslation();
+export function PageTexts({
+  fallback,
+  failed,
+  children,
+  shopOnly,
+}: {
+  fallback: ReactNode;
+  failed: (retry: () => void) => ReactNode;
+  children: ReactNode;
+  /** Only the shop's texts are needed (the product page), not all the pages'. */
+  shopOnly?: boolean;
+}) {
+  const { pageTextsReady, pageTextsFailed, loadPageTexts, shopTextsReady, loadShopTexts } = useTranslation();
+  const ready = shopOnly ? shopTextsReady : pageTextsReady;
+  const load = shopOnly ? loadShopTexts : loadPageTexts;
   useEffect(() => {
-    if (!pageTextsReady && !pageTextsFailed) void loadPageTexts();
-  }, [pageTextsReady, pageTextsFailed, loadPageTexts]);
-  if (pageTextsReady) return children;
-  return pageTextsFailed ? failed(() => void loadPageTexts()) : fallback;
+    if (!ready && !pageTextsFailed) void load();
+  }, [ready, pageTextsFailed, load]);
+  if (ready) return children;
+  return pageTextsFailed ? failed(() => void load()) : fallback;
 }

@@ -11,14 +11,17 @@ const LANGUAGE_STORAGE_KEY = 'language';
 export type Dictionary = { [key: string]: string | Dictionary };
 
 /**
- * Each language's texts come in two chunks: the core (layout, home, cart) that every visit needs,
- * and the pages (sign-in, checkout, payment, profile, admin) loaded with the first of them, or when
- * the home page is idle, with the sign-in dialog.
+ * Each language's texts come in chunks: the core (layout, home, the cart's messages) that every visit
+ * needs; the pages (sign-in, checkout, payment, profile, admin) loaded with the first of them, or when
+ * the home page is idle, with the sign-in dialog; and the shop's (the product page with its choices and
+ * sizes, the cart page), which the product page loads alone and the pages bring along.
  */
-export type TextChunk = 'core' | 'pages';
+export type TextChunk = 'core' | 'pages' | 'shop';
+const withShop = (pages: Promise<{ default: Dictionary }>, shop: Promise<{ default: Dictionary }>) =>
+  Promise.all([pages, shop]).then(([one, other]) => ({ default: { ...one.default, ...other.default } }));
 const loaders: Record<Language, Record<TextChunk, () => Promise<{ default: Dictionary }>>> = {
-  en: { core: () => import('./en.json'), pages: () => import('./en.pages.json') },
-  bg: { core: () => import('./bg.json'), pages: () => import('./bg.pages.json') },
+  en: { core: () => import('./en.json'), pages: () => withShop(import('./en.pages.json'), import('./en.shop.json')), shop: () => import('./en.shop.json') },
+  bg: { core: () => import('./bg.json'), pages: () => withShop(import('./bg.pages.json'), import('./bg.shop.json')), shop: () => import('./bg.shop.json') },
 };
 const loaded = new Map<string, Promise<Dictionary>>();
 

@@ -21,7 +21,13 @@ export function catalogueWithCounts<View extends CatalogueView | null | undefine
   return { ...view, product: counted(view.product, counts), related: view.related.map((product) => counted(product, counts)) };
 }
 
+/**
+ * A line with options may hold a combination counted on its own; the product's count is not its count,
+ * so such a line keeps what the cart said until the cart is asked again.
+ */
+const countedLine = (item: ShownCartItem, counts: StockCounts) => item.productId in counts && !Object.keys(item.choices?.options ?? {}).length;
+
 export function cartWithCounts(items: ShownCartItem[] | undefined, counts: StockCounts): ShownCartItem[] | undefined {
-  if (!items || !items.some((item) => item.productId in counts && counts[item.productId] !== item.stock)) return items;
-  return items.map((item) => (item.productId in counts ? { ...item, stock: counts[item.productId]! } : item));
+  if (!items || !items.some((item) => countedLine(item, counts) && counts[item.productId] !== item.stock)) return items;
+  return items.map((item) => (countedLine(item, counts) ? { ...item, stock: counts[item.productId]! } : item));
 }

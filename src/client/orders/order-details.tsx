@@ -6,6 +6,24 @@ import { formatDateTime } from '../ui/format-date.js';
 import { LinePrice } from '../ui/line-price.js';
 import { Price } from '../ui/price.js';
 import { Localized } from '../i18n/localized.js';
+import { ChoiceSummaryText } from '../ui/choice-summary.js';
+import { ShipsBy } from '../ui/ships-by.js';
+
+/** The date an order ships by, while it is still to be sent. */
+export function OrderShipsBy({ order }: { order: Pick<Order, 'status' | 'dispatchBy'> }) {
+  if (order.status === 'sent' || order.status === 'delivered' || order.status === 'cancelled') return null;
+  return <ShipsBy dates={[order.dispatchBy]} />;
+}
+
+/** An order line's name and what was chosen for it. */
+export function OrderLineName({ item }: { item: Order['items'][number] }) {
+  return (
+    <span className="line-name">
+      <Localized text={item.name} />
+      <ChoiceSummaryText summary={item.choices} />
+    </span>
+  );
+}
 
 /**
  * The order's status and, for cash on delivery, how it is paid beside it ("Accepted", "Cash on
@@ -73,14 +91,12 @@ export function OrderDetails({ order, headingLevel = 3 }: { order: Order; headin
         <OrderStatusBadge status={order.status} paymentMethod={order.paymentMethod} />{' '}
         <span>{t('orders.placedOn', { date: formatDateTime(order.createdAt, language, t('orders.notAvailable')) })}</span>
       </p>
+      <OrderShipsBy order={order} />
       <Heading className="order-details__heading">{t('orders.items')}</Heading>
       <ul className="order-details__items">
         {order.items.map((item, index) => (
           <li key={index}>
-            <span className="line-name">
-              <Localized text={item.name} />
-            </span>{' '}
-            <LinePrice line={item} currency={order.currency} />
+            <OrderLineName item={item} /> <LinePrice line={item} currency={order.currency} />
           </li>
         ))}
       </ul>

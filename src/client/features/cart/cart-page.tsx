@@ -10,6 +10,8 @@ import { PriceChangeNote } from '../../cart/price-change-note.js';
 import { shortageText } from '../../cart/shortage-text.js';
 import { earlierPriceOf } from '../../cart/price-change.js';
 import { StockNote } from '../../cart/stock-note.js';
+import { LineChoices, useLineName } from '../../cart/line-choices.js';
+import { ShipsBy } from '../../ui/ships-by.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { usePageMeta } from '../../seo/page-meta.js';
 import { useSession } from '../../session/session.js';
@@ -18,14 +20,14 @@ import { Price, usePriceText } from '../../ui/price.js';
 import { useModal } from '../../ui/modal/modal-context.js';
 import { SignInRequired } from '../../ui/sign-in-required.js';
 import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
-import { Localized, useLocalize } from '../../i18n/localized.js';
+import { Localized } from '../../i18n/localized.js';
 
 /** Set by checkout when an order was just placed (spec section 7, session flags). */
 const ORDER_JUST_PLACED = 'orderJustPlaced';
 
 export default function CartPage() {
   const { t, language } = useTranslation();
-  const localize = useLocalize();
+  const lineName = useLineName();
   const { user } = useSession();
   const cart = useCartWithCurrentPrices();
   const showModal = useModal();
@@ -49,7 +51,7 @@ export default function CartPage() {
     (next ?? titleRef.current)?.focus();
   }, [cart.items]);
 
-  if (!user) return <SignInRequired messageKey="cart.signInPrompt" />;
+  if (!user) return <SignInRequired messageKey="cartPage.signInPrompt" />;
   if (sessionStorage.getItem(ORDER_JUST_PLACED)) return <Redirect to={profilePath('orders')} replace />;
 
   const remove = async (item: ShownCartItem) => {
@@ -62,7 +64,7 @@ export default function CartPage() {
       await cart.remove(item);
     } catch {
       focusAfterRemoval.current = null;
-      showModal({ type: 'error', message: t('cart.removeError') });
+      showModal({ type: 'error', message: t('cartPage.removeError') });
     } finally {
       setRemoving(null);
     }
@@ -74,39 +76,41 @@ export default function CartPage() {
     try {
       await cart.setQuantity(item, quantity);
     } catch (error) {
-      showModal({ type: 'error', message: error instanceof CartError ? error.message : t('cart.quantityError') });
+      showModal({ type: 'error', message: error instanceof CartError ? error.message : t('cartPage.quantityError') });
     } finally {
       setChanging(null);
     }
   };
 
   if (cart.isPending) {
-    return <LoadingMessage>{t('cart.loading')}</LoadingMessage>;
+    return <LoadingMessage>{t('cartPage.loading')}</LoadingMessage>;
   }
   if (cart.isError) {
-    return <LoadErrorMessage message={t('cart.loadError')} onRetry={cart.refetch} />;
+    return <LoadErrorMessage message={t('cartPage.loadError')} onRetry={cart.refetch} />;
   }
 
   const { subtotal } = priceLines(cart.items, settings.pricing);
   const cartFull = pieceCount(cart.items) >= MAX_CART_PIECES;
   const pricesChanged = cart.items.some((item) => earlierPriceOf(item) !== null);
+  // A line whose choices no longer fit its product would only be refused at checkout.
+  const choicesChanged = cart.items.some((item) => item.problem);
   return (
     <section className="cart" aria-labelledby="cart-title">
       <h1 id="cart-title" className="page-title" ref={titleRef} tabIndex={-1}>
-        {t('cart.title')}
+        {t('cartPage.title')}
       </h1>
       {cart.items.length === 0 ? (
         <div className="panel panel--narrow">
-          <p className="state-message">{t('cart.empty')}</p>
+          <p className="state-message">{t('cartPage.empty')}</p>
           <Link href={PAGE_ROUTES.home} className="button button--primary">
-            {t('cart.browse')}
+            {t('cartPage.browse')}
           </Link>
         </div>
       ) : (
         <div className="panel">
           {pricesChanged && (
             <p className="notice notice--warning" role="status">
-              {t('cart.pricesChangedNotice')}
+              {t('cartPage.pricesChangedNotice')}
             </p>
           )}
           <ul className="cart__items">
@@ -118,16 +122,17 @@ export default function CartPage() {
                     <span className="cart__item-name">
                       <Localized text={item.name} />
                     </span>
-                    {item.pendingSync && <span className="tag">{t('cart.pendingSync')}</span>}
+                    <LineChoices item={item} />
+                    {item.pendingSync && <span className="tag">{t('cartPage.pendingSync')}</span>}
                     {earlier !== null && <PriceChangeNote earlierMinor={earlier} nowMinor={item.priceMinor} />}
                     <StockNote item={item} />
                   </div>
-                  <div className="quantity-stepper" role="group" aria-label={t('cart.quantity')}>
+                  <div className="quantity-stepper" role="group" aria-label={t('cartPage.quantity')}>
                     {/* Not disabled at their limits: a disabled button would drop the focus of a keyboard user stepping through. */}
                     <button
                       type="button"
                       className="button button--small"
-                      aria-label={t('cart.decrease', { productName: localize(item.name) })}
+                      aria-label={t('cartPage.decrease', { productName: lineName(item) })}
                       aria-disabled={item.quantity <= 1 || changing === item.id || undefined}
                       onClick={() => {
                         if (item.quantity > 1) void changeQuantity(item, item.quantity - 1);
@@ -135,13 +140,13 @@ export default function CartPage() {
                     >
                       −
                     </button>
-                    <output className="quantity-stepper__count" aria-live="polite" aria-label={t('cart.quantityOf', { productName: localize(item.name), count: item.quantity })}>
+                    <output className="quantity-stepper__count" aria-live="polite" aria-label={t('cartPage.quantityOf', { productName: lineName(item), count: item.quantity })}>
                       {item.quantity}
                     </output>
                     <button
                       type="button"
                       className="button button--small"
-                      aria-label={t('cart.increase', { productName: localize(item.name) })}
+                      aria-label={t('cartPage.increase', { productName: lineName(item) })}
                       aria-disabled={(item.stock !== null && item.quantity >= item.stock) || cartFull || changing === item.id || undefined}
                       onClick={() => {
                         if (changing === item.id) return;
@@ -166,9 +171,9 @@ export default function CartPage() {
                     onClick={() => void remove(item)}
                     // Not disabled: a disabled button loses the focus before it could be moved on.
                     aria-disabled={removing === item.id || undefined}
-                    aria-label={t('cart.removeLabel', { productName: localize(item.name) })}
+                    aria-label={t('cartPage.removeLabel', { productName: lineName(item) })}
                   >
-                    {t('cart.remove')}
+                    {t('cartPage.remove')}
                   </button>
                 </li>
               );
@@ -176,23 +181,37 @@ export default function CartPage() {
           </ul>
           {/* Only the subtotal: tax and shipping come at checkout, and a "Total" here would promise less than the order costs. */}
           <p className="cart__total">
-            <span>{t('cart.subtotal')}</span>
+            <span>{t('cartPage.subtotal')}</span>
             <Price minor={subtotal} />
           </p>
+          <ShipsBy dates={cart.items.map((item) => item.dispatchBy)} />
           <p className="muted cart__note">
-            {t(settings.pricing.pricesIncludeTax ? 'cart.taxIncludedShippingNote' : 'cart.taxShippingNote', {
+            {t(settings.pricing.pricesIncludeTax ? 'cartPage.taxIncludedShippingNote' : 'cartPage.taxShippingNote', {
               percent: taxPercentText(settings.pricing.taxRateBasisPoints),
               shipping: priceText(settings.pricing.shippingMinor),
             })}
           </p>
           <div className="cart__actions">
             <Link href={PAGE_ROUTES.home} className="button">
-              {t('cart.continueShopping')}
+              {t('cartPage.continueShopping')}
             </Link>
-            <button type="button" className="button button--primary" onClick={() => navigate(PAGE_ROUTES.checkout)}>
-              {t('cart.checkout')}
+            <button
+              type="button"
+              className="button button--primary"
+              aria-disabled={choicesChanged || undefined}
+              aria-describedby={choicesChanged ? 'cart-choices-changed' : undefined}
+              onClick={() => {
+                if (!choicesChanged) navigate(PAGE_ROUTES.checkout);
+              }}
+            >
+              {t('cartPage.checkout')}
             </button>
           </div>
+          {choicesChanged && (
+            <p className="muted" id="cart-choices-changed">
+              {t('choices.problemLines')}
+            </p>
+          )}
         </div>
       )}
     </section>

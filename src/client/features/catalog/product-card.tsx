@@ -56,19 +56,26 @@ export function ProductCard({ product, adding, eager, onAddToCart }: ProductCard
         )}
         <div className="product-card__footer">
           <Price minor={product.priceMinor} />
-          <button
-            type="button"
-            className="button button--primary"
-            // aria-disabled rather than disabled: a disabled button drops the keyboard focus, which
-            // then could not come back to it when the "added" message closes, or when the piece sells out.
-            onClick={() => {
-              if (!adding && !soldOut) onAddToCart(product);
-            }}
-            aria-disabled={adding || soldOut || undefined}
-            aria-label={adding ? undefined : soldOut ? t('products.soldOutLabel', { productName: name }) : t('products.addToCartLabel', { productName: name })}
-          >
-            {adding ? t('products.adding') : soldOut ? t('products.stock.soldOut') : t('products.addToCart')}
-          </button>
+          {product.optionGroups.length || product.sized || product.questions.length ? (
+            // Made for its buyer: chosen on its page, never added as it is.
+            <Link href={productPath(product.slug)} className="button product-card__choose" aria-label={`${t('products.choose')}: ${name}`}>
+              {t('products.choose')}
+            </Link>
+          ) : (
+            <button
+              type="button"
+              className="button button--primary"
+              // aria-disabled rather than disabled: a disabled button drops the keyboard focus, which
+              // then could not come back to it when the "added" message closes, or when the piece sells out.
+              onClick={() => {
+                if (!adding && !soldOut) onAddToCart(product);
+              }}
+              aria-disabled={adding || soldOut || undefined}
+              aria-label={adding ? undefined : soldOut ? t('products.soldOutLabel', { productName: name }) : t('products.addToCartLabel', { productName: name })}
+            >
+              {adding ? t('products.adding') : soldOut ? t('products.stock.soldOut') : t('products.addToCart')}
+            </button>
+          )}
         </div>
       </div>
     </article>

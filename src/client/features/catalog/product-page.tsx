@@ -1,21 +1,49 @@
 import { useEffect, type ReactNode } from 'react';
 import { Link, useLocation, useParams, useSearch } from 'wouter';
 import { pickText } from '../../../shared/catalog.js';
+import { isPlainProduct } from '../../../shared/product-options.js';
 import { productPath } from '../../../shared/routes.js';
 import { stockLevel } from '../../../shared/stock.js';
-import { useTranslation } from '../../i18n/i18n.js';
+import { dispatchDate } from '../../../shared/working-days.js';
+import { PageTexts, useTranslation } from '../../i18n/i18n.js';
 import { Localized } from '../../i18n/localized.js';
 import { usePageMeta } from '../../seo/page-meta.js';
 import { Price } from '../../ui/price.js';
+import { ShipsBy } from '../../ui/ships-by.js';
 import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
 import { lastCatalogueView } from './catalogue-view.js';
 import { ProductCard } from './product-card.js';
+import { ProductChooser } from './product-chooser.js';
 import { ProductGallery } from './product-gallery.js';
 import { useProductPage } from './products-api.js';
 import { useAddToCart } from './use-add-to-cart.js';
 
-/** /product/{slug}: the product's photos, texts, price and stock, the add button, and more of its category. */
+/**
+ * /product/{slug}. Its texts (and those of the choices) come in a chunk of their own, which downloads
+ * beside the product: the home page's first download stays small.
+ */
 export default function ProductPage({ notFound }: { notFound: ReactNode }) {
+  const { t } = useTranslation();
+  const { slug = '' } = useParams<{ slug: string }>();
+  // Asked now, not once the texts are here, so that both downloads run at once.
+  useProductPage(slug);
+  return (
+    <PageTexts
+      shopOnly
+      fallback={
+        <div className="page-loading">
+          <LoadingMessage>{t('app.loading')}</LoadingMessage>
+        </div>
+      }
+      failed={(retry) => <LoadErrorMessage message={t('app.chunkError')} onRetry={retry} />}
+    >
+      <ProductPageContent notFound={notFound} />
+    </PageTexts>
+  );
+}
+
+/** The product's photos, texts, price and stock, its choices and the add button, and more of its category. */
+function ProductPageContent({ notFound }: { notFound: ReactNode }) {
   const { t, language } = useTranslation();
   const { slug = '' } = useParams<{ slug: string }>();
   const search = useSearch();
@@ -48,6 +76,15 @@ export default function ProductPage({ notFound }: { notFound: ReactNode }) {
 
   const level = stockLevel(product.stock);
   const soldOut = level === 'soldOut';
+  const countedByCombination = product.stockMode === 'combination' && product.optionGroups.length > 0;
+  const stockText =
+    level === 'madeToOrder'
+      ? t('productPage.madeToOrder')
+      : level === 'inStock'
+        ? t('productPage.inStock')
+        : soldOut
+          ? t('products.stock.soldOut')
+          : t('products.stock.low', { count: product.stock! });
   const name = pickText(product.name, language).text;
   const busy = adding.has(product.id);
   const related = page.data?.related ?? [];
@@ -71,30 +108,38 @@ export default function ProductPage({ notFound }: { notFound: ReactNode }) {
             <h1 id="product-title" className="product-page__name">
               <Localized text={product.name} />
             </h1>
-            <p className="product-page__price">
-              <Price minor={product.priceMinor} />
-            </p>
-            <p className={`product-page__stock${soldOut ? ' product-page__stock--out' : ''}`}>
-              {level === 'madeToOrder'
-                ? t('productPage.madeToOrder')
-                : level === 'inStock'
-                  ? t('productPage.inStock')
-                  : soldOut
-                    ? t('products.stock.soldOut')
-                    : t('products.stock.low', { count: product.stock! })}
-            </p>
-            <button
-              type="button"
-              className="button button--primary button--large"
-              // aria-disabled keeps the focus on the button while it works or when the piece sells out.
-              onClick={() => {
-                if (!busy && !soldOut) void addToCart(product);
-              }}
-              aria-disabled={busy || soldOut || undefined}
-              aria-label={busy ? undefined : soldOut ? t('products.soldOutLabel', { productName: name }) : t('products.addToCartLabel', { productName: name })}
-            >
-              {busy ? t('products.adding') : soldOut ? t('products.stock.soldOut') : t('products.addToCart')}
-            </button>
+            {isPlainProduct(product) ? (
+              <>
+                <p className="product-page__price">
+                  <Price minor={product.priceMinor} />
+                </p>
+                <p className={`product-page__stock${soldOut ? ' product-page__stock--out' : ''}`}>{stockText}</p>
+                {!soldOut && <ShipsBy dates={[dispatchDate(product.leadTime, new Date())]} />}
+                <button
+                  type="button"
+                  className="button button--primary button--large"
+                  // aria-disabled keeps the focus on the button while it works or when the piece sells out.
+                  onClick={() => {
+                    if (!busy && !soldOut) void addToCart(product);
+                  }}
+                  aria-disabled={busy || soldOut || undefined}
+                  aria-label={busy ? undefined : soldOut ? t('products.soldOutLabel', { productName: name }) : t('products.addToCartLabel', { productName: name })}
+                >
+                  {busy ? t('products.adding') : soldOut ? t('products.stock.soldOut') : t('products.addToCart')}
+                </button>
+              </>
+            ) : (
+              <ProductChooser
+                // Chosen anew for another product (a related one opened from here).
+                key={product.id}
+                product={product}
+                busy={busy}
+                soldOut={soldOut && !countedByCombination}
+                // A product counted by combination has the chosen combination's count instead.
+                stockNote={countedByCombination ? null : <p className={`product-page__stock${soldOut ? ' product-page__stock--out' : ''}`}>{stockText}</p>}
+                onAdd={(chosen, onRefused) => void addToCart(product, chosen, (refusal) => onRefused(refusal.problem, refusal.message))}
+              />
+            )}
             <div className="product-page__description">
               <Localized text={product.description} />
             </div>

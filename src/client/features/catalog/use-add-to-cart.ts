@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { pickText, type Product } from '../../../shared/catalog.js';
 import { errorText } from '../../api/error-text.js';
-import { useCart } from '../../cart/cart-context.js';
+import { ChoicesRefused, useCart, type ChosenLine } from '../../cart/cart-context.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { useSession } from '../../session/session.js';
 import { useModal } from '../../ui/modal/modal-context.js';
@@ -10,7 +10,8 @@ import { usePriceText } from '../../ui/price.js';
 /**
  * Adding a product to the cart from a card or a product page, with the specification's messages:
  * sign in first, "{productName} added to cart!", or why it failed. `adding` holds the products
- * whose addition is on its way.
+ * whose addition is on its way. A product page adds the buyer's `chosen` line, and hears of refused
+ * choices through `onRefused` to show them beside their fields.
  */
 export function useAddToCart() {
   const { t, language } = useTranslation();
@@ -20,22 +21,23 @@ export function useAddToCart() {
   const cart = useCart();
   const [adding, setAdding] = useState<ReadonlySet<string>>(new Set());
 
-  const addToCart = async (product: Product) => {
+  const addToCart = async (product: Product, chosen?: ChosenLine, onRefused?: (refusal: ChoicesRefused) => void) => {
     if (!user) {
       showModal({ type: 'info', message: t('products.signInRequired') });
       return;
     }
     setAdding((ids) => new Set(ids).add(product.id));
     try {
-      const { offline, added } = await cart.add(product);
+      const { offline, added } = await cart.add(product, chosen);
       // The message names the product as the cart holds it, and says so when its price is not the one this page showed.
       const productName = pickText(added?.name ?? product.name, language).text;
       const message =
-        added && added.priceMinor !== product.priceMinor
+        added && added.priceMinor !== (chosen ?? product).priceMinor
           ? t('products.addedAtNewPrice', { productName, price: priceText(added.priceMinor) })
           : t(offline ? 'products.addedOffline' : 'products.addedToCart', { productName });
       showModal({ type: 'success', message });
     } catch (error) {
+      if (onRefused && error instanceof ChoicesRefused) return onRefused(error);
       showModal({ type: 'error', message: t('products.addError', { errorMessage: errorText(t, error) }) });
     } finally {
       setAdding((ids) => {

@@ -17,6 +17,8 @@ import { newOperationId } from '../../cart/cart-storage.js';
 import { PriceChangeNote } from '../../cart/price-change-note.js';
 import { shortageText } from '../../cart/shortage-text.js';
 import { StockNote } from '../../cart/stock-note.js';
+import { LineChoices } from '../../cart/line-choices.js';
+import { ShipsBy } from '../../ui/ships-by.js';
 import { earlierPriceOf } from '../../cart/price-change.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { PricingTable } from '../../orders/order-details.js';
@@ -83,6 +85,8 @@ export default function CheckoutPage() {
   const shortLines = cart.items.some(exceedsStock);
   // Lines added offline are not on the server yet: an order now would not hold them, nor the total shown.
   const waitingForSync = cart.items.some((item) => item.pendingSync);
+  // A line whose choices no longer fit its product is chosen again first: nothing is ordered unseen.
+  const choicesChanged = cart.items.some((item) => item.problem);
 
   const saveAddress = (input: AddressInput) =>
     createAddress.mutate(input, {
@@ -103,7 +107,7 @@ export default function CheckoutPage() {
       termsBox.current?.focus();
       return;
     }
-    if (waitingForSync || shortLines) return;
+    if (waitingForSync || shortLines || choicesChanged) return;
     setPlacing(true);
     setProblem(null);
     try {
@@ -129,6 +133,11 @@ export default function CheckoutPage() {
         } catch {
           setProblem({ kind: 'message', text: t('checkout.orderProcessingError') });
         }
+      } else if (error instanceof ApiError && (error.code as string) === 'choices_changed') {
+        // The product changed since the line was chosen: the cart, fetched again, marks the line to choose again.
+        const { messageKey } = error.details;
+        setProblem({ kind: 'message', text: [messageKey ? t(messageKey) : '', t('choices.problemLines')].filter(Boolean).join(' ') });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.carts() });
       } else if (error instanceof ApiError && error.code === 'stock_short') {
         // Nothing was written and the cart is as it was; it is fetched again to show what is left.
         const details = (error.details.shortages ?? []).map((shortage) => shortageText(t, language, shortage)).join(' ');
@@ -195,7 +204,8 @@ export default function CheckoutPage() {
                 <li key={item.id}>
                   <span className="summary-items__name">
                     <Localized text={item.name} />
-                    {item.pendingSync && <span className="tag">{t('cart.pendingSync')}</span>}
+                    <LineChoices item={item} />
+                    {item.pendingSync && <span className="tag">{t('cartPage.pendingSync')}</span>}
                     {earlier !== null && <PriceChangeNote earlierMinor={earlier} nowMinor={item.priceMinor} />}
                     <StockNote item={item} />
                   </span>{' '}
@@ -207,6 +217,7 @@ export default function CheckoutPage() {
             })}
           </ul>
           <PricingTable pricing={pricing} currency={settings.pricing.currency} />
+          <ShipsBy dates={cart.items.map((item) => item.dispatchBy)} />
 
           <fieldset className="choice-list">
             <legend className="panel__title">{t('checkout.paymentMethod')}</legend>
@@ -257,8 +268,9 @@ export default function CheckoutPage() {
           {!selected && showForm && !problem && <p className="muted">{t('checkout.noAddressError')}</p>}
           {waitingForSync && <p className="muted">{t('checkout.waitingForSync')}</p>}
           {shortLines && <p className="muted">{t('checkout.shortLines')}</p>}
+          {choicesChanged && <p className="muted">{t('choices.problemLines')}</p>}
           <div className="form-actions">
-            <button type="button" className="button button--primary" onClick={() => void submit()} disabled={placing || showForm || waitingForSync || shortLines}>
+            <button type="button" className="button button--primary" onClick={() => void submit()} disabled={placing || showForm || waitingForSync || shortLines || choicesChanged}>
               {placing ? t('checkout.placing') : t('checkout.placeOrder')}
             </button>
             <Link href={PAGE_ROUTES.cart} className="button">

@@ -3,13 +3,12 @@ import { useLocation } from 'wouter';
 import { paymentStateOf } from '../../../shared/orders.js';
 import { paymentPath } from '../../../shared/routes.js';
 import { useTranslation } from '../../i18n/i18n.js';
-import { OrderStatusBadge } from '../../orders/order-details.js';
+import { OrderLineName, OrderShipsBy, OrderStatusBadge } from '../../orders/order-details.js';
 import { useOrders } from '../../orders/orders-api.js';
 import { formatDateTime } from '../../ui/format-date.js';
 import { LinePrice } from '../../ui/line-price.js';
 import { Price } from '../../ui/price.js';
 import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
-import { Localized } from '../../i18n/localized.js';
 
 interface OrdersTabProps {
   /** The order an e-mail's link names (/profile?order=...): shown, marked and focused once the orders load. */
@@ -59,13 +58,11 @@ export function OrdersTab({ highlightedOrderId }: OrdersTabProps) {
               <OrderStatusBadge status={order.status} paymentMethod={order.paymentMethod} />
             </div>
             <p className="muted">{t('orders.placedOn', { date: formatDateTime(order.createdAt, language, t('orders.notAvailable')) })}</p>
+            <OrderShipsBy order={order} />
             <ul className="order-card__items">
               {order.items.map((item, index) => (
                 <li key={index}>
-                  <span className="line-name">
-                    <Localized text={item.name} />
-                  </span>{' '}
-                  <LinePrice line={item} currency={order.currency} />
+                  <OrderLineName item={item} /> <LinePrice line={item} currency={order.currency} />
                 </li>
               ))}
             </ul>

@@ -9,6 +9,7 @@ import { formatDateTime } from '../../ui/format-date.js';
 import { SignInRequired } from '../../ui/sign-in-required.js';
 import { AccountData } from './account-data.js';
 import { AddressesTab } from './addresses-tab.js';
+import { NailSizesSection } from './nail-sizes-section.js';
 import { OrdersTab } from './orders-tab.js';
 import { PROFILE_ORDER_PARAM, PROFILE_TAB_PARAM, PROFILE_TABS, type ProfileTab } from '../../../shared/routes.js';
 
@@ -79,6 +80,7 @@ export default function ProfilePage() {
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="tabs__panel">
         {tab === 'orders' ? <OrdersTab highlightedOrderId={searchParams.get(PROFILE_ORDER_PARAM)} /> : <AddressesTab />}
       </div>
+      <NailSizesSection email={user.email} />
       <AccountData />
     </section>
   );

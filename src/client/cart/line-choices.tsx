@@ -1,0 +1,45 @@
+import { Link } from 'wouter';
+import { catalogueQueryParams } from '../../shared/catalog.js';
+import { choicesText, hasChoices } from '../../shared/product-options.js';
+import { PAGE_ROUTES } from '../../shared/routes.js';
+import { useTranslation } from '../i18n/i18n.js';
+import { useLocalize } from '../i18n/localized.js';
+import { ChoiceSummaryText } from '../ui/choice-summary.js';
+import type { ShownCartItem } from './cart-storage.js';
+
+/**
+ * A line's name for buttons and labels: with its choices when it has any, since lines of one product
+ * differ only by them ("One more Rose Set (Almond · Medium)").
+ */
+export function useLineName(): (item: Pick<ShownCartItem, 'name' | 'summary'>) => string {
+  const { t, language } = useTranslation();
+  const localize = useLocalize();
+  return (item) => {
+    const name = localize(item.name);
+    return item.summary && hasChoices(item.summary) ? `${name} (${choicesText(item.summary, language, t('choices.sizes'))})` : name;
+  };
+}
+
+/**
+ * Under a cart line's name: what was chosen, and when the product changed so that the choices no
+ * longer fit, why, with the way back to the product to choose again. A cart line knows its product's
+ * name but not its address, so the way back is the catalogue searched for that name.
+ */
+export function LineChoices({ item }: { item: Pick<ShownCartItem, 'name' | 'summary' | 'problem'> }) {
+  const { t } = useTranslation();
+  const localize = useLocalize();
+  const name = localize(item.name);
+  return (
+    <>
+      <ChoiceSummaryText summary={item.summary} />
+      {item.problem && (
+        <span className="line-problem">
+          {t(item.problem.messageKey)}{' '}
+          <Link href={`${PAGE_ROUTES.home}?${catalogueQueryParams({ q: name }).toString()}`} aria-label={t('choices.chooseAgainLabel', { productName: name })}>
+            {t('choices.chooseAgain')}
+          </Link>
+        </span>
+      )}
+    </>
+  );
+}
