@@ -11,6 +11,8 @@ import type { StockShortage } from './stock.js';
 export interface CartItem {
   id: string;
   productId: string;
+  /** The product page's address is /product/{slug}: where a line whose choices no longer fit is chosen again. */
+  slug: string;
   name: LocalizedText;
   priceMinor: number;
   addedPriceMinor: number;

@@ -81,8 +81,8 @@ export const productFieldsSchema = z
 
 
 /** The longest name of an option group, value or choice, and the longest question, in each language. */
-export const OPTION_NAME_MAX_LENGTH = 60;
-export const QUESTION_LABEL_MAX_LENGTH = 200;
+const OPTION_NAME_MAX_LENGTH = 60;
+const QUESTION_LABEL_MAX_LENGTH = 200;
 
 const choiceId = z.string({ error: `${messages}.invalidChoiceId` }).regex(CHOICE_ID_PATTERN, { error: `${messages}.invalidChoiceId` });
 
@@ -185,7 +185,7 @@ const leadTimeSchema = z
   });
 
 /** The most combinations a product can list: every value of three full groups. */
-export const MAX_COMBINATIONS = MAX_OPTION_VALUES ** MAX_OPTION_GROUPS;
+const MAX_COMBINATIONS = MAX_OPTION_VALUES ** MAX_OPTION_GROUPS;
 
 const combinationSchema = z.object({
   key: z.string({ error: `${messages}.invalidCombination` }).max(200, { error: `${messages}.invalidCombination` }),
@@ -252,7 +252,7 @@ export const productModelSchema = z
   );
 
 /** A combination as the form sends it: its count, and the count the form showed. */
-export type CombinationInput = CombinationStock & { stockSeen?: number | null };
+type CombinationInput = CombinationStock & { stockSeen?: number | null };
 
 /** A product's model as the admin saves it (ProductModel without the price, which is a field of its own). */
 export type ProductModelInput = Omit<ProductModel, 'priceMinor' | 'combinations'> & { combinations: CombinationInput[] };

@@ -1,4 +1,4 @@
-import type { LocalizedText } from './catalog.js';
+import type { LocalizedText } from './localized-text.js';
 
 /**
  * Press-on nails come in numbered sizes, 0 the widest; a set needs one size for each of the ten
@@ -22,13 +22,13 @@ export const fingerAt = (position: number): { hand: Hand; finger: Finger } => ({
   finger: FINGERS[position % FINGERS.length]!,
 });
 
-export interface NailSize {
+interface NailSize {
   size: number;
   /** The nail's width at its widest, in tenths of a millimetre (180 is 18.0 mm). */
   widthTenthsMm: number;
 }
 
-export interface SizePreset {
+interface SizePreset {
   /** XS, S, M, L... as the shop names them. */
   id: string;
   name: LocalizedText;

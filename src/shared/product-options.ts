@@ -1,5 +1,4 @@
-import type { LocalizedText, TextLanguage } from './catalog.js';
-import { pickText } from './catalog.js';
+import { pickText, type LocalizedText, type TextLanguage } from './localized-text.js';
 import { type NailSizeChart, type NailSizes, sizesText, validateNailSizes } from './nail-sizes.js';
 
 /**

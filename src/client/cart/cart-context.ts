@@ -34,7 +34,7 @@ export interface Cart {
    * as the server added it, at the product's current name and price. A product with options, sizes or
    * questions is added with the buyer's `chosen` line; refused choices throw ChoicesRefused.
    */
-  add(product: Pick<Product, 'id' | 'name' | 'priceMinor' | 'stock'>, chosen?: ChosenLine): Promise<{ offline: boolean; added?: CartItem }>;
+  add(product: Pick<Product, 'id' | 'slug' | 'name' | 'priceMinor' | 'stock'>, chosen?: ChosenLine): Promise<{ offline: boolean; added?: CartItem }>;
   /** Sets a line's quantity; refused with a CartError naming what is left when the product has fewer pieces. */
   setQuantity(item: ShownCartItem, quantity: number): Promise<void>;
   /** Takes the whole line out. */

@@ -7,6 +7,7 @@ import { forgetCart, newOperationId, queueOperation, readMirror, readQueue, toOp
 const serverItem: CartItem = {
   id: 'a1b2c3d4-0000-4000-8000-000000000001',
   productId: 'p1',
+  slug: 'rose-set',
   name: { en: 'Rose Set', bg: 'Розов комплект' },
   priceMinor: 2450,
   addedPriceMinor: 2450,

@@ -12,6 +12,8 @@ export interface ShownCartItem extends CartItem {
  * meanwhile: with choices, the line's key and their names (queues from before choices have neither).
  */
 interface QueuedProduct {
+  /** Absent in queues from before lines linked to their product's page. */
+  slug?: string;
   name: LocalizedText;
   priceMinor: number;
   stock: number | null;
@@ -110,6 +112,7 @@ export function withQueue(serverItems: readonly CartItem[], queue: readonly Queu
       lines.push({
         id: `pending-${operation.id}`,
         productId: operation.productId,
+        slug: operation.slug ?? '',
         name: operation.name,
         priceMinor: operation.priceMinor,
         addedPriceMinor: operation.priceMinor,

@@ -1,7 +1,6 @@
 import { Link } from 'wouter';
-import { catalogueQueryParams } from '../../shared/catalog.js';
 import { choicesText, hasChoices } from '../../shared/product-options.js';
-import { PAGE_ROUTES } from '../../shared/routes.js';
+import { productPath } from '../../shared/routes.js';
 import { useTranslation } from '../i18n/i18n.js';
 import { useLocalize } from '../i18n/localized.js';
 import { ChoiceSummaryText } from '../ui/choice-summary.js';
@@ -22,10 +21,9 @@ export function useLineName(): (item: Pick<ShownCartItem, 'name' | 'summary'>) =
 
 /**
  * Under a cart line's name: what was chosen, and when the product changed so that the choices no
- * longer fit, why, with the way back to the product to choose again. A cart line knows its product's
- * name but not its address, so the way back is the catalogue searched for that name.
+ * longer fit, why, with the way back to the product's page to choose again.
  */
-export function LineChoices({ item }: { item: Pick<ShownCartItem, 'name' | 'summary' | 'problem'> }) {
+export function LineChoices({ item }: { item: Pick<ShownCartItem, 'name' | 'slug' | 'summary' | 'problem'> }) {
   const { t } = useTranslation();
   const localize = useLocalize();
   const name = localize(item.name);
@@ -35,7 +33,7 @@ export function LineChoices({ item }: { item: Pick<ShownCartItem, 'name' | 'summ
       {item.problem && (
         <span className="line-problem">
           {t(item.problem.messageKey)}{' '}
-          <Link href={`${PAGE_ROUTES.home}?${catalogueQueryParams({ q: name }).toString()}`} aria-label={t('choices.chooseAgainLabel', { productName: name })}>
+          <Link href={productPath(item.slug)} aria-label={t('choices.chooseAgainLabel', { productName: name })}>
             {t('choices.chooseAgain')}
           </Link>
         </span>

@@ -64,7 +64,7 @@ export function useCartChanges(email: string | null, items: ShownCartItem[]): Pi
       const priceMinor = chosen?.priceMinor ?? product.priceMinor;
       try {
         const { offline, result, items: lines } = await sendOrQueue(operation, () => {
-          const queued: QueuedOperation = { ...operation, ...chosen, name: product.name, priceMinor, stock: product.stock, addedAt: new Date().toISOString(), pendingSync: true };
+          const queued: QueuedOperation = { ...operation, ...chosen, slug: product.slug, name: product.name, priceMinor, stock: product.stock, addedAt: new Date().toISOString(), pendingSync: true };
           changeOffline((queue) => queueOperation(queue, queued), (shown) => withQueue(shown, [queued]));
         });
         const added = lines?.find((line) => line.productId === product.id && line.choiceKey === (chosen?.choiceKey ?? ''));
@@ -95,6 +95,7 @@ export function useCartChanges(email: string | null, items: ShownCartItem[]): Pi
       const operation: CartOperation = { id: newOperationId(), type: 'set', productId: item.productId, choices, quantity };
       const queued: QueuedOperation = {
         ...operation,
+        slug: item.slug,
         name: item.name,
         priceMinor: item.priceMinor,
         stock: item.stock,

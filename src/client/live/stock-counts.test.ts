@@ -21,6 +21,7 @@ const catalogue: CatalogueResponse = { version: 3, total: 3, page: 1, pageSize: 
 const line = (productId: string, stock: number | null): ShownCartItem => ({
   id: `line-${productId}`,
   productId,
+  slug: `product-${productId}`,
   name: { en: productId, bg: '' },
   priceMinor: 100,
   addedPriceMinor: 100,

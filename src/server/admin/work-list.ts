@@ -5,7 +5,7 @@ import type { Executor } from '../db/client.js';
 import { orderItems, orders } from '../db/schema.js';
 
 /** The most lines the work list shows: far more than a maker has open at once. */
-export const WORK_LIST_LIMIT = 500;
+const WORK_LIST_LIMIT = 500;
 
 export type WorkListStatus = (typeof WORK_LIST_STATUSES)[number];
 

@@ -36,7 +36,7 @@ const OPERATION_MEMORY_DAYS = 30;
  * that combination is no longer sold.
  */
 const CART_LINES = `
-  select line.id, line.product_id, product.name_en, product.name_bg, line.price_minor as added_price_minor,
+  select line.id, line.product_id, product.slug, product.name_en, product.name_bg, line.price_minor as added_price_minor,
     line.quantity, product.stock, line.added_at, line.choices::text as choices, line.choice_key, ${modelColumns('product')},
     combination.key as combination_key, combination.stock as combination_stock
   from cart_items line join products product on product.id = line.product_id
@@ -49,6 +49,7 @@ interface CartLineRow extends ModelColumnsRow {
   [column: string]: unknown;
   id: string;
   product_id: string;
+  slug: string;
   name_en: string;
   name_bg: string;
   added_price_minor: number;
@@ -89,6 +90,7 @@ function toCartItem(row: CartLineRow, chart: NailSizeChart, now: Date): CartItem
   return {
     id: row.id,
     productId: row.product_id,
+    slug: row.slug,
     name: { en: row.name_en, bg: row.name_bg },
     priceMinor: unitPriceMinor(model, choices),
     addedPriceMinor: row.added_price_minor,

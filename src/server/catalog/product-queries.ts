@@ -13,11 +13,11 @@ type PhotoRow = typeof productPhotos.$inferSelect;
 
 export const productName = (row: Pick<ProductRow, 'nameEn' | 'nameBg'>): LocalizedText => ({ en: row.nameEn, bg: row.nameBg });
 
-export function toPhoto(row: Pick<PhotoRow, 'id' | 'imageKey' | 'altEn' | 'altBg'>): ProductPhoto {
+function toPhoto(row: Pick<PhotoRow, 'id' | 'imageKey' | 'altEn' | 'altBg'>): ProductPhoto {
   return { id: row.id, url: imageUrlForKey(row.imageKey)!, alt: { en: row.altEn, bg: row.altBg } };
 }
 
-export function toProduct(row: ProductRow, photos: readonly ProductPhoto[], combinations: readonly CombinationStock[] = []): Product {
+function toProduct(row: ProductRow, photos: readonly ProductPhoto[], combinations: readonly CombinationStock[] = []): Product {
   return {
     id: row.id,
     slug: row.slug,
@@ -55,7 +55,7 @@ async function photosOf(db: Executor, productIds: readonly string[]): Promise<Ma
  * The combinations on sale of those of these products that count stock per combination, in key
  * order; other products have none to read.
  */
-export async function combinationsOf(db: Executor, rows: readonly Pick<ProductRow, 'id' | 'stockMode'>[]): Promise<Map<string, CombinationStock[]>> {
+async function combinationsOf(db: Executor, rows: readonly Pick<ProductRow, 'id' | 'stockMode'>[]): Promise<Map<string, CombinationStock[]>> {
   const ids = rows.filter((row) => row.stockMode === 'combination').map((row) => row.id);
   const byProduct = new Map<string, CombinationStock[]>(ids.map((id) => [id, []]));
   if (ids.length === 0) return byProduct;

@@ -10,7 +10,7 @@ export function shortDate(isoDate: string, language: string): string {
 }
 
 /** Ten sizes as the maker works from them: a row per hand, a column per finger, thumb first. */
-export function SizesTable({ sizes }: { sizes: NailSizes }) {
+function SizesTable({ sizes }: { sizes: NailSizes }) {
   const { t } = useTranslation();
   return (
     <table className="sizes-table">

@@ -157,7 +157,7 @@ export interface CombinationRow {
   values: ValueForm[];
 }
 
-export const combinationRowKey = (values: readonly Pick<ValueForm, 'key'>[]) =>
+const combinationRowKey = (values: readonly Pick<ValueForm, 'key'>[]) =>
   values
     .map((value) => value.key)
     .sort()
@@ -257,7 +257,7 @@ const daysOf = (text: string, min: number): number | undefined => {
 
 /** What the form will send: the model, or the first field it refuses, as the server would. */
 /** A combination as the form sends it: its count, and the count it showed (see CombinationForm.seen). */
-export type CombinationInput = CombinationStock & { stockSeen?: number | null };
+type CombinationInput = CombinationStock & { stockSeen?: number | null };
 
 export interface BuiltModel {
   model: Omit<ModelModel, 'combinations'> & { combinations: CombinationInput[] };

@@ -133,7 +133,7 @@ export default function CheckoutPage() {
         } catch {
           setProblem({ kind: 'message', text: t('checkout.orderProcessingError') });
         }
-      } else if (error instanceof ApiError && (error.code as string) === 'choices_changed') {
+      } else if (error instanceof ApiError && error.code === 'choices_changed') {
         // The product changed since the line was chosen: the cart, fetched again, marks the line to choose again.
         const { messageKey } = error.details;
         setProblem({ kind: 'message', text: [messageKey ? t(messageKey) : '', t('choices.problemLines')].filter(Boolean).join(' ') });
