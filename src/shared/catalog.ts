@@ -1,10 +1,23 @@
-import type { LocalizedText } from './localized-text.js';
+import type { LocalizedText, TextLanguage } from './localized-text.js';
 import type { ProductModel } from './product-options.js';
 
 export const PRODUCT_CATEGORIES = ['nails', 'nail-art', 'accessories', 'kits'] as const;
 export type ProductCategory = (typeof PRODUCT_CATEGORIES)[number];
 
-export { TEXT_LANGUAGES, pickText, type LocalizedText, type TextLanguage } from './localized-text.js';
+export type { LocalizedText, TextLanguage } from './localized-text.js';
+
+/** The languages a product's texts are written in, the interface's own. */
+export const TEXT_LANGUAGES = ['en', 'bg'] as const satisfies readonly TextLanguage[];
+
+/**
+ * The text to show in a language: that language's, else the other one's, with the language it is
+ * written in (so that a page can mark it with `lang`).
+ */
+export function pickText(text: LocalizedText, language: TextLanguage): { text: string; language: TextLanguage } {
+  if (text[language]) return { text: text[language], language };
+  const other = language === 'en' ? 'bg' : 'en';
+  return text[other] ? { text: text[other], language: other } : { text: '', language };
+}
 
 /** One photo of a product; an empty alt text means the product's name. */
 export interface ProductPhoto {

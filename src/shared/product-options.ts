@@ -1,4 +1,4 @@
-import { pickText, type LocalizedText, type TextLanguage } from './localized-text.js';
+import type { LocalizedText, TextLanguage } from './localized-text.js';
 import { type NailSizeChart, type NailSizes, sizesText, validateNailSizes } from './nail-sizes.js';
 
 /**
@@ -208,14 +208,17 @@ export function summarizeChoices(product: Pick<ProductModel, 'optionGroups' | 'q
 
 export const hasChoices = (summary: ChoiceSummary) => summary.options.length > 0 || summary.sizes !== null || summary.answers.length > 0;
 
+/** A name in the language, else in the other (as catalog.ts's pickText, which this module cannot import). */
+const textIn = (text: LocalizedText, language: TextLanguage) => text[language] || text[language === 'en' ? 'bg' : 'en'];
+
 /**
  * The choices in one line of text, for e-mails, lists and the work list: "Almond · Medium · Sizes
  * 3-6-5-7-9 / 3-6-5-7-9 · Design wish: pink ombré". The caller's `sizesLabel` is the translated word.
  */
 export function choicesText(summary: ChoiceSummary, language: TextLanguage, sizesLabel: string): string {
-  const parts = summary.options.map((option) => pickText(option.value, language).text);
+  const parts = summary.options.map((option) => textIn(option.value, language));
   if (summary.sizes) parts.push(`${sizesLabel} ${sizesText(summary.sizes)}`);
-  for (const answer of summary.answers) parts.push(`${pickText(answer.question, language).text}: ${pickText(answer.answer, language).text}`);
+  for (const answer of summary.answers) parts.push(`${textIn(answer.question, language)}: ${textIn(answer.answer, language)}`);
   return parts.join(' · ');
 }
 
