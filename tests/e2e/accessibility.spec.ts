@@ -4,6 +4,7 @@ import { LEGAL_PAGES } from '../../src/shared/legal.js';
 import { legalPath } from '../../src/shared/routes.js';
 import { Auditor, signInRequest } from './accessibility.js';
 import { placeOrderThroughApi } from './shop-api.js';
+import { plainCard } from './fixtures.js';
 import { clientAddressHeader, expect, test, uniqueEmail } from './shop-fixtures.js';
 import { acceptTerms } from './checkout-steps.js';
 
@@ -50,7 +51,7 @@ const LANGUAGES = {
   },
 } as const;
 
-const firstCard = (page: Page) => page.getByRole('article').first();
+const firstCard = (page: Page) => plainCard(page, 0);
 
 for (const [language, text] of Object.entries(LANGUAGES)) {
   test.describe(`accessibility in ${language}`, () => {
@@ -135,7 +136,7 @@ for (const [language, text] of Object.entries(LANGUAGES)) {
       await expect(firstCard(page).getByRole('img')).toBeVisible();
       await audit.check('home');
       for (const index of [0, 1]) {
-        await page.getByRole('article').nth(index).getByRole('button').click();
+        await plainCard(page, index).getByRole('button').click();
         const added = page.getByRole('dialog');
         await expect(added).toBeVisible();
         if (index === 0) await audit.check('dialog: added to the cart');

@@ -1,9 +1,10 @@
 import type { Page } from '@playwright/test';
+import { plainCard } from './fixtures.js';
 import { clientAddressHeader, expect, hasHorizontalScroll, test, uniqueEmail } from './shop-fixtures.js';
 import { signIn } from './sign-in-steps.js';
 
 const cartLink = (page: Page) => page.getByRole('banner').getByRole('link', { name: /^(Cart|Количка), / });
-const card = (page: Page, index: number) => page.getByRole('article').nth(index);
+const card = plainCard;
 const productName = async (page: Page, index: number) => (await card(page, index).getByRole('heading').textContent())!;
 const priceOf = async (page: Page, index: number) =>
   Number((await card(page, index).getByText(/^BGN/).textContent())!.replace(/[^\d,.]/g, '').replace(',', '.'));

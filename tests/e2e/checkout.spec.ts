@@ -1,10 +1,11 @@
 import type { Page } from '@playwright/test';
 import { changePrice, createProduct, deleteProduct } from './shop-api.js';
+import { plainCard } from './fixtures.js';
 import { clientAddressHeader, expect, hasHorizontalScroll, test, uniqueEmail } from './shop-fixtures.js';
 import { signIn } from './sign-in-steps.js';
 import { acceptTerms, paymentWindowCompletes } from './checkout-steps.js';
 
-const card = (page: Page, index: number) => page.getByRole('article').nth(index);
+const card = plainCard;
 
 /** Adds the first products of the home page and returns their prices in stotinki. */
 async function addProducts(page: Page, indexes: number[], okName: RegExp): Promise<number[]> {

@@ -4,7 +4,7 @@ import type { Product } from '../../src/shared/catalog.js';
 import { formatBgnEquivalent, formatMoney, lineText, taxContainedIn } from '../../src/shared/money.js';
 import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
 import { acceptTerms } from './checkout-steps.js';
-import { expect, hasHorizontalScroll, test } from './fixtures.js';
+import { expect, hasHorizontalScroll, plainCard, test } from './fixtures.js';
 import { createProduct } from './shop-api.js';
 import { clientAddressHeader, signedInApi } from './shop-fixtures.js';
 import { startShopServer, type ShopServer } from './shop-server.js';
@@ -95,7 +95,7 @@ for (const language of ['en', 'bg'] as const) {
     const price = product!.priceMinor;
 
     // The home page's first card and the product page.
-    const card = page.getByRole('article').first();
+    const card = plainCard(page, 0);
     await expect.poll(async () => seen(await card.textContent())).toContain(dual(price, language));
     await card.getByRole('link').first().click();
     await expect(page).toHaveURL(/\/product\//);

@@ -41,3 +41,9 @@ export { expect };
 export async function hasHorizontalScroll(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
 }
+
+/**
+ * The catalogue card of the index-th product sold as it is, which its card adds to the cart; a
+ * made-to-measure product's card leads to its page instead, where its options are chosen.
+ */
+export const plainCard = (page: Page, index: number) => page.getByRole('article').filter({ has: page.getByRole('button') }).nth(index);

@@ -5,6 +5,7 @@ import type { BrowserContext, Page } from '@playwright/test';
 import sharp from 'sharp';
 import { RUNTIME_CACHES } from '../../src/shared/service-worker.js';
 import type { SmtpInbox } from '../support/smtp-inbox.js';
+import { plainCard } from './fixtures.js';
 import { expect, test, uniqueEmail } from './shop-fixtures.js';
 import { startShopServer, type ShopServer } from './shop-server.js';
 import { signIn } from './sign-in-steps.js';
@@ -17,10 +18,11 @@ test.use({ serviceWorkers: 'allow' });
 // A worker's installation precaches the whole build, which a machine busy with the other browser tests makes slow.
 test.describe.configure({ timeout: 150_000 });
 const cartLink = (page: Page) => page.getByRole('banner').getByRole('link', { name: /^(Cart|Количка), / });
-const card = (page: Page, index: number) => page.getByRole('article').nth(index);
+const card = plainCard;
 const productName = async (page: Page, index: number) => (await card(page, index).getByRole('heading').textContent())!;
 const offlineBar = (page: Page) => page.getByRole('status').filter({ hasText: 'You are offline. Some features may be limited.' });
-const notLoaded = (page: Page) => page.getByRole('status').filter({ hasText: 'You are offline, so this cannot be loaded now.' });
+/** The first part of the page that says it cannot load offline (the profile has two: the orders and the nail sizes). */
+const notLoaded = (page: Page) => page.getByRole('status').filter({ hasText: 'You are offline, so this cannot be loaded now.' }).first();
 const imageShown = (page: Page, index: number) =>
   card(page, index)
     .getByRole('img')

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
-import { expect, test } from './fixtures.js';
+import { expect, plainCard, test } from './fixtures.js';
 import { startShopServer, type ShopServer } from './shop-server.js';
 import { signIn } from './sign-in-steps.js';
 
@@ -47,7 +47,7 @@ test.describe('two server processes on one PostgreSQL database', () => {
   test('keep one customer’s pages in step, whichever server each page talks to', async ({ context }) => {
     const onFirst = await context.newPage();
     await onFirst.goto(first.baseURL);
-    await expect(onFirst.getByRole('article')).toHaveCount(14);
+    await expect(onFirst.getByRole('article')).toHaveCount(15);
     await signIn(onFirst, inbox, `two-servers-${test.info().project.name}@example.com`);
 
     // Cookies are shared across ports, so the second page is signed in as the same customer.
@@ -55,7 +55,7 @@ test.describe('two server processes on one PostgreSQL database', () => {
     await onSecond.goto(`${second.baseURL}/cart`);
     await expect(onSecond.getByText('Your cart is empty.')).toBeVisible();
 
-    const product = onFirst.getByRole('article').first();
+    const product = plainCard(onFirst, 0);
     const name = (await product.getByRole('heading').textContent())!;
     await product.getByRole('button', { name: `Add to Cart: ${name}` }).click();
     await expect(onSecond.getByRole('listitem').filter({ hasText: name })).toBeVisible({ timeout: 1500 });
