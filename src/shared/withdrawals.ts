@@ -57,17 +57,17 @@ export function isValidIban(value: string): boolean {
   return rest === 1;
 }
 
-const requestId = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, { error: 'withdrawal.errors.requestId' });
-const orderId = z.string().trim().min(1, { error: 'withdrawal.errors.orderRequired' }).max(80, { error: 'withdrawal.errors.orderRequired' });
+const requestId = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, { error: 'withdrawalForm.errors.requestId' });
+const orderId = z.string().trim().min(1, { error: 'withdrawalForm.errors.orderRequired' }).max(80, { error: 'withdrawalForm.errors.orderRequired' });
 const email = z
   .string()
   .trim()
-  .max(254, { error: 'withdrawal.errors.emailInvalid' })
-  .pipe(z.email({ error: 'withdrawal.errors.emailInvalid' }))
+  .max(254, { error: 'withdrawalForm.errors.emailInvalid' })
+  .pipe(z.email({ error: 'withdrawalForm.errors.emailInvalid' }))
   .transform((value) => value.toLowerCase());
 const lines = z
-  .array(z.object({ position: z.number().int().min(0).max(10_000), quantity: z.number().int().min(1).max(100_000) }), { error: 'withdrawal.errors.linesInvalid' })
-  .max(200, { error: 'withdrawal.errors.linesInvalid' });
+  .array(z.object({ position: z.number().int().min(0).max(10_000), quantity: z.number().int().min(1).max(100_000) }), { error: 'withdrawalForm.errors.linesInvalid' })
+  .max(200, { error: 'withdrawalForm.errors.linesInvalid' });
 
 /** Step one: which order (and, signed out, the e-mail it was placed with); no lines means every withdrawable line. */
 export const withdrawalPreviewSchema = z.object({
@@ -80,14 +80,14 @@ export type WithdrawalPreviewRequest = z.input<typeof withdrawalPreviewSchema>;
 /** Step two: the statement itself, recorded once per requestId. */
 export const withdrawalConfirmSchema = withdrawalPreviewSchema.extend({
   requestId,
-  fullName: z.string().trim().min(1, { error: 'withdrawal.errors.nameRequired' }).max(200, { error: 'withdrawal.errors.nameTooLong' }),
+  fullName: z.string().trim().min(1, { error: 'withdrawalForm.errors.nameRequired' }).max(200, { error: 'withdrawalForm.errors.nameTooLong' }),
   acknowledgementEmail: email,
-  reason: z.string().trim().max(2000, { error: 'withdrawal.errors.reasonTooLong' }).optional(),
+  reason: z.string().trim().max(2000, { error: 'withdrawalForm.errors.reasonTooLong' }).optional(),
   iban: z
     .string()
     .trim()
-    .max(50, { error: 'withdrawal.errors.ibanInvalid' })
-    .refine((value) => value === '' || isValidIban(value), { error: 'withdrawal.errors.ibanInvalid' })
+    .max(50, { error: 'withdrawalForm.errors.ibanInvalid' })
+    .refine((value) => value === '' || isValidIban(value), { error: 'withdrawalForm.errors.ibanInvalid' })
     .transform((value) => (value === '' ? undefined : normalizeIban(value)))
     .optional(),
 });

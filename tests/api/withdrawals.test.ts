@@ -89,7 +89,7 @@ for (const target of databaseTargets) {
       // Nothing is left to withdraw now.
       const again = await post('/api/withdrawals', { ...statement, requestId: requestId() });
       expect(again.statusCode).toBe(409);
-      expect(again.json().error).toMatchObject({ code: 'withdrawal_nothing_left', messageKey: 'withdrawal.errors.withdrawal_nothing_left' });
+      expect(again.json().error).toMatchObject({ code: 'withdrawal_nothing_left', messageKey: 'withdrawalForm.errors.withdrawal_nothing_left' });
     });
 
     it('answers a wrong e-mail exactly as an unknown order', async () => {
@@ -100,7 +100,7 @@ for (const target of databaseTargets) {
       expect(wrongPair.statusCode).toBe(404);
       expect(wrongPair.body).toBe(unknown.body);
       expect(noEmail.body).toBe(unknown.body);
-      expect(wrongPair.json().error.messageKey).toBe('withdrawal.errors.withdrawal_not_found');
+      expect(wrongPair.json().error.messageKey).toBe('withdrawalForm.errors.withdrawal_not_found');
       const confirm = await post('/api/withdrawals', { orderId: order.orderId, email: 'someone@example.com', requestId: requestId(), fullName: 'X', acknowledgementEmail: 'someone@example.com' });
       expect(confirm.body).toBe(unknown.body);
     });
@@ -131,7 +131,7 @@ for (const target of databaseTargets) {
         expect(refused.json().error.code).toBe('withdrawal_nothing_left');
         const lines = await post('/api/withdrawals/preview', { orderId: order.orderId, email: 'custom@example.com', lines: [{ position: 0, quantity: 1 }] });
         expect(lines.statusCode).toBe(409);
-        expect(lines.json().error).toMatchObject({ code: 'withdrawal_line_exempt', messageKey: 'withdrawal.errors.withdrawal_line_exempt' });
+        expect(lines.json().error).toMatchObject({ code: 'withdrawal_line_exempt', messageKey: 'withdrawalForm.errors.withdrawal_line_exempt' });
       } finally {
         await testApp.database.db.update(products).set({ personalised: false }).where(eq(products.id, foil));
       }
@@ -148,7 +148,7 @@ for (const target of databaseTargets) {
       const { order: closed } = await deliveredOrder('period@example.com', [foil], 14 + 60 / 86400);
       const refused = await post('/api/withdrawals', { orderId: closed.orderId, email: 'period@example.com', requestId: requestId(), fullName: 'P', acknowledgementEmail: 'period@example.com' });
       expect(refused.statusCode).toBe(409);
-      expect(refused.json().error).toMatchObject({ code: 'withdrawal_period_over', messageKey: 'withdrawal.errors.withdrawal_period_over' });
+      expect(refused.json().error).toMatchObject({ code: 'withdrawal_period_over', messageKey: 'withdrawalForm.errors.withdrawal_period_over' });
       const cookie = await signInThroughInbox(testApp, inbox, 'period@example.com');
       const listed = (await testApp.app.inject({ method: 'GET', url: '/api/orders', headers: { cookie } })).json<{ orders: Order[] }>().orders;
       expect(listed.find((order) => order.orderId === closed.orderId)!.afterSale?.withdrawalOpen).toBe(false);
@@ -159,7 +159,7 @@ for (const target of databaseTargets) {
     it('returns the goods to stock once, and refunds at most what was paid under parallel refunds', async () => {
       const before = await stockOf(pearl);
       const { order, cookie } = await deliveredOrder('refund@example.com', [pearl, pearl, foil], 5);
-      expect(await stockOf(pearl)).toBe(before - 2);
+      expect(await stockOf(pearl)).toBe(before! - 2);
       const made = await post('/api/withdrawals', { orderId: order.orderId, email: 'refund@example.com', requestId: requestId(), fullName: 'R', acknowledgementEmail: 'refund@example.com' });
       const withdrawal = made.json<{ withdrawal: Withdrawal }>().withdrawal;
       expect(withdrawal.wholeOrder).toBe(true);
@@ -212,7 +212,7 @@ for (const target of databaseTargets) {
       const noIban = await post('/api/withdrawals', { orderId: order.orderId, email: 'cash@example.com', requestId: requestId(), fullName: 'C', acknowledgementEmail: 'cash@example.com' });
       expect(noIban.json().error).toMatchObject({ code: 'withdrawal_iban_required', field: 'iban' });
       const badIban = await post('/api/withdrawals', { orderId: order.orderId, email: 'cash@example.com', requestId: requestId(), fullName: 'C', acknowledgementEmail: 'cash@example.com', iban: 'BG00 0000' });
-      expect(badIban.json().error).toMatchObject({ code: 'bad_request', field: 'iban', messageKey: 'withdrawal.errors.ibanInvalid' });
+      expect(badIban.json().error).toMatchObject({ code: 'bad_request', field: 'iban', messageKey: 'withdrawalForm.errors.ibanInvalid' });
       const made = await post('/api/withdrawals', { orderId: order.orderId, email: 'cash@example.com', requestId: requestId(), fullName: 'C', acknowledgementEmail: 'cash@example.com', iban: 'bg80 bnbg 9661 1020 3456 78' });
       expect(made.statusCode).toBe(201);
       const withdrawal = made.json<{ withdrawal: Withdrawal }>().withdrawal;
@@ -230,7 +230,7 @@ for (const target of databaseTargets) {
       expect(cancelled.statusCode).toBe(200);
       expect(cancelled.json<{ order: Order }>().order).toMatchObject({ status: 'cancelled', afterSale: { refundState: 'refunded', refundedMinor: order.pricing.total } });
       const again = await post(`/api/orders/${order.orderId}/cancel`, {}, cookie);
-      expect(again.json().error).toMatchObject({ code: 'order_not_cancellable', messageKey: 'withdrawal.errors.order_not_cancellable' });
+      expect(again.json().error).toMatchObject({ code: 'order_not_cancellable', messageKey: 'withdrawalForm.errors.order_not_cancellable' });
 
       const { order: preparing } = await deliveredOrder('cancel@example.com', [foil], null);
       await testApp.app.inject({ method: 'PATCH', url: `/api/admin/orders/${preparing.orderId}/status`, headers: { cookie: admin }, payload: { status: 'preparing' } });

@@ -3,7 +3,7 @@ import { normalizeOrderStatus } from '../../shared/order-status.js';
 import type { Order } from '../../shared/orders.js';
 import { CUSTOMER_CANCELLABLE_STATUSES, refundStateOf, withdrawalDeadline, withdrawalOpen, type OrderAfterSale, type RefundMethod, type WithdrawalState } from '../../shared/withdrawals.js';
 import type { Executor } from '../db/client.js';
-import { orders, refunds, withdrawals } from '../db/schema.js';
+import { type orders, refunds, withdrawals } from '../db/schema.js';
 
 /**
  * Whether buyers may cancel their own orders before they are prepared (CUSTOMER_CANCELLATION). It is

@@ -39,7 +39,7 @@ type ConfirmInput = z.output<typeof withdrawalConfirmSchema>;
 type RefundInput = z.output<typeof refundSchema>;
 
 /** Every refusal carries its code and the client's message key, so that the form shows it in the buyer's language. */
-const refusal = (status: number, code: ApiErrorCode, message: string, area: 'withdrawal' | 'returns' = 'withdrawal') =>
+const refusal = (status: number, code: ApiErrorCode, message: string, area: 'withdrawalForm' | 'returns' = 'withdrawalForm') =>
   new HttpError(status, code, message, { messageKey: `${area}.errors.${code}` });
 
 /** The same answer for an unknown order and for a known one with another e-mail, so that the form tells a stranger nothing. */
@@ -102,7 +102,7 @@ function selectLines(lines: WithdrawalLine[], asked: PreviewInput['lines']): { p
   for (const line of asked) merged.set(line.position, (merged.get(line.position) ?? 0) + line.quantity);
   return [...merged].map(([position, quantity]) => {
     const line = lines.find((candidate) => candidate.position === position);
-    if (!line) throw new HttpError(400, 'bad_request', `The order has no line ${position}.`, { field: 'lines', messageKey: 'withdrawal.errors.linesInvalid' });
+    if (!line) throw new HttpError(400, 'bad_request', `The order has no line ${position}.`, { field: 'lines', messageKey: 'withdrawalForm.errors.linesInvalid' });
     if (line.exemption) throw refusal(409, 'withdrawal_line_exempt', `Line ${position} is made to measure or personalised and cannot be withdrawn from.`);
     if (quantity > line.withdrawable) throw refusal(409, 'withdrawal_nothing_left', `Line ${position} has ${line.withdrawable} pieces left to withdraw.`);
     return { position, quantity };
@@ -187,7 +187,7 @@ export async function confirmWithdrawal(
     const { lines } = await orderLines(tx, order);
     const selected = selectLines(lines, input.lines);
     if ((await ibanNeeded(tx, order)) && !input.iban) {
-      throw new HttpError(400, 'withdrawal_iban_required', 'An IBAN is needed to send back money paid in cash.', { field: 'iban', messageKey: 'withdrawal.errors.withdrawal_iban_required' });
+      throw new HttpError(400, 'withdrawal_iban_required', 'An IBAN is needed to send back money paid in cash.', { field: 'iban', messageKey: 'withdrawalForm.errors.withdrawal_iban_required' });
     }
     const [row] = await tx
       .insert(withdrawals)
@@ -373,7 +373,7 @@ export async function refundOrder(db: Database, orderId: string, input: RefundIn
       if (earlier.orderId !== order.id) throw refusal(409, 'request_reused', 'This request id was used for another order.', 'returns');
       return { refund: toRefund(earlier), created: false };
     }
-    let withdrawal: WithdrawalRow | null = null;
+    let withdrawal: WithdrawalRow | null;
     if (input.withdrawalId) {
       const [row] = await tx.select().from(withdrawals).where(and(eq(withdrawals.id, input.withdrawalId), eq(withdrawals.orderId, order.id)));
       if (!row) throw new HttpError(404, 'not_found', 'No such withdrawal of this order.');

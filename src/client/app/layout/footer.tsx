@@ -1,6 +1,6 @@
 import { Link } from 'wouter';
 import { LEGAL_PAGES } from '../../../shared/legal.js';
-import { legalPath } from '../../../shared/routes.js';
+import { legalPath, PAGE_ROUTES } from '../../../shared/routes.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { settings } from '../../settings.js';
 
@@ -15,6 +15,9 @@ export function Footer() {
               <Link href={legalPath(page)}>{t(`footer.${page}`)}</Link>
             </li>
           ))}
+          <li>
+            <Link href={PAGE_ROUTES.withdrawal}>{t('withdrawal.link')}</Link>
+          </li>
         </ul>
       </nav>
       <p>{t('footer.copyright', { year: new Date().getFullYear() })}</p>

@@ -95,6 +95,7 @@ export default function ProductPage({ notFound }: { notFound: ReactNode }) {
             >
               {busy ? t('products.adding') : soldOut ? t('products.stock.soldOut') : t('products.addToCart')}
             </button>
+            {(product.sized || product.questions.length > 0) && <p className="exempt-notice">{t('withdrawal.exemptNotice')}</p>}
             <div className="product-page__description">
               <Localized text={product.description} />
             </div>

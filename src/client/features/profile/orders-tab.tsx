@@ -10,6 +10,7 @@ import { LinePrice } from '../../ui/line-price.js';
 import { Price } from '../../ui/price.js';
 import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
 import { Localized } from '../../i18n/localized.js';
+import { OrderAfterSale } from '../../orders/order-after-sale.js';
 
 interface OrdersTabProps {
   /** The order an e-mail's link names (/profile?order=...): shown, marked and focused once the orders load. */
@@ -88,6 +89,7 @@ export function OrdersTab({ highlightedOrderId }: OrdersTabProps) {
                 </button>
               )}
             </div>
+            <OrderAfterSale order={order} />
           </li>
         );
       })}
