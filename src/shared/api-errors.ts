@@ -39,19 +39,6 @@ export const API_ERROR_CODES = [
   'invalid_cursor',
   /** The catalogue's prices were converted to another currency while this server runs; it takes no order until restarted. */
   'currency_changed',
-  /** Withdrawals and refunds (returns/): each comes with a messageKey under withdrawal.errors or returns.errors. */
-  'withdrawal_not_found',
-  'withdrawal_period_over',
-  'withdrawal_nothing_left',
-  'withdrawal_line_exempt',
-  'withdrawal_iban_required',
-  'request_reused',
-  'refund_too_large',
-  'refund_reason_required',
-  'refund_iban_missing',
-  'nothing_to_refund',
-  'order_not_cancellable',
-  'cancellation_disabled',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 

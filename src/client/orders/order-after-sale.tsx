@@ -56,7 +56,7 @@ export function OrderAfterSale({ order }: { order: Order }) {
       <div className="after-sale__actions">
         {afterSale.withdrawalOpen && (
           <Link className="button" href={withdrawalPath(order.orderId)}>
-            {t('withdrawal.link')}
+            {t('footer.withdraw')}
           </Link>
         )}
         {afterSale.cancellable &&

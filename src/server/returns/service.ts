@@ -39,11 +39,11 @@ type ConfirmInput = z.output<typeof withdrawalConfirmSchema>;
 type RefundInput = z.output<typeof refundSchema>;
 
 /** Every refusal carries its code and the client's message key, so that the form shows it in the buyer's language. */
-const refusal = (status: number, code: ApiErrorCode, message: string, area: 'withdrawalForm' | 'returns' = 'withdrawalForm') =>
-  new HttpError(status, code, message, { messageKey: `${area}.errors.${code}` });
+const refusal = (status: number, code: ApiErrorCode, message: string, area: 'withdrawalForm' | 'returns' = 'withdrawalForm', rule: string = code) =>
+  new HttpError(status, code, message, { messageKey: `${area}.errors.${rule}` });
 
 /** The same answer for an unknown order and for a known one with another e-mail, so that the form tells a stranger nothing. */
-const notFound = () => refusal(404, 'withdrawal_not_found', 'No order with this number and e-mail address.');
+const notFound = () => refusal(404, 'not_found', 'No order with this number and e-mail address.', 'withdrawalForm', 'withdrawal_not_found');
 
 /** The signed-in buyer, when there is one: her own orders need no e-mail. */
 export interface Asker {
@@ -95,7 +95,7 @@ async function orderLines(tx: Executor, order: OrderRow): Promise<{ lines: Withd
 function selectLines(lines: WithdrawalLine[], asked: PreviewInput['lines']): { position: number; quantity: number }[] {
   if (!asked || asked.length === 0) {
     const all = lines.filter((line) => line.withdrawable > 0).map((line) => ({ position: line.position, quantity: line.withdrawable }));
-    if (all.length === 0) throw refusal(409, 'withdrawal_nothing_left', 'Nothing in this order can be withdrawn from any more.');
+    if (all.length === 0) throw refusal(409, 'conflict', 'Nothing in this order can be withdrawn from any more.', 'withdrawalForm', 'withdrawal_nothing_left');
     return all;
   }
   const merged = new Map<number, number>();
@@ -103,16 +103,16 @@ function selectLines(lines: WithdrawalLine[], asked: PreviewInput['lines']): { p
   return [...merged].map(([position, quantity]) => {
     const line = lines.find((candidate) => candidate.position === position);
     if (!line) throw new HttpError(400, 'bad_request', `The order has no line ${position}.`, { field: 'lines', messageKey: 'withdrawalForm.errors.linesInvalid' });
-    if (line.exemption) throw refusal(409, 'withdrawal_line_exempt', `Line ${position} is made to measure or personalised and cannot be withdrawn from.`);
-    if (quantity > line.withdrawable) throw refusal(409, 'withdrawal_nothing_left', `Line ${position} has ${line.withdrawable} pieces left to withdraw.`);
+    if (line.exemption) throw refusal(409, 'conflict', `Line ${position} is made to measure or personalised and cannot be withdrawn from.`, 'withdrawalForm', 'withdrawal_line_exempt');
+    if (quantity > line.withdrawable) throw refusal(409, 'conflict', `Line ${position} has ${line.withdrawable} pieces left to withdraw.`, 'withdrawalForm', 'withdrawal_nothing_left');
     return { position, quantity };
   });
 }
 
 function checkPeriod(order: OrderRow, now: Date): void {
   const status = normalizeOrderStatus(order.status);
-  if (status === 'cancelled') throw refusal(409, 'withdrawal_nothing_left', 'The order is cancelled.');
-  if (!withdrawalOpen({ status, deliveredAt: order.deliveredAt }, now)) throw refusal(409, 'withdrawal_period_over', 'The 14-day withdrawal period of this order is over.');
+  if (status === 'cancelled') throw refusal(409, 'conflict', 'The order is cancelled.', 'withdrawalForm', 'withdrawal_nothing_left');
+  if (!withdrawalOpen({ status, deliveredAt: order.deliveredAt }, now)) throw refusal(409, 'conflict', 'The 14-day withdrawal period of this order is over.', 'withdrawalForm', 'withdrawal_period_over');
 }
 
 /** Whether money taken in cash has to go back by bank transfer, for which the buyer gives her IBAN. */
@@ -180,14 +180,14 @@ export async function confirmWithdrawal(
     // After the order's lock: a doubled request waits for the first and finds what it recorded.
     const [earlier] = await tx.select().from(withdrawals).where(eq(withdrawals.requestId, input.requestId));
     if (earlier) {
-      if (earlier.orderId !== order.id) throw refusal(409, 'request_reused', 'This request id was used for another order.');
+      if (earlier.orderId !== order.id) throw refusal(409, 'conflict', 'This request id was used for another order.', 'withdrawalForm', 'request_reused');
       return { withdrawal: toWithdrawal(earlier, (await orderLines(tx, order)).lines), created: false };
     }
     checkPeriod(order, now);
     const { lines } = await orderLines(tx, order);
     const selected = selectLines(lines, input.lines);
     if ((await ibanNeeded(tx, order)) && !input.iban) {
-      throw new HttpError(400, 'withdrawal_iban_required', 'An IBAN is needed to send back money paid in cash.', { field: 'iban', messageKey: 'withdrawalForm.errors.withdrawal_iban_required' });
+      throw new HttpError(400, 'bad_request', 'An IBAN is needed to send back money paid in cash.', { field: 'iban', messageKey: 'withdrawalForm.errors.withdrawal_iban_required' });
     }
     const [row] = await tx
       .insert(withdrawals)
@@ -335,11 +335,11 @@ async function makeRefund(
 ): Promise<RefundRow> {
   const money = await moneyOf(tx, order.id);
   const left = money.paidMinor - money.refundedMinor;
-  if (left <= 0) throw refusal(409, 'nothing_to_refund', 'Everything paid for this order has been refunded.', 'returns');
-  if (refund.amountMinor > left) throw refusal(409, 'refund_too_large', `At most ${left} is left to refund.`, 'returns');
+  if (left <= 0) throw refusal(409, 'conflict', 'Everything paid for this order has been refunded.', 'returns', 'nothing_to_refund');
+  if (refund.amountMinor > left) throw refusal(409, 'conflict', `At most ${left} is left to refund.`, 'returns', 'refund_too_large');
   const cash = order.paymentMethod === 'cash_on_delivery';
   const iban = cash ? (refund.withdrawal?.iban ?? null) : null;
-  if (cash && !iban) throw refusal(409, 'refund_iban_missing', 'A cash refund needs the IBAN the buyer gave.', 'returns');
+  if (cash && !iban) throw refusal(409, 'conflict', 'A cash refund needs the IBAN the buyer gave.', 'returns', 'refund_iban_missing');
   const [row] = await tx
     .insert(refunds)
     .values({
@@ -370,7 +370,7 @@ export async function refundOrder(db: Database, orderId: string, input: RefundIn
     if (!order) throw new HttpError(404, 'not_found', `Order ${orderId} not found`);
     const [earlier] = await tx.select().from(refunds).where(eq(refunds.requestId, input.requestId));
     if (earlier) {
-      if (earlier.orderId !== order.id) throw refusal(409, 'request_reused', 'This request id was used for another order.', 'returns');
+      if (earlier.orderId !== order.id) throw refusal(409, 'conflict', 'This request id was used for another order.', 'returns', 'request_reused');
       return { refund: toRefund(earlier), created: false };
     }
     let withdrawal: WithdrawalRow | null;
@@ -386,9 +386,9 @@ export async function refundOrder(db: Database, orderId: string, input: RefundIn
     const money = await moneyOf(tx, order.id);
     const fallback = withdrawal && input.withdrawalId ? suggestedRefund(order, await withdrawalOf(tx, order, withdrawal), money) : money.paidMinor - money.refundedMinor;
     const amountMinor = input.amountMinor ?? fallback;
-    if (amountMinor <= 0) throw refusal(409, 'nothing_to_refund', 'Nothing is left to refund.', 'returns');
+    if (amountMinor <= 0) throw refusal(409, 'conflict', 'Nothing is left to refund.', 'returns', 'nothing_to_refund');
     if (amountMinor < fallback && !input.reason) {
-      throw new HttpError(400, 'refund_reason_required', 'A smaller refund than the default needs a reason.', { field: 'reason', messageKey: 'returns.errors.refund_reason_required' });
+      throw new HttpError(400, 'bad_request', 'A smaller refund than the default needs a reason.', { field: 'reason', messageKey: 'returns.errors.refund_reason_required' });
     }
     const row = await makeRefund(tx, order, { requestId: input.requestId, amountMinor, reason: input.reason || null, withdrawal, createdBy: adminEmail });
     return { refund: toRefund(row), created: true };
@@ -400,13 +400,13 @@ export async function refundOrder(db: Database, orderId: string, input: RefundIn
  * for any cancellation, and what she paid goes back in full.
  */
 export async function cancelOwnOrder(db: Database, userId: string, orderId: string, mail: OrderMailSettings): Promise<void> {
-  if (!customerCancellationEnabled()) throw refusal(403, 'cancellation_disabled', 'This shop takes cancellations by e-mail only.');
+  if (!customerCancellationEnabled()) throw refusal(403, 'forbidden', 'This shop takes cancellations by e-mail only.', 'withdrawalForm', 'cancellation_disabled');
   await inTransaction(db, async (tx) => {
     const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
     if (!order) throw new HttpError(404, 'not_found', `Order ${orderId} not found`);
     if (order.userId !== userId) throw new HttpError(403, 'forbidden', "You don't have permission to view this order.");
     const status = normalizeOrderStatus(order.status);
-    if (!CUSTOMER_CANCELLABLE_STATUSES.includes(status)) throw refusal(409, 'order_not_cancellable', `An order that is ${status} can no longer be cancelled online.`);
+    if (!CUSTOMER_CANCELLABLE_STATUSES.includes(status)) throw refusal(409, 'conflict', `An order that is ${status} can no longer be cancelled online.`, 'withdrawalForm', 'order_not_cancellable');
     await returnStock(tx, order.id);
     await setOrderStatus(tx, order.id, 'cancelled');
     await queueStatusMail(tx, mail, { orderId: order.id, customerEmail: order.customerEmail, language: order.language as TextLanguage }, 'cancelled');

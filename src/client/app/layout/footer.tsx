@@ -16,7 +16,7 @@ export function Footer() {
             </li>
           ))}
           <li>
-            <Link href={PAGE_ROUTES.withdrawal}>{t('withdrawal.link')}</Link>
+            <Link href={PAGE_ROUTES.withdrawal}>{t('footer.withdraw')}</Link>
           </li>
         </ul>
       </nav>

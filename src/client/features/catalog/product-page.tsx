@@ -16,7 +16,7 @@ import { useAddToCart } from './use-add-to-cart.js';
 
 /** /product/{slug}: the product's photos, texts, price and stock, the add button, and more of its category. */
 export default function ProductPage({ notFound }: { notFound: ReactNode }) {
-  const { t, language } = useTranslation();
+  const { t, language, pageTextsReady } = useTranslation();
   const { slug = '' } = useParams<{ slug: string }>();
   const search = useSearch();
   const [, navigate] = useLocation();
@@ -95,7 +95,8 @@ export default function ProductPage({ notFound }: { notFound: ReactNode }) {
             >
               {busy ? t('products.adding') : soldOut ? t('products.stock.soldOut') : t('products.addToCart')}
             </button>
-            {(product.sized || product.questions.length > 0) && <p className="exempt-notice">{t('withdrawal.exemptNotice')}</p>}
+            {/* The notice's text comes with the other pages' texts, which load once the page is idle. */}
+            {pageTextsReady && (product.sized || product.questions.length > 0) && <p className="exempt-notice">{t('withdrawalForm.exemptNotice')}</p>}
             <div className="product-page__description">
               <Localized text={product.description} />
             </div>
