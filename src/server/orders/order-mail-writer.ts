@@ -11,7 +11,7 @@ import { fill, type MailTextBook, type MailTexts } from '../mail/mail-texts.js';
 import type { MailMessage } from '../mail/mailer.js';
 import type { OrderMailSettings } from './order-mails.js';
 import { getOrder } from './order-queries.js';
-import { returnsMailDocument } from '../returns/returns-mails.js';
+import { returnsMailDocument, withdrawalButton } from '../returns/returns-mails.js';
 
 /** Times in e-mails are the shop's own, in Bulgaria. */
 const SHOP_TIME_ZONE = 'Europe/Sofia';
@@ -236,6 +236,8 @@ class OrderMailWriter {
         this.items(),
         ...(status === 'sent' ? this.address() : []),
         this.viewOrderButton(),
+        // The withdrawal button stays within reach for the 14 days that start now.
+        ...(status === 'delivered' ? [withdrawalButton(this.language, this.settings.publicUrl, this.order.orderId)] : []),
       ],
       footer: this.customerFooter(),
     };

@@ -1,7 +1,7 @@
 import { pickText, type TextLanguage } from '../../shared/catalog.js';
 import { lineText, priceAmounts } from '../../shared/money.js';
 import type { Order } from '../../shared/orders.js';
-import { adminOrderPath, profileOrderPath } from '../../shared/routes.js';
+import { adminOrderPath, PAGE_ROUTES, profileOrderPath } from '../../shared/routes.js';
 import type { Executor } from '../db/client.js';
 import type { MailBlock, MailDocument } from '../mail/mail-layout.js';
 import type { ClaimedMail } from '../mail/mail-queue.js';
@@ -76,6 +76,13 @@ const TEXTS = {
     why: 'Получавате този имейл, защото направихте поръчка в {shopName}.',
   },
 } satisfies Record<TextLanguage, Record<string, string>>;
+
+/** "Withdraw from contract here", leading to the form with the order filled in. */
+export const withdrawalButton = (language: TextLanguage, publicUrl: string, orderId: string): MailBlock => ({
+  kind: 'button',
+  label: language === 'bg' ? 'Отказ от договора тук' : 'Withdraw from contract here',
+  url: `${publicUrl}${PAGE_ROUTES.withdrawal}?order=${encodeURIComponent(orderId)}`,
+});
 
 /** A moment to the second, in Sofia's time, with the zone's name: "25 November 2026 at 14:03:27 EET". */
 export function submissionTime(at: string | Date, language: TextLanguage): string {
