@@ -17,7 +17,6 @@ const AdminPage = lazy(() => import('../features/admin/admin-page.js'));
 const NotFoundPage = lazy(() => import('../features/not-found/not-found-page.js'));
 const ProductPage = lazy(() => import('../features/catalog/product-page.js'));
 const LegalPage = lazy(() => import('../features/legal/legal-page.js'));
-const WithdrawalPage = lazy(() => import('../features/withdrawal/withdrawal-page.js'));
 
 function PageLoading() {
   const { t } = useTranslation();
@@ -56,7 +55,7 @@ export function AppRoutes() {
             <Route path={PAGE_ROUTES.checkout}>{lazyPage(<CheckoutPage />)}</Route>
             <Route path={PAGE_ROUTES.payment}>{lazyPage(<PaymentPage />)}</Route>
             <Route path={PAGE_ROUTES.admin}>{lazyPage(<AdminPage />)}</Route>
-            <Route path={PAGE_ROUTES.withdrawal}>{lazyPage(<WithdrawalPage />)}</Route>
+            <Route path={PAGE_ROUTES.withdrawal}>{lazyPage(<LegalPage withdrawal />)}</Route>
             <Route path={PAGE_ROUTES.legal}>{lazyPage(<LegalPage notFound={<NotFoundPage />} />)}</Route>
             <Route>{lazyPage(<NotFoundPage />)}</Route>
           </Switch>
