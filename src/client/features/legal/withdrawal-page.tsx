@@ -42,9 +42,16 @@ export default function WithdrawalPage() {
   const heading = useRef<HTMLHeadingElement>(null);
   const ids = useId();
 
-  // Each step starts at its heading, for a screen reader as for the eye.
+  // Opened from the footer at the bottom of another page, the form starts at the top.
   useEffect(() => {
-    heading.current?.focus();
+    window.scrollTo(0, 0);
+  }, []);
+
+  // Each step after the first shown starts at its heading, for a screen reader as for the eye.
+  const opened = useRef(false);
+  useEffect(() => {
+    if (opened.current) heading.current?.focus();
+    opened.current = true;
   }, [stage]);
 
   const own = Boolean(user) && openOrders.some((order) => order.orderId === orderId.trim());
