@@ -56,7 +56,7 @@ export function OrderAfterSale({ order }: { order: Order }) {
       <div className="after-sale__actions">
         {afterSale.withdrawalOpen && (
           <Link className="button" href={withdrawalPath(order.orderId)}>
-            {t('footer.withdraw')}
+            {t('footer.withdrawal')}
           </Link>
         )}
         {afterSale.cancellable &&

@@ -10,14 +10,12 @@ export function Footer() {
     <footer className="site-footer">
       <nav className="site-footer__legal" aria-label={t('footer.legalLabel')}>
         <ul>
-          {LEGAL_PAGES.map((page) => (
+          {/* The withdrawal button (EU Directive 2011/83 art. 11a) belongs on every page, beside the legal pages. */}
+          {[...LEGAL_PAGES, 'withdrawal' as const].map((page) => (
             <li key={page}>
-              <Link href={legalPath(page)}>{t(`footer.${page}`)}</Link>
+              <Link href={page === 'withdrawal' ? PAGE_ROUTES.withdrawal : legalPath(page)}>{t(`footer.${page}`)}</Link>
             </li>
           ))}
-          <li>
-            <Link href={PAGE_ROUTES.withdrawal}>{t('footer.withdraw')}</Link>
-          </li>
         </ul>
       </nav>
       <p>{t('footer.copyright', { year: new Date().getFullYear() })}</p>
