@@ -40,6 +40,7 @@ import { orderMailComposer } from './orders/order-mail-writer.js';
 import type { OrderMailSettings } from './orders/order-mails.js';
 import { registerOrderRoutes } from './orders/routes.js';
 import { registerPaymentRoutes } from './payments/routes.js';
+import { registerReturnsRoutes } from './returns/routes.js';
 import { registerPageFallback, type PageSource } from './pages.js';
 import { registerSeoRoutes } from './seo/routes.js';
 
@@ -155,6 +156,7 @@ export async function buildApp({ config, database, images, pages, logger = false
   registerPaymentRoutes(app, db, config.paymentMethods, metrics);
   registerAdminRoutes(app, db, images, mailSettings, metrics);
   registerLegalRoutes(app, config);
+  registerReturnsRoutes(app, db, mailSettings, config);
 
   const mailWorker = new MailWorker(database, mailer, orderMailComposer(db, mailTexts, mailSettings), app.log, {
     claimSeconds: config.mailClaimSeconds,

@@ -107,6 +107,7 @@ const environmentSchema = z.object({
   SHOP_MODE: z.enum(SHOP_MODES).default('demo'),
   PAYMENT_METHODS: paymentMethodList.optional(),
   KEEP_SIMULATED_PAYMENTS: booleanFlag.default(false),
+  CUSTOMER_CANCELLATION: booleanFlag.default(true),
   SHOP_LEGAL_NAME: z.string().trim().min(1).max(200).default('Nail Art Atelier Ltd.'),
   SHOP_UIC: z.string().trim().min(1).max(40).default('000000000'),
   SHOP_VAT_NUMBER: z.string().trim().max(40).default(''),
@@ -159,6 +160,8 @@ export interface Config {
   /** The seller as the legal pages name it. */
   seller: { legalName: string; uic: string; vatNumber: string; address: string; phone: string; email: string };
   seedDemo: boolean;
+  /** Buyers may cancel their own orders online while Pending, Accepted or Paid (not yet Preparing). */
+  customerCancellation: boolean;
   /** Behind reverse proxies, client addresses come from the X-Forwarded-For entries these proxies added. */
   trustProxy: TrustedProxies;
   /** Opens /metrics to requests that bring it as a bearer token; without it, /metrics answers only this host. */
@@ -220,6 +223,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     droppedPaymentMethods: listed.filter((method) => !paymentMethods.includes(method)),
     seller: { legalName: env.SHOP_LEGAL_NAME, uic: env.SHOP_UIC, vatNumber: env.SHOP_VAT_NUMBER, address: env.SHOP_ADDRESS, phone: env.SHOP_PHONE, email: env.SUPPORT_EMAIL },
     seedDemo: env.SEED_DEMO ?? mode === 'demo',
+    customerCancellation: env.CUSTOMER_CANCELLATION,
     trustProxy: env.TRUST_PROXY,
     metricsToken: env.METRICS_TOKEN,
     requestTimeoutMs: env.REQUEST_TIMEOUT_SECONDS * 1000,

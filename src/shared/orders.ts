@@ -5,6 +5,7 @@ import { isStorableText } from './text.js';
 import type { Currency, Pricing } from './money.js';
 import type { OrderStatus } from './order-status.js';
 import type { ChoiceSummary } from './product-options.js';
+import type { OrderAfterSale } from './withdrawals.js';
 
 /** Online by a payment link or a card, or cash to the courier (наложен платеж). */
 export const PAYMENT_METHODS = ['pay_by_link', 'card', 'cash_on_delivery'] as const;
@@ -72,6 +73,8 @@ export interface Order {
   checkoutUrl: string | null;
   paymentReference: string | null;
   payment: Payment | null;
+  /** Withdrawals, refunds and whether the buyer may still withdraw or cancel. */
+  afterSale?: OrderAfterSale;
 }
 
 export const placeOrderSchema = z.object({

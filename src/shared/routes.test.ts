@@ -25,6 +25,7 @@ describe('page paths', () => {
     [legalPath('terms'), '/legal/terms', 'legal', 'terms'],
     [PAGE_ROUTES.cart, '/cart', 'cart', undefined],
     [PAGE_ROUTES.checkout, '/checkout', 'checkout', undefined],
+    [PAGE_ROUTES.withdrawal, '/withdrawal', 'withdrawal', undefined],
     [profilePath(), '/profile', 'profile', undefined],
     [profilePath('orders'), '/profile?tab=orders', 'profile', undefined],
     [profilePath('addresses'), '/profile?tab=addresses', 'profile', undefined],

@@ -13,6 +13,8 @@ export const PAGE_ROUTES = {
   mockPayment: '/mock-payment/:orderId',
   admin: '/admin',
   legal: '/legal/:page',
+  /** The EU withdrawal button's form, open to visitors and signed-in buyers alike. */
+  withdrawal: '/withdrawal',
 } as const;
 
 export type PageName = keyof typeof PAGE_ROUTES;

@@ -29,6 +29,7 @@ describeEachDatabase('server basics', (context) => {
       '/checkout/payment/ORDER123?completed=true',
       '/mock-payment/ORDER123?method=card',
       PAGE_ROUTES.admin,
+      '/withdrawal?order=ORDER123',
     ];
     for (const url of paths) {
       const response = await context().app.inject({ method: 'GET', url });

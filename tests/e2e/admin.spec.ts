@@ -155,6 +155,7 @@ test('the admin tabs follow the arrow keys, Home and End, with one tab stop', as
   const ordersTab = page.getByRole('tab', { name: 'Order Management' });
   const workListTab = page.getByRole('tab', { name: 'Work list' });
   const sizeChartTab = page.getByRole('tab', { name: 'Size chart' });
+  const returnsTab = page.getByRole('tab', { name: 'Returns' });
   await expect(productsTab).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByRole('tabpanel', { name: 'Product Management' })).toBeVisible();
 
@@ -163,10 +164,12 @@ test('the admin tabs follow the arrow keys, Home and End, with one tab stop', as
     ['ArrowRight', ordersTab, '/admin?tab=orders'],
     ['ArrowRight', workListTab, '/admin?tab=work-list'],
     ['ArrowRight', sizeChartTab, '/admin?tab=size-chart'],
+    ['ArrowRight', returnsTab, '/admin?tab=returns'],
     ['ArrowRight', productsTab, '/admin'],
-    ['ArrowLeft', sizeChartTab, '/admin?tab=size-chart'],
+    ['ArrowLeft', returnsTab, '/admin?tab=returns'],
     ['Home', productsTab, '/admin'],
-    ['End', sizeChartTab, '/admin?tab=size-chart'],
+    ['End', returnsTab, '/admin?tab=returns'],
+    ['ArrowLeft', sizeChartTab, '/admin?tab=size-chart'],
     ['ArrowLeft', workListTab, '/admin?tab=work-list'],
     ['ArrowLeft', ordersTab, '/admin?tab=orders'],
   ];

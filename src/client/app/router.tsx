@@ -55,6 +55,7 @@ export function AppRoutes() {
             <Route path={PAGE_ROUTES.checkout}>{lazyPage(<CheckoutPage />)}</Route>
             <Route path={PAGE_ROUTES.payment}>{lazyPage(<PaymentPage />)}</Route>
             <Route path={PAGE_ROUTES.admin}>{lazyPage(<AdminPage />)}</Route>
+            <Route path={PAGE_ROUTES.withdrawal}>{lazyPage(<LegalPage withdrawal />)}</Route>
             <Route path={PAGE_ROUTES.legal}>{lazyPage(<LegalPage notFound={<NotFoundPage />} />)}</Route>
             <Route>{lazyPage(<NotFoundPage />)}</Route>
           </Switch>

@@ -138,6 +138,10 @@ export const products = pgTable(
     leadKind: text('lead_kind').notNull().default('ready'),
     leadMinDays: integer('lead_min_days').notNull().default(2),
     leadMaxDays: integer('lead_max_days').notNull().default(2),
+    /** Made to the buyer's wishes: no right of withdrawal (Directive 2011/83/EU art. 16(c)); the product page and checkout say so. */
+    personalised: boolean('personalised').notNull().default(false),
+    /** Sealed for hygiene: withdrawable only while unsealed (art. 16(e)); the withdrawal form says so. */
+    hygieneSealed: boolean('hygiene_sealed').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -477,6 +481,8 @@ export const mailQueue = pgTable(
     kind: text('kind').notNull(),
     /** The status a status_changed message tells of. */
     orderStatus: text('order_status'),
+    /** The withdrawal or refund a returns message tells of. */
+    subjectId: uuid('subject_id'),
     recipient: text('recipient').notNull(),
     language: text('language').notNull(),
     /** queued, sending, sent, failed or superseded. */
@@ -494,5 +500,61 @@ export const mailQueue = pgTable(
     index('mail_queue_order_idx').on(table.orderId, table.createdAt),
     // Failed messages are few and stay; /metrics counts them without reading the sent ones.
     index('mail_queue_failed_idx').on(table.createdAt).where(sql`${table.state} = 'failed'`),
+  ],
+);
+
+/**
+ * A buyer's withdrawal from an order or some of its lines (the EU withdrawal button), recorded once
+ * per request id when she confirms; the admin then records the goods received and the refund.
+ */
+export const withdrawals = pgTable(
+  'withdrawals',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    /** Chosen by the form once per statement: a repeated or doubled confirmation records one withdrawal. */
+    requestId: text('request_id').notNull().unique(),
+    /** The lines withdrawn, by their position in the order, with the pieces of each. */
+    lines: jsonb('lines').$type<{ position: number; quantity: number }[]>().notNull(),
+    fullName: text('full_name').notNull(),
+    /** Where the acknowledgement went. */
+    acknowledgementEmail: text('acknowledgement_email').notNull(),
+    reason: text('reason'),
+    /** Where a cash-on-delivery order's money goes back to. */
+    iban: text('iban'),
+    submittedAt: moment('submitted_at').notNull(),
+    state: text('state').notNull().default('requested'),
+    receivedAt: moment('received_at'),
+    refundedAt: moment('refunded_at'),
+  },
+  (table) => [index('withdrawals_order_idx').on(table.orderId, table.submittedAt), index('withdrawals_submitted_idx').on(table.submittedAt), check('withdrawals_state_known', sql`${table.state} in ('requested', 'received', 'refunded')`)],
+);
+
+/** Money sent back for an order: never more, all together, than its payment (checked with the order's row locked). */
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    withdrawalId: uuid('withdrawal_id').references(() => withdrawals.id, { onDelete: 'set null' }),
+    /** Chosen by the admin's screen (or the cancellation) once per refund, so that a repeated request refunds once. */
+    requestId: text('request_id').notNull().unique(),
+    amountMinor: integer('amount_minor').notNull(),
+    /** Why less than the default was refunded, or why the refund was made. */
+    reason: text('reason'),
+    method: text('method').notNull(),
+    providerReference: text('provider_reference'),
+    iban: text('iban'),
+    createdBy: text('created_by'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('refunds_order_idx').on(table.orderId, table.createdAt),
+    check('refunds_amount_positive', sql`${table.amountMinor} > 0`),
+    check('refunds_method_known', sql`${table.method} in ('provider', 'bank_transfer')`),
   ],
 );

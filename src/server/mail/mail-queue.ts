@@ -15,6 +15,8 @@ export interface NewMail {
   orderId: string;
   kind: OrderMailKind;
   orderStatus?: OrderStatus;
+  /** The withdrawal or refund a returns message tells of. */
+  subjectId?: string;
   recipient: string;
   language: TextLanguage;
   /** When it may be sent; now unless a delay lets a later change replace it. */
@@ -27,6 +29,7 @@ export interface ClaimedMail {
   orderId: string;
   kind: OrderMailKind;
   orderStatus: OrderStatus | null;
+  subjectId: string | null;
   recipient: string;
   language: TextLanguage;
   /** This try's number; it also marks the claim, so that a claim taken over cannot be completed twice. */
@@ -49,6 +52,7 @@ export async function queueMails(tx: Executor, queued: NewMail[]): Promise<void>
           orderId: mail.orderId,
           kind: mail.kind,
           orderStatus: mail.orderStatus ?? null,
+          subjectId: mail.subjectId ?? null,
           recipient: mail.recipient,
           language: mail.language,
           ...(mail.notBefore ? { nextAttemptAt: mail.notBefore } : {}),
@@ -132,6 +136,7 @@ export async function resendMail(db: Database, orderId: string, mailId: string):
           eq(mailQueue.kind, original.kind),
           eq(mailQueue.recipient, original.recipient),
           sql`${mailQueue.orderStatus} is not distinct from ${original.orderStatus}`,
+          sql`${mailQueue.subjectId} is not distinct from ${original.subjectId}`,
           isWaiting,
         ),
       )
@@ -142,6 +147,7 @@ export async function resendMail(db: Database, orderId: string, mailId: string):
         orderId,
         kind: original.kind as OrderMailKind,
         orderStatus: original.orderStatus ? normalizeOrderStatus(original.orderStatus) : undefined,
+        subjectId: original.subjectId ?? undefined,
         recipient: original.recipient,
         language: original.language as TextLanguage,
       },
@@ -173,6 +179,7 @@ async function claimDue(db: Database, claimSeconds: number, limit: number): Prom
     orderId: row.orderId,
     kind: row.kind as OrderMailKind,
     orderStatus: row.orderStatus ? normalizeOrderStatus(row.orderStatus) : null,
+    subjectId: row.subjectId,
     recipient: row.recipient,
     language: row.language as TextLanguage,
     attempts: row.attempts,

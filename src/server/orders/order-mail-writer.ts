@@ -11,6 +11,7 @@ import { fill, type MailTextBook, type MailTexts } from '../mail/mail-texts.js';
 import type { MailMessage } from '../mail/mailer.js';
 import type { OrderMailSettings } from './order-mails.js';
 import { getOrder } from './order-queries.js';
+import { returnsMailDocument, withdrawalButton } from '../returns/returns-mails.js';
 
 /** Times in e-mails are the shop's own, in Bulgaria. */
 const SHOP_TIME_ZONE = 'Europe/Sofia';
@@ -21,6 +22,9 @@ export function orderMailComposer(db: Database, textBook: MailTextBook, settings
   return async (mail: ClaimedMail): Promise<MailMessage> => {
     const order = await getOrder(db, mail.orderId);
     const writer = new OrderMailWriter(order, textBook.texts(mail.language), mail.language, settings);
+    if (mail.kind === 'withdrawal_received' || mail.kind === 'withdrawal_notice' || mail.kind === 'refund_made') {
+      return { to: mail.recipient, ...renderMail(await returnsMailDocument(db, mail, order, settings, textBook.texts(mail.language).shopName)) };
+    }
     const document = (() => {
       switch (mail.kind) {
         case 'order_placed':
@@ -232,6 +236,8 @@ class OrderMailWriter {
         this.items(),
         ...(status === 'sent' ? this.address() : []),
         this.viewOrderButton(),
+        // The withdrawal button stays within reach for the 14 days that start now.
+        ...(status === 'delivered' ? [withdrawalButton(this.language, this.settings.publicUrl, this.order.orderId)] : []),
       ],
       footer: this.customerFooter(),
     };

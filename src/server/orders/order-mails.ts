@@ -29,7 +29,7 @@ interface OrderAddressee {
  * Who hears of a new order, each in their language: ORDER_NOTIFY_LANGUAGE when set, else the language
  * the admin last used the dashboard in, else English. One query on the checkout's path at most.
  */
-async function ownersToNotify(tx: Executor, settings: OrderMailSettings): Promise<{ email: string; language: TextLanguage }[]> {
+export async function ownersToNotify(tx: Executor, settings: OrderMailSettings): Promise<{ email: string; language: TextLanguage }[]> {
   const { notifyEmails, notifyLanguage } = settings;
   if (notifyEmails.length === 0) {
     return (await listAdminsWithLanguage(tx)).map((admin) => ({ email: admin.email, language: notifyLanguage ?? admin.language ?? 'en' }));

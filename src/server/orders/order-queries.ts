@@ -7,6 +7,7 @@ import { normalizeOrderStatus, orderStatusRank, ORDER_STATUSES, storedValuesOf, 
 import { placedOrderStatus, type Order, type OrderStatusChange, type PaymentMethod } from '../../shared/orders.js';
 import type { Database, Executor } from '../db/client.js';
 import { orderCustomerEmails, orderItems, orders, orderStatusChanges, payments } from '../db/schema.js';
+import { addAfterSale } from '../returns/after-sale.js';
 import { HttpError } from '../http/errors.js';
 
 // Reading orders: an order's rows as the API shows them, the customer's orders and the admin's pages.
@@ -103,7 +104,7 @@ export async function withDetails(db: Executor, rows: OrderRow[]): Promise<Order
   const items = await db.select().from(orderItems).where(inArray(orderItems.orderId, ids));
   const paid = await db.select().from(payments).where(inArray(payments.orderId, ids));
   const history = await db.select().from(orderStatusChanges).where(inArray(orderStatusChanges.orderId, ids)).orderBy(asc(orderStatusChanges.position));
-  return rows.map((row) =>
+  const list = rows.map((row) =>
     toOrder(
       row,
       items.filter((item) => item.orderId === row.id),
@@ -111,6 +112,7 @@ export async function withDetails(db: Executor, rows: OrderRow[]): Promise<Order
       history.filter((change) => change.orderId === row.id),
     ),
   );
+  return addAfterSale(db, list, rows);
 }
 
 async function findOrderRow(db: Executor, orderId: string): Promise<OrderRow | undefined> {

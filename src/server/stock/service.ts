@@ -134,6 +134,44 @@ export async function returnStock(tx: Executor, orderId: string): Promise<StockC
 }
 
 /**
+ * Gives back the pieces of some of an order's lines (goods returned after a withdrawal), each to the
+ * count it came from, in the caller's transaction, which holds the order's row. A count gets back at
+ * most what the order still holds of it, so a later cancellation of the order returns only the rest;
+ * a made-to-order product or a count that no longer exists gets nothing.
+ */
+export async function returnPieces(tx: Executor, orderId: string, lines: readonly { productId: string; combinationKey: string | null; quantity: number }[]): Promise<StockCounts> {
+  const held = await tx
+    .select({ productId: stockChanges.productId, combinationKey: stockChanges.combinationKey, pieces: sql<number>`(-sum(${stockChanges.change}))::int` })
+    .from(stockChanges)
+    .where(eq(stockChanges.orderId, orderId))
+    .groupBy(stockChanges.productId, stockChanges.combinationKey);
+  const counts: StockCounts = {};
+  for (const line of byCount(mergeLines(lines.map((line) => ({ ...line, name: { en: '', bg: '' }, stock: 0 }))))) {
+    const combinationKey = line.combinationKey ?? null;
+    const holding = held.find((row) => row.productId === line.productId && row.combinationKey === combinationKey)?.pieces ?? 0;
+    const pieces = Math.min(line.quantity, holding);
+    if (pieces <= 0) continue;
+    const [returned] =
+      combinationKey === null
+        ? await tx
+            .update(products)
+            .set({ stock: sql`${products.stock} + ${pieces}` })
+            .where(and(eq(products.id, line.productId), isNotNull(products.stock)))
+            .returning({ stock: products.stock })
+        : await tx
+            .update(productCombinations)
+            .set({ stock: sql`${productCombinations.stock} + ${pieces}` })
+            .where(and(eq(productCombinations.productId, line.productId), eq(productCombinations.key, combinationKey), isNotNull(productCombinations.stock)))
+            .returning({ stock: productCombinations.stock });
+    if (!returned) continue;
+    if (combinationKey === null) counts[line.productId] = returned.stock;
+    await tx.insert(stockChanges).values({ productId: line.productId, orderId, combinationKey, change: pieces, stockAfter: returned.stock, reason: 'returned' });
+  }
+  if (Object.keys(counts).length > 0) await announceStock(tx, counts);
+  return counts;
+}
+
+/**
  * The counts of the given products, held until the caller's transaction ends against an admin
  * switching them between counted and made to order (an admin's change of a count waits, see
  * lockForStockChange; orders and price edits do not).

@@ -1,6 +1,6 @@
 import { Link } from 'wouter';
 import { LEGAL_PAGES } from '../../../shared/legal.js';
-import { legalPath } from '../../../shared/routes.js';
+import { legalPath, PAGE_ROUTES } from '../../../shared/routes.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { settings } from '../../settings.js';
 
@@ -10,9 +10,10 @@ export function Footer() {
     <footer className="site-footer">
       <nav className="site-footer__legal" aria-label={t('footer.legalLabel')}>
         <ul>
-          {LEGAL_PAGES.map((page) => (
+          {/* The withdrawal button (EU Directive 2011/83 art. 11a) belongs on every page, beside the legal pages. */}
+          {[...LEGAL_PAGES, 'withdrawal' as const].map((page) => (
             <li key={page}>
-              <Link href={legalPath(page)}>{t(`footer.${page}`)}</Link>
+              <Link href={page === 'withdrawal' ? PAGE_ROUTES.withdrawal : legalPath(page)}>{t(`footer.${page}`)}</Link>
             </li>
           ))}
         </ul>

@@ -24,6 +24,7 @@ describe('the admin view in the address', () => {
     // The work list has only open orders to show.
     ['tab=work-list&status=delivered', { tab: 'workList', filter: noFilter, orderId: null, stock: '' }],
     ['tab=size-chart', { tab: 'sizeChart', filter: noFilter, orderId: null, stock: '' }],
+    ['tab=returns', { tab: 'returns', filter: noFilter, orderId: null, stock: '' }],
   ])('reads %j', (query, expected) => {
     expect(view(query)).toEqual(expected);
   });

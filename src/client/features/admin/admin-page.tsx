@@ -17,6 +17,7 @@ import { ProductsPanel } from './products-panel.js';
 // The maker's work list and the size chart are opened now and then: each comes in a chunk of its own.
 const WorkListPanel = lazy(() => import('./work-list-panel.js'));
 const SizeChartEditor = lazy(() => import('./size-chart-editor.js'));
+const ReturnsPanel = lazy(() => import('./returns-panel.js'));
 
 export default function AdminPage() {
   const { t, language } = useTranslation();
@@ -59,12 +60,14 @@ export default function AdminPage() {
         ) : view.tab === 'orders' ? (
           <OrdersPanel />
         ) : (
-          <Suspense fallback={<LoadingMessage>{t(view.tab === 'workList' ? 'admin.workList.loading' : 'admin.sizeChart.loading')}</LoadingMessage>}>
+          <Suspense fallback={<LoadingMessage>{t(view.tab === 'workList' ? 'admin.workList.loading' : view.tab === 'returns' ? 'admin.returns.loading' : 'admin.sizeChart.loading')}</LoadingMessage>}>
             {view.tab === 'workList' ? (
               <WorkListPanel
                 status={view.filter.status === '' ? '' : (WORK_LIST_STATUSES.find((status) => status === view.filter.status) ?? '')}
                 onStatus={(status) => setView({ ...view, filter: { ...view.filter, status } }, { replace: true })}
               />
+            ) : view.tab === 'returns' ? (
+              <ReturnsPanel onToast={setToast} />
             ) : (
               <SizeChartEditor onToast={setToast} />
             )}

@@ -22,13 +22,20 @@ import { Localized, useLocalize } from '../../i18n/localized.js';
 import { EMPTY_CHOICE_SUMMARY, hasChoices } from '../../../shared/product-options.js';
 import { LineChoices, shortDate } from './line-choices.js';
 
-type TimelineEntry = { kind: 'status'; status: OrderStatus; at: string } | { kind: 'stock'; change: StockChange; at: string };
+type TimelineEntry =
+  | { kind: 'status'; status: OrderStatus; at: string }
+  | { kind: 'stock'; change: StockChange; at: string }
+  | { kind: 'note'; text: string; values?: Record<string, string>; at: string };
 
 /** The order's statuses and the stock its changes took or gave back, in the order they happened. */
 function timelineOf({ order, stockChanges }: AdminOrderDetail): TimelineEntry[] {
   const entries: TimelineEntry[] = [
     ...order.statusHistory.map((change) => ({ kind: 'status' as const, status: change.status, at: change.at })),
     ...stockChanges.map((change) => ({ kind: 'stock' as const, change, at: change.at })),
+    // Withdrawals and refunds are notes beside the statuses, which they leave as they are.
+    ...(order.afterSale?.withdrawals ?? []).map((withdrawal) => ({ kind: 'note' as const, text: 'returns.timeline.withdrawn', at: withdrawal.submittedAt })),
+    ...(order.afterSale?.withdrawals ?? []).flatMap((withdrawal) => (withdrawal.receivedAt ? [{ kind: 'note' as const, text: 'returns.timeline.received', at: withdrawal.receivedAt }] : [])),
+    ...(order.afterSale?.refunds ?? []).map((refund) => ({ kind: 'note' as const, text: 'returns.timeline.refunded', values: { minor: String(refund.amountMinor) }, at: refund.createdAt })),
   ];
   // A stable sort keeps a status before the stock it moved when both carry the same moment.
   return entries.sort((a, b) => a.at.localeCompare(b.at));
@@ -203,6 +210,14 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
               </dd>
               <dt>{t('admin.orders.processedAt')}</dt>
               <dd>{formatDateTime(order.data.order.payment.processedAt, language, t('orders.notAvailable'))}</dd>
+              {order.data.order.afterSale && order.data.order.afterSale.refundState !== 'none' && (
+                <>
+                  <dt>{t(`withdrawalForm.refundState.${order.data.order.afterSale.refundState}`)}</dt>
+                  <dd>
+                    <Price minor={order.data.order.afterSale.refundedMinor} currency={order.data.order.currency} />
+                  </dd>
+                </>
+              )}
             </dl>
           ) : (
             <p className="muted">{t('admin.orders.notPaid')}</p>
@@ -233,6 +248,8 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
               <li key={index}>
                 {entry.kind === 'status' ? (
                   <strong>{t(`orders.status.${entry.status}`)}</strong>
+                ) : entry.kind === 'note' ? (
+                  <strong>{t(entry.text, entry.values ? { amount: priceText(Number(entry.values.minor), order.data.order.currency) } : undefined)}</strong>
                 ) : (
                   <span>
                     {t(`admin.stockChanges.${entry.change.reason}`, { pieces: Math.abs(entry.change.change), name: localize(entry.change.productName), orderId, admin: entry.change.changedBy ?? '' })}

@@ -44,7 +44,7 @@ export default function ProductPage({ notFound }: { notFound: ReactNode }) {
 
 /** The product's photos, texts, price and stock, its choices and the add button, and more of its category. */
 function ProductPageContent({ notFound }: { notFound: ReactNode }) {
-  const { t, language } = useTranslation();
+  const { t, language, pageTextsReady } = useTranslation();
   const { slug = '' } = useParams<{ slug: string }>();
   const search = useSearch();
   const [, navigate] = useLocation();
@@ -140,6 +140,8 @@ function ProductPageContent({ notFound }: { notFound: ReactNode }) {
                 onAdd={(chosen, onRefused) => void addToCart(product, chosen, (refusal) => onRefused(refusal.problem, refusal.message))}
               />
             )}
+            {/* The notice's text comes with the other pages' texts, which load once the page is idle. */}
+            {pageTextsReady && (product.sized || product.questions.length > 0) && <p className="exempt-notice">{t('withdrawalForm.exemptNotice')}</p>}
             <div className="product-page__description">
               <Localized text={product.description} />
             </div>

@@ -239,6 +239,9 @@ export default function CheckoutPage() {
             ))}
           </fieldset>
 
+          {cart.items.some((item) => item.summary && (item.summary.sizes !== null || item.summary.answers.length > 0)) && (
+            <p className="exempt-notice">{t('withdrawalForm.exemptNotice')}</p>
+          )}
           <label className="choice choice--terms">
             <input
               ref={termsBox}

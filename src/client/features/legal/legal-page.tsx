@@ -1,4 +1,4 @@
-import { useEffect, type MouseEvent, type ReactNode } from 'react';
+import { lazy, useEffect, type MouseEvent, type ReactNode } from 'react';
 import { useLocation, useParams } from 'wouter';
 import { isLegalPage, type LegalPage as LegalPageName } from '../../../shared/legal.js';
 import { isPageRoute } from '../../../shared/routes.js';
@@ -7,9 +7,14 @@ import { usePageMeta } from '../../seo/page-meta.js';
 import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
 import { useLegalPage } from './legal-api.js';
 
-/** /legal/{page}: the terms, privacy policy, returns or seller's details, in the page's language. */
-export default function LegalPage({ notFound }: { notFound: ReactNode }) {
+// The withdrawal form (/withdrawal) comes through this page's chunk, so that the home page's first
+// script names one chunk fewer.
+const WithdrawalPage = lazy(() => import('./withdrawal-page.js'));
+
+/** /legal/{page}: the terms, privacy policy, returns or seller's details, in the page's language; or the withdrawal form. */
+export default function LegalPage({ notFound, withdrawal = false }: { notFound?: ReactNode; withdrawal?: boolean }) {
   const { page = '' } = useParams<{ page: string }>();
+  if (withdrawal) return <WithdrawalPage />;
   return isLegalPage(page) ? <LegalArticle key={page} page={page} /> : notFound;
 }
 

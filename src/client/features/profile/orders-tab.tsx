@@ -9,6 +9,7 @@ import { formatDateTime } from '../../ui/format-date.js';
 import { LinePrice } from '../../ui/line-price.js';
 import { Price } from '../../ui/price.js';
 import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
+import { OrderAfterSale } from '../../orders/order-after-sale.js';
 
 interface OrdersTabProps {
   /** The order an e-mail's link names (/profile?order=...): shown, marked and focused once the orders load. */
@@ -85,6 +86,7 @@ export function OrdersTab({ highlightedOrderId }: OrdersTabProps) {
                 </button>
               )}
             </div>
+            <OrderAfterSale order={order} />
           </li>
         );
       })}

@@ -1,0 +1,13 @@
+import type { Withdrawal, WithdrawalConfirmRequest, WithdrawalPreview, WithdrawalPreviewRequest } from '../../../shared/withdrawals.js';
+import { requestJson } from '../../api/http.js';
+
+export async function previewWithdrawal(request: WithdrawalPreviewRequest): Promise<WithdrawalPreview> {
+  return (await requestJson<{ preview: WithdrawalPreview }>('/api/withdrawals/preview', { method: 'POST', body: JSON.stringify(request) })).preview;
+}
+
+export async function confirmWithdrawal(request: WithdrawalConfirmRequest): Promise<Withdrawal> {
+  return (await requestJson<{ withdrawal: Withdrawal }>('/api/withdrawals', { method: 'POST', body: JSON.stringify(request) })).withdrawal;
+}
+
+/** One id per statement, kept across retries of the same confirmation, so that the shop records it once. */
+export const newRequestId = () => crypto.randomUUID().replace(/-/g, '');

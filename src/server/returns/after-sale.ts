@@ -1,0 +1,46 @@
+import { asc, inArray } from 'drizzle-orm';
+import { normalizeOrderStatus } from '../../shared/order-status.js';
+import type { Order } from '../../shared/orders.js';
+import { CUSTOMER_CANCELLABLE_STATUSES, refundStateOf, withdrawalDeadline, withdrawalOpen, type OrderAfterSale, type RefundMethod, type WithdrawalState } from '../../shared/withdrawals.js';
+import type { Executor } from '../db/client.js';
+import { type orders, refunds, withdrawals } from '../db/schema.js';
+
+/**
+ * Whether buyers may cancel their own orders before they are prepared (CUSTOMER_CANCELLATION). It is
+ * the same for every process of a shop, as it comes from its settings, so it can live in memory.
+ */
+let customerCancellation = true;
+export const setCustomerCancellation = (enabled: boolean) => {
+  customerCancellation = enabled;
+};
+export const customerCancellationEnabled = () => customerCancellation;
+
+type OrderRow = typeof orders.$inferSelect;
+
+/** Adds each order's withdrawals, refunds and withdrawal deadline, in two queries for all of them. */
+export async function addAfterSale(db: Executor, list: Order[], rows: readonly OrderRow[], now = new Date()): Promise<Order[]> {
+  if (list.length === 0) return list;
+  const ids = rows.map((row) => row.id);
+  const withdrawn = await db.select().from(withdrawals).where(inArray(withdrawals.orderId, ids)).orderBy(asc(withdrawals.submittedAt));
+  const refunded = await db.select().from(refunds).where(inArray(refunds.orderId, ids)).orderBy(asc(refunds.createdAt));
+  return list.map((order) => {
+    const row = rows.find((candidate) => candidate.id === order.orderId)!;
+    const status = normalizeOrderStatus(row.status);
+    const ownRefunds = refunded.filter((refund) => refund.orderId === order.orderId);
+    const paidMinor = order.payment?.amountMinor ?? 0;
+    const refundedMinor = ownRefunds.reduce((sum, refund) => sum + refund.amountMinor, 0);
+    const afterSale: OrderAfterSale = {
+      withdrawalOpen: withdrawalOpen({ status, deliveredAt: row.deliveredAt }, now),
+      withdrawalDeadline: withdrawalDeadline(row.deliveredAt)?.toISOString() ?? null,
+      withdrawals: withdrawn
+        .filter((withdrawal) => withdrawal.orderId === order.orderId)
+        .map((withdrawal) => ({ id: withdrawal.id, state: withdrawal.state as WithdrawalState, submittedAt: withdrawal.submittedAt.toISOString(), receivedAt: withdrawal.receivedAt?.toISOString() ?? null })),
+      paidMinor,
+      refundedMinor,
+      refundState: refundStateOf(paidMinor, refundedMinor),
+      refunds: ownRefunds.map((refund) => ({ amountMinor: refund.amountMinor, createdAt: refund.createdAt.toISOString(), method: refund.method as RefundMethod })),
+      cancellable: customerCancellation && CUSTOMER_CANCELLABLE_STATUSES.includes(status),
+    };
+    return { ...order, afterSale };
+  });
+}

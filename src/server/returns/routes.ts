@@ -1,0 +1,65 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { refundSchema, WITHDRAWAL_STATES, withdrawalConfirmSchema, withdrawalPreviewSchema, type AdminWithdrawal, type Refund, type Withdrawal, type WithdrawalPreview } from '../../shared/withdrawals.js';
+import { findSessionUser, requireAdmin, requireUser } from '../auth/session.js';
+import type { Database } from '../db/client.js';
+import { HttpError } from '../http/errors.js';
+import { parseInput, pathId } from '../http/validation.js';
+import type { OrderMailSettings } from '../orders/order-mails.js';
+import { getOrder } from '../orders/order-queries.js';
+import { orderIdOf } from '../orders/routes.js';
+import { setCustomerCancellation } from './after-sale.js';
+import { cancelOwnOrder, confirmWithdrawal, listWithdrawals, previewWithdrawal, receiveGoods, refundOrder } from './service.js';
+
+const listQuery = z.object({ state: z.enum(WITHDRAWAL_STATES).optional() });
+
+/**
+ * The withdrawal button's two steps (open to visitors: an order number and its e-mail, or a signed-in
+ * buyer's own order), the buyer's cancellation, and the admin's returns: goods received and refunds.
+ */
+export function registerReturnsRoutes(app: FastifyInstance, db: Database, mail: OrderMailSettings, settings: { customerCancellation: boolean }): void {
+  setCustomerCancellation(settings.customerCancellation);
+
+  app.post('/api/withdrawals/preview', async (request, reply): Promise<{ preview: WithdrawalPreview }> => {
+    const input = parseInput(withdrawalPreviewSchema, request.body);
+    const user = await findSessionUser(db, request);
+    reply.header('cache-control', 'no-store');
+    return { preview: await previewWithdrawal(db, input, user ? { userId: user.id } : null) };
+  });
+
+  app.post('/api/withdrawals', async (request, reply) => {
+    const input = parseInput(withdrawalConfirmSchema, request.body);
+    const user = await findSessionUser(db, request);
+    const { withdrawal, created } = await confirmWithdrawal(db, input, user ? { userId: user.id } : null, mail);
+    return reply.status(created ? 201 : 200).send({ withdrawal } satisfies { withdrawal: Withdrawal });
+  });
+
+  app.post<{ Params: { orderId: string } }>('/api/orders/:orderId/cancel', async (request) => {
+    const user = await requireUser(db, request);
+    const orderId = orderIdOf(request.params);
+    await cancelOwnOrder(db, user.id, orderId, mail);
+    return { order: await getOrder(db, orderId) };
+  });
+
+  app.get('/api/admin/withdrawals', async (request, reply): Promise<{ withdrawals: AdminWithdrawal[] }> => {
+    await requireAdmin(db, request);
+    const { state } = parseInput(listQuery, request.query);
+    reply.header('cache-control', 'no-store');
+    return { withdrawals: await listWithdrawals(db, state) };
+  });
+
+  app.post<{ Params: { withdrawalId: string } }>('/api/admin/withdrawals/:withdrawalId/received', async (request) => {
+    await requireAdmin(db, request);
+    const id = pathId(request.params.withdrawalId, 'No such withdrawal.');
+    if (!z.uuid().safeParse(id).success) throw new HttpError(404, 'not_found', 'No such withdrawal.');
+    await receiveGoods(db, id);
+    return { ok: true };
+  });
+
+  app.post<{ Params: { orderId: string } }>('/api/admin/orders/:orderId/refunds', async (request, reply): Promise<{ refund: Refund }> => {
+    const admin = await requireAdmin(db, request);
+    const input = parseInput(refundSchema, request.body);
+    const { refund, created } = await refundOrder(db, orderIdOf(request.params), input, admin.email);
+    return reply.status(created ? 201 : 200).send({ refund });
+  });
+}
