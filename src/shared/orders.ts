@@ -5,11 +5,12 @@ import { isStorableText } from './text.js';
 import type { Currency, Pricing } from './money.js';
 import type { OrderStatus } from './order-status.js';
 import type { ChoiceSummary } from './product-options.js';
+import type { PaymentMethod } from './payment-methods.js';
 import type { OrderAfterSale } from './withdrawals.js';
 
-/** Online by a payment link or a card, or cash to the courier (наложен платеж). */
-export const PAYMENT_METHODS = ['pay_by_link', 'card', 'cash_on_delivery'] as const;
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+export type { PaymentMethod } from './payment-methods.js';
+
+export const PAYMENT_METHODS = ['pay_by_link', 'card', 'cash_on_delivery'] as const satisfies readonly PaymentMethod[];
 export const DEFAULT_PAYMENT_METHOD: PaymentMethod = 'pay_by_link';
 
 /** Payment timing of the simulated provider (spec section 9). */

@@ -2,14 +2,14 @@ import { z } from 'zod';
 import type { LocalizedText } from './catalog.js';
 import type { Currency } from './money.js';
 import type { OrderStatus } from './order-status.js';
-import type { PaymentMethod } from './orders.js';
+import type { PaymentMethod } from './payment-methods.js';
 import type { ChoiceSummary } from './product-options.js';
 
 /**
  * The consumer's right of withdrawal (Directive 2011/83/EU, art. 9-16 and 11a): 14 days from the day
  * the goods were delivered; an order not yet delivered may be withdrawn from at any time before.
  */
-export const WITHDRAWAL_PERIOD_DAYS = 14;
+const WITHDRAWAL_PERIOD_DAYS = 14;
 
 /** Where a withdrawal is: asked for, goods back with the shop, money sent back. */
 export const WITHDRAWAL_STATES = ['requested', 'received', 'refunded'] as const;
@@ -45,7 +45,7 @@ export function lineExemption(choices: ChoiceSummary, productPersonalised: boole
 }
 
 /** An IBAN: country, check digits, up to 30 letters or digits; spaces are dropped and letters made capital first. */
-export const normalizeIban = (value: string) => value.replace(/\s+/g, '').toUpperCase();
+const normalizeIban = (value: string) => value.replace(/\s+/g, '').toUpperCase();
 
 /** The ISO 13616 check: the rearranged number modulo 97 is 1. */
 export function isValidIban(value: string): boolean {
@@ -100,7 +100,6 @@ export const refundSchema = z.object({
   amountMinor: z.number({ error: 'returns.errors.amountInvalid' }).int({ error: 'returns.errors.amountInvalid' }).min(1, { error: 'returns.errors.amountInvalid' }).max(Number.MAX_SAFE_INTEGER).optional(),
   reason: z.string().trim().max(2000, { error: 'returns.errors.reasonTooLong' }).optional(),
 });
-export type RefundRequest = z.input<typeof refundSchema>;
 
 /** One line of an order as the withdrawal form shows it. */
 export interface WithdrawalLine {

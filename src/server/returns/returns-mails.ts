@@ -85,7 +85,7 @@ export const withdrawalButton = (language: TextLanguage, publicUrl: string, orde
 });
 
 /** A moment to the second, in Sofia's time, with the zone's name: "25 November 2026 at 14:03:27 EET". */
-export function submissionTime(at: string | Date, language: TextLanguage): string {
+function submissionTime(at: string | Date, language: TextLanguage): string {
   return new Intl.DateTimeFormat(language === 'bg' ? 'bg-BG' : 'en-GB', { dateStyle: 'long', timeStyle: 'long', timeZone: SHOP_TIME_ZONE }).format(new Date(at));
 }
 
