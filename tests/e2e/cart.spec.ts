@@ -1,3 +1,5 @@
+import type { Product } from '../../src/shared/catalog.js';
+import { isPlainProduct } from '../../src/shared/product-options.js';
 import type { Page } from '@playwright/test';
 import { plainCard } from './fixtures.js';
 import { clientAddressHeader, expect, hasHorizontalScroll, test, uniqueEmail } from './shop-fixtures.js';
@@ -166,9 +168,9 @@ test('a full cart says so when adding, and offline additions that no longer fit 
   const email = uniqueEmail('full-cart');
   await page.goto('/');
   await signIn(page, inbox, email);
-  const { products } = (await (await page.request.get('/api/products')).json()) as { products: Array<{ id: string; stock: number | null }> };
-  // 100 pieces of three made-to-order products (no stock limits them), the first a single piece.
-  const [single, many, more] = products.filter((product) => product.stock === null);
+  const { products } = (await (await page.request.get('/api/products')).json()) as { products: Product[] };
+  // 100 pieces of three made-to-order products sold as they are (no stock limits them), the first a single piece.
+  const [single, many, more] = products.filter((product) => product.stock === null && isPlainProduct(product));
   const operations = [
     [single!, 1],
     [many!, 50],

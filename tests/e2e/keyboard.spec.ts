@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import type { Product } from '../../src/shared/catalog.js';
+import { isPlainProduct } from '../../src/shared/product-options.js';
 import { signInRequest } from './accessibility.js';
 import { paymentWindowCompletes } from './checkout-steps.js';
 import { plainCard } from './fixtures.js';
@@ -50,7 +51,7 @@ test('focus returns to the Add to Cart button after the message, and a removed c
   await expect(addButton).toBeFocused();
 
   // Two more lines through the API: the cart page then has three.
-  const { products } = (await (await page.request.get('/api/products')).json()) as { products: Product[] };
+  const products = ((await (await page.request.get('/api/products')).json()) as { products: Product[] }).products.filter(isPlainProduct);
   const operations = [2, 3].map((index) => ({ id: `focus-${Date.now()}-${index}`.padEnd(20, '0'), type: 'add', productId: products[index]!.id }));
   expect((await page.request.post('/api/cart/operations', { data: { operations } })).ok()).toBe(true);
   await page.goto('/cart');
