@@ -20,7 +20,7 @@ const serverItem: CartItem = {
   problem: null,
   dispatchBy: '2026-01-05',
 };
-const product = { name: { en: 'Lemon Tips', bg: '' }, priceMinor: 1999, stock: null, addedAt: '2026-01-02T00:00:00Z' };
+const product = { slug: 'lemon-tips', name: { en: 'Lemon Tips', bg: '' }, priceMinor: 1999, stock: null, addedAt: '2026-01-02T00:00:00Z' };
 const queuedAdd: QueuedOperation = { id: 'op1xxxxx', type: 'add', productId: 'p2', ...product, pendingSync: true };
 const queuedSet = (productId: string, quantity: number, id = 'op9xxxxx'): QueuedOperation => ({ id, type: 'set', productId, quantity, ...product, pendingSync: true });
 
@@ -31,6 +31,7 @@ describe('offline cart', () => {
       {
         id: 'pending-op1xxxxx',
         productId: 'p2',
+        slug: 'lemon-tips',
         name: { en: 'Lemon Tips', bg: '' },
         priceMinor: 1999,
         addedPriceMinor: 1999,
