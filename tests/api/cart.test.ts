@@ -22,8 +22,8 @@ async function cartOf(testApp: TestApp, cookie: string) {
 }
 
 describeEachDatabase('cart', (context) => {
-  let rose: { id: string };
-  let lemon: { id: string };
+  let rose: { id: string; slug: string };
+  let lemon: { id: string; slug: string };
   let alice: string;
   let bob: string;
 
@@ -35,7 +35,7 @@ describeEachDatabase('cart', (context) => {
         testProduct({ name: 'Rose Set', description: 'Pink', priceMinor: 2450, category: 'nails' }),
         testProduct({ name: 'Lemon Tips', description: 'Yellow', priceMinor: 1999, category: 'nail-art' }),
       ])
-      .returning({ id: products.id }) as [{ id: string }, { id: string }];
+      .returning({ id: products.id, slug: products.slug }) as [{ id: string; slug: string }, { id: string; slug: string }];
     alice = await signIn(testApp, 'alice@example.com');
     bob = await signIn(testApp, 'bob@example.com');
   });
@@ -64,6 +64,7 @@ describeEachDatabase('cart', (context) => {
       {
         id: expect.any(String),
         productId: rose.id,
+        slug: rose.slug,
         name: { en: 'Rose Set', bg: '' },
         priceMinor: 2450,
         addedPriceMinor: 2450,
