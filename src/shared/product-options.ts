@@ -70,6 +70,10 @@ export type LeadTime = { kind: 'ready'; days: number } | { kind: 'made_to_order'
 
 export const DEFAULT_LEAD_TIME: LeadTime = { kind: 'ready', days: 2 };
 
+/** A lead time from its stored form (products.lead_kind, lead_min_days, lead_max_days). */
+export const leadTimeOf = (kind: string, minDays: number, maxDays: number): LeadTime =>
+  kind === 'made_to_order' ? { kind: 'made_to_order', minDays, maxDays } : { kind: 'ready', days: minDays };
+
 /** The parts of a product that shape its lines; a product without them is sold as it is. */
 export interface ProductModel {
   priceMinor: number;

@@ -1,4 +1,4 @@
-import { combinationKey, type CombinationStock, type LeadTime, type LineChoices, type OptionGroup, type ProductModel, type ProductQuestion, type StockMode } from '../../shared/product-options.js';
+import { combinationKey, leadTimeOf, type CombinationStock, type LineChoices, type OptionGroup, type ProductModel, type ProductQuestion, type StockMode } from '../../shared/product-options.js';
 
 // A product's model (options, sizes, questions, lead time) as the cart and the checkout read it
 // straight from the products table: they decide what a line is and costs, so they depend on no
@@ -18,9 +18,6 @@ export interface ModelColumnsRow {
   lead_min_days: number;
   lead_max_days: number;
 }
-
-export const leadTimeOf = (kind: string, minDays: number, maxDays: number): LeadTime =>
-  kind === 'made_to_order' ? { kind: 'made_to_order', minDays, maxDays } : { kind: 'ready', days: minDays };
 
 /** The model of a raw row (modelColumns), with the combinations the caller read. */
 export function modelOfRow(row: ModelColumnsRow, combinations: CombinationStock[] = []): ProductModel {

@@ -6,6 +6,7 @@ import {
   choiceKey,
   EMPTY_CHOICE_SUMMARY,
   isPlainProduct,
+  leadTimeOf,
   NO_CHOICES,
   summarizeChoices,
   unitPriceMinor,
@@ -24,7 +25,7 @@ import { PreparedStatement } from '../db/prepared.js';
 import { inTransaction, lockSubject } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
 import { changeNotice } from '../notices/live-hub.js';
-import { combinationKeySql, countedCombination, leadTimeOf, modelColumns, modelOfRow, type ModelColumnsRow } from './product-model.js';
+import { combinationKeySql, countedCombination, modelColumns, modelOfRow, type ModelColumnsRow } from './product-model.js';
 import { readSizeChart } from '../catalog/size-chart.js';
 
 /** Operation ids older than this may be forgotten: no browser replays a queue that old. */

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray, max, sql, type SQL } from 'drizzle-orm';
 import type { CatalogueQuery, CatalogueResponse, LocalizedText, Product, ProductPageResponse, ProductPhoto } from '../../shared/catalog.js';
-import type { CombinationStock, StockMode } from '../../shared/product-options.js';
+import { leadTimeOf, type CombinationStock, type StockMode } from '../../shared/product-options.js';
 import { searchableText } from '../../shared/search.js';
 import { LOW_STOCK_MAX, type StockFilter } from '../../shared/stock.js';
 import type { Database, Executor } from '../db/client.js';
@@ -31,7 +31,7 @@ function toProduct(row: ProductRow, photos: readonly ProductPhoto[], combination
     combinations: [...combinations],
     sized: row.sized,
     questions: row.questions,
-    leadTime: row.leadKind === 'made_to_order' ? { kind: 'made_to_order', minDays: row.leadMinDays, maxDays: row.leadMaxDays } : { kind: 'ready', days: row.leadMinDays },
+    leadTime: leadTimeOf(row.leadKind, row.leadMinDays, row.leadMaxDays),
     photos: [...photos],
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

@@ -4,11 +4,6 @@ import type { ChoiceSummary } from '../../../shared/product-options.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { Localized } from '../../i18n/localized.js';
 
-/** A date (yyyy-mm-dd) as a maker reads it: "Thu 3 Dec", "чт, 3 дек.". */
-export function shortDate(isoDate: string, language: string): string {
-  return new Intl.DateTimeFormat(language === 'bg' ? 'bg-BG' : 'en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(`${isoDate}T00:00:00Z`));
-}
-
 /** Ten sizes as the maker works from them: a row per hand, a column per finger, thumb first. */
 function SizesTable({ sizes }: { sizes: NailSizes }) {
   const { t } = useTranslation();

@@ -4,7 +4,7 @@ import { Link } from 'wouter';
 import { orderStatusSchema } from '../../../shared/admin-order-schemas.js';
 import { ORDER_STATUSES, type OrderStatus } from '../../../shared/order-status.js';
 import type { AdminOrderDetail } from '../../../shared/admin.js';
-import { paymentStateOf } from '../../../shared/orders.js';
+import { dispatchDayText, paymentStateOf } from '../../../shared/orders.js';
 import type { StockChange } from '../../../shared/stock.js';
 import { errorText } from '../../api/error-text.js';
 import { ApiError } from '../../api/http.js';
@@ -20,7 +20,7 @@ import { changeStatus, recordCashPayment, useAdminOrder } from './admin-api.js';
 import { OrderMails } from './order-mails.js';
 import { Localized, useLocalize } from '../../i18n/localized.js';
 import { EMPTY_CHOICE_SUMMARY, hasChoices } from '../../../shared/product-options.js';
-import { LineChoices, shortDate } from './line-choices.js';
+import { LineChoices } from './line-choices.js';
 
 type TimelineEntry =
   | { kind: 'status'; status: OrderStatus; at: string }
@@ -140,7 +140,7 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
           </p>
           {order.data.order.dispatchBy && (
             <p className="order-detail__ships-by">
-              <strong>{t('admin.orders.shipsBy', { date: shortDate(order.data.order.dispatchBy, language) })}</strong>
+              <strong>{t('admin.orders.shipsBy', { date: dispatchDayText(order.data.order.dispatchBy, language) })}</strong>
             </p>
           )}
           <form className="order-detail__status" onSubmit={(event) => void update(event)}>
@@ -184,7 +184,7 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
                         <Localized text={item.name} />
                       </strong>{' '}
                       × {item.quantity}
-                      {item.dispatchBy && <span className="muted"> · {t('admin.orders.lineShipsBy', { date: shortDate(item.dispatchBy, language) })}</span>}
+                      {item.dispatchBy && <span className="muted"> · {t('admin.orders.lineShipsBy', { date: dispatchDayText(item.dispatchBy, language) })}</span>}
                     </p>
                     <LineChoices choices={item.choices ?? EMPTY_CHOICE_SUMMARY} />
                   </li>

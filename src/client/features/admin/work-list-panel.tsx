@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { Link } from 'wouter';
+import { dispatchDayText } from '../../../shared/orders.js';
 import { adminOrderPath } from '../../../shared/routes.js';
 import { WORK_LIST_STATUSES, type WorkListLine } from '../../../shared/work-list.js';
 import { latestDate, sofiaDate } from '../../../shared/working-days.js';
@@ -8,7 +9,7 @@ import { Localized } from '../../i18n/localized.js';
 import { formatDateTime } from '../../ui/format-date.js';
 import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
 import { useWorkList, type WorkListStatus } from './admin-api.js';
-import { LineChoices, shortDate } from './line-choices.js';
+import { LineChoices } from './line-choices.js';
 
 /** One order of the work list with its lines still to make, in the order the server sorted them. */
 export interface WorkListOrder {
@@ -120,7 +121,7 @@ export default function WorkListPanel({ status, onStatus }: WorkListPanelProps) 
                         <div>
                           <dt>{t('admin.workList.shipsBy')}</dt>{' '}
                           <dd className="work-order__due">
-                            {order.dispatchBy ? <time dateTime={order.dispatchBy}>{shortDate(order.dispatchBy, language)}</time> : t('admin.workList.noDate')}
+                            {order.dispatchBy ? <time dateTime={order.dispatchBy}>{dispatchDayText(order.dispatchBy, language)}</time> : t('admin.workList.noDate')}
                             {overdue && <strong className="work-order__overdue"> {t('admin.workList.overdue')}</strong>}
                             {order.dispatchBy === today && <strong className="work-order__today"> {t('admin.workList.dueToday')}</strong>}
                           </dd>
@@ -150,7 +151,7 @@ export default function WorkListPanel({ status, onStatus }: WorkListPanelProps) 
                             <span className="work-line__quantity">
                               {t('admin.workList.quantity')}: <strong>{line.quantity}</strong>
                             </span>
-                            {line.dispatchBy && line.dispatchBy !== order.dispatchBy && <span className="muted"> · {t('admin.orders.lineShipsBy', { date: shortDate(line.dispatchBy, language) })}</span>}
+                            {line.dispatchBy && line.dispatchBy !== order.dispatchBy && <span className="muted"> · {t('admin.orders.lineShipsBy', { date: dispatchDayText(line.dispatchBy, language) })}</span>}
                           </p>
                           <LineChoices choices={line.choices} />
                         </li>
