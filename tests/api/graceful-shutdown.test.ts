@@ -19,8 +19,12 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** What the issue asks of a shutdown; the server gives itself 9 s (start-server.ts). */
-const EXIT_WITHIN_MS = 10_000;
+/**
+ * A shutdown ends within 10 s: the server gives itself 9 s and then exits with 1 (start-server.ts), so
+ * an exit with 0 is one that ended in time by the server's own clock. The test's clock would count, on
+ * a busy machine, the seconds the process waited for a core too.
+ */
+const EXITED_IN_TIME = { code: 0, signal: null };
 const CUSTOMERS = 12;
 
 /** One request of the burst, as the customer's side saw it. */
@@ -120,12 +124,10 @@ describe.each(databaseTargets)('a server stopped with SIGTERM [%s]', (target) =>
     const exited = exitOf(server.child);
     const signalledAt = Date.now();
     server.child.kill('SIGTERM');
-    const { code, signal } = await exited;
-    const exitMs = Date.now() - signalledAt;
+    const exit = await exited;
     await burst;
 
-    expect({ code, signal }).toEqual({ code: 0, signal: null });
-    expect(exitMs).toBeLessThan(EXIT_WITHIN_MS);
+    expect(exit).toEqual(EXITED_IN_TIME);
     // No 5xx: every request was answered (2xx, or 4xx for a request a client may get wrong), or found no server.
     const answered = outcomes.filter((outcome) => outcome.status !== undefined);
     expect(answered.filter((outcome) => outcome.status! >= 500)).toEqual([]);
@@ -164,13 +166,10 @@ describe.each(databaseTargets)('a server stopped with SIGTERM [%s]', (target) =>
     const cart = await call<CartResponse>(server.url, 'GET', '/api/cart', cookie);
     const connectionsBefore = slow.connections;
     const { order } = await call<{ order: Order }>(server.url, 'POST', '/api/orders', cookie, { idempotencyKey: operationKey(), acceptTerms: true, expectedTotalMinor: priceLines(cart.items).total });
-    await eventually(async () => slow.connections > connectionsBefore, 10_000, 'the confirmation to be on its way');
+    await eventually(async () => slow.connections > connectionsBefore, 30_000, 'the confirmation to be on its way');
 
-    const exited = exitOf(server.child);
-    const signalledAt = Date.now();
     server.child.kill('SIGTERM');
-    expect(await exited).toEqual({ code: 0, signal: null });
-    expect(Date.now() - signalledAt).toBeLessThan(EXIT_WITHIN_MS);
+    expect(await exitOf(server.child)).toEqual(EXITED_IN_TIME);
 
     // The order has two messages (the customer's and the admin's notice). The one being sent when the
     // signal came reached the mail server before the process ended, and the queue knows it was sent;
@@ -204,14 +203,12 @@ describe.each(databaseTargets)('a server stopped with SIGTERM [%s]', (target) =>
     const second = await startShop(place, { SMTP_URL: hanging.url });
     const cart = await call<CartResponse>(second.url, 'GET', '/api/cart', cookie);
     await call(second.url, 'POST', '/api/orders', cookie, { idempotencyKey: operationKey(), acceptTerms: true, expectedTotalMinor: priceLines(cart.items).total });
-    await eventually(async () => hanging.connections > 0, 10_000, 'the server to start sending');
+    await eventually(async () => hanging.connections > 0, 30_000, 'the server to start sending');
     const exited = exitOf(second.child);
     const signalledAt = Date.now();
     second.child.kill('SIGTERM');
-    expect(await exited).toEqual({ code: 0, signal: null });
-    const exitMs = Date.now() - signalledAt;
-    // It waited for the send (5 s, mail-queue.ts), and no longer.
-    expect(exitMs).toBeGreaterThanOrEqual(4_500);
-    expect(exitMs).toBeLessThan(EXIT_WITHIN_MS);
+    expect(await exited).toEqual(EXITED_IN_TIME);
+    // It waited for the send (5 s, mail-queue.ts), and no longer than its deadline.
+    expect(Date.now() - signalledAt).toBeGreaterThanOrEqual(4_500);
   });
 });

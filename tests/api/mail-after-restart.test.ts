@@ -80,7 +80,7 @@ describe.each(databaseTargets)('an order e-mail when the server is killed before
     const second = await startShop({ DATA_DIR: dataDir, SMTP_URL: hanging.url, ...(postgres ? { MAIL_CLAIM_SECONDS: '2' } : {}), ...location });
     const cart = await call<CartResponse>(second, 'GET', '/api/cart', cookie);
     const { order } = await call<{ order: Order }>(second, 'POST', '/api/orders', cookie, { idempotencyKey: operationKey(), acceptTerms: true, expectedTotalMinor: priceLines(cart.items).total });
-    await eventually(async () => hanging.connections > 0, 10_000, 'the server to start sending');
+    await eventually(async () => hanging.connections > 0, 30_000, 'the server to start sending');
     // ...when the process is killed.
     second.child.kill('SIGKILL');
     await stopped(second.child);

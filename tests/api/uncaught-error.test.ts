@@ -14,8 +14,12 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** The server gives itself 9 s to close (start-server.ts). */
-const EXIT_WITHIN_MS = 10_000;
+/**
+ * Whether the server closed in order, as it logs when it does: its close ended by itself, and not by
+ * the deadline it gives itself (start-server.ts), which exits with the same code. The log, not a clock,
+ * tells the two apart: on a busy machine an orderly close may take longer than an idle one's deadline.
+ */
+const closedInOrder = (log: string) => /"msg":"Closed in \d+ ms"/.test(log) && !log.includes('Still closing after');
 
 /**
  * A fault that nothing catches, made in the server process when it receives SIGUSR2: an exception
@@ -42,7 +46,7 @@ async function startShop(target: 'pglite' | 'postgres', fault: 'exception' | 're
   const place = await createShopPlace(target, 'shop-fault-');
   cleanups.push(() => place.remove());
   const mark = path.join(place.clientDir, 'fault-happened');
-  const server = await startServerProcess(place.clientDir, { ...place.environment, FAULT: fault, FAULT_MARK: mark }, 60_000, FAULT_ON_SIGUSR2);
+  const server = await startServerProcess(place.clientDir, { ...place.environment, LOG_LEVEL: 'info', FAULT: fault, FAULT_MARK: mark }, 60_000, FAULT_ON_SIGUSR2);
   cleanups.push(async () => {
     if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
     await exitOf(server.child);
@@ -52,7 +56,8 @@ async function startShop(target: 'pglite' | 'postgres', fault: 'exception' | 're
     server,
     async fault() {
       server.child.kill('SIGUSR2');
-      await eventually(async () => existsSync(mark), 5_000, 'the fault');
+      // A bound for the report only: on a busy machine the signal may wait seconds for the process.
+      await eventually(async () => existsSync(mark), 60_000, 'the fault');
     },
   };
 }
@@ -91,10 +96,9 @@ describe.each(databaseTargets)('a server with an error no one handled [%s]', (ta
     await stream.waitFor('ready');
 
     const exited = exitOf(server.child);
-    const faultedAt = Date.now();
     await makeFault();
     // It closed as it does on SIGTERM: the open stream was sent elsewhere...
-    await stream.waitForEnd(5_000);
+    await stream.waitForEnd(30_000);
     expect(stream.events).toContain(RECONNECT_EVENT);
     stream.close();
     // ...the request under way was answered...
@@ -102,7 +106,7 @@ describe.each(databaseTargets)('a server with an error no one handled [%s]', (ta
     expect(statusOf(answer), answer).toBeLessThan(500);
     // ...and then it ended. Exit code 1, not a crash's (a signal, or Node's 7 for a failing handler): a supervisor restarts it, and knows it failed.
     expect(await exited).toEqual({ code: 1, signal: null });
-    expect(Date.now() - faultedAt).toBeLessThan(EXIT_WITHIN_MS);
+    expect(closedInOrder(server.log()), server.log()).toBe(true);
     // The embedded database was closed, and its lock given back.
     if (target === 'pglite') expect(existsSync(path.join(place.dataDir, 'pglite.lock'))).toBe(false);
   });
@@ -115,17 +119,16 @@ describe.each(databaseTargets)('a server with an error no one handled [%s]', (ta
     await stream.waitFor('ready');
 
     const exited = exitOf(server.child);
-    const signalledAt = Date.now();
     server.child.kill('SIGTERM');
     // The stream's last words show that the close has begun.
-    await stream.waitForEnd(5_000);
+    await stream.waitForEnd(30_000);
     expect(stream.events).toContain(RECONNECT_EVENT);
     stream.close();
     await fault();
     const answer = await request.finish();
     expect(statusOf(answer), answer).toBeLessThan(500);
     expect(await exited).toEqual({ code: 1, signal: null });
-    expect(Date.now() - signalledAt).toBeLessThan(EXIT_WITHIN_MS);
+    expect(closedInOrder(server.log()), server.log()).toBe(true);
     if (target === 'pglite') expect(existsSync(path.join(place.dataDir, 'pglite.lock'))).toBe(false);
   });
 });

@@ -31,6 +31,8 @@ export interface ServerProcess {
   /** Where this process listens, for requests that must reach it and no other. */
   url: string;
   child: ChildProcess;
+  /** What the process has logged so far (its standard output; nothing unless LOG_LEVEL is set). */
+  log(): string;
   /** Ends the process as an operator would (SIGTERM), or kills it when it does not end in time. */
   stop(): Promise<void>;
 }
@@ -63,8 +65,11 @@ export async function startServerProcess(clientDir: string, environment: Record<
       TEST_CLIENT_DIR: clientDir,
       ...environment,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
+  let logged = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (logged += chunk));
+  const log = () => logged;
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill('SIGTERM');
@@ -80,7 +85,7 @@ export async function startServerProcess(clientDir: string, environment: Record<
       (response) => response.ok,
       () => false,
     );
-    if (healthy) return { url, child, stop };
+    if (healthy) return { url, child, log, stop };
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`The server process did not start within ${startTimeoutMs} ms`);
