@@ -1,6 +1,7 @@
 import type { LocalizedText } from './catalog.js';
 import type { ChoiceProblem, ChoiceSummary, LineChoices } from './product-options.js';
 import type { StockShortage } from './stock.js';
+import type { ReturnRule } from './withdrawals.js';
 
 /**
  * A line of a customer's cart, as the API sends it: one per product and choices, with the product's
@@ -29,6 +30,8 @@ export interface CartItem {
   problem: ChoiceProblem | null;
   /** The working day (yyyy-mm-dd) this line would be dispatched by if ordered today. */
   dispatchBy: string;
+  /** The product's rule for the right of withdrawal; absent on a line known only to this browser, until the server's copy comes. */
+  returnRule?: ReturnRule;
 }
 
 /**

@@ -18,6 +18,7 @@ import {
 } from './product-options.js';
 import { MAX_STOCK } from './stock.js';
 import { typedText } from './text.js';
+import { RETURN_RULES, type ReturnRule } from './withdrawals.js';
 
 // Kept apart from catalog.ts so that the first page, which needs only its types, does not load zod.
 
@@ -225,6 +226,7 @@ export const productModelSchema = z
         .superRefine((questions, context) => refuseDuplicateIds(questions, context, (index) => [index, 'id']))
         .default([]),
       leadTime: leadTimeSchema.default(DEFAULT_LEAD_TIME),
+      returnRule: z.enum(RETURN_RULES, { error: `${messages}.invalidModel` }).default('standard'),
     },
     { error: `${messages}.invalidModel` },
   )
@@ -255,7 +257,7 @@ export const productModelSchema = z
 type CombinationInput = CombinationStock & { stockSeen?: number | null };
 
 /** A product's model as the admin saves it (ProductModel without the price, which is a field of its own). */
-export type ProductModelInput = Omit<ProductModel, 'priceMinor' | 'combinations'> & { combinations: CombinationInput[] };
+export type ProductModelInput = Omit<ProductModel, 'priceMinor' | 'combinations'> & { combinations: CombinationInput[]; returnRule: ReturnRule };
 
 const chartMessages = 'admin.sizeChart.messages';
 

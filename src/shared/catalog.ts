@@ -1,5 +1,6 @@
 import type { LocalizedText, TextLanguage } from './localized-text.js';
 import type { ProductModel } from './product-options.js';
+import type { ReturnRule } from './withdrawals.js';
 
 export const PRODUCT_CATEGORIES = ['nails', 'nail-art', 'accessories', 'kits'] as const;
 export type ProductCategory = (typeof PRODUCT_CATEGORIES)[number];
@@ -43,6 +44,8 @@ export interface Product extends ProductModel {
   stock: number | null;
   /** The cover first; at most MAX_PRODUCT_PHOTOS. */
   photos: ProductPhoto[];
+  /** What the right of withdrawal does with it; the product page and the checkout say so before purchase. */
+  returnRule: ReturnRule;
   createdAt: string;
   updatedAt: string;
 }

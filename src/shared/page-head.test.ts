@@ -7,6 +7,7 @@ const siteUrl = 'https://shop.example';
 
 const product: Product = {
   ...PLAIN_PRODUCT_MODEL,
+  returnRule: 'standard',
   id: 'p1',
   slug: 'pearl-set',
   name: { en: 'Pearl Set', bg: 'Комплект „Перла“' },

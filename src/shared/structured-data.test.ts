@@ -15,6 +15,7 @@ const base: StructuredDataInput = {
 
 const product: Product = {
   ...PLAIN_PRODUCT_MODEL,
+  returnRule: 'standard',
   id: 'p1',
   slug: 'rose-set',
   name: { en: 'Rose Set', bg: 'Комплект „Роза“' },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { LocalizedText } from './catalog.js';
+import type { LocalizedText } from './localized-text.js';
 import type { Currency } from './money.js';
 import type { OrderStatus } from './order-status.js';
 import type { PaymentMethod } from './payment-methods.js';
@@ -20,6 +20,22 @@ export type RefundMethod = 'provider' | 'bank_transfer';
 
 /** Why a line cannot be withdrawn from (art. 16(c)): made to the buyer's measurements, or personalised. */
 export type LineExemption = 'made_to_measure' | 'personalised';
+
+/**
+ * What the right of withdrawal does with a product, as its owner marks it: returnable within the
+ * period; personalised for every buyer, so never returnable (art. 16(c)); or sealed for hygiene, so
+ * returnable only while the seal is unbroken (art. 16(e)). A line made to the buyer's sizes or answers
+ * is exempt whatever its product says (lineExemption).
+ */
+export const RETURN_RULES = ['standard', 'personalised', 'hygiene_sealed'] as const;
+export type ReturnRule = (typeof RETURN_RULES)[number];
+
+/** The rule of a product row, stored as two marks. */
+export const returnRuleOf = (marks: { personalised: boolean; hygieneSealed: boolean }): ReturnRule =>
+  marks.personalised ? 'personalised' : marks.hygieneSealed ? 'hygiene_sealed' : 'standard';
+
+/** The two marks that store a rule. */
+export const returnMarksOf = (rule: ReturnRule) => ({ personalised: rule === 'personalised', hygieneSealed: rule === 'hygiene_sealed' });
 
 /**
  * The moment the period ends: the end of the 14th day after delivery, counted in whole days of 24

@@ -89,6 +89,24 @@ describeEachDatabase('products with options, sizes, questions and lead times', (
     expect(edited.json<{ product: Product }>().product).toMatchObject({ name: { en: 'Opal Set Renamed' }, ...model });
   });
 
+  it('keeps what the right of withdrawal does with a product, as the admin marks it, and refuses a rule it does not know', async () => {
+    const testApp = context();
+    const plain = await newProduct(testApp, fields);
+    expect(plain.returnRule).toBe('standard');
+    const sealed = await newProduct(testApp, { ...fields, model: JSON.stringify({ ...model, returnRule: 'hygiene_sealed' }) });
+    expect(sealed.returnRule).toBe('hygiene_sealed');
+    expect((await page(testApp, sealed.slug)).returnRule).toBe('hygiene_sealed');
+    const personalised = await update(testApp, sealed.id, { ...fields, model: JSON.stringify({ ...model, returnRule: 'personalised' }) });
+    expect(personalised.json<{ product: Product }>().product.returnRule).toBe('personalised');
+    expect((await listed(testApp, sealed.id))!.returnRule).toBe('personalised');
+    // An edit that sends no model keeps the rule with the rest of it.
+    await update(testApp, sealed.id, { ...fields, nameEn: 'Opal Set Again' });
+    expect((await page(testApp, sealed.slug)).returnRule).toBe('personalised');
+    const refused = await update(testApp, sealed.id, { ...fields, model: JSON.stringify({ ...model, returnRule: 'never' }) });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ error: { field: 'model.returnRule', messageKey: 'admin.products.messages.invalidModel' } });
+  });
+
   it('replaces the options and the combinations, logging only the counts that changed', async () => {
     const testApp = context();
     const product = await newProduct(testApp);

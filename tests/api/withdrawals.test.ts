@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '../../src/shared/orders.js';
-import type { AdminWithdrawal, Withdrawal, WithdrawalPreview } from '../../src/shared/withdrawals.js';
+import { returnMarksOf, type AdminWithdrawal, type ReturnRule, type Withdrawal, type WithdrawalPreview } from '../../src/shared/withdrawals.js';
 import { admins, mailQueue, orderItems, orders, products, refunds, stockChanges, withdrawals } from '../../src/server/db/schema.js';
 import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
 import { fillCart, placeOrder, signInThroughInbox } from './shopper.js';
@@ -24,6 +24,8 @@ for (const target of databaseTargets) {
     let admin: string;
 
     const post = (url: string, payload: object, cookie?: string) => testApp.app.inject({ method: 'POST', url, payload, ...(cookie ? { headers: { cookie } } : {}) });
+    /** Marks the product as its owner would in the product form (product-model.test.ts). */
+    const markReturnRule = (id: string, rule: ReturnRule) => testApp.database.db.update(products).set(returnMarksOf(rule)).where(eq(products.id, id));
     const stockOf = async (id: string) => (await testApp.database.db.select({ stock: products.stock }).from(products).where(eq(products.id, id)))[0]!.stock;
 
     /** A paid order of the products, delivered `daysAgo` days ago (null: not delivered yet). */
@@ -105,6 +107,41 @@ for (const target of databaseTargets) {
       expect(confirm.body).toBe(unknown.body);
     });
 
+    it('makes an address that keeps getting the pair wrong wait, a right pair included, and no other address', async () => {
+      const { order } = await deliveredOrder('guessed@example.com', [foil], 1);
+      const lookUp = (email: string, remoteAddress: string) =>
+        testApp.app.inject({ method: 'POST', url: '/api/withdrawals/preview', payload: { orderId: order.orderId, email }, remoteAddress });
+      for (let guess = 0; guess < 10; guess += 1) expect((await lookUp(`guess-${guess}@example.com`, '10.66.0.1')).statusCode).toBe(404);
+      const refused = await lookUp('guessed@example.com', '10.66.0.1');
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().error.code).toBe('rate_limited');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(14 * 60);
+      expect((await lookUp('guessed@example.com', '10.66.0.2')).statusCode).toBe(200);
+    });
+
+    it('keeps a deleted account’s withdrawal and refund for the accounts, without the person', async () => {
+      const { order, cookie } = await deliveredOrder('leaving@example.com', [foil], 1, 'en', 'cash_on_delivery');
+      const made = await post('/api/withdrawals', {
+        orderId: order.orderId,
+        requestId: requestId(),
+        fullName: 'Leaving Person',
+        acknowledgementEmail: 'leaving@example.com',
+        reason: 'My own words about my nails',
+        iban: 'BG80 BNBG 9661 1020 3456 78',
+      }, cookie);
+      expect(made.statusCode, made.body).toBe(201);
+      const { withdrawal } = made.json<{ withdrawal: Withdrawal }>();
+      expect((await post(`/api/admin/orders/${order.orderId}/refunds`, { requestId: requestId(), withdrawalId: withdrawal.id }, admin)).statusCode).toBe(201);
+
+      const deleted = await testApp.app.inject({ method: 'DELETE', url: '/api/account', headers: { cookie }, payload: { email: 'leaving@example.com' } });
+      expect(deleted.statusCode, deleted.body).toBe(204);
+      const [kept] = await testApp.database.db.select().from(withdrawals).where(eq(withdrawals.id, withdrawal.id));
+      expect(kept).toMatchObject({ fullName: '', reason: null, iban: null, lines: [{ position: 0, quantity: 1 }], state: 'refunded' });
+      expect(kept!.acknowledgementEmail).not.toContain('leaving');
+      const [refund] = await testApp.database.db.select().from(refunds).where(eq(refunds.orderId, order.orderId));
+      expect(refund).toMatchObject({ iban: null, method: 'bank_transfer' });
+    });
+
     it('lets a signed-in buyer withdraw from chosen lines of her own order without the e-mail, and shows it on the order', async () => {
       const { order, cookie } = await deliveredOrder('signed@example.com', [pearl, foil], null);
       const confirmed = await post('/api/withdrawals', { orderId: order.orderId, requestId: requestId(), lines: [{ position: 1, quantity: 1 }], fullName: 'Ana', acknowledgementEmail: 'signed@example.com' }, cookie);
@@ -125,7 +162,7 @@ for (const target of databaseTargets) {
         .update(orderItems)
         .set({ choices: { options: [], sizes, answers: [] } })
         .where(and(eq(orderItems.orderId, order.orderId), eq(orderItems.position, 0)));
-      await testApp.database.db.update(products).set({ personalised: true }).where(eq(products.id, foil));
+      await markReturnRule(foil, 'personalised');
       try {
         const refused = await post('/api/withdrawals/preview', { orderId: order.orderId, email: 'custom@example.com' });
         expect(refused.json().error.messageKey).toBe('withdrawalForm.errors.withdrawal_nothing_left');
@@ -133,13 +170,27 @@ for (const target of databaseTargets) {
         expect(lines.statusCode).toBe(409);
         expect(lines.json().error).toMatchObject({ code: 'conflict', messageKey: 'withdrawalForm.errors.withdrawal_line_exempt' });
       } finally {
-        await testApp.database.db.update(products).set({ personalised: false }).where(eq(products.id, foil));
+        await markReturnRule(foil, 'standard');
       }
       const preview = (await post('/api/withdrawals/preview', { orderId: order.orderId, email: 'custom@example.com' })).json<{ preview: WithdrawalPreview }>().preview;
       expect(preview.lines.map((line) => [line.exemption, line.withdrawable])).toEqual([
         ['made_to_measure', 0],
         [null, 1],
       ]);
+    });
+
+    it('lets a hygiene-sealed line be withdrawn, saying that only an unbroken seal makes it returnable', async () => {
+      const { order } = await deliveredOrder('sealed@example.com', [pearl, foil], 2);
+      await markReturnRule(foil, 'hygiene_sealed');
+      try {
+        const preview = (await post('/api/withdrawals/preview', { orderId: order.orderId, email: 'sealed@example.com' })).json<{ preview: WithdrawalPreview }>().preview;
+        expect(preview.lines.map((line) => [line.exemption, line.sealed, line.withdrawable])).toEqual([
+          [null, false, 1],
+          [null, true, 1],
+        ]);
+      } finally {
+        await markReturnRule(foil, 'standard');
+      }
     });
 
     it('keeps the period open through the 14th day after delivery and closes it after', async () => {

@@ -6,6 +6,7 @@ import { cartWithCounts, catalogueWithCounts } from './stock-counts.js';
 
 const product = (id: string, stock: number | null): Product => ({
   ...PLAIN_PRODUCT_MODEL,
+  returnRule: 'standard',
   id,
   slug: id,
   name: { en: id, bg: '' },

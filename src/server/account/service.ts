@@ -13,6 +13,7 @@ import { HttpError } from '../http/errors.js';
 import { invalidInput } from '../http/validation.js';
 import { forgetRecipient, listCustomerMails } from '../mail/mail-queue.js';
 import { anonymiseCustomerOrders, listAllCustomerOrders } from '../orders/anonymise.js';
+import { anonymiseAfterSale } from '../returns/after-sale.js';
 import { readNailSizes } from './nail-sizes.js';
 
 const signedOut = () => new HttpError(401, 'unauthorized', 'Sign in first.');
@@ -56,8 +57,9 @@ const PLACEHOLDER_DRAWS = 3;
 
 /**
  * Deletes the customer's account, confirmed by its e-mail, in one transaction: addresses, cart,
- * saved nail sizes, sign-in links, sessions and admin rights go; the orders stay for the shop's accounts without
- * anything that names the person (anonymiseCustomerOrders), and so does the account's row, under the
+ * saved nail sizes, sign-in links, sessions and admin rights go; the orders, with their withdrawals and
+ * refunds, stay for the shop's accounts without anything that names the person (anonymiseCustomerOrders,
+ * anonymiseAfterSale), and so does the account's row, under the
  * same placeholder, since the orders refer to it. Every session's event streams end on every server
  * process when it commits.
  */
@@ -89,6 +91,7 @@ async function eraseAccount(tx: Transaction, user: CurrentUser, placeholder: str
   await forgetSignInLinks(tx, user.email);
   await removeAdmin(tx, user.email);
   const orderIds = await anonymiseCustomerOrders(tx, user.id, user.email, placeholder);
+  await anonymiseAfterSale(tx, orderIds, placeholder);
   await forgetRecipient(tx, orderIds, user.email, placeholder);
   await endAllSessions(tx, user.id);
 }

@@ -19,6 +19,7 @@ import {
   type StockMode,
 } from '../../shared/product-options.js';
 import { dispatchDate } from '../../shared/working-days.js';
+import { returnRuleOf } from '../../shared/withdrawals.js';
 import type { Database, Executor } from '../db/client.js';
 import { appliedCartOperations, cartItems, productCombinations, products } from '../db/schema.js';
 import { PreparedStatement } from '../db/prepared.js';
@@ -38,7 +39,7 @@ const OPERATION_MEMORY_DAYS = 30;
  */
 const CART_LINES = `
   select line.id, line.product_id, product.slug, product.name_en, product.name_bg, line.price_minor as added_price_minor,
-    line.quantity, product.stock, line.added_at, line.choices::text as choices, line.choice_key, ${modelColumns('product')},
+    line.quantity, product.stock, product.personalised, product.hygiene_sealed, line.added_at, line.choices::text as choices, line.choice_key, ${modelColumns('product')},
     combination.key as combination_key, combination.stock as combination_stock
   from cart_items line join products product on product.id = line.product_id
     left join product_combinations combination on product.stock_mode = 'combination' and combination.product_id = product.id
@@ -56,6 +57,8 @@ interface CartLineRow extends ModelColumnsRow {
   added_price_minor: number;
   quantity: number;
   stock: number | null;
+  personalised: boolean;
+  hygiene_sealed: boolean;
   /** A Date, or PostgreSQL's text for it where Drizzle has the driver leave timestamps as text (Date parses it, as Drizzle's own mapping does). */
   added_at: Date | string;
   choices: string;
@@ -104,6 +107,7 @@ function toCartItem(row: CartLineRow, chart: NailSizeChart, now: Date): CartItem
     summary: plain ? EMPTY_CHOICE_SUMMARY : summarizeChoices(model, choices),
     problem: checked && 'problem' in checked ? checked.problem : null,
     dispatchBy: dispatchDate(model.leadTime, now),
+    returnRule: returnRuleOf({ personalised: row.personalised, hygieneSealed: row.hygiene_sealed }),
   };
 }
 

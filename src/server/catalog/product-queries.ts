@@ -3,6 +3,7 @@ import type { CatalogueQuery, CatalogueResponse, LocalizedText, Product, Product
 import { leadTimeOf, type CombinationStock, type StockMode } from '../../shared/product-options.js';
 import { searchableText } from '../../shared/search.js';
 import { LOW_STOCK_MAX, type StockFilter } from '../../shared/stock.js';
+import { returnRuleOf } from '../../shared/withdrawals.js';
 import type { Database, Executor } from '../db/client.js';
 import { productCombinations, productPhotos, productSlugs, products } from '../db/schema.js';
 import { imageUrlForKey } from '../images/product-images.js';
@@ -33,6 +34,7 @@ function toProduct(row: ProductRow, photos: readonly ProductPhoto[], combination
     questions: row.questions,
     leadTime: leadTimeOf(row.leadKind, row.leadMinDays, row.leadMaxDays),
     photos: [...photos],
+    returnRule: returnRuleOf(row),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -4,6 +4,7 @@ import type { LocalizedText, Product, ProductCategory } from '../../shared/catal
 import { PLAIN_PRODUCT_MODEL, type OptionValue, type ProductModel } from '../../shared/product-options.js';
 import { searchableText } from '../../shared/search.js';
 import { slugify } from '../../shared/slug.js';
+import { returnMarksOf } from '../../shared/withdrawals.js';
 import type { Database, Executor } from '../db/client.js';
 import { productCombinations, productPhotos, productSlugs, products, shopState, stockChanges } from '../db/schema.js';
 import { inTransaction } from '../db/transaction.js';
@@ -82,10 +83,11 @@ export function modelColumns(model: Omit<ProductModelInput, 'combinations'>) {
     sized: model.sized,
     questions: model.questions,
     ...lead,
+    ...returnMarksOf(model.returnRule),
   };
 }
 
-const PLAIN_MODEL_INPUT: ProductModelInput = PLAIN_PRODUCT_MODEL;
+const PLAIN_MODEL_INPUT: ProductModelInput = { ...PLAIN_PRODUCT_MODEL, returnRule: 'standard' };
 
 /**
  * The model with every price difference in another currency (`price` converts an amount), each

@@ -38,7 +38,7 @@ export async function seedDemoCatalogue(db: Database, images: ProductImages, cur
         category: demo.category,
       };
       const model = repriced(demo.model, price);
-      await tx.insert(products).values({ id, ...productColumns(fields), ...modelColumns(model), slug: await freeSlug(tx, fields.name, id), stock: demo.stock });
+      await tx.insert(products).values({ id, ...productColumns(fields), ...modelColumns({ ...model, returnRule: demo.returnRule ?? 'standard' }), slug: await freeSlug(tx, fields.name, id), stock: demo.stock });
       if (model.stockMode === 'combination') await tx.insert(productCombinations).values(model.combinations.map((combination) => ({ productId: id, ...combination })));
       const imageKey = await images.storeEncoded(id, photos[index]!);
       await tx.insert(productPhotos).values({ productId: id, position: 0, imageKey });

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PRODUCT_IMAGE_WIDTHS } from '../../shared/catalog.js';
 import { combinationKey, PLAIN_PRODUCT_MODEL, type OptionGroup, type ProductModel, type ProductQuestion } from '../../shared/product-options.js';
+import type { ReturnRule } from '../../shared/withdrawals.js';
 import { projectPath } from '../project-path.js';
 
 type DemoCategory = 'nails' | 'nail-art' | 'accessories' | 'kits';
@@ -20,6 +21,8 @@ export interface DemoProduct {
   photo: string;
   /** Options, sizing, questions and lead time; prices in BGN minor units, as priceMinor. */
   model: Omit<ProductModel, 'priceMinor'>;
+  /** 'standard' unless given. */
+  returnRule?: ReturnRule;
 }
 
 const SHAPE: OptionGroup = {
@@ -224,6 +227,8 @@ export const demoProducts: readonly DemoProduct[] = [
     stock: null,
     photo: 'vanilla-cuticle-oil',
     model: { ...PLAIN_PRODUCT_MODEL, leadTime: MADE_TO_ORDER },
+    // An opened bottle cannot be sold again.
+    returnRule: 'hygiene_sealed',
   },
   {
     name: 'Pearl Keepsake Storage Box',

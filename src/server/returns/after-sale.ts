@@ -44,3 +44,15 @@ export async function addAfterSale(db: Executor, list: Order[], rows: readonly O
     return { ...order, afterSale };
   });
 }
+
+/**
+ * Takes the person out of the withdrawals and refunds of a deleting customer's orders, in the
+ * caller's transaction (account/service.ts), as anonymiseCustomerOrders does with the orders: the
+ * lines, amounts, dates and states stay for the shop's accounts; the name, the address the
+ * acknowledgement went to, the reason in the buyer's own words and the IBAN go.
+ */
+export async function anonymiseAfterSale(tx: Executor, orderIds: readonly string[], placeholder: string): Promise<void> {
+  if (orderIds.length === 0) return;
+  await tx.update(withdrawals).set({ fullName: '', acknowledgementEmail: placeholder, reason: null, iban: null }).where(inArray(withdrawals.orderId, [...orderIds]));
+  await tx.update(refunds).set({ iban: null }).where(inArray(refunds.orderId, [...orderIds]));
+}

@@ -9,6 +9,7 @@ import type { OrderMailSettings } from '../orders/order-mails.js';
 import { getOrder } from '../orders/order-queries.js';
 import { orderIdOf } from '../orders/routes.js';
 import { setCustomerCancellation } from './after-sale.js';
+import { GuessLimit } from './guess-limit.js';
 import { cancelOwnOrder, confirmWithdrawal, listWithdrawals, previewWithdrawal, receiveGoods, refundOrder } from './service.js';
 
 const listQuery = z.object({ state: z.enum(WITHDRAWAL_STATES).optional() });
@@ -19,18 +20,30 @@ const listQuery = z.object({ state: z.enum(WITHDRAWAL_STATES).optional() });
  */
 export function registerReturnsRoutes(app: FastifyInstance, db: Database, mail: OrderMailSettings, settings: { customerCancellation: boolean }): void {
   setCustomerCancellation(settings.customerCancellation);
+  const guesses = new GuessLimit();
+  /** A lookup of an order, refused while its address has guessed too often, and counted when it finds none (a buyer's own order is always found). */
+  const lookUp = async <Result>(address: string, find: () => Promise<Result>): Promise<Result> => {
+    guesses.check(address);
+    try {
+      return await find();
+    } catch (error) {
+      if (error instanceof HttpError && error.statusCode === 404) guesses.miss(address);
+      throw error;
+    }
+  };
 
   app.post('/api/withdrawals/preview', async (request, reply): Promise<{ preview: WithdrawalPreview }> => {
     const input = parseInput(withdrawalPreviewSchema, request.body);
     const user = await findSessionUser(db, request);
     reply.header('cache-control', 'no-store');
-    return { preview: await previewWithdrawal(db, input, user ? { userId: user.id } : null) };
+    const preview = await lookUp(request.ip, () => previewWithdrawal(db, input, user ? { userId: user.id } : null));
+    return { preview };
   });
 
   app.post('/api/withdrawals', async (request, reply) => {
     const input = parseInput(withdrawalConfirmSchema, request.body);
     const user = await findSessionUser(db, request);
-    const { withdrawal, created } = await confirmWithdrawal(db, input, user ? { userId: user.id } : null, mail);
+    const { withdrawal, created } = await lookUp(request.ip, () => confirmWithdrawal(db, input, user ? { userId: user.id } : null, mail));
     return reply.status(created ? 201 : 200).send({ withdrawal } satisfies { withdrawal: Withdrawal });
   });
 

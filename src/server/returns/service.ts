@@ -8,6 +8,7 @@ import type { PaymentMethod } from '../../shared/orders.js';
 import {
   CUSTOMER_CANCELLABLE_STATUSES,
   lineExemption,
+  returnRuleOf,
   withdrawalDeadline,
   withdrawalOpen,
   type AdminWithdrawal,
@@ -76,7 +77,8 @@ async function orderLines(tx: Executor, order: OrderRow): Promise<{ lines: Withd
   for (const { lines } of earlier) for (const line of lines) withdrawn.set(line.position, (withdrawn.get(line.position) ?? 0) + line.quantity);
   const lines = items.map((item): WithdrawalLine => {
     const mark = marks.find((candidate) => candidate.id === item.productId);
-    const exemption = lineExemption(item.choices, mark?.personalised ?? false);
+    const rule = mark ? returnRuleOf(mark) : 'standard';
+    const exemption = lineExemption(item.choices, rule === 'personalised');
     return {
       position: item.position,
       name: { en: item.nameEn, bg: item.nameBg },
@@ -85,7 +87,7 @@ async function orderLines(tx: Executor, order: OrderRow): Promise<{ lines: Withd
       quantity: item.quantity,
       withdrawable: exemption ? 0 : Math.max(0, item.quantity - (withdrawn.get(item.position) ?? 0)),
       exemption,
-      sealed: mark?.hygieneSealed ?? false,
+      sealed: rule === 'hygiene_sealed',
     };
   });
   return { lines, items };

@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import type { StockMode } from '../../../shared/product-options.js';
 import { PRODUCT_DESCRIPTION_MAX_LENGTH, PRODUCT_NAME_MAX_LENGTH, productFieldsSchema } from '../../../shared/catalog-schemas.js';
 import { PRODUCT_CATEGORIES, type Product } from '../../../shared/catalog.js';
+import { RETURN_RULES } from '../../../shared/withdrawals.js';
 import { errorText, refusedField } from '../../api/error-text.js';
 import { ApiError } from '../../api/http.js';
 import type { Translate } from '../../i18n/i18n.js';
@@ -273,6 +274,20 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
         </fieldset>
       )}
       <LeadTimeField formId={id} value={model.leadTime} onChange={(leadTime) => changeModel({ ...model, leadTime })} errorAt={errorAt} />
+      <fieldset className="field" aria-describedby={`${id}-return-hint`}>
+        <legend className="field__label">{t('admin.products.model.returnRule.legend')}</legend>
+        <div className="model-radios">
+          {RETURN_RULES.map((rule) => (
+            <label key={rule} className="choice">
+              <input type="radio" name={`${id}-return-rule`} value={rule} checked={model.returnRule === rule} onChange={() => changeModel({ ...model, returnRule: rule })} />
+              <span>{t(`admin.products.model.returnRule.${rule}`)}</span>
+            </label>
+          ))}
+        </div>
+        <p id={`${id}-return-hint`} className="field__hint">
+          {t('admin.products.model.returnRule.hint')}
+        </p>
+      </fieldset>
       <details className="product-model" open={modelOpen} onToggle={(event) => setModelOpen(event.currentTarget.open)}>
         <summary className="product-model__summary">
           {t('admin.products.model.title')}

@@ -40,6 +40,7 @@ const pressOnModel: ModelModel = {
     },
   ],
   stockMode: 'combination',
+  returnRule: 'personalised',
   combinations: [
     { key: 'almond/short', stock: 3 },
     { key: 'almond/long', stock: null },
@@ -166,10 +167,17 @@ describe('the model, the form and back', () => {
     }
   });
 
-  it('a one-of-a-kind piece stays plain', () => {
+  it('a one-of-a-kind piece stays plain, and returnable', () => {
+    const plain = { ...PLAIN_PRODUCT_MODEL, returnRule: 'standard' as const };
     const built = formToModel(modelToForm(undefined, 'en'));
-    expect(built).toHaveProperty('model', PLAIN_PRODUCT_MODEL);
-    expect(formToModel(modelToForm(PLAIN_PRODUCT_MODEL, 'bg'))).toHaveProperty('model', PLAIN_PRODUCT_MODEL);
+    expect(built).toHaveProperty('model', plain);
+    expect(formToModel(modelToForm(plain, 'bg'))).toHaveProperty('model', plain);
+  });
+
+  it('keeps what the right of withdrawal does with the product', () => {
+    for (const returnRule of ['standard', 'personalised', 'hygiene_sealed'] as const) {
+      expect(formToModel(modelToForm({ ...PLAIN_PRODUCT_MODEL, returnRule }, 'en'))).toHaveProperty('model.returnRule', returnRule);
+    }
   });
 
   it('keeps a saved value’s id when it is renamed, and names a new one after itself', () => {

@@ -21,6 +21,7 @@ import {
 } from '../../../shared/product-options.js';
 import { slugify } from '../../../shared/slug.js';
 import { MAX_STOCK } from '../../../shared/stock.js';
+import type { ReturnRule } from '../../../shared/withdrawals.js';
 
 /**
  * The product form's options, stock per combination, sizing, questions and lead time as the admin
@@ -31,7 +32,8 @@ import { MAX_STOCK } from '../../../shared/stock.js';
 
 const messages = 'admin.products.messages';
 
-export type ModelModel = Omit<ProductModel, 'priceMinor'>;
+/** A product's model as the form edits it, with what the right of withdrawal does with it. */
+export type ModelModel = Omit<ProductModel, 'priceMinor'> & { returnRule: ReturnRule };
 
 export interface ValueForm {
   key: string;
@@ -89,6 +91,7 @@ export interface ModelForm {
   sized: boolean;
   questions: QuestionForm[];
   leadTime: LeadTimeForm;
+  returnRule: ReturnRule;
 }
 
 /** A refused field, by its place in the model ("optionGroups.0.values.2.priceDeltaMinor"), and its message key. */
@@ -229,6 +232,7 @@ export function modelToForm(model: ModelModel | undefined, language: string): Mo
     stockMode: model?.stockMode === 'combination' && groups.length > 0 ? 'combination' : 'product',
     combinations,
     sized: model?.sized ?? false,
+    returnRule: model?.returnRule ?? 'standard',
     questions: (model?.questions ?? []).map((question) => ({
       key: newRowKey('q'),
       savedId: question.id,
@@ -355,7 +359,7 @@ export function formToModel(form: ModelForm): BuiltModel | { problem: ModelProbl
   }
 
   for (const id of ids.values()) if (!CHOICE_ID_PATTERN.test(id)) throw new Error(`An id the server would refuse: ${id}`);
-  return { model: { optionGroups, stockMode, combinations, sized: form.sized, questions, leadTime }, ids };
+  return { model: { optionGroups, stockMode, combinations, sized: form.sized, questions, leadTime, returnRule: form.returnRule }, ids };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
 import { Link, useLocation, useParams, useSearch } from 'wouter';
-import { pickText } from '../../../shared/catalog.js';
+import { pickText, type Product } from '../../../shared/catalog.js';
 import { isPlainProduct } from '../../../shared/product-options.js';
 import { productPath } from '../../../shared/routes.js';
 import { stockLevel } from '../../../shared/stock.js';
@@ -17,6 +17,15 @@ import { ProductChooser } from './product-chooser.js';
 import { ProductGallery } from './product-gallery.js';
 import { useProductPage } from './products-api.js';
 import { useAddToCart } from './use-add-to-cart.js';
+
+/**
+ * What the buyer reads about the right of withdrawal before she orders: sets made to her sizes or
+ * answers, and personalised products, are not returnable; hygiene-sealed ones only while sealed.
+ */
+function returnNotice(product: Product): 'withdrawalForm.exemptNotice' | 'withdrawalForm.sealedNotice' | null {
+  if (product.sized || product.questions.length > 0 || product.returnRule === 'personalised') return 'withdrawalForm.exemptNotice';
+  return product.returnRule === 'hygiene_sealed' ? 'withdrawalForm.sealedNotice' : null;
+}
 
 /**
  * /product/{slug}. Its texts (and those of the choices) come in a chunk of their own, which downloads
@@ -77,6 +86,7 @@ function ProductPageContent({ notFound }: { notFound: ReactNode }) {
   const level = stockLevel(product.stock);
   const soldOut = level === 'soldOut';
   const countedByCombination = product.stockMode === 'combination' && product.optionGroups.length > 0;
+  const notice = returnNotice(product);
   const stockText =
     level === 'madeToOrder'
       ? t('productPage.madeToOrder')
@@ -141,7 +151,7 @@ function ProductPageContent({ notFound }: { notFound: ReactNode }) {
               />
             )}
             {/* The notice's text comes with the other pages' texts, which load once the page is idle. */}
-            {pageTextsReady && (product.sized || product.questions.length > 0) && <p className="exempt-notice">{t('withdrawalForm.exemptNotice')}</p>}
+            {pageTextsReady && notice && <p className="exempt-notice">{t(notice)}</p>}
             <div className="product-page__description">
               <Localized text={product.description} />
             </div>
