@@ -41,11 +41,20 @@ export async function registerLoadShedding(app: FastifyInstance, { maxEventLoopD
   app.addHook('onReady', async () => {
     measuredFrom = Date.now() + 2 * sampleMs;
   });
-  // A sample in which the loop never turned reads as an infinite delay; that single blocked task shows,
-  // measured, in the next sample, and only a loop that stays behind should refuse requests.
+  // A sample in which the loop never turned reads as an infinite delay. Once, that is one long task,
+  // which shows, measured, in the next sample; only a loop that stays behind should refuse requests.
+  // But a loop blocked so steadily that no measurement lands in any sample reads as infinite sample
+  // after sample: infinite for longer than two samples is a loop that stays behind.
+  let unmeasuredSince: number | null = null;
   const overloaded = () => {
+    if (maxEventLoopDelayMs === 0 || Date.now() <= measuredFrom) return false;
     const delay = app.memoryUsage().eventLoopDelay;
-    return maxEventLoopDelayMs > 0 && Date.now() > measuredFrom && Number.isFinite(delay) && delay > maxEventLoopDelayMs;
+    if (Number.isFinite(delay)) {
+      unmeasuredSince = null;
+      return delay > maxEventLoopDelayMs;
+    }
+    unmeasuredSince ??= Date.now();
+    return Date.now() - unmeasuredSince > 2 * sampleMs;
   };
   if (maxEventLoopDelayMs === 0) return overloaded;
 
