@@ -155,42 +155,50 @@ for (const target of databaseTargets) {
       expect((await post('/api/withdrawals/preview', { orderId: order.orderId }, other)).statusCode).toBe(404);
     });
 
-    it('shows made-to-measure and personalised lines as not withdrawable and refuses them', async () => {
-      const { order } = await deliveredOrder('custom@example.com', [pearl, foil], 2);
+    /** An order placed while the product had the rule, which the product loses again after the sale. */
+    async function orderedUnderRule(email: string, productIds: string[], marked: string, rule: ReturnRule) {
+      await markReturnRule(marked, rule);
+      try {
+        return await deliveredOrder(email, productIds, 2);
+      } finally {
+        await markReturnRule(marked, 'standard');
+      }
+    }
+
+    it('shows made-to-measure and personalised lines as not withdrawable and refuses them, by the rule the buyer was told when she ordered', async () => {
+      const { order } = await orderedUnderRule('custom@example.com', [pearl, foil], foil, 'personalised');
       const sizes = [3, 6, 5, 7, 9, 3, 6, 5, 7, 9];
       await testApp.database.db
         .update(orderItems)
         .set({ choices: { options: [], sizes, answers: [] } })
         .where(and(eq(orderItems.orderId, order.orderId), eq(orderItems.position, 0)));
+      const refused = await post('/api/withdrawals/preview', { orderId: order.orderId, email: 'custom@example.com' });
+      expect(refused.json().error.messageKey).toBe('withdrawalForm.errors.withdrawal_nothing_left');
+      const lines = await post('/api/withdrawals/preview', { orderId: order.orderId, email: 'custom@example.com', lines: [{ position: 1, quantity: 1 }] });
+      expect(lines.statusCode).toBe(409);
+      expect(lines.json().error).toMatchObject({ code: 'conflict', messageKey: 'withdrawalForm.errors.withdrawal_line_exempt' });
+
+      // A product marked personalised after the sale takes nothing from that sale's buyer.
+      const { order: earlier } = await deliveredOrder('custom@example.com', [pearl, foil], 2);
       await markReturnRule(foil, 'personalised');
       try {
-        const refused = await post('/api/withdrawals/preview', { orderId: order.orderId, email: 'custom@example.com' });
-        expect(refused.json().error.messageKey).toBe('withdrawalForm.errors.withdrawal_nothing_left');
-        const lines = await post('/api/withdrawals/preview', { orderId: order.orderId, email: 'custom@example.com', lines: [{ position: 0, quantity: 1 }] });
-        expect(lines.statusCode).toBe(409);
-        expect(lines.json().error).toMatchObject({ code: 'conflict', messageKey: 'withdrawalForm.errors.withdrawal_line_exempt' });
-      } finally {
-        await markReturnRule(foil, 'standard');
-      }
-      const preview = (await post('/api/withdrawals/preview', { orderId: order.orderId, email: 'custom@example.com' })).json<{ preview: WithdrawalPreview }>().preview;
-      expect(preview.lines.map((line) => [line.exemption, line.withdrawable])).toEqual([
-        ['made_to_measure', 0],
-        [null, 1],
-      ]);
-    });
-
-    it('lets a hygiene-sealed line be withdrawn, saying that only an unbroken seal makes it returnable', async () => {
-      const { order } = await deliveredOrder('sealed@example.com', [pearl, foil], 2);
-      await markReturnRule(foil, 'hygiene_sealed');
-      try {
-        const preview = (await post('/api/withdrawals/preview', { orderId: order.orderId, email: 'sealed@example.com' })).json<{ preview: WithdrawalPreview }>().preview;
-        expect(preview.lines.map((line) => [line.exemption, line.sealed, line.withdrawable])).toEqual([
-          [null, false, 1],
-          [null, true, 1],
+        const preview = (await post('/api/withdrawals/preview', { orderId: earlier.orderId, email: 'custom@example.com' })).json<{ preview: WithdrawalPreview }>().preview;
+        expect(preview.lines.map((line) => [line.exemption, line.withdrawable])).toEqual([
+          [null, 1],
+          [null, 1],
         ]);
       } finally {
         await markReturnRule(foil, 'standard');
       }
+    });
+
+    it('lets a hygiene-sealed line be withdrawn, saying that only an unbroken seal makes it returnable', async () => {
+      const { order } = await orderedUnderRule('sealed@example.com', [pearl, foil], foil, 'hygiene_sealed');
+      const preview = (await post('/api/withdrawals/preview', { orderId: order.orderId, email: 'sealed@example.com' })).json<{ preview: WithdrawalPreview }>().preview;
+      expect(preview.lines.map((line) => [line.exemption, line.sealed, line.withdrawable])).toEqual([
+        [null, false, 1],
+        [null, true, 1],
+      ]);
     });
 
     it('keeps the period open through the 14th day after delivery and closes it after', async () => {

@@ -19,7 +19,7 @@ import {
   type StockMode,
 } from '../../shared/product-options.js';
 import { dispatchDate } from '../../shared/working-days.js';
-import { returnRuleOf } from '../../shared/withdrawals.js';
+import { returnRuleOf, type ReturnRule } from '../../shared/withdrawals.js';
 import type { Database, Executor } from '../db/client.js';
 import { appliedCartOperations, cartItems, productCombinations, products } from '../db/schema.js';
 import { PreparedStatement } from '../db/prepared.js';
@@ -371,6 +371,8 @@ export interface CheckoutLine {
   problem: ChoiceProblem | null;
   /** The working day the line is to be dispatched by, if ordered now. */
   dispatchBy: string;
+  /** The product's rule for the right of withdrawal, which the order keeps as the buyer was told it. */
+  returnRule: ReturnRule;
 }
 
 /**
@@ -406,6 +408,8 @@ export async function takeCartForCheckout(tx: Executor, userId: string, now: Dat
       leadKind: products.leadKind,
       leadMinDays: products.leadMinDays,
       leadMaxDays: products.leadMaxDays,
+      personalised: products.personalised,
+      hygieneSealed: products.hygieneSealed,
     })
     .from(cartItems)
     .innerJoin(products, eq(products.id, cartItems.productId))
@@ -456,6 +460,7 @@ export async function takeCartForCheckout(tx: Executor, userId: string, now: Dat
       summary: plain ? EMPTY_CHOICE_SUMMARY : summarizeChoices(model, choices),
       problem: 'problem' in checked ? checked.problem : null,
       dispatchBy: dispatchDate(model.leadTime, now),
+      returnRule: returnRuleOf(row),
     };
   });
 }

@@ -393,8 +393,13 @@ export const orderItems = pgTable(
     combinationKey: text('combination_key'),
     /** The working day by which this line is to be dispatched (a date in Sofia), from the product's lead time when ordered. */
     dispatchBy: date('dispatch_by'),
+    /** The product's rule for the right of withdrawal when ordered (RETURN_RULES): the one the buyer was told. */
+    returnRule: text('return_rule').notNull().default('standard'),
   },
-  (table) => [uniqueIndex('order_items_order_position_idx').on(table.orderId, table.position)],
+  (table) => [
+    uniqueIndex('order_items_order_position_idx').on(table.orderId, table.position),
+    check('order_items_return_rule_known', sql`${table.returnRule} in ('standard', 'personalised', 'hygiene_sealed')`),
+  ],
 );
 
 /**

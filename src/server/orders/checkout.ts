@@ -163,6 +163,7 @@ export async function placeOrder(
       choices: line.summary,
       combinationKey: line.combinationKey,
       dispatchBy: line.dispatchBy,
+      returnRule: line.returnRule,
     }));
     // The order's lines and its first status written, the ordered lines taken out of the cart, and
     // the customer's open pages told of both, in one round trip. Every part runs whatever the final

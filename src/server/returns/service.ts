@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { ApiErrorCode } from '../../shared/api-errors.js';
 import type { TextLanguage } from '../../shared/catalog.js';
 import type { Currency } from '../../shared/money.js';
@@ -8,7 +8,6 @@ import type { PaymentMethod } from '../../shared/orders.js';
 import {
   CUSTOMER_CANCELLABLE_STATUSES,
   lineExemption,
-  returnRuleOf,
   withdrawalDeadline,
   withdrawalOpen,
   type AdminWithdrawal,
@@ -22,7 +21,7 @@ import {
 import type { z } from 'zod';
 import type { refundSchema, withdrawalConfirmSchema, withdrawalPreviewSchema } from '../../shared/withdrawals.js';
 import type { Database, Executor } from '../db/client.js';
-import { orderItems, orders, payments, products, refunds, withdrawals } from '../db/schema.js';
+import { orderItems, orders, payments, refunds, withdrawals } from '../db/schema.js';
 import { inTransaction } from '../db/transaction.js';
 import { HttpError } from '../http/errors.js';
 import { queueMails } from '../mail/mail-queue.js';
@@ -68,17 +67,12 @@ async function findOrder(tx: Executor, orderId: string, email: string | undefine
 /** The order's lines with what each may still give back. */
 async function orderLines(tx: Executor, order: OrderRow): Promise<{ lines: WithdrawalLine[]; items: (typeof orderItems.$inferSelect)[] }> {
   const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, order.id)).orderBy(asc(orderItems.position));
-  const productIds = items.flatMap((item) => (item.productId ? [item.productId] : []));
-  const marks = productIds.length
-    ? await tx.select({ id: products.id, personalised: products.personalised, hygieneSealed: products.hygieneSealed }).from(products).where(inArray(products.id, productIds))
-    : [];
   const earlier = await tx.select({ lines: withdrawals.lines }).from(withdrawals).where(eq(withdrawals.orderId, order.id));
   const withdrawn = new Map<number, number>();
   for (const { lines } of earlier) for (const line of lines) withdrawn.set(line.position, (withdrawn.get(line.position) ?? 0) + line.quantity);
   const lines = items.map((item): WithdrawalLine => {
-    const mark = marks.find((candidate) => candidate.id === item.productId);
-    const rule = mark ? returnRuleOf(mark) : 'standard';
-    const exemption = lineExemption(item.choices, rule === 'personalised');
+    // The rule the buyer was told when she ordered, whatever the product says now.
+    const exemption = lineExemption(item.choices, item.returnRule === 'personalised');
     return {
       position: item.position,
       name: { en: item.nameEn, bg: item.nameBg },
@@ -87,7 +81,7 @@ async function orderLines(tx: Executor, order: OrderRow): Promise<{ lines: Withd
       quantity: item.quantity,
       withdrawable: exemption ? 0 : Math.max(0, item.quantity - (withdrawn.get(item.position) ?? 0)),
       exemption,
-      sealed: rule === 'hygiene_sealed',
+      sealed: item.returnRule === 'hygiene_sealed',
     };
   });
   return { lines, items };

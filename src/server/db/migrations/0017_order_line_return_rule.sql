@@ -1,0 +1,2 @@
+ALTER TABLE "order_items" ADD COLUMN "return_rule" text DEFAULT 'standard' NOT NULL;--> statement-breakpoint
+ALTER TABLE "order_items" ADD CONSTRAINT "order_items_return_rule_known" CHECK ("order_items"."return_rule" in ('standard', 'personalised', 'hygiene_sealed'));
