@@ -20,6 +20,7 @@ const model = {
     { id: 'wrap', kind: 'choice', label: { en: 'Gift wrapping', bg: '' }, required: true, priceDeltaMinor: 0, choices: [value('box', 700)] },
   ],
   leadTime: { kind: 'made_to_order', minDays: 5, maxDays: 10 },
+  returnRule: 'personalised',
 };
 
 /** The first refusal's field path and message key. */
@@ -39,7 +40,7 @@ describe('productModelSchema', () => {
   });
 
   it('makes the missing parts those of a product sold as it is', () => {
-    expect(productModelSchema.parse({})).toEqual(PLAIN_PRODUCT_MODEL);
+    expect(productModelSchema.parse({})).toEqual({ ...PLAIN_PRODUCT_MODEL, returnRule: 'standard' });
     expect(productModelSchema.parse({}).leadTime).toEqual(DEFAULT_LEAD_TIME);
   });
 

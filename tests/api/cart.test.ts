@@ -77,6 +77,7 @@ describeEachDatabase('cart', (context) => {
         summary: EMPTY_CHOICE_SUMMARY,
         problem: null,
         dispatchBy: dispatchDate(DEFAULT_LEAD_TIME, new Date()),
+        returnRule: 'standard',
       },
     ]);
     expect(await cartOf(testApp, alice)).toEqual(body.items);

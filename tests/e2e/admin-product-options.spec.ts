@@ -41,6 +41,30 @@ test('a one-of-a-kind piece’s form stays short: its options wait closed behind
   await expect(page.getByLabel('Working days to dispatch')).toHaveValue('2');
 });
 
+test('an owner marks a product hygiene-sealed in its form, and its page tells the buyer before she orders, in both languages', async ({ page, adminApi }) => {
+  const nameEn = `Zz Rose Cuticle Oil ${Date.now()}`;
+  await signInAsApiAdmin(page, adminApi);
+  await page.goto('/admin');
+  await page.getByRole('button', { name: 'Add product' }).click();
+  const rule = page.getByRole('group', { name: 'Right of withdrawal' });
+  await expect(rule.getByRole('radio', { name: 'Returnable within 14 days of delivery' })).toBeChecked();
+  await page.getByLabel('Name (English)', { exact: true }).fill(nameEn);
+  await page.getByLabel('Name (Bulgarian)', { exact: true }).fill(`Яя Масло за кожички ${Date.now()}`);
+  await page.getByLabel('Price (BGN)').fill('12.50');
+  await page.getByRole('textbox', { name: 'Pieces in stock' }).fill('4');
+  await page.getByLabel('Add photos').setInputFiles({ name: 'oil.png', mimeType: 'image/png', buffer: await photo() });
+  await rule.getByRole('radio', { name: 'Hygiene-sealed: returnable only while unopened' }).check();
+  await page.getByRole('button', { name: 'Save product' }).click();
+  await expect(page.getByRole('dialog', { name: 'Success' })).toContainText('Product saved successfully');
+
+  const saved = await savedProduct(adminApi, nameEn);
+  expect(saved.returnRule).toBe('hygiene_sealed');
+  await page.goto(`/product/${saved.slug}`);
+  await expect(page.getByText('Hygiene-sealed: returnable within 14 days only if the seal is unbroken.')).toBeVisible();
+  await page.goto(`/product/${saved.slug}?lang=bg`);
+  await expect(page.getByText('С хигиенна опаковка: подлежи на връщане в 14-дневния срок само ако опаковката не е отваряна.')).toBeVisible();
+});
+
 test('an admin gives a press-on set shape and length options with a count per combination, ten sizes, a question and a lead time', async ({ page, adminApi }, testInfo) => {
   const stamp = Date.now();
   const nameEn = `Zz Rose Quartz Set ${stamp}`;
