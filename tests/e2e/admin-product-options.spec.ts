@@ -51,6 +51,7 @@ test('an owner marks a product hygiene-sealed in its form, and its page tells th
   await page.getByLabel('Name (English)', { exact: true }).fill(nameEn);
   await page.getByLabel('Name (Bulgarian)', { exact: true }).fill(`Яя Масло за кожички ${Date.now()}`);
   await page.getByLabel('Price (BGN)').fill('12.50');
+  await page.getByLabel('Description (English)').fill('Jojoba oil for cuticles, in a sealed 10 ml bottle.');
   await page.getByRole('textbox', { name: 'Pieces in stock' }).fill('4');
   await page.getByLabel('Add photos').setInputFiles({ name: 'oil.png', mimeType: 'image/png', buffer: await photo() });
   await rule.getByRole('radio', { name: 'Hygiene-sealed: returnable only while unopened' }).check();

@@ -22,9 +22,9 @@ import { useAddToCart } from './use-add-to-cart.js';
  * What the buyer reads about the right of withdrawal before she orders: sets made to her sizes or
  * answers, and personalised products, are not returnable; hygiene-sealed ones only while sealed.
  */
-function returnNotice(product: Product): 'withdrawalForm.exemptNotice' | 'withdrawalForm.sealedNotice' | null {
-  if (product.sized || product.questions.length > 0 || product.returnRule === 'personalised') return 'withdrawalForm.exemptNotice';
-  return product.returnRule === 'hygiene_sealed' ? 'withdrawalForm.sealedNotice' : null;
+function returnNotice(product: Product): 'productPage.exemptNotice' | 'productPage.sealedNotice' | null {
+  if (product.sized || product.questions.length > 0 || product.returnRule === 'personalised') return 'productPage.exemptNotice';
+  return product.returnRule === 'hygiene_sealed' ? 'productPage.sealedNotice' : null;
 }
 
 /**
@@ -53,7 +53,7 @@ export default function ProductPage({ notFound }: { notFound: ReactNode }) {
 
 /** The product's photos, texts, price and stock, its choices and the add button, and more of its category. */
 function ProductPageContent({ notFound }: { notFound: ReactNode }) {
-  const { t, language, pageTextsReady } = useTranslation();
+  const { t, language } = useTranslation();
   const { slug = '' } = useParams<{ slug: string }>();
   const search = useSearch();
   const [, navigate] = useLocation();
@@ -150,8 +150,7 @@ function ProductPageContent({ notFound }: { notFound: ReactNode }) {
                 onAdd={(chosen, onRefused) => void addToCart(product, chosen, (refusal) => onRefused(refusal.problem, refusal.message))}
               />
             )}
-            {/* The notice's text comes with the other pages' texts, which load once the page is idle. */}
-            {pageTextsReady && notice && <p className="exempt-notice">{t(notice)}</p>}
+            {notice && <p className="exempt-notice">{t(notice)}</p>}
             <div className="product-page__description">
               <Localized text={product.description} />
             </div>

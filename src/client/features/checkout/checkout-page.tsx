@@ -240,9 +240,9 @@ export default function CheckoutPage() {
           </fieldset>
 
           {cart.items.some((item) => item.returnRule === 'personalised' || (item.summary && (item.summary.sizes !== null || item.summary.answers.length > 0))) && (
-            <p className="exempt-notice">{t('withdrawalForm.exemptNotice')}</p>
+            <p className="exempt-notice">{t('productPage.exemptNotice')}</p>
           )}
-          {cart.items.some((item) => item.returnRule === 'hygiene_sealed') && <p className="exempt-notice">{t('withdrawalForm.sealedNotice')}</p>}
+          {cart.items.some((item) => item.returnRule === 'hygiene_sealed') && <p className="exempt-notice">{t('productPage.sealedNotice')}</p>}
           <label className="choice choice--terms">
             <input
               ref={termsBox}
