@@ -1,6 +1,7 @@
 import type { APIRequestContext } from '@playwright/test';
 import type { CartResponse } from '../../src/shared/cart.js';
-import { priceLines } from '../../src/shared/money.js';
+import { formatMoney, priceLines } from '../../src/shared/money.js';
+import { adminOrderPath } from '../../src/shared/routes.js';
 import type { Order } from '../../src/shared/orders.js';
 import { Auditor } from './accessibility.js';
 import { setOrderStatus } from './shop-api.js';
@@ -138,3 +139,31 @@ for (const language of ['en', 'bg'] as const) {
     await customerApi.dispose();
   });
 }
+
+test('the admin refunds a paid order she cancelled from its page, and the page shows the refund', async ({ page, inbox, playwright, baseURL, adminApi }, testInfo) => {
+  const customerApi = await signedInApi(playwright, baseURL!, inbox, uniqueEmail('refunded-order'));
+  const productId = (await (await customerApi.get('/api/products')).json()).products[0].id as string;
+  const order = await paidOrder(customerApi, productId, 'en');
+  await setOrderStatus(adminApi, order.orderId, 'cancelled');
+
+  await page.goto('/');
+  await signIn(page, inbox, API_ADMIN_EMAIL);
+  await page.goto(adminOrderPath(order.orderId));
+  const refund = page.getByRole('region', { name: 'Refund' });
+  // Everything paid, in the shop's currency.
+  await expect(refund.getByLabel('Amount to refund (BGN)')).toHaveValue((order.pricing.total / 100).toFixed(2));
+  const audit = new Auditor(page, testInfo);
+  await audit.check('admin: refund an order');
+  // Less than everything needs a reason, which the server asks for beside the form.
+  await refund.getByLabel('Amount to refund (BGN)').fill('1.00');
+  await refund.getByRole('button', { name: 'Refund' }).click();
+  await expect(refund.getByRole('alert')).toHaveText('Please write why less than the default amount is refunded.');
+  await refund.getByLabel('Amount to refund (BGN)').fill((order.pricing.total / 100).toFixed(2));
+  await refund.getByRole('button', { name: 'Refund' }).click();
+  await expect(page.getByText('Refund made.')).toBeVisible();
+  await expect(refund).toHaveCount(0);
+  await expect(page.getByRole('definition').filter({ hasText: formatMoney(order.pricing.total, 'BGN', 'en') })).not.toHaveCount(0);
+  await expect(page.getByRole('term').filter({ hasText: /^Refunded$/ })).toBeVisible();
+  await audit.report();
+  await customerApi.dispose();
+});

@@ -20,12 +20,18 @@ import { changeStatus, recordCashPayment, useAdminOrder } from './admin-api.js';
 import { OrderMails } from './order-mails.js';
 import { Localized, useLocalize } from '../../i18n/localized.js';
 import { EMPTY_CHOICE_SUMMARY, hasChoices } from '../../../shared/product-options.js';
+import type { OrderAfterSale } from '../../../shared/withdrawals.js';
 import { LineChoices } from './line-choices.js';
+import { RefundForm } from './refund-form.js';
 
 type TimelineEntry =
   | { kind: 'status'; status: OrderStatus; at: string }
   | { kind: 'stock'; change: StockChange; at: string }
   | { kind: 'note'; text: string; values?: Record<string, string>; at: string };
+
+/** Money is left to refund, and no withdrawal waits for its own refund (the Returns tab makes that one, with its shipping). */
+const refundableWithoutWithdrawal = (afterSale: OrderAfterSale) =>
+  afterSale.paidMinor - afterSale.refundedMinor > 0 && afterSale.withdrawals.every((withdrawal) => withdrawal.state === 'refunded');
 
 /** The order's statuses and the stock its changes took or gave back, in the order they happened. */
 function timelineOf({ order, stockChanges }: AdminOrderDetail): TimelineEntry[] {
@@ -221,6 +227,22 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
             </dl>
           ) : (
             <p className="muted">{t('admin.orders.notPaid')}</p>
+          )}
+          {order.data.order.afterSale && refundableWithoutWithdrawal(order.data.order.afterSale) && (
+            <section aria-labelledby={`${id}-refund`}>
+              <h3 id={`${id}-refund`} className="order-details__heading">
+                {t('returns.refundOrderTitle')}
+              </h3>
+              <p className="field__hint">{t('returns.refundOrderHint')}</p>
+              <RefundForm
+                // A new form with the new default once a refund changes what is left.
+                key={order.data.order.afterSale.refundedMinor}
+                orderId={orderId}
+                defaultMinor={order.data.order.afterSale.paidMinor - order.data.order.afterSale.refundedMinor}
+                currency={order.data.order.currency}
+                onToast={onToast}
+              />
+            </section>
           )}
           {paymentStateOf(order.data.order) === 'cashOnDelivery' && (
             <div className="form-actions">

@@ -1,9 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'wouter';
-import { parsePriceToMinor } from '../../../shared/money.js';
 import { adminOrderPath } from '../../../shared/routes.js';
-import type { AdminWithdrawal, Refund } from '../../../shared/withdrawals.js';
+import type { AdminWithdrawal } from '../../../shared/withdrawals.js';
 import { errorText } from '../../api/error-text.js';
 import { requestJson } from '../../api/http.js';
 import { useTranslation } from '../../i18n/i18n.js';
@@ -12,9 +11,9 @@ import { formatDateTime } from '../../ui/format-date.js';
 import { LinePrice } from '../../ui/line-price.js';
 import { Price } from '../../ui/price.js';
 import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
+import { RefundForm } from './refund-form.js';
 
 const returnsKey = ['admin', 'withdrawals'] as const;
-const newRequestId = () => crypto.randomUUID().replace(/-/g, '');
 
 /** The admin's Returns tab: every withdrawal, the goods received (stock back) and the refund. */
 export default function ReturnsPanel({ onToast }: { onToast: (toast: { message: string; kind: 'success' | 'error' }) => void }) {
@@ -40,12 +39,7 @@ function WithdrawalCard({ withdrawal, onToast }: { withdrawal: AdminWithdrawal; 
   const { t, language } = useTranslation();
   const queryClient = useQueryClient();
   const ids = useId();
-  const [amount, setAmount] = useState(() => (withdrawal.suggestedRefundMinor / 100).toFixed(2));
-  const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  // One id per refund the admin means to make: a doubled click or a retry after a lost answer refunds once.
-  const refundRequest = useRef(newRequestId());
   const left = withdrawal.paidMinor - withdrawal.refundedMinor;
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['admin'] });
@@ -58,27 +52,6 @@ function WithdrawalCard({ withdrawal, onToast }: { withdrawal: AdminWithdrawal; 
       await refresh();
     } catch (caught) {
       onToast({ message: errorText(t, caught), kind: 'error' });
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const refund = async (event: FormEvent) => {
-    event.preventDefault();
-    setError(null);
-    const minor = parsePriceToMinor(amount);
-    if (!minor) return setError(t('returns.errors.amountInvalid'));
-    setBusy(true);
-    try {
-      await requestJson<{ refund: Refund }>(`/api/admin/orders/${encodeURIComponent(withdrawal.orderId)}/refunds`, {
-        method: 'POST',
-        body: JSON.stringify({ requestId: refundRequest.current, withdrawalId: withdrawal.id, amountMinor: minor, ...(reason.trim() ? { reason: reason.trim() } : {}) }),
-      });
-      refundRequest.current = newRequestId();
-      onToast({ message: t('returns.refundDone'), kind: 'success' });
-      await refresh();
-    } catch (caught) {
-      setError(errorText(t, caught));
     } finally {
       setBusy(false);
     }
@@ -115,20 +88,7 @@ function WithdrawalCard({ withdrawal, onToast }: { withdrawal: AdminWithdrawal; 
         </button>
       )}
       {withdrawal.state !== 'refunded' && left > 0 && (
-        <form className="returns-card__refund" onSubmit={refund} noValidate>
-          <div className="field">
-            <label htmlFor={`${ids}-amount`}>{t('returns.amount')}</label>
-            <input id={`${ids}-amount`} inputMode="decimal" value={amount} onChange={(event) => setAmount(event.target.value)} />
-          </div>
-          <div className="field">
-            <label htmlFor={`${ids}-reason`}>{t('returns.refundReason')}</label>
-            <textarea id={`${ids}-reason`} value={reason} onChange={(event) => setReason(event.target.value)} rows={2} maxLength={2000} />
-          </div>
-          {error && <p className="form-error" role="alert">{error}</p>}
-          <button type="submit" className="button button--primary" disabled={busy}>
-            {t('returns.refund')}
-          </button>
-        </form>
+        <RefundForm orderId={withdrawal.orderId} withdrawalId={withdrawal.id} defaultMinor={withdrawal.suggestedRefundMinor} currency={withdrawal.currency} onToast={onToast} />
       )}
     </li>
   );
