@@ -62,12 +62,12 @@ export function RefundForm({
   return (
     <form className="returns-card__refund" onSubmit={refund} noValidate>
       <div className="field">
-        <label htmlFor={`${ids}-amount`}>{t('returns.amount', { currency: currencyLabel(currency) })}</label>
-        <input id={`${ids}-amount`} inputMode="decimal" value={amount} onChange={(event) => setAmount(event.target.value)} aria-invalid={error !== null} aria-describedby={error ? `${ids}-error` : undefined} />
+        <label className="field__label" htmlFor={`${ids}-amount`}>{t('returns.amount', { currency: currencyLabel(currency) })}</label>
+        <input id={`${ids}-amount`} className="field__input" inputMode="decimal" value={amount} onChange={(event) => setAmount(event.target.value)} aria-invalid={error !== null} aria-describedby={error ? `${ids}-error` : undefined} />
       </div>
       <div className="field">
-        <label htmlFor={`${ids}-reason`}>{t('returns.refundReason')}</label>
-        <textarea id={`${ids}-reason`} value={reason} onChange={(event) => setReason(event.target.value)} rows={2} maxLength={2000} />
+        <label className="field__label" htmlFor={`${ids}-reason`}>{t('returns.refundReason')}</label>
+        <textarea id={`${ids}-reason`} className="field__input" value={reason} onChange={(event) => setReason(event.target.value)} rows={2} maxLength={2000} />
       </div>
       {error && (
         <p id={`${ids}-error`} className="form-error" role="alert">
