@@ -5,6 +5,8 @@
 // API test on PostgreSQL too, and the browser tests beside it need the machine's other core. It also
 // runs at a lower priority than they do: the browser tests wait on a server for what a person would
 // wait for (an e-mail, a page), and a pass that checks only correctness takes what CPU they leave.
+// Its tests' time limits are four times the usual for that reason: they are there to catch a hang,
+// and a test given a tenth of a core for minutes is slow, not hung.
 import { spawnSync } from 'node:child_process';
 import { setPriority } from 'node:os';
 
@@ -16,6 +18,6 @@ if (node) {
   setPriority(10);
   const environment = { ...process.env };
   delete environment.TEST_DATABASE_URL;
-  const run = spawnSync(node, ['node_modules/vitest/vitest.mjs', 'run', '--maxWorkers=1'], { stdio: 'inherit', env: environment });
+  const run = spawnSync(node, ['node_modules/vitest/vitest.mjs', 'run', '--maxWorkers=1', '--testTimeout=120000', '--hookTimeout=240000'], { stdio: 'inherit', env: environment });
   process.exitCode = run.status ?? 1;
 }
