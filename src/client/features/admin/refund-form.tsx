@@ -5,10 +5,9 @@ import type { Refund } from '../../../shared/withdrawals.js';
 import { errorText } from '../../api/error-text.js';
 import { requestJson } from '../../api/http.js';
 import { queryKeys } from '../../api/query-keys.js';
+import { newRequestId } from '../../api/request-id.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { currencyLabel } from '../../ui/price-text.js';
-
-const newRequestId = () => crypto.randomUUID().replace(/-/g, '');
 
 /**
  * A refund of an order: of a withdrawal's lines (withdrawalId), or of what is left of the payment.

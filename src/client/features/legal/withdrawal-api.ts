@@ -8,6 +8,3 @@ export async function previewWithdrawal(request: WithdrawalPreviewRequest): Prom
 export async function confirmWithdrawal(request: WithdrawalConfirmRequest): Promise<Withdrawal> {
   return (await requestJson<{ withdrawal: Withdrawal }>('/api/withdrawals', { method: 'POST', body: JSON.stringify(request) })).withdrawal;
 }
-
-/** One id per statement, kept across retries of the same confirmation, so that the shop records it once. */
-export const newRequestId = () => crypto.randomUUID().replace(/-/g, '');

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useSearch } from 'wouter';
 import type { Withdrawal, WithdrawalLine, WithdrawalPreview } from '../../../shared/withdrawals.js';
 import { errorText, refusedField } from '../../api/error-text.js';
+import { newRequestId } from '../../api/request-id.js';
 import { useTranslation } from '../../i18n/i18n.js';
 import { Localized } from '../../i18n/localized.js';
 import { useOrders } from '../../orders/orders-api.js';
@@ -9,7 +10,7 @@ import { usePageMeta } from '../../seo/page-meta.js';
 import { useSession } from '../../session/session.js';
 import { formatDateTime } from '../../ui/format-date.js';
 import { LinePrice } from '../../ui/line-price.js';
-import { confirmWithdrawal, newRequestId, previewWithdrawal } from './withdrawal-api.js';
+import { confirmWithdrawal, previewWithdrawal } from './withdrawal-api.js';
 
 type Stage = 'find' | 'details' | 'confirm' | 'done';
 
