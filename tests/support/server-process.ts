@@ -42,14 +42,16 @@ const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.ex
 /**
  * Starts `startServer` in a new Node process (through tsx, as the sources are TypeScript) with the
  * given environment on top of quiet test defaults, and resolves once it answers /api/health. A
- * process that exits while starting rejects at once, with its exit code. `afterStart` is code run in
- * the process once the server listens (a test's way to make a fault happen there).
+ * process that exits while starting rejects at once, with its exit code. `beforeStart` is code run in
+ * the process before the server starts (a test's way to make a fault happen there): it runs first
+ * because the server answers /api/health before `startServer` resolves, so code run after it could
+ * miss a signal the test sends as soon as the server answers.
  */
-export async function startServerProcess(clientDir: string, environment: Record<string, string>, startTimeoutMs = 60_000, afterStart = ''): Promise<ServerProcess> {
+export async function startServerProcess(clientDir: string, environment: Record<string, string>, startTimeoutMs = 60_000, beforeStart = ''): Promise<ServerProcess> {
   if (environment.DATA_DIR && !environment.DATABASE_URL) await seedDataDir(environment.DATA_DIR);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', SERVER + afterStart], {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', beforeStart + SERVER], {
     cwd: projectPath(),
     env: {
       ...process.env,
