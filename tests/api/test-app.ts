@@ -45,8 +45,15 @@ export interface TestAppOptions {
 
 type DatabaseTarget = 'pglite' | 'postgres';
 
-/** PGlite always; PostgreSQL too when TEST_DATABASE_URL names a server (CI sets it). */
-export const databaseTargets: DatabaseTarget[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+/**
+ * PGlite always; PostgreSQL too when TEST_DATABASE_URL names a server (CI sets it). TEST_DATABASE_TARGETS
+ * narrows that to the targets it lists: CI's two Vitest passes each take one (scripts/test-unit.mjs).
+ */
+export const databaseTargets: DatabaseTarget[] = (() => {
+  const available: DatabaseTarget[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+  const chosen = process.env.TEST_DATABASE_TARGETS?.split(',');
+  return chosen ? available.filter((target) => chosen.includes(target)) : available;
+})();
 
 /** The development mailbox's key in tests; a real server makes a random one at every start. */
 export const TEST_MAILBOX_KEY = 'test-mailbox-key-0123456789';
