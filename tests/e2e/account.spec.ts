@@ -53,7 +53,7 @@ test('a customer downloads their data, then deletes their account after a wrong 
   const notice = page.getByRole('dialog', { name: 'Account deleted' });
   await expect(notice).toContainText('Your account has been deleted and you have been signed out.');
   await expect(page).toHaveURL(/\/$/);
-  await notice.getByRole('button', { name: 'OK' }).click();
+  await notice.getByRole('button', { name: 'OK', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Featured Art Products' })).toBeVisible();
   await expect(page.getByRole('banner').getByRole('button', { name: 'Log in' })).toBeVisible();
 

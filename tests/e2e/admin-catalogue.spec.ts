@@ -67,7 +67,7 @@ test('an admin adds a product with three photos and texts in both languages, reo
 
   await page.getByRole('button', { name: 'Save product' }).click();
   await expect(page.getByRole('dialog', { name: 'Success' })).toContainText('Product saved successfully');
-  await page.getByRole('button', { name: 'OK' }).click();
+  await page.getByRole('button', { name: 'OK', exact: true }).click();
   await expect(page.getByRole('row', { name: new RegExp(nameEn) })).toContainText('BGN 42.90');
 
   // The server has the photos in the admin's order, the cover first, with its alt texts.

@@ -131,7 +131,7 @@ test('an admin gives a press-on set shape and length options with a count per co
 
   await page.getByRole('button', { name: 'Save product' }).click();
   await expect(page.getByRole('dialog', { name: 'Success' })).toContainText('Product saved successfully');
-  await page.getByRole('button', { name: 'OK' }).click();
+  await page.getByRole('button', { name: 'OK', exact: true }).click();
 
   const saved = await savedProduct(adminApi, nameEn);
   expect(saved.optionGroups).toEqual([

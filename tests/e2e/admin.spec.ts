@@ -38,7 +38,7 @@ test('an admin adds a product with an image, sees it on the home page, edits and
   await expect(page.getByText('1 of 8 photos')).toBeVisible();
   await page.getByRole('button', { name: 'Save product' }).click();
   await expect(page.getByRole('dialog', { name: 'Success' })).toContainText('Product saved successfully');
-  await page.getByRole('button', { name: 'OK' }).click();
+  await page.getByRole('button', { name: 'OK', exact: true }).click();
   await expect(page.getByRole('row', { name: new RegExp(name) })).toContainText('BGN 31.50');
 
   await page.getByRole('banner').getByRole('link', { name: 'Home', exact: true }).click();
@@ -52,13 +52,13 @@ test('an admin adds a product with an image, sees it on the home page, edits and
   await page.getByRole('button', { name: `Edit: ${name}` }).click();
   await page.getByLabel('Price (BGN)').fill('29.90');
   await page.getByRole('button', { name: 'Save product' }).click();
-  await page.getByRole('dialog', { name: 'Success' }).getByRole('button', { name: 'OK' }).click();
+  await page.getByRole('dialog', { name: 'Success' }).getByRole('button', { name: 'OK', exact: true }).click();
   await expect(page.getByRole('row', { name: new RegExp(name) })).toContainText('BGN 29.90');
 
   await page.getByRole('button', { name: `Delete: ${name}` }).click();
   await page.getByRole('dialog', { name: 'Delete product' }).getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByRole('dialog', { name: 'Success' })).toContainText('Product deleted successfully');
-  await page.getByRole('button', { name: 'OK' }).click();
+  await page.getByRole('button', { name: 'OK', exact: true }).click();
   await expect(page.getByRole('row', { name: new RegExp(name) })).toHaveCount(0);
   await page.getByRole('banner').getByRole('link', { name: 'Home', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Featured Art Products' })).toBeVisible();
@@ -77,7 +77,7 @@ test('an admin finds a customer’s order by part of the e-mail, sets it to sent
   await customer.goto('/');
   await signIn(customer, inbox, customerEmail);
   await customer.getByRole('article').first().getByRole('button').click();
-  await customer.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
+  await customer.getByRole('dialog').getByRole('button', { name: 'OK', exact: true }).click();
   await customer.goto('/checkout');
   for (const [label, value] of Object.entries({ 'Full name': 'Elena Georgieva', 'Street address': '3 Rila St', City: 'Burgas', 'State / Province': 'Burgas', 'Postal code': '8000' })) {
     await customer.getByLabel(label).first().fill(value);
@@ -87,7 +87,7 @@ test('an admin finds a customer’s order by part of the e-mail, sets it to sent
   await acceptTerms(customer);
   await customer.getByRole('button', { name: 'Place Order' }).click();
   const orderId = /#(NA-[A-Z2-9]{8})/.exec((await customer.getByRole('dialog', { name: 'Success' }).textContent())!)![1]!;
-  await customer.getByRole('button', { name: 'OK' }).click();
+  await customer.getByRole('button', { name: 'OK', exact: true }).click();
   const customerOrder = customer.getByRole('listitem', { name: `Order #${orderId}` });
   await expect(customerOrder.getByText('Pending')).toBeVisible();
 

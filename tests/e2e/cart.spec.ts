@@ -33,13 +33,13 @@ test('adds to the cart with a busy button, counts in the badge, totals and remov
   await expect(busy).toBeDisabled();
   release();
   await expect(page.getByRole('dialog', { name: 'Success' })).toContainText(`${first} added to cart!`);
-  await page.getByRole('button', { name: 'OK' }).click();
+  await page.getByRole('button', { name: 'OK', exact: true }).click();
   await page.unroute('/api/cart/operations');
 
   const second = await productName(page, 1);
   await card(page, 1).getByRole('button', { name: `Add to Cart: ${second}` }).click();
   await expect(page.getByRole('dialog', { name: 'Success' })).toContainText(`${second} added to cart!`);
-  await page.getByRole('button', { name: 'OK' }).click();
+  await page.getByRole('button', { name: 'OK', exact: true }).click();
   await expect(cartLink(page)).toHaveAccessibleName('Cart, 2 items');
 
   const expectedTotal = (await priceOf(page, 0)) + (await priceOf(page, 1));
@@ -105,7 +105,7 @@ test('an add made offline waits in the queue and reaches the server exactly once
   await expect(page.getByText('You are offline. Some features may be limited.')).toBeVisible();
   await card(page, 3).getByRole('button', { name: `Add to Cart: ${name}` }).click();
   await expect(page.getByRole('dialog', { name: 'Success' })).toContainText(`${name} added to cart!`);
-  await page.getByRole('button', { name: 'OK' }).click();
+  await page.getByRole('button', { name: 'OK', exact: true }).click();
   await expect(cartLink(page)).toHaveAccessibleName('Cart, 1 item');
   const queue = await page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? '[]'), `pending_purchases_${email}`);
   expect(queue).toEqual([expect.objectContaining({ type: 'add', name: expect.objectContaining({ en: name }), pendingSync: true })]);
@@ -153,7 +153,7 @@ test('an offline add that local storage refuses is reported, and nothing is half
   const name = await productName(page, 0);
   await card(page, 0).getByRole('button', { name: `Add to Cart: ${name}` }).click();
   await expect(page.getByRole('dialog', { name: 'Error' })).toContainText('Failed to add item to cart: Failed to update offline cart');
-  await page.getByRole('button', { name: 'OK' }).click();
+  await page.getByRole('button', { name: 'OK', exact: true }).click();
   await expect(cartLink(page)).toHaveAccessibleName('Cart, 0 items');
   await context.setOffline(false);
 });
@@ -185,7 +185,7 @@ test('a full cart says so when adding, and offline additions that no longer fit 
   await expect(page.getByRole('dialog', { name: 'Error' })).toContainText(
     'Failed to add item to cart: Your cart is full. It holds at most 100 items; please remove some before adding more.',
   );
-  await page.getByRole('button', { name: 'OK' }).click();
+  await page.getByRole('button', { name: 'OK', exact: true }).click();
   await expect(cartLink(page)).toHaveAccessibleName('Cart, 100 items');
 
   // Offline: one line removed, two products added. Back online, the removal is kept and the additions are reported.
@@ -197,7 +197,7 @@ test('a full cart says so when adding, and offline additions that no longer fit 
   const [fifth, sixth] = [await productName(page, 5), await productName(page, 6)];
   for (const index of [5, 6]) {
     await card(page, index).getByRole('button').click();
-    await page.getByRole('dialog', { name: 'Success' }).getByRole('button', { name: 'OK' }).click();
+    await page.getByRole('dialog', { name: 'Success' }).getByRole('button', { name: 'OK', exact: true }).click();
   }
   await cartLink(page).click();
   await page.getByRole('button', { name: /^Remove .* from cart$/ }).first().click();
@@ -205,7 +205,7 @@ test('a full cart says so when adding, and offline additions that no longer fit 
   await context.setOffline(false);
   const warning = page.getByRole('dialog', { name: 'Warning' });
   await expect(warning).toContainText(`Your cart is full (at most 100 items), so the products you added while offline could not be added: ${fifth}, ${sixth}`);
-  await warning.getByRole('button', { name: 'OK' }).click();
+  await warning.getByRole('button', { name: 'OK', exact: true }).click();
   await expect(cartLink(page)).toHaveAccessibleName('Cart, 99 items');
   expect((await serverCart(page)).map((line) => line.quantity)).toEqual([50, 49]);
   expect(await page.evaluate((key) => localStorage.getItem(key), `pending_purchases_${email}`)).toBeNull();

@@ -120,7 +120,7 @@ test('a product page shows its gallery, used by keyboard and touch, its texts, a
 
   await page.getByRole('button', { name: `Add to Cart: ${name}` }).click();
   await expect(page.getByRole('dialog')).toContainText(`${name} added to cart!`);
-  await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'OK', exact: true }).click();
   await expect(page.getByRole('banner').getByRole('link', { name: /^Cart, / })).toHaveAccessibleName('Cart, 1 item');
 });
 

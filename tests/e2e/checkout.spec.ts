@@ -72,7 +72,7 @@ test('pays by card: address with a Bulgarian phone, totals, order, card form, su
   const created = page.getByRole('dialog', { name: 'Success' });
   await expect(created).toContainText(/Order #NA-[A-Z2-9]{8} created and waiting for payment/);
   const orderId = /#(NA-[A-Z2-9]{8})/.exec((await created.textContent())!)![1]!;
-  await created.getByRole('button', { name: 'OK' }).click();
+  await created.getByRole('button', { name: 'OK', exact: true }).click();
   await expect(page).toHaveURL(/\/profile\?tab=orders$/);
   await expect(page.getByText(`Order #${orderId} created and waiting for payment. You can pay for it below.`)).toBeVisible();
   const orders = await (await page.request.get('/api/orders')).json();
@@ -125,7 +125,7 @@ test('pays by link: the payment window completes the payment and the page follow
   await page.getByRole('button', { name: 'Save address' }).click();
   await acceptTerms(page);
   await page.getByRole('button', { name: 'Place Order' }).click();
-  await page.getByRole('dialog', { name: 'Success' }).getByRole('button', { name: 'OK' }).click();
+  await page.getByRole('dialog', { name: 'Success' }).getByRole('button', { name: 'OK', exact: true }).click();
   await page.getByRole('button', { name: 'Pay Now' }).click();
 
   await page.clock.install();
@@ -184,7 +184,7 @@ test('a price changed after the cart was loaded is shown before the order is pla
     await page.goto('/');
     await signIn(page, inbox, uniqueEmail('price-watcher'));
     await page.getByRole('button', { name: `Add to Cart: ${product.name.en}` }).click();
-    await page.getByRole('dialog', { name: 'Success' }).getByRole('button', { name: 'OK' }).click();
+    await page.getByRole('dialog', { name: 'Success' }).getByRole('button', { name: 'OK', exact: true }).click();
 
     // Changed while the customer browses: the cart shows the price an order would be charged, and says it changed.
     await changePrice(adminApi, product, '58.49');
@@ -219,7 +219,7 @@ test('a price changed after the cart was loaded is shown before the order is pla
     const created = page.getByRole('dialog', { name: 'Success' });
     await expect(created).toContainText(/Order #NA-[A-Z2-9]{8} created and waiting for payment/);
     const orderId = /#(NA-[A-Z2-9]{8})/.exec((await created.textContent())!)![1]!;
-    await created.getByRole('button', { name: 'OK' }).click();
+    await created.getByRole('button', { name: 'OK', exact: true }).click();
     const orders = (await (await page.request.get('/api/orders')).json()).orders;
     expect(orders).toHaveLength(1);
     expect(orders[0]).toMatchObject({ orderId, pricing: { subtotal: 6000, total: totalFor(6000) }, items: [{ name: product.name, priceMinor: 6000 }] });

@@ -43,7 +43,7 @@ test.describe('home page in English', () => {
     await expect(dialog).toBeVisible();
     await expect(dialog).toContainText('Please sign in to add items to your cart.');
     expect(await page.evaluate(() => document.body.style.overflow)).toBe('hidden');
-    await dialog.getByRole('button', { name: 'OK' }).click();
+    await dialog.getByRole('button', { name: 'OK', exact: true }).click();
     await expect(dialog).toBeHidden();
     expect(await page.evaluate(() => document.body.style.overflow)).toBe('');
 

@@ -45,7 +45,7 @@ test('focus returns to the Add to Cart button after the message, and a removed c
   await moveFocusTo(page, addButton);
   await page.keyboard.press('Enter');
   const added = page.getByRole('dialog', { name: 'Success' });
-  await expect(added.getByRole('button', { name: 'OK' })).toBeFocused();
+  await expect(added.getByRole('button', { name: 'OK', exact: true })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(added).toBeHidden();
   await expect(addButton).toBeFocused();
@@ -95,7 +95,7 @@ test('a confirmation dialog starts on Cancel, gives focus back on Escape, and ne
   await expect(confirm.getByRole('button', { name: 'Delete' })).toBeFocused();
   await page.keyboard.press('Enter');
   const deleted = page.getByRole('dialog', { name: 'Success' });
-  await expect(deleted.getByRole('button', { name: 'OK' })).toBeFocused();
+  await expect(deleted.getByRole('button', { name: 'OK', exact: true })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(deleted).toBeHidden();
   await expect(page.getByText('You have no saved addresses yet.')).toBeVisible();
@@ -120,7 +120,7 @@ test('a whole purchase by keyboard: sign in, add two products, check out and pay
   await page.keyboard.press('Enter');
   await page.goto(await inbox.waitForSignInLink(email));
   const welcome = page.getByRole('dialog', { name: 'Success' });
-  await expect(welcome.getByRole('button', { name: 'OK' })).toBeFocused();
+  await expect(welcome.getByRole('button', { name: 'OK', exact: true })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(welcome).toBeHidden();
 
@@ -129,7 +129,7 @@ test('a whole purchase by keyboard: sign in, add two products, check out and pay
     const addButton = plainCard(page, index).getByRole('button');
     await moveFocusTo(page, addButton);
     await page.keyboard.press('Enter');
-    await expect(page.getByRole('dialog', { name: 'Success' }).getByRole('button', { name: 'OK' })).toBeFocused();
+    await expect(page.getByRole('dialog', { name: 'Success' }).getByRole('button', { name: 'OK', exact: true })).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(addButton).toBeFocused();
   }
@@ -165,7 +165,7 @@ test('a whole purchase by keyboard: sign in, add two products, check out and pay
   await moveFocusTo(page, page.getByRole('button', { name: 'Place Order' }));
   await page.keyboard.press('Enter');
   const placed = page.getByRole('dialog', { name: 'Success' });
-  await expect(placed.getByRole('button', { name: 'OK' })).toBeFocused();
+  await expect(placed.getByRole('button', { name: 'OK', exact: true })).toBeFocused();
   const orderId = /#(NA-[A-Z2-9]{8})/.exec((await placed.textContent())!)![1]!;
   await page.keyboard.press('Enter');
 

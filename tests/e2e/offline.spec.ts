@@ -64,7 +64,7 @@ test('after one visit the shop reloads offline with its catalogue, images and ca
   await signIn(page, inbox, email);
   const first = await productName(page, 0);
   await card(page, 0).getByRole('button', { name: `Add to Cart: ${first}` }).click();
-  await page.getByRole('dialog', { name: 'Success' }).getByRole('button', { name: 'OK' }).click();
+  await page.getByRole('dialog', { name: 'Success' }).getByRole('button', { name: 'OK', exact: true }).click();
   await expect(cartLink(page)).toHaveAccessibleName('Cart, 1 item');
 
   await waitForOfflineReady(page);
@@ -88,7 +88,7 @@ test('after one visit the shop reloads offline with its catalogue, images and ca
   const second = await productName(page, 1);
   await card(page, 1).getByRole('button', { name: `Add to Cart: ${second}` }).click();
   await expect(page.getByRole('dialog', { name: 'Success' })).toContainText(`${second} added to cart! It will be saved to your account when you are back online.`);
-  await page.getByRole('button', { name: 'OK' }).click();
+  await page.getByRole('button', { name: 'OK', exact: true }).click();
   await expect(cartLink(page)).toHaveAccessibleName('Cart, 2 items');
 
   // The cart page, not opened before, opens offline, and shows the same after another reload.

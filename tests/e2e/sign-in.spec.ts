@@ -12,7 +12,7 @@ test('signs in with the link from the e-mail, stays signed in after reload, sign
 
   await page.goto(link);
   await expect(page.getByRole('dialog', { name: 'Success' })).toContainText(`You are signed in as ${email}.`);
-  await page.getByRole('button', { name: 'OK' }).click();
+  await page.getByRole('button', { name: 'OK', exact: true }).click();
   expect(new URL(page.url()).search).toBe('');
   expect(await page.evaluate(() => localStorage.getItem('emailForSignIn'))).toBeNull();
 

@@ -38,10 +38,10 @@ test('the cart’s quantity stepper raises and lowers a line, stops at the stock
   await page.goto('/');
   await signIn(page, inbox, uniqueEmail('stepper'));
   await productCard(page, batch.name.en).getByRole('button', { name: `Add to Cart: ${batch.name.en}` }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'OK', exact: true }).click();
   // Adding it again raises the quantity of its one line.
   await productCard(page, batch.name.en).getByRole('button', { name: `Add to Cart: ${batch.name.en}` }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'OK', exact: true }).click();
   const cartLink = page.getByRole('banner').getByRole('link', { name: /^Cart, / });
   await expect(cartLink).toHaveAccessibleName('Cart, 2 items');
 
@@ -57,7 +57,7 @@ test('the cart’s quantity stepper raises and lowers a line, stops at the stock
   await expect(page.getByRole('button', { name: `One more ${batch.name.en}` })).toHaveAttribute('aria-disabled', 'true');
   await page.getByRole('button', { name: `One more ${batch.name.en}` }).click({ force: true });
   await expect(page.getByRole('dialog')).toContainText(`Only 3 pieces of ${batch.name.en} are left.`);
-  await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'OK', exact: true }).click();
 
   await page.getByRole('button', { name: `One fewer ${batch.name.en}` }).click();
   await expect(page.getByRole('status', { name: `Quantity of ${batch.name.en}: 2` })).toHaveText('2');
@@ -83,7 +83,7 @@ test('a checkout is refused when another customer bought the last piece a moment
   });
   expect(address.ok()).toBe(true);
   await productCard(page, lily.name.en).getByRole('button', { name: `Add to Cart: ${lily.name.en}` }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'OK', exact: true }).click();
   await page.goto('/checkout');
   const placeOrder = page.getByRole('button', { name: 'Place Order' });
   await expect(placeOrder).toBeEnabled();
@@ -140,7 +140,7 @@ test('an addition queued offline that meets a sold-out product on sync is droppe
   await context.setOffline(true);
   for (const product of [star, custom]) {
     await productCard(page, product.name.en).getByRole('button', { name: `Add to Cart: ${product.name.en}` }).click();
-    await page.getByRole('dialog', { name: 'Success' }).getByRole('button', { name: 'OK' }).click();
+    await page.getByRole('dialog', { name: 'Success' }).getByRole('button', { name: 'OK', exact: true }).click();
   }
   // Meanwhile another customer buys the one piece.
   const quicker = await signedInApi(playwright, baseURL!, inbox, uniqueEmail('online-buyer'));
@@ -150,7 +150,7 @@ test('an addition queued offline that meets a sold-out product on sync is droppe
   await context.setOffline(false);
   const warning = page.getByRole('dialog', { name: 'Warning' });
   await expect(warning).toContainText(`${star.name.en} is sold out.`);
-  await warning.getByRole('button', { name: 'OK' }).click();
+  await warning.getByRole('button', { name: 'OK', exact: true }).click();
   await expect(page.getByRole('banner').getByRole('link', { name: /^Cart, / })).toHaveAccessibleName('Cart, 1 item');
   const cart = (await (await page.request.get('/api/cart')).json()) as { items: Array<{ productId: string }> };
   expect(cart.items.map((item) => item.productId)).toEqual([custom.id]);
