@@ -20,8 +20,7 @@ export default defineConfig({
           // Migrates one database of each kind per run; every test database starts as a copy of it.
           globalSetup: ['tests/support/database-templates.ts'],
           // The API test files share a worker's modules instead of each importing the server anew:
-          // that import was a fifth of the run. Each file still makes its own apps and databases,
-          // and nothing in the server keeps state in a module that a test changes.
+          // that import was a fifth of the run. Each file still makes its own apps and databases.
           isolate: false,
         },
       },
