@@ -11,8 +11,15 @@ import tseslint from 'typescript-eslint';
  *   features       features/<feature>/: pages and what only they use; they never import each other
  *   shared client  every other folder (ui/, api/, cart/, session/, orders/, addresses/, seo/, live/,
  *                  connectivity/, i18n/...) and the top-level files: what several features use
+ * A module (src/shared, a folder of src/server or src/client, a feature, and the top-level files of
+ * src/server and src/client) imports its own files by relative paths and every other module by its
+ * name from package.json's "imports" (#server/..., #client/..., #shared/...), so that each rule
+ * below is a plain pattern on those names (moduleBoundaries keeps relative paths inside).
  */
-const noServer = { group: ['**/server/**', 'node:*'], message: 'The client never imports server code.' };
+const noServer = [
+  { regex: '^#server/', message: 'The client never imports server code.' },
+  { group: ['node:*'], message: 'The client never imports server code.' },
+];
 const layering = [
   {
     files: ['src/shared/**/*.ts'],
@@ -21,7 +28,7 @@ const layering = [
         'error',
         {
           patterns: [
-            { group: ['**/server/**', '**/client/**'], message: 'src/shared is pure: it imports neither client nor server.' },
+            { regex: '^#(?:server|client)/', message: 'src/shared is pure: it imports neither client nor server.' },
             { group: ['node:*', 'react', 'react-dom', 'drizzle-orm', 'drizzle-orm/*', 'fastify'], message: 'src/shared has no I/O, DOM or framework code.' },
           ],
         },
@@ -30,7 +37,7 @@ const layering = [
   },
   {
     files: ['src/client/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [noServer] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: noServer }] },
   },
   {
     // What several features use sits below them: a piece a feature and the shared client both need moves down here.
@@ -41,8 +48,8 @@ const layering = [
         'error',
         {
           patterns: [
-            noServer,
-            { regex: '^(?:\\./|(?:\\.\\./)+)(?:features|app)(?:/|$)', message: 'The shared client (ui/, api/, cart/, session/...) imports neither the features nor the app shell.' },
+            ...noServer,
+            { regex: '^#client/(?:features|app)/', message: 'The shared client (ui/, api/, cart/, session/...) imports neither the features nor the app shell.' },
           ],
         },
       ],
@@ -56,17 +63,43 @@ const layering = [
         'error',
         {
           patterns: [
-            noServer,
-            { regex: '^(?:\\.\\./)+app(?:/|$)', message: 'Features do not import the app shell.' },
-            { regex: '^\\.\\./\\.\\./features/', message: 'Features do not import each other.' },
-            { regex: '^\\.\\./(?!\\.)[^/]+/', message: 'Features do not import each other.' },
+            ...noServer,
+            { regex: '^#client/app/', message: 'Features do not import the app shell.' },
+            { regex: '^#client/features/', message: 'Features do not import each other.' },
           ],
         },
       ],
     },
   },
   ...serverLayering(),
+  ...moduleBoundaries(),
 ];
+
+/**
+ * Relative imports stay inside their module: a path that climbs out of it (or, from the top-level
+ * files, down into a folder) names another module, which is imported by its name instead. A rule of
+ * its own (typescript-eslint's copy of no-restricted-imports), so that it adds to the layer rules
+ * above rather than replacing them. Folders are matched down to five levels below a module. Unit
+ * tests are left out: they reach the helpers in tests/ by path.
+ */
+function moduleBoundaries() {
+  const message = 'Another module is imported by its name (#server/..., #client/..., #shared/...), not by a relative path out of this one.';
+  const rule = (files, regex, ignores = []) => ({
+    files,
+    ignores: [...ignores, '**/*.test.{ts,tsx}'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ regex, message }] }] },
+  });
+  const levels = [0, 1, 2, 3, 4, 5];
+  const within = (moduleGlob, extensions, ignores = []) =>
+    levels.map((depth) => rule([`${moduleGlob}/${'*/'.repeat(depth)}*.${extensions}`], `^(?:\\.\\./){${depth + 1}}`, ignores));
+  return [
+    rule(['src/server/*.ts', 'src/client/*.{ts,tsx}'], '^(?:\\.\\./|\\./[^/]+/)'),
+    ...within('src/shared', 'ts'),
+    ...within('src/server/*', 'ts'),
+    ...within('src/client/*', '{ts,tsx}', ['src/client/features/**']),
+    ...within('src/client/features/*', '{ts,tsx}'),
+  ];
+}
 
 /**
  * The server's layers, each importing only those below it:
@@ -80,31 +113,31 @@ const layering = [
  *   infrastructure db/, http/, mail/, images/, backup/, demo/ (the demo catalogue's data), metrics/,
  *                  notices/ (the live hub: LISTEN/NOTIFY, heard by every process)
  *   foundation     config.ts, project-path.ts
- * The patterns match import strings, not resolved files: top-level files are reached as ./x.js
- * from src/server and as ../x.js (or ../../x.js) from its folders.
+ * The patterns match import strings: top-level files are reached as ./x.js from src/server's
+ * other top-level files and as #server/x.js from its folders.
  */
 function serverLayering() {
   const features = 'account|addresses|admin|auth|cart|catalog|legal|live|orders|payments|seo|stock';
   const infrastructure = 'backup|db|demo|http|images|mail|metrics|notices';
   const folders = (names) => `src/server/{${names.replaceAll('|', ',')}}/**/*.ts`;
-  const topLevel = (names) => `^(?:\\./|(?:\\.\\./)+)(?:${names})\\.js$`;
-  const noClient = { group: ['**/client/**'], message: 'The server never imports client code.' };
+  const topLevel = (names) => `^(?:\\./|#server/)(?:${names})\\.js$`;
+  const noClient = { regex: '^#client/', message: 'The server never imports client code.' };
   const noEntryPoints = { regex: topLevel('main|dev|[a-z-]+-cli'), message: 'Entry points are run, never imported.' };
   const noStartServer = { regex: topLevel('start-server'), message: 'start-server.ts is imported only by the entry points main.ts and dev.ts.' };
   const noApp = { regex: topLevel('app'), message: 'app.ts is built by start-server.ts (and by tests), nowhere else.' };
   const noDevPages = { regex: topLevel('dev-pages'), message: 'dev-pages.ts (Vite) is for dev.ts only.' };
   const noPages = { regex: topLevel('pages'), message: 'pages.ts is part of the app shell, which composes the modules; they never import it.' };
-  // ./routes.js or ../<module>/routes.js; src/shared/routes.ts (the client's paths) is no server route.
-  const noRoutes = { regex: '^(?:\\./|\\.\\./[^./][^/]*/)routes\\.js$', message: 'Routes sit on top of the services: nothing below them imports a routes file.' };
+  // ./routes.js or #server/<module>/routes.js; #shared/routes.js (the client's paths) is no server route.
+  const noRoutes = { regex: '^(?:\\./|#server/[^/]+/)routes\\.js$', message: 'Routes sit on top of the services: nothing below them imports a routes file.' };
   const noFeatures = {
-    regex: `^(?:\\.\\./)+(?:${features})/`,
+    regex: `^#server/(?:${features})/`,
     message: `The infrastructure (${infrastructure.replaceAll('|', '/, ')}/) sits below the feature modules and never imports one.`,
   };
   const everyone = [noClient, noEntryPoints, noStartServer, noApp, noDevPages];
   const layer = (files, patterns, ignores = []) => ({ files, ignores, rules: { 'no-restricted-imports': ['error', { patterns }] } });
   return [
     layer(['src/server/**/*.ts'], everyone),
-    layer(['src/server/config.ts', 'src/server/project-path.ts'], [...everyone, { regex: '^\\./', message: 'config.ts and project-path.ts are the bottom of the server: they import nothing else from it.' }]),
+    layer(['src/server/config.ts', 'src/server/project-path.ts'], [...everyone, { regex: '^(?:\\./|#server/)', message: 'config.ts and project-path.ts are the bottom of the server: they import nothing else from it.' }]),
     layer([folders(infrastructure)], [...everyone, noPages, noRoutes, noFeatures]),
     layer([folders(features)], [...everyone, noPages, noRoutes], ['src/server/*/routes.ts']),
     layer(['src/server/*/routes.ts'], [...everyone, noPages]),

@@ -9,18 +9,18 @@
  */
 import { performance } from 'node:perf_hooks';
 import { count, sql } from 'drizzle-orm';
-import { ADMIN_ORDERS_PAGE_SIZE } from '../src/shared/admin.js';
-import { pieceCount } from '../src/shared/cart.js';
-import { priceLines } from '../src/shared/money.js';
-import { normalizeOrderStatus, ORDER_STATUSES, storedValuesOf } from '../src/shared/order-status.js';
-import { placedOrderStatus } from '../src/shared/orders.js';
-import { seedDemoCatalogue } from '../src/server/catalog/seed-demo-catalogue.js';
-import { loadConfig } from '../src/server/config.js';
-import { openDatabase, type Database } from '../src/server/db/client.js';
-import { orderItems, orders, orderStatusChanges, products, users } from '../src/server/db/schema.js';
-import { productImagesFor, type ProductImages } from '../src/server/images/product-images.js';
-import { newOrderId } from '../src/server/orders/checkout.js';
-import { searchOrders, STATUS_TIME_COLUMNS, type OrderQuery } from '../src/server/orders/order-queries.js';
+import { ADMIN_ORDERS_PAGE_SIZE } from '#shared/admin.js';
+import { pieceCount } from '#shared/cart.js';
+import { priceLines } from '#shared/money.js';
+import { normalizeOrderStatus, ORDER_STATUSES, storedValuesOf } from '#shared/order-status.js';
+import { placedOrderStatus } from '#shared/orders.js';
+import { seedDemoCatalogue } from '#server/catalog/seed-demo-catalogue.js';
+import { loadConfig } from '#server/config.js';
+import { openDatabase, type Database } from '#server/db/client.js';
+import { orderItems, orders, orderStatusChanges, products, users } from '#server/db/schema.js';
+import { productImagesFor, type ProductImages } from '#server/images/product-images.js';
+import { newOrderId } from '#server/orders/checkout.js';
+import { searchOrders, STATUS_TIME_COLUMNS, type OrderQuery } from '#server/orders/order-queries.js';
 
 const CUSTOMERS = 5_000;
 const BATCH = 1_000;

@@ -9,16 +9,16 @@
  */
 import { performance } from 'node:perf_hooks';
 import { count, eq, sql } from 'drizzle-orm';
-import { PRODUCT_CATEGORIES } from '../src/shared/catalog.js';
-import { buildApp } from '../src/server/app.js';
-import { seedDemoCatalogue } from '../src/server/catalog/seed-demo-catalogue.js';
-import { loadConfig } from '../src/server/config.js';
-import { openDatabase, type Database } from '../src/server/db/client.js';
-import { productPhotos, products } from '../src/server/db/schema.js';
-import { productImagesFor, type ProductImages } from '../src/server/images/product-images.js';
-import { builtPages } from '../src/server/pages.js';
-import { projectPath } from '../src/server/project-path.js';
-import { searchableText } from '../src/shared/search.js';
+import { PRODUCT_CATEGORIES } from '#shared/catalog.js';
+import { buildApp } from '#server/app.js';
+import { seedDemoCatalogue } from '#server/catalog/seed-demo-catalogue.js';
+import { loadConfig } from '#server/config.js';
+import { openDatabase, type Database } from '#server/db/client.js';
+import { productPhotos, products } from '#server/db/schema.js';
+import { productImagesFor, type ProductImages } from '#server/images/product-images.js';
+import { builtPages } from '#server/pages.js';
+import { projectPath } from '#server/project-path.js';
+import { searchableText } from '#shared/search.js';
 
 const BATCH = 500;
 const COLOURS = [

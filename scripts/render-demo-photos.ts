@@ -4,9 +4,9 @@
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { PRODUCT_IMAGE_WIDTHS } from '../src/shared/catalog.js';
-import { demoArt } from '../src/server/demo/demo-art.js';
-import { DEMO_PHOTOS_DIR, demoPhotoPath, demoProducts } from '../src/server/demo/demo-catalogue.js';
+import { PRODUCT_IMAGE_WIDTHS } from '#shared/catalog.js';
+import { demoArt } from '#server/demo/demo-art.js';
+import { DEMO_PHOTOS_DIR, demoPhotoPath, demoProducts } from '#server/demo/demo-catalogue.js';
 
 // Lower than the 80 of uploaded photos: flat drawings stay clean at 75, and the files are part of the repository.
 const QUALITY = 75;

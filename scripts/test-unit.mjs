@@ -7,7 +7,8 @@
 // databases, every unit test and every test that has no database choice runs on both Node versions,
 // and nothing runs twice on the same database. Each pass has one worker, which keeps both cores busy
 // (the tests' server processes, PostgreSQL and PGlite's own work): measured on two cores, two
-// workers or the two passes side by side took longer, waiting for CPU the other held.
+// workers, the two passes side by side, or the second pass beside the browser tests (581 s against
+// 525 s one after the other) all took longer, waiting for CPU the other held.
 import { spawnSync } from 'node:child_process';
 
 const VITEST = 'node_modules/vitest/vitest.mjs';

@@ -1,8 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app/app.js';
-import { prepareNumberRules } from './i18n/i18n.js';
-import { detectBrowserLanguage, loadDictionary } from './i18n/texts.js';
+import { App } from '#client/app/app.js';
+import { prepareNumberRules } from '#client/i18n/i18n.js';
+import { detectBrowserLanguage, loadDictionary } from '#client/i18n/texts.js';
 import './styles.css';
 
 const language = detectBrowserLanguage();
@@ -23,7 +23,7 @@ createRoot(document.getElementById('root')!).render(
 // missing from its cache in tests/e2e/offline.spec.ts.)
 if (import.meta.env.PROD && 'serviceWorker' in navigator) {
   const register = () =>
-    import('./app/offline/register-service-worker.js')
+    import('#client/app/offline/register-service-worker.js')
       .then((worker) => worker.registerServiceWorker())
       // No worker (offline before it was ever installed, or refused by the browser): the shop works online as before.
       .catch(() => undefined);

@@ -1,4 +1,4 @@
-import { DEFAULT_PUBLIC_SETTINGS, PUBLIC_SETTINGS_ELEMENT_ID, type PublicSettings } from '../shared/settings.js';
+import { DEFAULT_PUBLIC_SETTINGS, PUBLIC_SETTINGS_ELEMENT_ID, type PublicSettings } from '#shared/settings.js';
 
 /** Settings the server wrote into the page; safe defaults when the page was served without them. */
 export const settings: PublicSettings = (() => {

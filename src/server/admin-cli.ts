@@ -1,6 +1,6 @@
-import { addAdmin, listAdmins, removeAdmin } from './auth/roles.js';
+import { addAdmin, listAdmins, removeAdmin } from '#server/auth/roles.js';
 import { ConfigError, loadConfig } from './config.js';
-import { DataDirInUseError, openDatabase } from './db/client.js';
+import { DataDirInUseError, openDatabase } from '#server/db/client.js';
 
 const usage = `Usage:
   npm run admin -- add <email>      make the e-mail an admin

@@ -6,11 +6,11 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream } from 'node:stream/web';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { BackupError, prepareBackup, readManifest, type BackupManifest } from './backup/backup-archive.js';
-import { backupAccessFile, readBackupAccess } from './backup/backup-access.js';
-import { BACKUP_PATH } from './backup/backup-routes.js';
+import { BackupError, prepareBackup, readManifest, type BackupManifest } from '#server/backup/backup-archive.js';
+import { backupAccessFile, readBackupAccess } from '#server/backup/backup-access.js';
+import { BACKUP_PATH } from '#server/backup/backup-routes.js';
 import { ConfigError, loadConfig } from './config.js';
-import { DataDirInUseError, lockDataDir } from './db/data-dir-lock.js';
+import { DataDirInUseError, lockDataDir } from '#server/db/data-dir-lock.js';
 
 const usage = `Usage:
   npm run backup                 write shop-backup-<date and time>.tar.gz in the current folder

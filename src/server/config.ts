@@ -1,8 +1,8 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { CURRENCIES, MAX_PRICE_MINOR, parsePriceToMinor, SPEC_PRICING, type PricingRules } from '../shared/money.js';
-import { PAYMENT_METHODS, type PaymentMethod } from '../shared/orders.js';
-import { SHOP_MODES, type ShopMode } from '../shared/settings.js';
+import { CURRENCIES, MAX_PRICE_MINOR, parsePriceToMinor, SPEC_PRICING, type PricingRules } from '#shared/money.js';
+import { PAYMENT_METHODS, type PaymentMethod } from '#shared/orders.js';
+import { SHOP_MODES, type ShopMode } from '#shared/settings.js';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])

@@ -1,7 +1,7 @@
-import { bgnToEurMinor, formatMoney } from '../shared/money.js';
-import { convertCatalogueToEuro, otherConnections } from './catalog/currency.js';
+import { bgnToEurMinor, formatMoney } from '#shared/money.js';
+import { convertCatalogueToEuro, otherConnections } from '#server/catalog/currency.js';
 import { ConfigError, loadConfig } from './config.js';
-import { DataDirInUseError, openDatabase } from './db/client.js';
+import { DataDirInUseError, openDatabase } from '#server/db/client.js';
 
 const decimal = (minor: number) => (minor / 100).toFixed(2);
 

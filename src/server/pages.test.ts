@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SHELL_REVISION_PLACEHOLDER } from '../shared/service-worker.js';
+import { SHELL_REVISION_PLACEHOLDER } from '#shared/service-worker.js';
 import { serviceWorkerWithShell } from './pages.js';
 
 const worker = `precacheAndRoute([{url:"index.html",revision:"${SHELL_REVISION_PLACEHOLDER}"}]);`;

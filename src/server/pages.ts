@@ -3,13 +3,13 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { PUBLIC_SETTINGS_ELEMENT_ID, type PublicSettings } from '../shared/settings.js';
-import { isNotPagePath, SERVICE_WORKER_PATH, SHELL_REVISION_PLACEHOLDER } from '../shared/service-worker.js';
-import { CatalogueCache, sendPrepared, type ResponseContent } from './catalog/catalogue-cache.js';
-import type { DatabaseHandle, Executor } from './db/client.js';
-import { errorBody } from './http/errors.js';
-import { registerHashedAssets } from './http/hashed-assets.js';
-import { answerPage, injectPageHead, pageWithoutData, shellHead, type PageAnswer, type PageRequest } from './seo/page-head.js';
+import { PUBLIC_SETTINGS_ELEMENT_ID, type PublicSettings } from '#shared/settings.js';
+import { isNotPagePath, SERVICE_WORKER_PATH, SHELL_REVISION_PLACEHOLDER } from '#shared/service-worker.js';
+import { CatalogueCache, sendPrepared, type ResponseContent } from '#server/catalog/catalogue-cache.js';
+import type { DatabaseHandle, Executor } from '#server/db/client.js';
+import { errorBody } from '#server/http/errors.js';
+import { registerHashedAssets } from '#server/http/hashed-assets.js';
+import { answerPage, injectPageHead, pageWithoutData, shellHead, type PageAnswer, type PageRequest } from '#server/seo/page-head.js';
 
 /** Where the single-page app comes from: the production build, or Vite during development. */
 export interface PageSource {

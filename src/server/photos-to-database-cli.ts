@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { ConfigError, loadConfig } from './config.js';
-import { openDatabase } from './db/client.js';
-import { copyImagesToDatabase } from './images/copy-images-to-database.js';
-import { DatabaseImageStore } from './images/database-image-store.js';
-import { FileImageStore } from './images/file-image-store.js';
+import { openDatabase } from '#server/db/client.js';
+import { copyImagesToDatabase } from '#server/images/copy-images-to-database.js';
+import { DatabaseImageStore } from '#server/images/database-image-store.js';
+import { FileImageStore } from '#server/images/file-image-store.js';
 
 const noDatabase = `DATABASE_URL is not set, so there is no PostgreSQL to move the photos into.
 With the embedded database the photos stay files under DATA_DIR/images, and nothing needs to move.

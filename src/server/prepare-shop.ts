@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { addAdmin } from './auth/roles.js';
-import { checkCatalogueCurrency } from './catalog/currency.js';
-import { refreshSearchTexts } from './catalog/product-writes.js';
-import { seedDemoCatalogue } from './catalog/seed-demo-catalogue.js';
+import { addAdmin } from '#server/auth/roles.js';
+import { checkCatalogueCurrency } from '#server/catalog/currency.js';
+import { refreshSearchTexts } from '#server/catalog/product-writes.js';
+import { seedDemoCatalogue } from '#server/catalog/seed-demo-catalogue.js';
 import type { Config } from './config.js';
-import type { DatabaseHandle } from './db/client.js';
-import type { ProductImages } from './images/product-images.js';
+import type { DatabaseHandle } from '#server/db/client.js';
+import type { ProductImages } from '#server/images/product-images.js';
 
 /**
  * What a start does to the database before the shop serves: the admins of ADMIN_EMAILS, the search

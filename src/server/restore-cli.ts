@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { BackupError } from './backup/backup-archive.js';
-import { restoreBackup } from './backup/restore.js';
+import { BackupError } from '#server/backup/backup-archive.js';
+import { restoreBackup } from '#server/backup/restore.js';
 import { ConfigError, loadConfig } from './config.js';
-import { DataDirInUseError } from './db/data-dir-lock.js';
+import { DataDirInUseError } from '#server/db/data-dir-lock.js';
 
 const usage = `Usage:
   npm run restore -- <file>      restore a backup made by "npm run backup" into DATA_DIR

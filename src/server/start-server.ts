@@ -1,12 +1,12 @@
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.js';
-import { localUrl, newBackupKey, removeBackupAccess, writeBackupAccess } from './backup/backup-access.js';
-import { registerBackupRoute } from './backup/backup-routes.js';
-import { CurrencyMismatchError } from './catalog/currency.js';
+import { localUrl, newBackupKey, removeBackupAccess, writeBackupAccess } from '#server/backup/backup-access.js';
+import { registerBackupRoute } from '#server/backup/backup-routes.js';
+import { CurrencyMismatchError } from '#server/catalog/currency.js';
 import { ConfigError, loadConfig } from './config.js';
-import { DataDirInUseError, openDatabase } from './db/client.js';
-import { productImagesFor } from './images/product-images.js';
+import { DataDirInUseError, openDatabase } from '#server/db/client.js';
+import { productImagesFor } from '#server/images/product-images.js';
 import { keepPrivate } from './private-files.js';
 import type { PageSource } from './pages.js';
 import { prepareShop } from './prepare-shop.js';

@@ -1,11 +1,11 @@
 import { and, eq, inArray, ne } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
-import { accountDataFileName, type AccountExport } from '../../src/shared/account.js';
-import type { AdminOrderDetail } from '../../src/shared/admin.js';
-import type { Address } from '../../src/shared/addresses.js';
-import type { CartResponse } from '../../src/shared/cart.js';
-import type { Order } from '../../src/shared/orders.js';
-import { admins, mailQueue, payments, products, sessions, signInTokens, users } from '../../src/server/db/schema.js';
+import { accountDataFileName, type AccountExport } from '#shared/account.js';
+import type { AdminOrderDetail } from '#shared/admin.js';
+import type { Address } from '#shared/addresses.js';
+import type { CartResponse } from '#shared/cart.js';
+import type { Order } from '#shared/orders.js';
+import { admins, mailQueue, payments, products, sessions, signInTokens, users } from '#server/db/schema.js';
 import { openEventStream, type EventStreamReader } from '../support/event-stream.js';
 import { deliverMarker } from './live-marker.js';
 import { fillCart, placeOrder } from './shopper.js';

@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
-import type { Address } from '../../src/shared/addresses.js';
+import type { Address } from '#shared/addresses.js';
 import { sofia } from './sample-data.js';
 import { signIn } from './sign-in.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { beforeAll, expect, it } from 'vitest';
-import type { Address } from '../../src/shared/addresses.js';
-import type { Order } from '../../src/shared/orders.js';
-import { admins, productPhotos, products } from '../../src/server/db/schema.js';
+import type { Address } from '#shared/addresses.js';
+import type { Order } from '#shared/orders.js';
+import { admins, productPhotos, products } from '#server/db/schema.js';
 import { sofia } from './sample-data.js';
 import { signIn } from './sign-in.js';
 import { describeEachDatabase } from './test-app.js';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
-import type { CartOperation, CartOperationsResponse, CartResponse } from '../../src/shared/cart.js';
-import { DEFAULT_LEAD_TIME, EMPTY_CHOICE_SUMMARY, NO_CHOICES } from '../../src/shared/product-options.js';
-import { dispatchDate } from '../../src/shared/working-days.js';
-import { products } from '../../src/server/db/schema.js';
+import type { CartOperation, CartOperationsResponse, CartResponse } from '#shared/cart.js';
+import { DEFAULT_LEAD_TIME, EMPTY_CHOICE_SUMMARY, NO_CHOICES } from '#shared/product-options.js';
+import { dispatchDate } from '#shared/working-days.js';
+import { products } from '#server/db/schema.js';
 import { openEventStream } from '../support/event-stream.js';
 import { deliverMarker } from './live-marker.js';
 import { signIn } from './sign-in.js';

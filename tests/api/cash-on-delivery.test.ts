@@ -1,9 +1,9 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminOrderPage } from '../../src/shared/admin.js';
-import type { Order } from '../../src/shared/orders.js';
-import { admins, orders, orderStatusChanges, payments, products } from '../../src/server/db/schema.js';
-import { selectRows } from '../../src/server/db/transaction.js';
+import type { AdminOrderPage } from '#shared/admin.js';
+import type { Order } from '#shared/orders.js';
+import { admins, orders, orderStatusChanges, payments, products } from '#server/db/schema.js';
+import { selectRows } from '#server/db/transaction.js';
 import { migratedWith, type Target } from './migration-targets.js';
 import { fillCart, placeOrder } from './shopper.js';
 import { signIn } from './sign-in.js';

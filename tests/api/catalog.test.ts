@@ -1,8 +1,8 @@
 import sharp from 'sharp';
 import { beforeAll, expect, it } from 'vitest';
-import type { Product } from '../../src/shared/catalog.js';
-import { seedDemoCatalogue } from '../../src/server/catalog/seed-demo-catalogue.js';
-import { products } from '../../src/server/db/schema.js';
+import type { Product } from '#shared/catalog.js';
+import { seedDemoCatalogue } from '#server/catalog/seed-demo-catalogue.js';
+import { products } from '#server/db/schema.js';
 import { describeEachDatabase } from './test-app.js';
 import { testProduct } from './test-products.js';
 

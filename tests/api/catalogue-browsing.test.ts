@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
-import type { CartItem } from '../../src/shared/cart.js';
-import type { CatalogueResponse, Product, ProductPageResponse } from '../../src/shared/catalog.js';
-import { priceLines } from '../../src/shared/money.js';
-import type { Order } from '../../src/shared/orders.js';
-import { admins, products } from '../../src/server/db/schema.js';
+import type { CartItem } from '#shared/cart.js';
+import type { CatalogueResponse, Product, ProductPageResponse } from '#shared/catalog.js';
+import { priceLines } from '#shared/money.js';
+import type { Order } from '#shared/orders.js';
+import { admins, products } from '#server/db/schema.js';
 import { pngImage, productForm } from './product-form.js';
 import { sofia } from './sample-data.js';
 import { signIn } from './sign-in.js';

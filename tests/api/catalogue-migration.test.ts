@@ -1,7 +1,7 @@
 import { asc, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orderItems, productPhotos, products, productSlugs } from '../../src/server/db/schema.js';
-import { refreshSearchTexts } from '../../src/server/catalog/product-writes.js';
+import { orderItems, productPhotos, products, productSlugs } from '#server/db/schema.js';
+import { refreshSearchTexts } from '#server/catalog/product-writes.js';
 import { migratedWith, type Target } from './migration-targets.js';
 import { databaseTargets } from './test-app.js';
 

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { productCombinations, products } from '../../src/server/db/schema.js';
+import { productCombinations, products } from '#server/db/schema.js';
 import { fillCart, placeOrder } from './shopper.js';
 import { signIn } from './sign-in.js';
 import { createTestApp, type TestApp } from './test-app.js';

@@ -2,8 +2,8 @@ import { createServer, request as forward, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { like } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { signInTokens } from '../../src/server/db/schema.js';
-import { SIGN_IN_RATE_LIMIT } from '../../src/shared/auth.js';
+import { signInTokens } from '#server/db/schema.js';
+import { SIGN_IN_RATE_LIMIT } from '#shared/auth.js';
 import { describeEachDatabase } from './test-app.js';
 
 // A client behind a proxy that appends to X-Forwarded-For (as nginx's $proxy_add_x_forwarded_for

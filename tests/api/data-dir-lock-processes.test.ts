@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectPath } from '../../src/server/project-path.js';
+import { projectPath } from '#server/project-path.js';
 import { TEST_INDEX_HTML } from './test-app.js';
 
 // Real server processes, as `npm start` runs them, on one DATA_DIR: src/server/db/data-dir-lock.test.ts

@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, expect, it } from 'vitest';
-import type { Product, ProductPageResponse } from '../../src/shared/catalog.js';
-import { bgnToEurMinor } from '../../src/shared/money.js';
-import { convertCatalogueToEuro } from '../../src/server/catalog/currency.js';
-import { seedDemoCatalogue } from '../../src/server/catalog/seed-demo-catalogue.js';
-import { products } from '../../src/server/db/schema.js';
-import { demoProducts } from '../../src/server/demo/demo-catalogue.js';
+import type { Product, ProductPageResponse } from '#shared/catalog.js';
+import { bgnToEurMinor } from '#shared/money.js';
+import { convertCatalogueToEuro } from '#server/catalog/currency.js';
+import { seedDemoCatalogue } from '#server/catalog/seed-demo-catalogue.js';
+import { products } from '#server/db/schema.js';
+import { demoProducts } from '#server/demo/demo-catalogue.js';
 import { createTestApp, databaseTargets, type TestApp } from './test-app.js';
 
 let testApp: TestApp | undefined;

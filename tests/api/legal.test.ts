@@ -1,8 +1,8 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LEGAL_PAGES, type LegalPageResponse } from '../../src/shared/legal.js';
-import { ownLegalFile, termsVersion } from '../../src/server/legal/service.js';
+import { LEGAL_PAGES, type LegalPageResponse } from '#shared/legal.js';
+import { ownLegalFile, termsVersion } from '#server/legal/service.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';
 
 const seller = {

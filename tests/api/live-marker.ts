@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { STOCK_TOPIC, type StockEvent } from '../../src/shared/live.js';
-import type { DatabaseHandle } from '../../src/server/db/client.js';
-import { announceStock } from '../../src/server/notices/live-hub.js';
+import { STOCK_TOPIC, type StockEvent } from '#shared/live.js';
+import type { DatabaseHandle } from '#server/db/client.js';
+import { announceStock } from '#server/notices/live-hub.js';
 import type { EventStreamReader } from '../support/event-stream.js';
 
 /**

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { CatalogueResponse, Product } from '../../src/shared/catalog.js';
-import type { CatalogueChangeEvent, LiveReadyEvent } from '../../src/shared/live.js';
-import { admins } from '../../src/server/db/schema.js';
+import type { CatalogueResponse, Product } from '#shared/catalog.js';
+import type { CatalogueChangeEvent, LiveReadyEvent } from '#shared/live.js';
+import { admins } from '#server/db/schema.js';
 import { openEventStream, type EventStreamReader } from '../support/event-stream.js';
 import { deliverMarker } from './live-marker.js';
 import { pngImage, productForm } from './product-form.js';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAdmin } from '../../src/server/auth/roles.js';
-import { mailQueue, orders, products } from '../../src/server/db/schema.js';
+import { addAdmin } from '#server/auth/roles.js';
+import { mailQueue, orders, products } from '#server/db/schema.js';
 import { openEventStream } from '../support/event-stream.js';
 import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
 import { eventually, fillCart, operationKey, placeOrder, signInThroughInbox } from './shopper.js';

@@ -9,8 +9,8 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { expect } from 'vitest';
-import * as schema from '../../src/server/db/schema.js';
-import { projectPath } from '../../src/server/project-path.js';
+import * as schema from '#server/db/schema.js';
+import { projectPath } from '#server/project-path.js';
 import { createPostgresDatabase } from './test-app.js';
 
 // A migration is tested on a database that has the migrations before it and data of that time.

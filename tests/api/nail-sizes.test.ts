@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
-import type { AccountExport } from '../../src/shared/account.js';
-import { DEFAULT_NAIL_SIZE_CHART } from '../../src/shared/nail-sizes.js';
-import { admins, users } from '../../src/server/db/schema.js';
+import type { AccountExport } from '#shared/account.js';
+import { DEFAULT_NAIL_SIZE_CHART } from '#shared/nail-sizes.js';
+import { admins, users } from '#server/db/schema.js';
 import { signIn } from './sign-in.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';
 

@@ -1,10 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminOrderDetail } from '../../src/shared/admin.js';
-import type { OrderMail } from '../../src/shared/order-mails.js';
-import { addAdmin } from '../../src/server/auth/roles.js';
-import { mailQueue, products } from '../../src/server/db/schema.js';
-import { queueMails } from '../../src/server/mail/mail-queue.js';
+import type { AdminOrderDetail } from '#shared/admin.js';
+import type { OrderMail } from '#shared/order-mails.js';
+import { addAdmin } from '#server/auth/roles.js';
+import { mailQueue, products } from '#server/db/schema.js';
+import { queueMails } from '#server/mail/mail-queue.js';
 import { freePort } from '../support/free-port.js';
 import { startSmtpInbox, type ReceivedMail, type SmtpInbox } from '../support/smtp-inbox.js';
 import { eventually, fillCart, placeOrder, signInThroughInbox } from './shopper.js';

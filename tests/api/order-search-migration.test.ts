@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orderCustomerEmails } from '../../src/server/db/schema.js';
-import { selectRows } from '../../src/server/db/transaction.js';
+import { orderCustomerEmails } from '#server/db/schema.js';
+import { selectRows } from '#server/db/transaction.js';
 import { migratedWith, type Target } from './migration-targets.js';
 import { databaseTargets } from './test-app.js';
 

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
-import type { Address } from '../../src/shared/addresses.js';
-import type { CartResponse } from '../../src/shared/cart.js';
-import { priceLines } from '../../src/shared/money.js';
-import type { Order } from '../../src/shared/orders.js';
-import { orders, payments, products } from '../../src/server/db/schema.js';
-import { termsVersion } from '../../src/server/legal/service.js';
+import type { Address } from '#shared/addresses.js';
+import type { CartResponse } from '#shared/cart.js';
+import { priceLines } from '#shared/money.js';
+import type { Order } from '#shared/orders.js';
+import { orders, payments, products } from '#server/db/schema.js';
+import { termsVersion } from '#server/legal/service.js';
 import { sofia } from './sample-data.js';
 import { signIn } from './sign-in.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/server/config.js';
+import { loadConfig } from '#server/config.js';
 import { openEventStream } from '../support/event-stream.js';
 import { createTestApp, databaseTargets, type TestApp, type TestAppOptions } from './test-app.js';
 

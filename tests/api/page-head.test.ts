@@ -1,12 +1,12 @@
 import { brotliDecompressSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
-import { pickText, type Product, type TextLanguage } from '../../src/shared/catalog.js';
-import { metaDescription } from '../../src/shared/page-head.js';
-import { sitemapProducts } from '../../src/server/catalog/product-queries.js';
-import { updateProduct } from '../../src/server/catalog/product-writes.js';
-import { seedDemoCatalogue } from '../../src/server/catalog/seed-demo-catalogue.js';
-import { products } from '../../src/server/db/schema.js';
+import { pickText, type Product, type TextLanguage } from '#shared/catalog.js';
+import { metaDescription } from '#shared/page-head.js';
+import { sitemapProducts } from '#server/catalog/product-queries.js';
+import { updateProduct } from '#server/catalog/product-writes.js';
+import { seedDemoCatalogue } from '#server/catalog/seed-demo-catalogue.js';
+import { products } from '#server/db/schema.js';
 import { describeEachDatabase } from './test-app.js';
 
 // What a crawler or a link preview that runs no JavaScript reads: the raw HTML the server sends.

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emptyDatabaseFile, openDatabase, saveEmptyDatabase, type DatabaseHandle } from '../../src/server/db/client.js';
+import { emptyDatabaseFile, openDatabase, saveEmptyDatabase, type DatabaseHandle } from '#server/db/client.js';
 
 // The embedded database's memory (src/server/db/client.ts): PostgreSQL's settings inside PGlite, and a
 // new DATA_DIR unpacked from the build's saved empty database rather than loaded through memory.

@@ -1,10 +1,10 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import pg from 'pg';
 import { beforeAll, expect, it } from 'vitest';
-import type { Product, ProductPageResponse } from '../../src/shared/catalog.js';
-import { DEFAULT_NAIL_SIZE_CHART, type NailSizeChart } from '../../src/shared/nail-sizes.js';
-import { PLAIN_PRODUCT_MODEL } from '../../src/shared/product-options.js';
-import { admins, productCombinations, products, stockChanges } from '../../src/server/db/schema.js';
+import type { Product, ProductPageResponse } from '#shared/catalog.js';
+import { DEFAULT_NAIL_SIZE_CHART, type NailSizeChart } from '#shared/nail-sizes.js';
+import { PLAIN_PRODUCT_MODEL } from '#shared/product-options.js';
+import { admins, productCombinations, products, stockChanges } from '#server/db/schema.js';
 import { pngImage, productForm } from './product-form.js';
 import { signIn } from './sign-in.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';

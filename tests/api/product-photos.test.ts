@@ -1,10 +1,10 @@
 import { asc, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { beforeAll, expect, it } from 'vitest';
-import { PRODUCT_IMAGE_WIDTHS, type Product } from '../../src/shared/catalog.js';
-import { addPhoto as addPhotoToProduct } from '../../src/server/catalog/photos.js';
-import { admins, productPhotos } from '../../src/server/db/schema.js';
-import type { ProductImages } from '../../src/server/images/product-images.js';
+import { PRODUCT_IMAGE_WIDTHS, type Product } from '#shared/catalog.js';
+import { addPhoto as addPhotoToProduct } from '#server/catalog/photos.js';
+import { admins, productPhotos } from '#server/db/schema.js';
+import type { ProductImages } from '#server/images/product-images.js';
 import { hugeBlankPng } from '../support/huge-png.js';
 import { pngImage, productForm } from './product-form.js';
 import { signIn } from './sign-in.js';

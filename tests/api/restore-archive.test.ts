@@ -9,12 +9,12 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { BackupError, prepareBackup } from '../../src/server/backup/backup-archive.js';
-import { restoreBackup } from '../../src/server/backup/restore.js';
-import { loadConfig } from '../../src/server/config.js';
-import { FileImageStore } from '../../src/server/images/file-image-store.js';
-import { createMailer } from '../../src/server/mail/mailer.js';
-import { projectPath } from '../../src/server/project-path.js';
+import { BackupError, prepareBackup } from '#server/backup/backup-archive.js';
+import { restoreBackup } from '#server/backup/restore.js';
+import { loadConfig } from '#server/config.js';
+import { FileImageStore } from '#server/images/file-image-store.js';
+import { createMailer } from '#server/mail/mailer.js';
+import { projectPath } from '#server/project-path.js';
 import { startServerProcess } from '../support/server-process.js';
 import { TEST_INDEX_HTML } from './test-app.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PAGE_ROUTES } from '../../src/shared/routes.js';
+import { PAGE_ROUTES } from '#shared/routes.js';
 import { createTestApp, databaseTargets, describeEachDatabase } from './test-app.js';
 
 describeEachDatabase('server basics', (context) => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { SHELL_REVISION_PLACEHOLDER } from '../../src/shared/service-worker.js';
+import { SHELL_REVISION_PLACEHOLDER } from '#shared/service-worker.js';
 import { describeEachDatabase } from './test-app.js';
 
 // A stand-in for the worker Workbox builds: only the precache entry of the page matters here.

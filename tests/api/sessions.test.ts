@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
-import { SESSION_DAYS } from '../../src/shared/auth.js';
-import { hashSecret } from '../../src/server/auth/session.js';
-import { admins, sessions } from '../../src/server/db/schema.js';
+import { SESSION_DAYS } from '#shared/auth.js';
+import { hashSecret } from '#server/auth/session.js';
+import { admins, sessions } from '#server/db/schema.js';
 import { openEventStream, type EventStreamReader } from '../support/event-stream.js';
 import { deliverMarker } from './live-marker.js';
 import { eventually } from './shopper.js';

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Product } from '../../src/shared/catalog.js';
-import type { Order } from '../../src/shared/orders.js';
-import type { PublicSettings } from '../../src/shared/settings.js';
-import { orders, products } from '../../src/server/db/schema.js';
-import { prepareShop } from '../../src/server/prepare-shop.js';
+import type { Product } from '#shared/catalog.js';
+import type { Order } from '#shared/orders.js';
+import type { PublicSettings } from '#shared/settings.js';
+import { orders, products } from '#server/db/schema.js';
+import { prepareShop } from '#server/prepare-shop.js';
 import { placeOrder, fillCart } from './shopper.js';
 import { signIn } from './sign-in.js';
 import { createTestApp, databaseTargets, type TestApp } from './test-app.js';

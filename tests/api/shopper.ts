@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { CartResponse } from '../../src/shared/cart.js';
-import { priceLines } from '../../src/shared/money.js';
-import type { Order } from '../../src/shared/orders.js';
+import type { CartResponse } from '#shared/cart.js';
+import { priceLines } from '#shared/money.js';
+import type { Order } from '#shared/orders.js';
 import type { SmtpInbox } from '../support/smtp-inbox.js';
 import { sofia } from './sample-data.js';
 import { requestLink, tokenOf } from './sign-in.js';

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { OutboxEntry } from '../../src/server/mail/mailer.js';
+import type { OutboxEntry } from '#server/mail/mailer.js';
 import type { TestApp } from './test-app.js';
 
 let clientNumber = 0;

@@ -1,7 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orders, orderStatusChanges, payments } from '../../src/server/db/schema.js';
-import { selectRows } from '../../src/server/db/transaction.js';
+import { orders, orderStatusChanges, payments } from '#server/db/schema.js';
+import { selectRows } from '#server/db/transaction.js';
 import { migratedWith, type Target } from './migration-targets.js';
 import { databaseTargets } from './test-app.js';
 

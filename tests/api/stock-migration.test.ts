@@ -1,6 +1,6 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cartItems, orderItems, products } from '../../src/server/db/schema.js';
+import { cartItems, orderItems, products } from '#server/db/schema.js';
 import { migratedWith, type Target } from './migration-targets.js';
 import { databaseTargets } from './test-app.js';
 

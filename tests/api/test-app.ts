@@ -4,11 +4,11 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, inject } from 'vitest';
-import { buildApp, type AppParts } from '../../src/server/app.js';
-import { loadConfig, type Config } from '../../src/server/config.js';
-import { openDatabase, type DatabaseHandle } from '../../src/server/db/client.js';
-import { productImagesFor, type ProductImages } from '../../src/server/images/product-images.js';
-import { builtPages } from '../../src/server/pages.js';
+import { buildApp, type AppParts } from '#server/app.js';
+import { loadConfig, type Config } from '#server/config.js';
+import { openDatabase, type DatabaseHandle } from '#server/db/client.js';
+import { productImagesFor, type ProductImages } from '#server/images/product-images.js';
+import { builtPages } from '#server/pages.js';
 
 export interface TestApp {
   app: FastifyInstance;

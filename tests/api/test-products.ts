@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { products } from '../../src/server/db/schema.js';
-import { searchableText } from '../../src/shared/search.js';
-import { slugify } from '../../src/shared/slug.js';
+import type { products } from '#server/db/schema.js';
+import { searchableText } from '#shared/search.js';
+import { slugify } from '#shared/slug.js';
 
 interface TestProductFields {
   name: string;

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RECONNECT_EVENT } from '../../src/server/live/routes.js';
+import { RECONNECT_EVENT } from '#server/live/routes.js';
 import { openEventStream } from '../support/event-stream.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { createShopPlace, exitOf, type ShopPlace } from './http-shopper.js';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Order } from '../../src/shared/orders.js';
-import { returnMarksOf, type AdminWithdrawal, type ReturnRule, type Withdrawal, type WithdrawalPreview } from '../../src/shared/withdrawals.js';
-import { admins, mailQueue, orderItems, orders, products, refunds, stockChanges, withdrawals } from '../../src/server/db/schema.js';
+import type { Order } from '#shared/orders.js';
+import { returnMarksOf, type AdminWithdrawal, type ReturnRule, type Withdrawal, type WithdrawalPreview } from '#shared/withdrawals.js';
+import { admins, mailQueue, orderItems, orders, products, refunds, stockChanges, withdrawals } from '#server/db/schema.js';
 import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
 import { fillCart, placeOrder, signInThroughInbox } from './shopper.js';
 import { createTestApp, databaseTargets, type TestApp } from './test-app.js';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
-import type { ChoiceSummary } from '../../src/shared/product-options.js';
-import type { WorkListResponse } from '../../src/shared/work-list.js';
-import { admins, orderItems, orders, users } from '../../src/server/db/schema.js';
+import type { ChoiceSummary } from '#shared/product-options.js';
+import type { WorkListResponse } from '#shared/work-list.js';
+import { admins, orderItems, orders, users } from '#server/db/schema.js';
 import { signIn } from './sign-in.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';
 

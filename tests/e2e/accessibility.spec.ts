@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
-import type { Product } from '../../src/shared/catalog.js';
-import { LEGAL_PAGES } from '../../src/shared/legal.js';
-import { legalPath } from '../../src/shared/routes.js';
+import type { Product } from '#shared/catalog.js';
+import { LEGAL_PAGES } from '#shared/legal.js';
+import { legalPath } from '#shared/routes.js';
 import { Auditor, signInRequest } from './accessibility.js';
 import { placeOrderThroughApi } from './shop-api.js';
 import { plainCard } from './fixtures.js';

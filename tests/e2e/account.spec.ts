@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import type { AccountExport } from '../../src/shared/account.js';
-import type { AdminOrderDetail } from '../../src/shared/admin.js';
+import type { AccountExport } from '#shared/account.js';
+import type { AdminOrderDetail } from '#shared/admin.js';
 import { auditPage, signInRequest } from './accessibility.js';
 import { placeOrderThroughApi } from './shop-api.js';
 import { expect, hasHorizontalScroll, test, uniqueEmail } from './shop-fixtures.js';

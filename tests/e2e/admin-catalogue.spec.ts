@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import type { APIRequestContext, Page } from '@playwright/test';
-import type { Product } from '../../src/shared/catalog.js';
+import type { Product } from '#shared/catalog.js';
 import { hugeBlankPng } from '../support/huge-png.js';
 import { expect, hasHorizontalScroll, test } from './shop-fixtures.js';
 

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
-import type { Product } from '../../src/shared/catalog.js';
+import type { Product } from '#shared/catalog.js';
 import { Auditor } from './accessibility.js';
 import { expect, hasHorizontalScroll, test } from './shop-fixtures.js';
 

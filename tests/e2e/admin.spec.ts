@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import type { Page, APIRequestContext } from '@playwright/test';
-import type { Product } from '../../src/shared/catalog.js';
-import type { Order } from '../../src/shared/orders.js';
+import type { Product } from '#shared/catalog.js';
+import type { Order } from '#shared/orders.js';
 import { placeOrderThroughApi } from './shop-api.js';
 import { clientAddressHeader, expect, SHOP_ADMIN_EMAIL, test, uniqueEmail } from './shop-fixtures.js';
 import { signIn } from './sign-in-steps.js';

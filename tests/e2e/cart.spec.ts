@@ -1,5 +1,5 @@
-import type { Product } from '../../src/shared/catalog.js';
-import { isPlainProduct } from '../../src/shared/product-options.js';
+import type { Product } from '#shared/catalog.js';
+import { isPlainProduct } from '#shared/product-options.js';
 import type { Page } from '@playwright/test';
 import { plainCard } from './fixtures.js';
 import { clientAddressHeader, expect, hasHorizontalScroll, test, uniqueEmail } from './shop-fixtures.js';

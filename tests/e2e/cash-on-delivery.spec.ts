@@ -1,5 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
-import type { Product } from '../../src/shared/catalog.js';
+import type { Product } from '#shared/catalog.js';
 import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
 import { acceptTerms } from './checkout-steps.js';
 import { expect, test } from './fixtures.js';

@@ -1,5 +1,5 @@
 import { expect, type Page } from '@playwright/test';
-import { MOCK_PROCESSING_MS, MOCK_SUCCESS_MS } from '../../src/shared/orders.js';
+import { MOCK_PROCESSING_MS, MOCK_SUCCESS_MS } from '#shared/orders.js';
 
 /** Ticks "I have read and accept the terms and conditions" at checkout, in either language. */
 export async function acceptTerms(page: Page): Promise<void> {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
-import type { Product } from '../../src/shared/catalog.js';
-import { formatBgnEquivalent, formatMoney, lineText, taxContainedIn } from '../../src/shared/money.js';
+import type { Product } from '#shared/catalog.js';
+import { formatBgnEquivalent, formatMoney, lineText, taxContainedIn } from '#shared/money.js';
 import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
 import { acceptTerms } from './checkout-steps.js';
 import { expect, hasHorizontalScroll, plainCard, test } from './fixtures.js';

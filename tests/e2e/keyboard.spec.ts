@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
-import type { Product } from '../../src/shared/catalog.js';
-import { isPlainProduct } from '../../src/shared/product-options.js';
+import type { Product } from '#shared/catalog.js';
+import { isPlainProduct } from '#shared/product-options.js';
 import { signInRequest } from './accessibility.js';
 import { paymentWindowCompletes } from './checkout-steps.js';
 import { plainCard } from './fixtures.js';

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
-import type { Product } from '../../src/shared/catalog.js';
-import type { NailSizeChart } from '../../src/shared/nail-sizes.js';
+import type { Product } from '#shared/catalog.js';
+import type { NailSizeChart } from '#shared/nail-sizes.js';
 import { expect, hasHorizontalScroll, test, uniqueEmail } from './shop-fixtures.js';
 import { signIn } from './sign-in-steps.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
 import sharp from 'sharp';
-import { RUNTIME_CACHES } from '../../src/shared/service-worker.js';
+import { RUNTIME_CACHES } from '#shared/service-worker.js';
 import type { SmtpInbox } from '../support/smtp-inbox.js';
 import { plainCard } from './fixtures.js';
 import { expect, test, uniqueEmail } from './shop-fixtures.js';

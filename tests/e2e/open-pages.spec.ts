@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import type { CartResponse } from '../../src/shared/cart.js';
+import type { CartResponse } from '#shared/cart.js';
 import { createProduct, deleteProduct, renameProduct } from './shop-api.js';
 import { clientAddressHeader, expect, test, uniqueEmail } from './shop-fixtures.js';
 import { requestLinkThroughUi, signIn } from './sign-in-steps.js';

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test, uniqueEmail } from './shop-fixtures.js';
 import { setOrderStatus, placeOrderThroughApi } from './shop-api.js';
-import { PAYMENT_POLL_MS } from '../../src/shared/orders.js';
+import { PAYMENT_POLL_MS } from '#shared/orders.js';
 import { signIn } from './sign-in-steps.js';
 
 /** Signs a new customer in and returns the id of a demo product to order. */

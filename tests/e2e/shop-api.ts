@@ -1,10 +1,10 @@
 import { expect, type APIRequestContext } from '@playwright/test';
 import sharp from 'sharp';
-import type { CartResponse } from '../../src/shared/cart.js';
-import type { Product } from '../../src/shared/catalog.js';
-import { priceLines } from '../../src/shared/money.js';
-import type { OrderStatus } from '../../src/shared/order-status.js';
-import type { Order, PaymentMethod } from '../../src/shared/orders.js';
+import type { CartResponse } from '#shared/cart.js';
+import type { Product } from '#shared/catalog.js';
+import { priceLines } from '#shared/money.js';
+import type { OrderStatus } from '#shared/order-status.js';
+import type { Order, PaymentMethod } from '#shared/orders.js';
 
 // Setting the scene through the API, for tests whose journey starts later: the admin's side of a
 // story, or an order that only has to exist.

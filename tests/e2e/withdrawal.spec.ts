@@ -1,8 +1,8 @@
 import type { APIRequestContext } from '@playwright/test';
-import type { CartResponse } from '../../src/shared/cart.js';
-import { formatMoney, priceLines } from '../../src/shared/money.js';
-import { adminOrderPath } from '../../src/shared/routes.js';
-import type { Order } from '../../src/shared/orders.js';
+import type { CartResponse } from '#shared/cart.js';
+import { formatMoney, priceLines } from '#shared/money.js';
+import { adminOrderPath } from '#shared/routes.js';
+import type { Order } from '#shared/orders.js';
 import { Auditor } from './accessibility.js';
 import { setOrderStatus } from './shop-api.js';
 import { API_ADMIN_EMAIL, clientAddressHeader, expect, signedInApi, test, uniqueEmail } from './shop-fixtures.js';

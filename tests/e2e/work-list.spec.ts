@@ -1,10 +1,10 @@
 import sharp from 'sharp';
 import type { APIRequestContext, Page } from '@playwright/test';
-import type { CartOperationsResponse } from '../../src/shared/cart.js';
-import type { Product } from '../../src/shared/catalog.js';
-import { priceLines } from '../../src/shared/money.js';
-import { DEFAULT_NAIL_SIZE_CHART } from '../../src/shared/nail-sizes.js';
-import type { Order } from '../../src/shared/orders.js';
+import type { CartOperationsResponse } from '#shared/cart.js';
+import type { Product } from '#shared/catalog.js';
+import { priceLines } from '#shared/money.js';
+import { DEFAULT_NAIL_SIZE_CHART } from '#shared/nail-sizes.js';
+import type { Order } from '#shared/orders.js';
 import { Auditor } from './accessibility.js';
 import { expect, hasHorizontalScroll, signedInApi, test, uniqueEmail } from './shop-fixtures.js';
 

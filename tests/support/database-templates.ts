@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { openDatabase, saveEmptyDatabase } from '../../src/server/db/client.js';
+import { openDatabase, saveEmptyDatabase } from '#server/db/client.js';
 
 /*
  * Vitest global setup. Creating a database and running every migration on it costs far more than the

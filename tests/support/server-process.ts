@@ -4,7 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import * as tar from 'tar';
 import { inject } from 'vitest';
-import { projectPath } from '../../src/server/project-path.js';
+import { projectPath } from '#server/project-path.js';
 import { freePort } from './free-port.js';
 
 /**

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { COUNTRIES, DEFAULT_COUNTRY, firstAddressError, internationalPhone, PHONE_MAX_LENGTH, type Address, type AddressInput } from '../../shared/addresses.js';
-import { refusedField } from '../api/error-text.js';
-import { useTranslation } from '../i18n/i18n.js';
+import { COUNTRIES, DEFAULT_COUNTRY, firstAddressError, internationalPhone, PHONE_MAX_LENGTH, type Address, type AddressInput } from '#shared/addresses.js';
+import { refusedField } from '#client/api/error-text.js';
+import { useTranslation } from '#client/i18n/i18n.js';
 
 interface AddressFormProps {
   initial?: Address;

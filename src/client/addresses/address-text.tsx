@@ -1,5 +1,5 @@
-import type { ShippingAddress } from '../../shared/orders.js';
-import { useTranslation } from '../i18n/i18n.js';
+import type { ShippingAddress } from '#shared/orders.js';
+import { useTranslation } from '#client/i18n/i18n.js';
 
 /** An address as it is written on a parcel. */
 export function AddressText({ address }: { address: ShippingAddress }) {

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Address, AddressInput } from '../../shared/addresses.js';
-import { requestJson } from '../api/http.js';
-import { queryKeys } from '../api/query-keys.js';
+import type { Address, AddressInput } from '#shared/addresses.js';
+import { requestJson } from '#client/api/http.js';
+import { queryKeys } from '#client/api/query-keys.js';
 
 type AddressesResponse = { addresses: Address[] };
 

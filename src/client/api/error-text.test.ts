@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { API_ERROR_CODES } from '../../shared/api-errors.js';
-import bgCore from '../i18n/bg.json';
-import bgPages from '../i18n/bg.pages.json';
-import enCore from '../i18n/en.json';
-import enPages from '../i18n/en.pages.json';
-import { createTranslator } from '../i18n/i18n.js';
+import { API_ERROR_CODES } from '#shared/api-errors.js';
+import bgCore from '#client/i18n/bg.json';
+import bgPages from '#client/i18n/bg.pages.json';
+import enCore from '#client/i18n/en.json';
+import enPages from '#client/i18n/en.pages.json';
+import { createTranslator } from '#client/i18n/i18n.js';
 import { errorText, errorTextKey, refusedField, TranslatedError } from './error-text.js';
 import { ApiError } from './http.js';
 

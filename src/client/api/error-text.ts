@@ -1,5 +1,5 @@
-import type { ApiErrorCode, InvalidInput } from '../../shared/api-errors.js';
-import type { Translate } from '../i18n/i18n.js';
+import type { ApiErrorCode, InvalidInput } from '#shared/api-errors.js';
+import type { Translate } from '#client/i18n/i18n.js';
 import { ApiError } from './http.js';
 
 /** A failure whose message is already in the customer's language, to be shown as it is. */

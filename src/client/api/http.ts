@@ -1,4 +1,4 @@
-import type { ApiErrorBody, ApiErrorCode } from '../../shared/api-errors.js';
+import type { ApiErrorBody, ApiErrorCode } from '#shared/api-errors.js';
 
 /** An API call that failed: a network failure has code 'network', others the server's code. */
 export class ApiError extends Error {

@@ -1,8 +1,8 @@
-import type { LiveTopic } from '../../shared/live.js';
-import type { TextLanguage } from '../../shared/catalog.js';
-import type { LegalPage } from '../../shared/legal.js';
-import { CATALOGUE_TOPIC } from '../../shared/live.js';
-import type { StockFilter } from '../../shared/stock.js';
+import type { LiveTopic } from '#shared/live.js';
+import type { TextLanguage } from '#shared/catalog.js';
+import type { LegalPage } from '#shared/legal.js';
+import { CATALOGUE_TOPIC } from '#shared/live.js';
+import type { StockFilter } from '#shared/stock.js';
 
 // The families' keys: each is the prefix of its members' keys, so that invalidating a family reaches them all.
 const carts = ['cart'] as const;

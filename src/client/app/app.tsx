@@ -1,11 +1,11 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { CartProvider } from '../cart/cart-provider.js';
-import { ConnectivityProvider } from '../connectivity/connectivity.js';
-import { I18nProvider } from '../i18n/i18n.js';
-import type { Language } from '../i18n/texts.js';
-import { LiveUpdates } from '../live/live-updates.js';
-import { SessionProvider, sessionQuery } from '../session/session.js';
-import { ModalProvider } from '../ui/modal/modal-context.js';
+import { CartProvider } from '#client/cart/cart-provider.js';
+import { ConnectivityProvider } from '#client/connectivity/connectivity.js';
+import { I18nProvider } from '#client/i18n/i18n.js';
+import type { Language } from '#client/i18n/texts.js';
+import { LiveUpdates } from '#client/live/live-updates.js';
+import { SessionProvider, sessionQuery } from '#client/session/session.js';
+import { ModalProvider } from '#client/ui/modal/modal-context.js';
 import { AuthDialogs } from './auth-dialogs.js';
 import { AppRoutes } from './router.js';
 

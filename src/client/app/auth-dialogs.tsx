@@ -1,16 +1,16 @@
 import { lazy, useEffect, useState } from 'react';
-import { SIGN_IN_TOKEN_PARAM } from '../../shared/auth.js';
-import { useTranslation } from '../i18n/i18n.js';
-import { loadDictionary } from '../i18n/texts.js';
-import { useSession } from '../session/session.js';
-import { ChunkBoundary } from '../ui/chunk-boundary.js';
-import { useModal } from '../ui/modal/modal-context.js';
+import { SIGN_IN_TOKEN_PARAM } from '#shared/auth.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { loadDictionary } from '#client/i18n/texts.js';
+import { useSession } from '#client/session/session.js';
+import { ChunkBoundary } from '#client/ui/chunk-boundary.js';
+import { useModal } from '#client/ui/modal/modal-context.js';
 import { whenPageIdle } from './when-page-idle.js';
 
 // Sign-in code is not needed to show the first page, so it is not part of it.
-const loadLoginDialog = () => import('../features/auth/login-dialog.js');
+const loadLoginDialog = () => import('#client/features/auth/login-dialog.js');
 const LoginDialog = lazy(loadLoginDialog);
-const CompleteSignIn = lazy(() => import('../features/auth/complete-sign-in.js'));
+const CompleteSignIn = lazy(() => import('#client/features/auth/complete-sign-in.js'));
 
 /** Takes the sign-in token out of the address bar, so that it is not bookmarked, shared or reloaded. */
 function takeTokenFromAddress(): string | null {

@@ -1,22 +1,22 @@
 import { lazy, type ReactNode } from 'react';
 import { Route, Switch } from 'wouter';
-import { PAGE_ROUTES } from '../../shared/routes.js';
-import { HomePage } from '../features/catalog/home-page.js';
-import { PageTexts, useTranslation } from '../i18n/i18n.js';
-import { ChunkBoundary } from '../ui/chunk-boundary.js';
-import { LoadErrorMessage, LoadingMessage } from '../ui/state-message.js';
+import { PAGE_ROUTES } from '#shared/routes.js';
+import { HomePage } from '#client/features/catalog/home-page.js';
+import { PageTexts, useTranslation } from '#client/i18n/i18n.js';
+import { ChunkBoundary } from '#client/ui/chunk-boundary.js';
+import { LoadErrorMessage, LoadingMessage } from '#client/ui/state-message.js';
 import { SiteLayout } from './layout/site-layout.js';
 
 // Everything but the home page loads on demand, so the first visit downloads only what it shows.
-const ProfilePage = lazy(() => import('../features/profile/profile-page.js'));
-const CartPage = lazy(() => import('../features/cart/cart-page.js'));
-const CheckoutPage = lazy(() => import('../features/checkout/checkout-page.js'));
-const PaymentPage = lazy(() => import('../features/payment/payment-page.js'));
-const MockPaymentPage = lazy(() => import('../features/payment/mock-payment-page.js'));
-const AdminPage = lazy(() => import('../features/admin/admin-page.js'));
-const NotFoundPage = lazy(() => import('../features/not-found/not-found-page.js'));
-const ProductPage = lazy(() => import('../features/catalog/product-page.js'));
-const LegalPage = lazy(() => import('../features/legal/legal-page.js'));
+const ProfilePage = lazy(() => import('#client/features/profile/profile-page.js'));
+const CartPage = lazy(() => import('#client/features/cart/cart-page.js'));
+const CheckoutPage = lazy(() => import('#client/features/checkout/checkout-page.js'));
+const PaymentPage = lazy(() => import('#client/features/payment/payment-page.js'));
+const MockPaymentPage = lazy(() => import('#client/features/payment/mock-payment-page.js'));
+const AdminPage = lazy(() => import('#client/features/admin/admin-page.js'));
+const NotFoundPage = lazy(() => import('#client/features/not-found/not-found-page.js'));
+const ProductPage = lazy(() => import('#client/features/catalog/product-page.js'));
+const LegalPage = lazy(() => import('#client/features/legal/legal-page.js'));
 
 function PageLoading() {
   const { t } = useTranslation();

@@ -1,5 +1,5 @@
-import type { CartItem, CartOperation, CartOperationsResponse, CartResponse } from '../../shared/cart.js';
-import { requestJson } from '../api/http.js';
+import type { CartItem, CartOperation, CartOperationsResponse, CartResponse } from '#shared/cart.js';
+import { requestJson } from '#client/api/http.js';
 
 /** The cart as the server holds it. */
 export const fetchCartItems = async (): Promise<CartItem[]> => (await requestJson<CartResponse>('/api/cart')).items;

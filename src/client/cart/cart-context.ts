@@ -1,10 +1,10 @@
 import { createContext, useContext, useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { CartItem } from '../../shared/cart.js';
-import type { Product } from '../../shared/catalog.js';
-import type { ChoiceProblem } from '../../shared/product-options.js';
-import { TranslatedError } from '../api/error-text.js';
-import { queryKeys } from '../api/query-keys.js';
+import type { CartItem } from '#shared/cart.js';
+import type { Product } from '#shared/catalog.js';
+import type { ChoiceProblem } from '#shared/product-options.js';
+import { TranslatedError } from '#client/api/error-text.js';
+import { queryKeys } from '#client/api/query-keys.js';
 import type { ShownCartItem } from './cart-storage.js';
 
 /** A failure whose text is meant for the customer, already translated. */

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { queryKeys } from '../api/query-keys.js';
-import { useSession } from '../session/session.js';
+import { queryKeys } from '#client/api/query-keys.js';
+import { useSession } from '#client/session/session.js';
 import { fetchCartItems } from './cart-api.js';
 import { CartContext, type Cart } from './cart-context.js';
 import { readMirror, readQueue, withQueue, writeMirror } from './cart-storage.js';

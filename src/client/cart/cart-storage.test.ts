@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CartItem } from '../../shared/cart.js';
-import { choiceKey, type LineChoices } from '../../shared/product-options.js';
+import type { CartItem } from '#shared/cart.js';
+import { choiceKey, type LineChoices } from '#shared/product-options.js';
 import { MemoryStorage } from '../../../tests/support/memory-storage.js';
 import { forgetCart, newOperationId, queueOperation, readMirror, readQueue, toOperations, withQueue, writeMirror, writeQueue, type QueuedOperation } from './cart-storage.js';
 

@@ -1,6 +1,6 @@
-import type { CartItem, CartOperation } from '../../shared/cart.js';
-import type { LocalizedText } from '../../shared/catalog.js';
-import type { ChoiceSummary } from '../../shared/product-options.js';
+import type { CartItem, CartOperation } from '#shared/cart.js';
+import type { LocalizedText } from '#shared/catalog.js';
+import type { ChoiceSummary } from '#shared/product-options.js';
 
 /** A cart line as the browser shows it: pendingSync marks a line added or changed offline and not yet on the server. */
 export interface ShownCartItem extends CartItem {

@@ -1,9 +1,9 @@
 import { Link } from 'wouter';
-import { choicesText, hasChoices } from '../../shared/product-options.js';
-import { productPath } from '../../shared/routes.js';
-import { useTranslation } from '../i18n/i18n.js';
-import { useLocalize } from '../i18n/localized.js';
-import { ChoiceSummaryText } from '../ui/choice-summary.js';
+import { choicesText, hasChoices } from '#shared/product-options.js';
+import { productPath } from '#shared/routes.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { useLocalize } from '#client/i18n/localized.js';
+import { ChoiceSummaryText } from '#client/ui/choice-summary.js';
 import type { ShownCartItem } from './cart-storage.js';
 
 /**

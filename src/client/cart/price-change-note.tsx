@@ -1,5 +1,5 @@
-import { useTranslation } from '../i18n/i18n.js';
-import { usePriceText } from '../ui/price.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { usePriceText } from '#client/ui/price.js';
 
 /** Flags a line whose price changed, in words that screen readers read as they are shown. */
 export function PriceChangeNote({ earlierMinor, nowMinor }: { earlierMinor: number; nowMinor: number }) {

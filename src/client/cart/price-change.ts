@@ -1,4 +1,4 @@
-import type { CartItem } from '../../shared/cart.js';
+import type { CartItem } from '#shared/cart.js';
 
 /**
  * The price a cart line had before, when today's differs: the one the customer last saw (on the

@@ -1,11 +1,11 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { MAX_CART_PIECES } from '../../shared/cart.js';
-import { pickText } from '../../shared/catalog.js';
-import { ApiError } from '../api/http.js';
-import { queryKeys } from '../api/query-keys.js';
-import type { Translate } from '../i18n/i18n.js';
-import type { Language } from '../i18n/texts.js';
-import type { ModalMessage } from '../ui/modal/modal-context.js';
+import { MAX_CART_PIECES } from '#shared/cart.js';
+import { pickText } from '#shared/catalog.js';
+import { ApiError } from '#client/api/http.js';
+import { queryKeys } from '#client/api/query-keys.js';
+import type { Translate } from '#client/i18n/i18n.js';
+import type { Language } from '#client/i18n/texts.js';
+import type { ModalMessage } from '#client/ui/modal/modal-context.js';
 import { sendCartOperations } from './cart-api.js';
 import { readQueue, toOperations, writeQueue, type QueuedOperation } from './cart-storage.js';
 import { shortageText } from './shortage-text.js';

@@ -1,5 +1,5 @@
-import { stockLevel } from '../../shared/stock.js';
-import { useTranslation } from '../i18n/i18n.js';
+import { stockLevel } from '#shared/stock.js';
+import { useTranslation } from '#client/i18n/i18n.js';
 import type { ShownCartItem } from './cart-storage.js';
 
 /** Under a cart line: that its product sold out, that fewer are left than the line holds, or that few are left. */

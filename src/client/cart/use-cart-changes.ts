@@ -1,10 +1,10 @@
 import { useCallback, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { MAX_CART_PIECES, type CartItem, type CartOperation, type CartOperationResult } from '../../shared/cart.js';
-import { ApiError } from '../api/http.js';
-import { queryKeys } from '../api/query-keys.js';
-import { useConnectivity } from '../connectivity/connectivity.js';
-import { useTranslation } from '../i18n/i18n.js';
+import { MAX_CART_PIECES, type CartItem, type CartOperation, type CartOperationResult } from '#shared/cart.js';
+import { ApiError } from '#client/api/http.js';
+import { queryKeys } from '#client/api/query-keys.js';
+import { useConnectivity } from '#client/connectivity/connectivity.js';
+import { useTranslation } from '#client/i18n/i18n.js';
 import { sendCartOperations } from './cart-api.js';
 import { CartError, ChoicesRefused, type Cart } from './cart-context.js';
 import { newOperationId, queueOperation, readQueue, withQueue, writeQueue, type QueuedOperation, type ShownCartItem } from './cart-storage.js';

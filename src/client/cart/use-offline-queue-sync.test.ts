@@ -1,6 +1,6 @@
 import type * as ReactModule from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CartOperation, CartOperationResult, CartOperationsResponse } from '../../shared/cart.js';
+import type { CartOperation, CartOperationResult, CartOperationsResponse } from '#shared/cart.js';
 import { readQueue, writeQueue, type QueuedOperation } from './cart-storage.js';
 import { useOfflineQueueSync } from './use-offline-queue-sync.js';
 import { MemoryStorage } from '../../../tests/support/memory-storage.js';
@@ -24,17 +24,17 @@ vi.mock('react', async (original) => ({
 vi.mock('@tanstack/react-query', () => ({
   useQueryClient: () => ({ invalidateQueries: async () => void page.invalidated++ }),
 }));
-vi.mock('../connectivity/connectivity.js', () => ({
+vi.mock('#client/connectivity/connectivity.js', () => ({
   useConnectivity: () => ({
     online: true,
     reportNetworkFailure: () => void page.networkFailures++,
     setSyncing: (syncing: boolean) => void page.syncing.push(syncing),
   }),
 }));
-vi.mock('../i18n/i18n.js', () => ({
+vi.mock('#client/i18n/i18n.js', () => ({
   useTranslation: () => ({ language: 'en', t: (key: string, params?: Record<string, string | number>) => `${key} ${JSON.stringify(params ?? {})}` }),
 }));
-vi.mock('../ui/modal/modal-context.js', () => ({
+vi.mock('#client/ui/modal/modal-context.js', () => ({
   useModal: () => (message: { type: string; message: string }) => void page.modals.push(message),
 }));
 

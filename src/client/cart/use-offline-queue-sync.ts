@@ -1,8 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useConnectivity } from '../connectivity/connectivity.js';
-import { useTranslation } from '../i18n/i18n.js';
-import { useModal } from '../ui/modal/modal-context.js';
+import { useConnectivity } from '#client/connectivity/connectivity.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { useModal } from '#client/ui/modal/modal-context.js';
 import { readQueue } from './cart-storage.js';
 
 /**

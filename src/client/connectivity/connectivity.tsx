@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { onlineManager, useQueryClient } from '@tanstack/react-query';
-import { ApiError } from '../api/http.js';
+import { ApiError } from '#client/api/http.js';
 
 type ConnectionStatus = 'online' | 'offline' | 'syncing';
 

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import { DEFAULT_PAGE_LANGUAGE, isIndexablePath, LANGUAGE_PARAM, searchWithLanguage } from '../../shared/routes.js';
+import { DEFAULT_PAGE_LANGUAGE, isIndexablePath, LANGUAGE_PARAM, searchWithLanguage } from '#shared/routes.js';
 import { useTranslation } from './i18n.js';
 
 /**

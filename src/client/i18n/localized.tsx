@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { pickText, type LocalizedText } from '../../shared/catalog.js';
+import { pickText, type LocalizedText } from '#shared/catalog.js';
 import { useTranslation } from './i18n.js';
 
 /** Picks a product text in the page's language, else the other one's (for labels, messages and alt texts). */

@@ -1,6 +1,6 @@
 // The visitor's language and the download of its texts, without React: the page's small first script
 // (early-requests.ts) uses it to start that download before the app's code has arrived.
-import { languageFromSearch } from '../../shared/routes.js';
+import { languageFromSearch } from '#shared/routes.js';
 
 export const LANGUAGES = ['en', 'bg'] as const;
 export type Language = (typeof LANGUAGES)[number];

@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
 import { partialMatchKey, useQueryClient } from '@tanstack/react-query';
-import { CATALOGUE_TOPIC, STOCK_TOPIC, type CatalogueChangeEvent, type LiveReadyEvent, type LiveTopic, type StockCounts, type StockEvent } from '../../shared/live.js';
-import { queryKeys } from '../api/query-keys.js';
-import type { ShownCartItem } from '../cart/cart-storage.js';
-import { useSession } from '../session/session.js';
+import { CATALOGUE_TOPIC, STOCK_TOPIC, type CatalogueChangeEvent, type LiveReadyEvent, type LiveTopic, type StockCounts, type StockEvent } from '#shared/live.js';
+import { queryKeys } from '#client/api/query-keys.js';
+import type { ShownCartItem } from '#client/cart/cart-storage.js';
+import { useSession } from '#client/session/session.js';
 import { cartWithCounts, catalogueWithCounts, type CatalogueView } from './stock-counts.js';
 
 const USER_TOPICS: readonly LiveTopic[] = ['cart', 'orders'];

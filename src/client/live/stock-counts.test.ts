@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { CatalogueResponse, Product } from '../../shared/catalog.js';
-import { EMPTY_CHOICE_SUMMARY, NO_CHOICES, PLAIN_PRODUCT_MODEL } from '../../shared/product-options.js';
-import type { ShownCartItem } from '../cart/cart-storage.js';
+import type { CatalogueResponse, Product } from '#shared/catalog.js';
+import { EMPTY_CHOICE_SUMMARY, NO_CHOICES, PLAIN_PRODUCT_MODEL } from '#shared/product-options.js';
+import type { ShownCartItem } from '#client/cart/cart-storage.js';
 import { cartWithCounts, catalogueWithCounts } from './stock-counts.js';
 
 const product = (id: string, stock: number | null): Product => ({

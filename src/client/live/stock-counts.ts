@@ -1,6 +1,6 @@
-import type { CatalogueResponse, Product, ProductPageResponse } from '../../shared/catalog.js';
-import type { StockCounts } from '../../shared/live.js';
-import type { ShownCartItem } from '../cart/cart-storage.js';
+import type { CatalogueResponse, Product, ProductPageResponse } from '#shared/catalog.js';
+import type { StockCounts } from '#shared/live.js';
+import type { ShownCartItem } from '#client/cart/cart-storage.js';
 
 // Counts arrive with every order, so pages put them into what they hold instead of fetching it again.
 // Each returns its input itself when no count changed, so that nothing re-renders for nothing.

@@ -1,13 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'wouter';
-import type { Order } from '../../shared/orders.js';
-import { PAGE_ROUTES } from '../../shared/routes.js';
-import { errorText } from '../api/error-text.js';
-import { requestJson } from '../api/http.js';
-import { queryKeys } from '../api/query-keys.js';
-import { useTranslation } from '../i18n/i18n.js';
-import { Price } from '../ui/price.js';
+import type { Order } from '#shared/orders.js';
+import { PAGE_ROUTES } from '#shared/routes.js';
+import { errorText } from '#client/api/error-text.js';
+import { requestJson } from '#client/api/http.js';
+import { queryKeys } from '#client/api/query-keys.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { Price } from '#client/ui/price.js';
 
 const cancelOrder = (orderId: string) => requestJson<{ order: Order }>(`/api/orders/${encodeURIComponent(orderId)}/cancel`, { method: 'POST' });
 

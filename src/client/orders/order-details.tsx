@@ -1,13 +1,13 @@
-import { taxPercentText, type Currency } from '../../shared/money.js';
-import type { Order, PaymentMethod } from '../../shared/orders.js';
-import { AddressText } from '../addresses/address-text.js';
-import { useTranslation } from '../i18n/i18n.js';
-import { formatDateTime } from '../ui/format-date.js';
-import { LinePrice } from '../ui/line-price.js';
-import { Price } from '../ui/price.js';
-import { Localized } from '../i18n/localized.js';
-import { ChoiceSummaryText } from '../ui/choice-summary.js';
-import { ShipsBy } from '../ui/ships-by.js';
+import { taxPercentText, type Currency } from '#shared/money.js';
+import type { Order, PaymentMethod } from '#shared/orders.js';
+import { AddressText } from '#client/addresses/address-text.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { formatDateTime } from '#client/ui/format-date.js';
+import { LinePrice } from '#client/ui/line-price.js';
+import { Price } from '#client/ui/price.js';
+import { Localized } from '#client/i18n/localized.js';
+import { ChoiceSummaryText } from '#client/ui/choice-summary.js';
+import { ShipsBy } from '#client/ui/ships-by.js';
 
 /** The date an order ships by, while it is still to be sent. */
 export function OrderShipsBy({ order }: { order: Pick<Order, 'status' | 'dispatchBy'> }) {

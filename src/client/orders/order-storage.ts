@@ -1,4 +1,4 @@
-import type { PaymentMethod } from '../../shared/orders.js';
+import type { PaymentMethod } from '#shared/orders.js';
 
 /** Session flags set when an order is placed and read by the cart and profile (spec section 7). */
 const ORDER_JUST_PLACED = 'orderJustPlaced';

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Order, PlaceOrderRequest, RecordPaymentRequest } from '../../shared/orders.js';
-import { PAYMENT_POLL_MS } from '../../shared/orders.js';
-import { requestJson } from '../api/http.js';
-import { queryKeys } from '../api/query-keys.js';
+import type { Order, PlaceOrderRequest, RecordPaymentRequest } from '#shared/orders.js';
+import { PAYMENT_POLL_MS } from '#shared/orders.js';
+import { requestJson } from '#client/api/http.js';
+import { queryKeys } from '#client/api/query-keys.js';
 
 export function useOrders(enabled = true) {
   return useQuery({

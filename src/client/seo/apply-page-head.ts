@@ -1,5 +1,5 @@
-import { buildPageHead, PAGE_HEAD_ATTRIBUTE, type PageHeadInput } from '../../shared/page-head.js';
-import { jsonLdText } from '../../shared/structured-data.js';
+import { buildPageHead, PAGE_HEAD_ATTRIBUTE, type PageHeadInput } from '#shared/page-head.js';
+import { jsonLdText } from '#shared/structured-data.js';
 
 /**
  * Puts a page's head into the document: what the server sends for the same address (both come from

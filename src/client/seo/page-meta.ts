@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
 import { useLocation } from 'wouter';
-import type { Product, ProductCategory } from '../../shared/catalog.js';
-import type { MetaPage } from '../../shared/page-head.js';
-import { useTranslation } from '../i18n/i18n.js';
-import { settings } from '../settings.js';
+import type { Product, ProductCategory } from '#shared/catalog.js';
+import type { MetaPage } from '#shared/page-head.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { settings } from '#client/settings.js';
 
 export interface PageMeta {
   /** Which of the shop's pages this is, for its title and description (META_TEXTS); the default ones when absent. */

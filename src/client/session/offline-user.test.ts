@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionUser } from '../../shared/auth.js';
+import type { SessionUser } from '#shared/auth.js';
 import { rememberedUser, rememberUser } from './offline-user.js';
 
 class MemoryStorage {

@@ -1,4 +1,4 @@
-import type { SessionUser } from '../../shared/auth.js';
+import type { SessionUser } from '#shared/auth.js';
 
 /**
  * The customer last signed in at this browser, kept so that a page opened offline still knows whose

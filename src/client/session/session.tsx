@@ -1,8 +1,8 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { partialMatchKey, queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { SessionResponse, SessionUser } from '../../shared/auth.js';
-import { ApiError, requestJson } from '../api/http.js';
-import { queryKeys } from '../api/query-keys.js';
+import type { SessionResponse, SessionUser } from '#shared/auth.js';
+import { ApiError, requestJson } from '#client/api/http.js';
+import { queryKeys } from '#client/api/query-keys.js';
 import { rememberedUser, rememberUser } from './offline-user.js';
 import { SESSION_PATH } from './session-path.js';
 

@@ -1,7 +1,7 @@
 import { useId, type ReactNode } from 'react';
-import { FINGERS, HANDS, NAIL_COUNT, widthText, type NailSizeChart, type NailSizes } from '../../shared/nail-sizes.js';
-import { useTranslation } from '../i18n/i18n.js';
-import { useLocalize } from '../i18n/localized.js';
+import { FINGERS, HANDS, NAIL_COUNT, widthText, type NailSizeChart, type NailSizes } from '#shared/nail-sizes.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { useLocalize } from '#client/i18n/localized.js';
 
 /** Ten sizes as they are being chosen: null where a finger has none yet. */
 export type SizesDraft = (number | null)[];

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { DEFAULT_NAIL_SIZE_CHART, type NailSizeChart, type NailSizes } from '../../shared/nail-sizes.js';
-import { requestJson } from '../api/http.js';
+import { DEFAULT_NAIL_SIZE_CHART, type NailSizeChart, type NailSizes } from '#shared/nail-sizes.js';
+import { requestJson } from '#client/api/http.js';
 
 // Kept apart from the catalogue's and the cart's keys: neither a product change nor a cart change touches them.
 const sizeChartKey = ['size-chart'] as const;

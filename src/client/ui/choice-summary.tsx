@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import type { ChoiceSummary } from '../../shared/product-options.js';
-import { useTranslation } from '../i18n/i18n.js';
-import { Localized } from '../i18n/localized.js';
+import type { ChoiceSummary } from '#shared/product-options.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { Localized } from '#client/i18n/localized.js';
 
 /**
  * What was chosen for a line, in one compact line: "Almond · Medium · Sizes 3-6-5-7-9 / 3-6-5-7-9 ·

@@ -1,5 +1,5 @@
 import { Component, Suspense, type ReactNode } from 'react';
-import { useTranslation } from '../i18n/i18n.js';
+import { useTranslation } from '#client/i18n/i18n.js';
 import { LoadErrorMessage } from './state-message.js';
 
 // React.lazy remembers a failed download, so a retry loads the page again.

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { useTranslation } from '../i18n/i18n.js';
+import { useTranslation } from '#client/i18n/i18n.js';
 import { Dialog } from './dialog.js';
 
 interface ConfirmDialogProps {

@@ -1,5 +1,5 @@
-import { lineAmounts, type Currency } from '../../shared/money.js';
-import { settings } from '../settings.js';
+import { lineAmounts, type Currency } from '#shared/money.js';
+import { settings } from '#client/settings.js';
 import { Price } from './price.js';
 
 /**

@@ -1,4 +1,4 @@
-import { priceAmounts, type Currency } from '../../shared/money.js';
+import { priceAmounts, type Currency } from '#shared/money.js';
 
 /** Between a price and its equivalent: the slash stays on the line of the first amount. */
 export const EQUIVALENT_SEPARATOR = '\u00a0/ ';

@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
-import { priceAmounts, type Currency } from '../../shared/money.js';
-import { useTranslation } from '../i18n/i18n.js';
-import { settings } from '../settings.js';
+import { priceAmounts, type Currency } from '#shared/money.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { settings } from '#client/settings.js';
 import { EQUIVALENT_SEPARATOR, priceText } from './price-text.js';
 
 /**

@@ -1,4 +1,4 @@
-import { useTranslation } from '../i18n/i18n.js';
+import { useTranslation } from '#client/i18n/i18n.js';
 
 // Bulgarian writes short month names with a point ("3 дек."), which Intl does not give in every browser.
 const BULGARIAN_MONTHS = ['яну.', 'фев.', 'март', 'апр.', 'май', 'юни', 'юли', 'авг.', 'септ.', 'окт.', 'ноем.', 'дек.'];

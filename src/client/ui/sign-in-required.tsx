@@ -1,7 +1,7 @@
 import { Link } from 'wouter';
-import { PAGE_ROUTES } from '../../shared/routes.js';
-import { useTranslation } from '../i18n/i18n.js';
-import { useSession } from '../session/session.js';
+import { PAGE_ROUTES } from '#shared/routes.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { useSession } from '#client/session/session.js';
 
 /** What a signed-out visitor sees on a page that needs an account. */
 export function SignInRequired({ messageKey }: { messageKey: string }) {

@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { useConnectivity } from '../connectivity/connectivity.js';
-import { useTranslation } from '../i18n/i18n.js';
+import { useConnectivity } from '#client/connectivity/connectivity.js';
+import { useTranslation } from '#client/i18n/i18n.js';
 
 /** Offline, what the service worker keeps (code, the catalogue) still arrives within this time. */
 const OFFLINE_GRACE_MS = 500;

@@ -1,12 +1,12 @@
 import { and, eq } from 'drizzle-orm';
-import { savedNailSizesSchema } from '../../shared/catalog-schemas.js';
-import { validateNailSizes, type NailSizes } from '../../shared/nail-sizes.js';
-import type { CurrentUser } from '../auth/session.js';
-import { readSizeChart } from '../catalog/size-chart.js';
-import type { Executor } from '../db/client.js';
-import { users } from '../db/schema.js';
-import { HttpError } from '../http/errors.js';
-import { invalidInput, parseInput } from '../http/validation.js';
+import { savedNailSizesSchema } from '#shared/catalog-schemas.js';
+import { validateNailSizes, type NailSizes } from '#shared/nail-sizes.js';
+import type { CurrentUser } from '#server/auth/session.js';
+import { readSizeChart } from '#server/catalog/size-chart.js';
+import type { Executor } from '#server/db/client.js';
+import { users } from '#server/db/schema.js';
+import { HttpError } from '#server/http/errors.js';
+import { invalidInput, parseInput } from '#server/http/validation.js';
 
 /** The customer's saved ten sizes ("My nail sizes"), or null when none are saved. */
 export async function readNailSizes(db: Executor, userId: string): Promise<NailSizes | null> {

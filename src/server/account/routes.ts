@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { accountDataFileName, deleteAccountSchema, type AccountExport } from '../../shared/account.js';
-import { clearSessionCookie, requireUser, requireUserSession } from '../auth/session.js';
-import type { Database } from '../db/client.js';
-import { parseInput } from '../http/validation.js';
-import type { NailSizes } from '../../shared/nail-sizes.js';
+import { accountDataFileName, deleteAccountSchema, type AccountExport } from '#shared/account.js';
+import { clearSessionCookie, requireUser, requireUserSession } from '#server/auth/session.js';
+import type { Database } from '#server/db/client.js';
+import { parseInput } from '#server/http/validation.js';
+import type { NailSizes } from '#shared/nail-sizes.js';
 import { readNailSizes, saveNailSizes } from './nail-sizes.js';
 import { deleteAccount, exportAccount } from './service.js';
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { addressInputSchema, type Address } from '../../shared/addresses.js';
-import { requireUser } from '../auth/session.js';
-import type { Database } from '../db/client.js';
-import { parseInput, pathId } from '../http/validation.js';
+import { addressInputSchema, type Address } from '#shared/addresses.js';
+import { requireUser } from '#server/auth/session.js';
+import type { Database } from '#server/db/client.js';
+import { parseInput, pathId } from '#server/http/validation.js';
 import { createAddress, deleteAddress, listAddresses, setDefaultAddress, updateAddress } from './service.js';
 
 type AddressesResponse = { addresses: Address[] };

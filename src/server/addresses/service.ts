@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, ne } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { Address, addressInputSchema, Country } from '../../shared/addresses.js';
-import type { Database, Executor } from '../db/client.js';
-import { addresses } from '../db/schema.js';
-import { inTransaction, lockSubject } from '../db/transaction.js';
-import { HttpError } from '../http/errors.js';
+import type { Address, addressInputSchema, Country } from '#shared/addresses.js';
+import type { Database, Executor } from '#server/db/client.js';
+import { addresses } from '#server/db/schema.js';
+import { inTransaction, lockSubject } from '#server/db/transaction.js';
+import { HttpError } from '#server/http/errors.js';
 
 type AddressRow = typeof addresses.$inferSelect;
 type ValidAddress = z.output<typeof addressInputSchema>;

@@ -1,8 +1,8 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
-import { normalizeOrderStatus, storedValuesOf } from '../../shared/order-status.js';
-import { WORK_LIST_STATUSES, type WorkListLine, type WorkListResponse } from '../../shared/work-list.js';
-import type { Executor } from '../db/client.js';
-import { orderItems, orders } from '../db/schema.js';
+import { normalizeOrderStatus, storedValuesOf } from '#shared/order-status.js';
+import { WORK_LIST_STATUSES, type WorkListLine, type WorkListResponse } from '#shared/work-list.js';
+import type { Executor } from '#server/db/client.js';
+import { orderItems, orders } from '#server/db/schema.js';
 
 /** The most lines the work list shows: far more than a maker has open at once. */
 const WORK_LIST_LIMIT = 500;

@@ -1,8 +1,8 @@
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
-import { TEXT_LANGUAGES, type TextLanguage } from '../../shared/catalog.js';
-import type { Database, Executor } from '../db/client.js';
-import { admins, users } from '../db/schema.js';
-import { announceRolesChanged } from '../notices/live-hub.js';
+import { TEXT_LANGUAGES, type TextLanguage } from '#shared/catalog.js';
+import type { Database, Executor } from '#server/db/client.js';
+import { admins, users } from '#server/db/schema.js';
+import { announceRolesChanged } from '#server/notices/live-hub.js';
 
 // Who may do what: the admin role, read with every session and managed by ADMIN_EMAILS, the admin
 // command and account deletion. A change is announced to every server process, which forgets the

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { completeSignInSchema, signInLinkRequestSchema } from '../../shared/auth-schemas.js';
-import type { SessionResponse } from '../../shared/auth.js';
-import type { Config } from '../config.js';
-import type { Database } from '../db/client.js';
-import { parseInput } from '../http/validation.js';
-import type { MailTextBook } from '../mail/mail-texts.js';
-import type { Mailer } from '../mail/mailer.js';
+import { completeSignInSchema, signInLinkRequestSchema } from '#shared/auth-schemas.js';
+import type { SessionResponse } from '#shared/auth.js';
+import type { Config } from '#server/config.js';
+import type { Database } from '#server/db/client.js';
+import { parseInput } from '#server/http/validation.js';
+import type { MailTextBook } from '#server/mail/mail-texts.js';
+import type { Mailer } from '#server/mail/mailer.js';
 import { completeSignIn, requestSignInLink, signOut } from './service.js';
 import {
   clearSessionCookie,

@@ -1,22 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, count, eq, gt, isNull, lt, min, sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AccountSessionRecord } from '../../shared/account.js';
+import type { AccountSessionRecord } from '#shared/account.js';
 import {
   SESSION_DAYS,
   SIGN_IN_LINK_MINUTES,
   SIGN_IN_RATE_LIMIT,
   SIGN_IN_TOKEN_PARAM,
   type MAIL_LANGUAGES,
-} from '../../shared/auth.js';
+} from '#shared/auth.js';
 import { isAdminEmail } from './roles.js';
-import type { Database, Executor } from '../db/client.js';
-import { inTransaction, lockSubject } from '../db/transaction.js';
-import { sessions, signInTokens, users } from '../db/schema.js';
-import { HttpError } from '../http/errors.js';
-import { announceSessionEnded } from '../notices/live-hub.js';
-import type { MailTextBook } from '../mail/mail-texts.js';
-import type { Mailer } from '../mail/mailer.js';
+import type { Database, Executor } from '#server/db/client.js';
+import { inTransaction, lockSubject } from '#server/db/transaction.js';
+import { sessions, signInTokens, users } from '#server/db/schema.js';
+import { HttpError } from '#server/http/errors.js';
+import { announceSessionEnded } from '#server/notices/live-hub.js';
+import type { MailTextBook } from '#server/mail/mail-texts.js';
+import type { Mailer } from '#server/mail/mailer.js';
 import { hashSecret, type CurrentUser } from './session.js';
 import { signInEmail } from './sign-in-email.js';
 

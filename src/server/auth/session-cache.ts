@@ -1,5 +1,5 @@
-import type { SessionNoticeListener } from '../notices/live-hub.js';
-import type { SessionUser } from '../../shared/auth.js';
+import type { SessionNoticeListener } from '#server/notices/live-hub.js';
+import type { SessionUser } from '#shared/auth.js';
 
 /** How long a session read from the database is trusted without reading it again. */
 export const SESSION_CACHE_SECONDS = 30;

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { and, eq, gt, lt } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ADMIN_SESSION_IDLE_HOURS, SESSION_DAYS, SESSION_IDLE_DAYS, type SessionUser } from '../../shared/auth.js';
-import { announceSessionEnded } from '../notices/live-hub.js';
+import { ADMIN_SESSION_IDLE_HOURS, SESSION_DAYS, SESSION_IDLE_DAYS, type SessionUser } from '#shared/auth.js';
+import { announceSessionEnded } from '#server/notices/live-hub.js';
 import { isAdminUser } from './roles.js';
 import type { CachedSession, SessionCache } from './session-cache.js';
-import type { Config } from '../config.js';
-import type { Database } from '../db/client.js';
-import { sessions, users } from '../db/schema.js';
-import { HttpError } from '../http/errors.js';
+import type { Config } from '#server/config.js';
+import type { Database } from '#server/db/client.js';
+import { sessions, users } from '#server/db/schema.js';
+import { HttpError } from '#server/http/errors.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -1,8 +1,8 @@
-import type { TextLanguage } from '../../shared/catalog.js';
-import { SIGN_IN_LINK_MINUTES } from '../../shared/auth.js';
-import { renderMail } from '../mail/mail-layout.js';
-import { fill, type MailTexts } from '../mail/mail-texts.js';
-import type { MailMessage } from '../mail/mailer.js';
+import type { TextLanguage } from '#shared/catalog.js';
+import { SIGN_IN_LINK_MINUTES } from '#shared/auth.js';
+import { renderMail } from '#server/mail/mail-layout.js';
+import { fill, type MailTexts } from '#server/mail/mail-texts.js';
+import type { MailMessage } from '#server/mail/mailer.js';
 
 export function signInEmail(to: string, link: string, language: TextLanguage, texts: MailTexts): MailMessage {
   const shopName = texts.shopName;

@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream } from 'node:stream/web';
 import type { PGlite } from '@electric-sql/pglite';
 import * as tar from 'tar';
-import { projectPath } from '../project-path.js';
+import { projectPath } from '#server/project-path.js';
 
 /**
  * A backup of a shop on the embedded database is one gzipped tar file:

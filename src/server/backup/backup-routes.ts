@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { DatabaseHandle } from '../db/client.js';
-import { HttpError } from '../http/errors.js';
+import type { DatabaseHandle } from '#server/db/client.js';
+import { HttpError } from '#server/http/errors.js';
 import { prepareBackup } from './backup-archive.js';
 
 export const BACKUP_PATH = '/api/internal/backup';

@@ -3,9 +3,9 @@ import { mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { DataDirInUseError, lockDataDir } from '../db/data-dir-lock.js';
-import { openDatabase } from '../db/client.js';
-import { keepPrivate } from '../private-files.js';
+import { DataDirInUseError, lockDataDir } from '#server/db/data-dir-lock.js';
+import { openDatabase } from '#server/db/client.js';
+import { keepPrivate } from '#server/private-files.js';
 import {
   BackupError,
   checkBackupEntries,

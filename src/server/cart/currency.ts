@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { BGN_PER_EUR } from '../../shared/money.js';
-import type { Executor } from '../db/client.js';
-import { cartItems } from '../db/schema.js';
+import { BGN_PER_EUR } from '#shared/money.js';
+import type { Executor } from '#server/db/client.js';
+import { cartItems } from '#server/db/schema.js';
 
 /**
  * The prices cart lines remember from when they were added, converted from BGN to euro cents with

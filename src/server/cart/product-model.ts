@@ -1,4 +1,4 @@
-import { combinationKey, leadTimeOf, type CombinationStock, type LineChoices, type OptionGroup, type ProductModel, type ProductQuestion, type StockMode } from '../../shared/product-options.js';
+import { combinationKey, leadTimeOf, type CombinationStock, type LineChoices, type OptionGroup, type ProductModel, type ProductQuestion, type StockMode } from '#shared/product-options.js';
 
 // A product's model (options, sizes, questions, lead time) as the cart and the checkout read it
 // straight from the products table: they decide what a line is and costs, so they depend on no

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { CartOperationsResponse, CartResponse } from '../../shared/cart.js';
-import { cartOperationsRequestSchema } from '../../shared/cart-schemas.js';
-import { requireUser } from '../auth/session.js';
-import type { Database } from '../db/client.js';
-import { parseInput } from '../http/validation.js';
+import type { CartOperationsResponse, CartResponse } from '#shared/cart.js';
+import { cartOperationsRequestSchema } from '#shared/cart-schemas.js';
+import { requireUser } from '#server/auth/session.js';
+import type { Database } from '#server/db/client.js';
+import { parseInput } from '#server/http/validation.js';
 import { applyCartOperations, getCart } from './service.js';
 
 export function registerCartRoutes(app: FastifyInstance, db: Database): void {

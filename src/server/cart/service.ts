@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, or } from 'drizzle-orm';
-import { MAX_CART_PIECES, pieceCount, type CartItem, type CartOperation, type CartOperationResult, type CartOperationsResponse } from '../../shared/cart.js';
-import type { LocalizedText } from '../../shared/catalog.js';
-import { DEFAULT_NAIL_SIZE_CHART, type NailSizeChart } from '../../shared/nail-sizes.js';
+import { MAX_CART_PIECES, pieceCount, type CartItem, type CartOperation, type CartOperationResult, type CartOperationsResponse } from '#shared/cart.js';
+import type { LocalizedText } from '#shared/catalog.js';
+import { DEFAULT_NAIL_SIZE_CHART, type NailSizeChart } from '#shared/nail-sizes.js';
 import {
   choiceKey,
   EMPTY_CHOICE_SUMMARY,
@@ -17,17 +17,17 @@ import {
   type LineChoices,
   type ProductModel,
   type StockMode,
-} from '../../shared/product-options.js';
-import { dispatchDate } from '../../shared/working-days.js';
-import { returnRuleOf, type ReturnRule } from '../../shared/withdrawals.js';
-import type { Database, Executor } from '../db/client.js';
-import { appliedCartOperations, cartItems, productCombinations, products } from '../db/schema.js';
-import { PreparedStatement } from '../db/prepared.js';
-import { inTransaction, lockSubject } from '../db/transaction.js';
-import { HttpError } from '../http/errors.js';
-import { changeNotice } from '../notices/live-hub.js';
+} from '#shared/product-options.js';
+import { dispatchDate } from '#shared/working-days.js';
+import { returnRuleOf, type ReturnRule } from '#shared/withdrawals.js';
+import type { Database, Executor } from '#server/db/client.js';
+import { appliedCartOperations, cartItems, productCombinations, products } from '#server/db/schema.js';
+import { PreparedStatement } from '#server/db/prepared.js';
+import { inTransaction, lockSubject } from '#server/db/transaction.js';
+import { HttpError } from '#server/http/errors.js';
+import { changeNotice } from '#server/notices/live-hub.js';
 import { combinationKeySql, countedCombination, modelColumns, modelOfRow, type ModelColumnsRow } from './product-model.js';
-import { readSizeChart } from '../catalog/size-chart.js';
+import { readSizeChart } from '#server/catalog/size-chart.js';
 
 /** Operation ids older than this may be forgotten: no browser replays a queue that old. */
 const OPERATION_MEMORY_DAYS = 30;

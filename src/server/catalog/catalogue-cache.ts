@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Database, DatabaseHandle, Transaction } from '../db/client.js';
-import { chooseEncoding, noneMatch, type Encoding } from '../http/content-encoding.js';
+import type { Database, DatabaseHandle, Transaction } from '#server/db/client.js';
+import { chooseEncoding, noneMatch, type Encoding } from '#server/http/content-encoding.js';
 import { catalogueState, preparedCatalogueState } from './catalogue-state.js';
 
 const compressWithBrotli = promisify(brotliCompress);

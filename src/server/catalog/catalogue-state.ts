@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Database, Executor } from '../db/client.js';
-import { productCombinations, products, shopState } from '../db/schema.js';
-import { announceCatalogueChange } from '../notices/live-hub.js';
+import type { Database, Executor } from '#server/db/client.js';
+import { productCombinations, products, shopState } from '#server/db/schema.js';
+import { announceCatalogueChange } from '#server/notices/live-hub.js';
 
 const CATALOGUE_VERSION = 'catalogue_version';
 

@@ -1,10 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { bgnToEurMinor, type Currency } from '../../shared/money.js';
-import { convertCartPricesToEuro } from '../cart/currency.js';
-import type { Database, DatabaseHandle, Executor } from '../db/client.js';
-import { products, shopState } from '../db/schema.js';
-import { HttpError } from '../http/errors.js';
+import { bgnToEurMinor, type Currency } from '#shared/money.js';
+import { convertCartPricesToEuro } from '#server/cart/currency.js';
+import type { Database, DatabaseHandle, Executor } from '#server/db/client.js';
+import { products, shopState } from '#server/db/schema.js';
+import { HttpError } from '#server/http/errors.js';
 import { CHANGE_CHANNEL } from './catalogue-cache.js';
 import { catalogueChanged } from './catalogue-state.js';
 import { repriced } from './product-writes.js';

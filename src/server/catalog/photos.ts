@@ -1,11 +1,11 @@
 import { asc, count, eq } from 'drizzle-orm';
-import { MAX_PRODUCT_PHOTOS, type Product } from '../../shared/catalog.js';
-import type { PhotoOrder } from '../../shared/photo-schemas.js';
-import type { Database, Executor, Transaction } from '../db/client.js';
-import { productPhotos, products } from '../db/schema.js';
-import { inTransaction } from '../db/transaction.js';
-import { HttpError } from '../http/errors.js';
-import type { ProductImages } from '../images/product-images.js';
+import { MAX_PRODUCT_PHOTOS, type Product } from '#shared/catalog.js';
+import type { PhotoOrder } from '#shared/photo-schemas.js';
+import type { Database, Executor, Transaction } from '#server/db/client.js';
+import { productPhotos, products } from '#server/db/schema.js';
+import { inTransaction } from '#server/db/transaction.js';
+import { HttpError } from '#server/http/errors.js';
+import type { ProductImages } from '#server/images/product-images.js';
 import { catalogueChanged } from './catalogue-state.js';
 import { findProduct, withPhotos } from './product-queries.js';
 

@@ -1,12 +1,12 @@
 import { and, asc, count, desc, eq, inArray, max, sql, type SQL } from 'drizzle-orm';
-import type { CatalogueQuery, CatalogueResponse, LocalizedText, Product, ProductPageResponse, ProductPhoto } from '../../shared/catalog.js';
-import { leadTimeOf, type CombinationStock, type StockMode } from '../../shared/product-options.js';
-import { searchableText } from '../../shared/search.js';
-import { LOW_STOCK_MAX, type StockFilter } from '../../shared/stock.js';
-import { returnRuleOf } from '../../shared/withdrawals.js';
-import type { Database, Executor } from '../db/client.js';
-import { productCombinations, productPhotos, productSlugs, products } from '../db/schema.js';
-import { imageUrlForKey } from '../images/product-images.js';
+import type { CatalogueQuery, CatalogueResponse, LocalizedText, Product, ProductPageResponse, ProductPhoto } from '#shared/catalog.js';
+import { leadTimeOf, type CombinationStock, type StockMode } from '#shared/product-options.js';
+import { searchableText } from '#shared/search.js';
+import { LOW_STOCK_MAX, type StockFilter } from '#shared/stock.js';
+import { returnRuleOf } from '#shared/withdrawals.js';
+import type { Database, Executor } from '#server/db/client.js';
+import { productCombinations, productPhotos, productSlugs, products } from '#server/db/schema.js';
+import { imageUrlForKey } from '#server/images/product-images.js';
 import { catalogueVersion } from './catalogue-state.js';
 
 type ProductRow = typeof products.$inferSelect;

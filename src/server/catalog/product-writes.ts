@@ -1,16 +1,16 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { ProductModelInput } from '../../shared/catalog-schemas.js';
-import type { LocalizedText, Product, ProductCategory } from '../../shared/catalog.js';
-import { PLAIN_PRODUCT_MODEL, type OptionValue, type ProductModel } from '../../shared/product-options.js';
-import { searchableText } from '../../shared/search.js';
-import { slugify } from '../../shared/slug.js';
-import { returnMarksOf } from '../../shared/withdrawals.js';
-import type { Database, Executor } from '../db/client.js';
-import { productCombinations, productPhotos, productSlugs, products, shopState, stockChanges } from '../db/schema.js';
-import { inTransaction } from '../db/transaction.js';
-import { HttpError } from '../http/errors.js';
-import type { ProductImages } from '../images/product-images.js';
-import { lockForStockChange, recordStockSet } from '../stock/service.js';
+import type { ProductModelInput } from '#shared/catalog-schemas.js';
+import type { LocalizedText, Product, ProductCategory } from '#shared/catalog.js';
+import { PLAIN_PRODUCT_MODEL, type OptionValue, type ProductModel } from '#shared/product-options.js';
+import { searchableText } from '#shared/search.js';
+import { slugify } from '#shared/slug.js';
+import { returnMarksOf } from '#shared/withdrawals.js';
+import type { Database, Executor } from '#server/db/client.js';
+import { productCombinations, productPhotos, productSlugs, products, shopState, stockChanges } from '#server/db/schema.js';
+import { inTransaction } from '#server/db/transaction.js';
+import { HttpError } from '#server/http/errors.js';
+import type { ProductImages } from '#server/images/product-images.js';
+import { lockForStockChange, recordStockSet } from '#server/stock/service.js';
 import { catalogueChanged } from './catalogue-state.js';
 import { productName, withPhotos } from './product-queries.js';
 

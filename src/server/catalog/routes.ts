@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { parseCatalogueQuery } from '../../shared/catalog.js';
-import { isSlug } from '../../shared/slug.js';
-import type { DatabaseHandle } from '../db/client.js';
-import { errorBody } from '../http/errors.js';
+import { parseCatalogueQuery } from '#shared/catalog.js';
+import { isSlug } from '#shared/slug.js';
+import type { DatabaseHandle } from '#server/db/client.js';
+import { errorBody } from '#server/http/errors.js';
 import { CatalogueCache, sendPrepared } from './catalogue-cache.js';
 import { listCatalogue, productPage, type CatalogueFilter } from './product-queries.js';
 import { readSizeChart } from './size-chart.js';

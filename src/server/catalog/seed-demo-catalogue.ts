@@ -1,8 +1,8 @@
 import { count, eq, sql } from 'drizzle-orm';
-import { bgnToEurMinor, type Currency } from '../../shared/money.js';
-import type { Database, Executor } from '../db/client.js';
-import { productCombinations, productPhotos, products, shopState } from '../db/schema.js';
-import type { ProductImages } from '../images/product-images.js';
+import { bgnToEurMinor, type Currency } from '#shared/money.js';
+import type { Database, Executor } from '#server/db/client.js';
+import { productCombinations, productPhotos, products, shopState } from '#server/db/schema.js';
+import type { ProductImages } from '#server/images/product-images.js';
 import { catalogueChanged } from './catalogue-state.js';
 import { freeSlug, modelColumns, productColumns, repriced, SEED_LOCK, type ProductFields } from './product-writes.js';
 
@@ -25,7 +25,7 @@ export async function seedDemoCatalogue(db: Database, images: ProductImages, cur
       await markSeeded(tx);
       return 0;
     }
-    const { demoProducts, readDemoPhoto } = await import('../demo/demo-catalogue.js');
+    const { demoProducts, readDemoPhoto } = await import('#server/demo/demo-catalogue.js');
     const photos = await Promise.all(demoProducts.map((demo) => readDemoPhoto(demo.photo)));
     await catalogueChanged(tx);
     for (const [index, demo] of demoProducts.entries()) {

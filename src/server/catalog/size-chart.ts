@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
-import { nailSizeChartSchema } from '../../shared/catalog-schemas.js';
-import { DEFAULT_NAIL_SIZE_CHART, type NailSizeChart } from '../../shared/nail-sizes.js';
-import type { Executor } from '../db/client.js';
-import { shopState } from '../db/schema.js';
-import { parseInput } from '../http/validation.js';
+import { nailSizeChartSchema } from '#shared/catalog-schemas.js';
+import { DEFAULT_NAIL_SIZE_CHART, type NailSizeChart } from '#shared/nail-sizes.js';
+import type { Executor } from '#server/db/client.js';
+import { shopState } from '#server/db/schema.js';
+import { parseInput } from '#server/http/validation.js';
 
 /** The shop's one size chart, as JSON in shop_state; a shop that never saved one uses the default. */
 export const SIZE_CHART_KEY = 'nail_size_chart';

@@ -11,7 +11,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as tar from 'tar';
-import { projectPath } from '../project-path.js';
+import { projectPath } from '#server/project-path.js';
 import { lockDataDir } from './data-dir-lock.js';
 import * as schema from './schema.js';
 

@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../private-files.js';
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '#server/private-files.js';
 
 export class DataDirInUseError extends Error {}
 

@@ -1,4 +1,4 @@
-import type { ShopMetrics } from '../metrics/shop-metrics.js';
+import type { ShopMetrics } from '#server/metrics/shop-metrics.js';
 import type { DatabaseHandle, PoolStats } from './client.js';
 
 /** The database connections of this process; a driver that cannot tell a number has no series for it, rather than a made-up 0. */

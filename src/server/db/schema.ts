@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { ChoiceSummary, LineChoices, OptionGroup, ProductQuestion } from '../../shared/product-options.js';
-import type { NailSizes } from '../../shared/nail-sizes.js';
+import type { ChoiceSummary, LineChoices, OptionGroup, ProductQuestion } from '#shared/product-options.js';
+import type { NailSizes } from '#shared/nail-sizes.js';
 import {
   boolean,
   check,

@@ -2,9 +2,9 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { PRODUCT_DESCRIPTION_MAX_LENGTH, productModelSchema } from '../../shared/catalog-schemas.js';
-import { PRODUCT_IMAGE_WIDTHS } from '../../shared/catalog.js';
-import { isPlainProduct } from '../../shared/product-options.js';
+import { PRODUCT_DESCRIPTION_MAX_LENGTH, productModelSchema } from '#shared/catalog-schemas.js';
+import { PRODUCT_IMAGE_WIDTHS } from '#shared/catalog.js';
+import { isPlainProduct } from '#shared/product-options.js';
 import { demoArt } from './demo-art.js';
 import { DEMO_PHOTOS_DIR, demoPhotoPath, demoProducts } from './demo-catalogue.js';
 

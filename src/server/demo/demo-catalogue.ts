@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PRODUCT_IMAGE_WIDTHS } from '../../shared/catalog.js';
-import { combinationKey, PLAIN_PRODUCT_MODEL, type OptionGroup, type ProductModel, type ProductQuestion } from '../../shared/product-options.js';
-import type { ReturnRule } from '../../shared/withdrawals.js';
-import { projectPath } from '../project-path.js';
+import { PRODUCT_IMAGE_WIDTHS } from '#shared/catalog.js';
+import { combinationKey, PLAIN_PRODUCT_MODEL, type OptionGroup, type ProductModel, type ProductQuestion } from '#shared/product-options.js';
+import type { ReturnRule } from '#shared/withdrawals.js';
+import { projectPath } from '#server/project-path.js';
 
 type DemoCategory = 'nails' | 'nail-art' | 'accessories' | 'kits';
 

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import type { ApiErrorBody, ApiErrorCode } from '../../shared/api-errors.js';
+import type { ApiErrorBody, ApiErrorCode } from '#shared/api-errors.js';
 
 /** An error whose status, code and message are meant for the client. */
 export class HttpError extends Error {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { databaseErrorCode } from '../db/transaction.js';
+import { databaseErrorCode } from '#server/db/transaction.js';
 
 /**
  * What the log keeps of an error: its kind, message and stack, the database's code and the failing

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Counter, Histogram } from 'prom-client';
-import type { ShopMetrics } from '../metrics/shop-metrics.js';
+import type { ShopMetrics } from '#server/metrics/shop-metrics.js';
 import { errorBody } from './errors.js';
 
 /*

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { Database } from '../db/client.js';
+import type { Database } from '#server/db/client.js';
 
 /** How long /ready waits for the database before it says no. */
 const READY_TIMEOUT_MS = 2_000;

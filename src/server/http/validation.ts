@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { isStorableText } from '../../shared/text.js';
+import { isStorableText } from '#shared/text.js';
 import { HttpError } from './errors.js';
 
 /**

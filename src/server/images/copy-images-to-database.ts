@@ -1,4 +1,4 @@
-import { PRODUCT_IMAGE_WIDTHS } from '../../shared/catalog.js';
+import { PRODUCT_IMAGE_WIDTHS } from '#shared/catalog.js';
 import type { DatabaseImageStore } from './database-image-store.js';
 import type { ImageStore } from './image-store.js';
 

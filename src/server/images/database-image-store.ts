@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
-import type { Database } from '../db/client.js';
-import { imageVariants } from '../db/schema.js';
+import type { Database } from '#server/db/client.js';
+import { imageVariants } from '#server/db/schema.js';
 import { imageEtag, type ImageStore, type ImageVariant } from './image-store.js';
 
 /**

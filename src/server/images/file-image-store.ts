@@ -1,7 +1,7 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PRODUCT_IMAGE_WIDTHS } from '../../shared/catalog.js';
-import { makePrivateFolder, PRIVATE_FILE_MODE } from '../private-files.js';
+import { PRODUCT_IMAGE_WIDTHS } from '#shared/catalog.js';
+import { makePrivateFolder, PRIVATE_FILE_MODE } from '#server/private-files.js';
 import { imageEtag, type ImageStore, type ImageVariant } from './image-store.js';
 
 /**

@@ -1,11 +1,11 @@
 import { randomInt } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Sharp } from 'sharp';
-import { PRODUCT_IMAGE_WIDTHS } from '../../shared/catalog.js';
-import { MAX_PHOTO_PIXELS, PHOTO_TOO_MANY_PIXELS } from '../../shared/photo-schemas.js';
-import type { DatabaseHandle } from '../db/client.js';
-import { errorBody, HttpError } from '../http/errors.js';
-import { invalidInput } from '../http/validation.js';
+import { PRODUCT_IMAGE_WIDTHS } from '#shared/catalog.js';
+import { MAX_PHOTO_PIXELS, PHOTO_TOO_MANY_PIXELS } from '#shared/photo-schemas.js';
+import type { DatabaseHandle } from '#server/db/client.js';
+import { errorBody, HttpError } from '#server/http/errors.js';
+import { invalidInput } from '#server/http/validation.js';
 import { DatabaseImageStore } from './database-image-store.js';
 import { FileImageStore } from './file-image-store.js';
 import type { ImageStore, ImageVariant } from './image-store.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { isLegalPage, LEGAL_PAGES, type LegalPageResponse } from '../../shared/legal.js';
-import { errorBody } from '../http/errors.js';
+import { isLegalPage, LEGAL_PAGES, type LegalPageResponse } from '#shared/legal.js';
+import { errorBody } from '#server/http/errors.js';
 import { legalPage, type LegalSettings } from './service.js';
 
 export function registerLegalRoutes(app: FastifyInstance, settings: LegalSettings): void {

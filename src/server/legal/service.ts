@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { TEXT_LANGUAGES, type TextLanguage } from '../../shared/catalog.js';
-import type { LegalPage, LegalPageResponse } from '../../shared/legal.js';
-import { SITE_NAME } from '../../shared/page-head.js';
-import type { Config } from '../config.js';
-import { projectPath } from '../project-path.js';
+import { TEXT_LANGUAGES, type TextLanguage } from '#shared/catalog.js';
+import type { LegalPage, LegalPageResponse } from '#shared/legal.js';
+import { SITE_NAME } from '#shared/page-head.js';
+import type { Config } from '#server/config.js';
+import { projectPath } from '#server/project-path.js';
 import { markdownText, renderMarkdown } from './render-markdown.js';
 
 /** What the legal pages need of the configuration: where the owner's pages are, the shop's address, the seller. */

@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { LiveReadyEvent } from '../../shared/live.js';
-import { findUserSession, isSessionActive, resentSessionCookie, type UserSession } from '../auth/session.js';
-import { catalogueVersion } from '../catalog/catalogue-state.js';
-import { CATALOGUE_PAGE_SIZE } from '../catalog/product-queries.js';
-import type { Database } from '../db/client.js';
-import { HttpError } from '../http/errors.js';
-import type { ShopMetrics } from '../metrics/shop-metrics.js';
-import { countedStock } from '../stock/service.js';
-import type { LiveHub } from '../notices/live-hub.js';
+import type { LiveReadyEvent } from '#shared/live.js';
+import { findUserSession, isSessionActive, resentSessionCookie, type UserSession } from '#server/auth/session.js';
+import { catalogueVersion } from '#server/catalog/catalogue-state.js';
+import { CATALOGUE_PAGE_SIZE } from '#server/catalog/product-queries.js';
+import type { Database } from '#server/db/client.js';
+import { HttpError } from '#server/http/errors.js';
+import type { ShopMetrics } from '#server/metrics/shop-metrics.js';
+import { countedStock } from '#server/stock/service.js';
+import type { LiveHub } from '#server/notices/live-hub.js';
 
 const HEARTBEAT_MS = 25_000;
 /**

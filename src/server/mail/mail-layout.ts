@@ -1,4 +1,4 @@
-import type { TextLanguage } from '../../shared/catalog.js';
+import type { TextLanguage } from '#shared/catalog.js';
 
 /** The parts an e-mail is made of; each becomes HTML and plain text alike. */
 export type MailBlock =

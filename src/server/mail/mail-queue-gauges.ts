@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import type { Database } from '../db/client.js';
-import { mailQueue } from '../db/schema.js';
-import type { ShopMetrics } from '../metrics/shop-metrics.js';
+import type { Database } from '#server/db/client.js';
+import { mailQueue } from '#server/db/schema.js';
+import type { ShopMetrics } from '#server/metrics/shop-metrics.js';
 
 /** The states of messages still to send; a queued message that failed before waits to be tried again. */
 const WAITING_STATES = ['queued', 'retrying', 'sending'] as const;

@@ -1,11 +1,11 @@
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { MAX_MAIL_ATTEMPTS, ORDER_MAIL_KINDS, type MailState, type OrderMail, type OrderMailKind } from '../../shared/order-mails.js';
-import { isDeletedEmailPlaceholder, type AccountEmailRecord } from '../../shared/account.js';
-import type { TextLanguage } from '../../shared/catalog.js';
-import { normalizeOrderStatus, type OrderStatus } from '../../shared/order-status.js';
-import type { Database, DatabaseHandle, Executor } from '../db/client.js';
-import { mailQueue } from '../db/schema.js';
+import { MAX_MAIL_ATTEMPTS, ORDER_MAIL_KINDS, type MailState, type OrderMail, type OrderMailKind } from '#shared/order-mails.js';
+import { isDeletedEmailPlaceholder, type AccountEmailRecord } from '#shared/account.js';
+import type { TextLanguage } from '#shared/catalog.js';
+import { normalizeOrderStatus, type OrderStatus } from '#shared/order-status.js';
+import type { Database, DatabaseHandle, Executor } from '#server/db/client.js';
+import { mailQueue } from '#server/db/schema.js';
 import type { Mailer, MailMessage } from './mailer.js';
 
 /** The channel that wakes every process's worker when a message is queued (at the commit that queues it). */

@@ -1,8 +1,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import type { TextLanguage } from '../../shared/catalog.js';
-import { projectPath } from '../project-path.js';
+import type { TextLanguage } from '#shared/catalog.js';
+import { projectPath } from '#server/project-path.js';
 import type englishTexts from './texts/en.json';
 
 /** The wording of every e-mail in one language, as src/server/mail/texts/en.json has it. */

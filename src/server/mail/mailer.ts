@@ -3,9 +3,9 @@ import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
-import type { Config } from '../config.js';
-import type { ShopMetrics } from '../metrics/shop-metrics.js';
-import { makePrivateFolder, PRIVATE_FILE_MODE } from '../private-files.js';
+import type { Config } from '#server/config.js';
+import type { ShopMetrics } from '#server/metrics/shop-metrics.js';
+import { makePrivateFolder, PRIVATE_FILE_MODE } from '#server/private-files.js';
 
 export interface MailMessage {
   to: string;

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
-import type { PaymentMethod } from '../../shared/orders.js';
+import type { PaymentMethod } from '#shared/orders.js';
 
 /*
  * The shop's metrics port. The parts that do the business count what they did here (an order

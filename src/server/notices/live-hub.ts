@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type SQL } from 'drizzle-orm';
-import { CATALOGUE_TOPIC, STOCK_TOPIC, type CatalogueChangeEvent, type LiveTopic, type StockCounts, type StockEvent } from '../../shared/live.js';
-import type { Database, DatabaseHandle } from '../db/client.js';
+import { CATALOGUE_TOPIC, STOCK_TOPIC, type CatalogueChangeEvent, type LiveTopic, type StockCounts, type StockEvent } from '#shared/live.js';
+import type { Database, DatabaseHandle } from '#server/db/client.js';
 
 const CHANNEL = 'shop_events';
 

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
-import type { Order } from '../../shared/orders.js';
-import type { Executor } from '../db/client.js';
-import { orderItems, orders, payments } from '../db/schema.js';
+import type { Order } from '#shared/orders.js';
+import type { Executor } from '#server/db/client.js';
+import { orderItems, orders, payments } from '#server/db/schema.js';
 import { withDetails } from './order-queries.js';
 
 // The orders module's part in a customer's rights over their data (account/service.ts): the copy of

@@ -1,17 +1,17 @@
-import { pickText, type TextLanguage } from '../../shared/catalog.js';
-import { lineText, priceAmounts, taxPercentText } from '../../shared/money.js';
-import { isNotifiedStatus, type NotifiedStatus } from '../../shared/order-mails.js';
-import { dispatchDayText, paymentStateOf, type Order } from '../../shared/orders.js';
-import { choicesText, hasChoices } from '../../shared/product-options.js';
-import { adminOrderPath, paymentPath, profileOrderPath } from '../../shared/routes.js';
-import type { Database } from '../db/client.js';
-import { renderMail, type MailBlock, type MailDocument } from '../mail/mail-layout.js';
-import type { ClaimedMail, MailComposer } from '../mail/mail-queue.js';
-import { fill, type MailTextBook, type MailTexts } from '../mail/mail-texts.js';
-import type { MailMessage } from '../mail/mailer.js';
+import { pickText, type TextLanguage } from '#shared/catalog.js';
+import { lineText, priceAmounts, taxPercentText } from '#shared/money.js';
+import { isNotifiedStatus, type NotifiedStatus } from '#shared/order-mails.js';
+import { dispatchDayText, paymentStateOf, type Order } from '#shared/orders.js';
+import { choicesText, hasChoices } from '#shared/product-options.js';
+import { adminOrderPath, paymentPath, profileOrderPath } from '#shared/routes.js';
+import type { Database } from '#server/db/client.js';
+import { renderMail, type MailBlock, type MailDocument } from '#server/mail/mail-layout.js';
+import type { ClaimedMail, MailComposer } from '#server/mail/mail-queue.js';
+import { fill, type MailTextBook, type MailTexts } from '#server/mail/mail-texts.js';
+import type { MailMessage } from '#server/mail/mailer.js';
 import type { OrderMailSettings } from './order-mails.js';
 import { getOrder } from './order-queries.js';
-import { returnsMailDocument, withdrawalButton } from '../returns/returns-mails.js';
+import { returnsMailDocument, withdrawalButton } from '#server/returns/returns-mails.js';
 
 /** Times in e-mails are the shop's own, in Bulgaria. */
 const SHOP_TIME_ZONE = 'Europe/Sofia';

@@ -1,9 +1,9 @@
-import type { TextLanguage } from '../../shared/catalog.js';
-import { isNotifiedStatus } from '../../shared/order-mails.js';
-import type { OrderStatus } from '../../shared/order-status.js';
-import { adminLanguages, listAdminsWithLanguage } from '../auth/roles.js';
-import type { Executor } from '../db/client.js';
-import { lastToldStatus, queueMails, supersedeQueuedMails } from '../mail/mail-queue.js';
+import type { TextLanguage } from '#shared/catalog.js';
+import { isNotifiedStatus } from '#shared/order-mails.js';
+import type { OrderStatus } from '#shared/order-status.js';
+import { adminLanguages, listAdminsWithLanguage } from '#server/auth/roles.js';
+import type { Executor } from '#server/db/client.js';
+import { lastToldStatus, queueMails, supersedeQueuedMails } from '#server/mail/mail-queue.js';
 
 export interface OrderMailSettings {
   publicUrl: string;

@@ -1,14 +1,14 @@
 import { and, asc, count, desc, eq, inArray, like, or, sql, type SQL } from 'drizzle-orm';
 import { union } from 'drizzle-orm/pg-core';
-import type { Country } from '../../shared/addresses.js';
-import { ADMIN_ORDER_COUNT_LIMIT, MAX_ADMIN_PAGE_SIZE, type AdminOrderPage } from '../../shared/admin.js';
-import type { Currency } from '../../shared/money.js';
-import { normalizeOrderStatus, orderStatusRank, ORDER_STATUSES, storedValuesOf, type OrderStatus } from '../../shared/order-status.js';
-import { placedOrderStatus, type Order, type OrderStatusChange, type PaymentMethod } from '../../shared/orders.js';
-import type { Database, Executor } from '../db/client.js';
-import { orderCustomerEmails, orderItems, orders, orderStatusChanges, payments } from '../db/schema.js';
-import { addAfterSale } from '../returns/after-sale.js';
-import { HttpError } from '../http/errors.js';
+import type { Country } from '#shared/addresses.js';
+import { ADMIN_ORDER_COUNT_LIMIT, MAX_ADMIN_PAGE_SIZE, type AdminOrderPage } from '#shared/admin.js';
+import type { Currency } from '#shared/money.js';
+import { normalizeOrderStatus, orderStatusRank, ORDER_STATUSES, storedValuesOf, type OrderStatus } from '#shared/order-status.js';
+import { placedOrderStatus, type Order, type OrderStatusChange, type PaymentMethod } from '#shared/orders.js';
+import type { Database, Executor } from '#server/db/client.js';
+import { orderCustomerEmails, orderItems, orders, orderStatusChanges, payments } from '#server/db/schema.js';
+import { addAfterSale } from '#server/returns/after-sale.js';
+import { HttpError } from '#server/http/errors.js';
 
 // Reading orders: an order's rows as the API shows them, the customer's orders and the admin's pages.
 

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { placeOrderSchema, type Order } from '../../shared/orders.js';
-import { requireUser } from '../auth/session.js';
-import type { Database } from '../db/client.js';
-import { parseInput, pathId } from '../http/validation.js';
-import type { ShopMetrics } from '../metrics/shop-metrics.js';
+import { placeOrderSchema, type Order } from '#shared/orders.js';
+import { requireUser } from '#server/auth/session.js';
+import type { Database } from '#server/db/client.js';
+import { parseInput, pathId } from '#server/http/validation.js';
+import type { ShopMetrics } from '#server/metrics/shop-metrics.js';
 import { placeOrder, type CheckoutSettings } from './checkout.js';
 import { listCustomerOrders } from './order-queries.js';
 

@@ -1,13 +1,13 @@
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
-import type { TextLanguage } from '../../shared/catalog.js';
-import { normalizeOrderStatus, type OrderStatus } from '../../shared/order-status.js';
-import type { Order } from '../../shared/orders.js';
-import type { Database, Executor } from '../db/client.js';
-import { orderItems, orders, orderStatusChanges } from '../db/schema.js';
-import { inTransaction } from '../db/transaction.js';
-import { HttpError } from '../http/errors.js';
-import { announceChange } from '../notices/live-hub.js';
-import { combinationCountKey, readCombinationStockForOrder, readStockForOrder, returnStock, takeStock } from '../stock/service.js';
+import type { TextLanguage } from '#shared/catalog.js';
+import { normalizeOrderStatus, type OrderStatus } from '#shared/order-status.js';
+import type { Order } from '#shared/orders.js';
+import type { Database, Executor } from '#server/db/client.js';
+import { orderItems, orders, orderStatusChanges } from '#server/db/schema.js';
+import { inTransaction } from '#server/db/transaction.js';
+import { HttpError } from '#server/http/errors.js';
+import { announceChange } from '#server/notices/live-hub.js';
+import { combinationCountKey, readCombinationStockForOrder, readStockForOrder, returnStock, takeStock } from '#server/stock/service.js';
 import { queueStatusMail, type OrderMailSettings } from './order-mails.js';
 import { getOrder, STATUS_TIME_COLUMNS, type OrderRow, type StatusChangeRow } from './order-queries.js';
 

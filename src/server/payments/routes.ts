@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { recordPaymentSchema, type Order, type PaymentMethod } from '../../shared/orders.js';
-import { requireUser } from '../auth/session.js';
-import type { Database } from '../db/client.js';
-import { HttpError } from '../http/errors.js';
-import { parseInput } from '../http/validation.js';
-import type { ShopMetrics } from '../metrics/shop-metrics.js';
-import { orderIdOf } from '../orders/routes.js';
+import { recordPaymentSchema, type Order, type PaymentMethod } from '#shared/orders.js';
+import { requireUser } from '#server/auth/session.js';
+import type { Database } from '#server/db/client.js';
+import { HttpError } from '#server/http/errors.js';
+import { parseInput } from '#server/http/validation.js';
+import type { ShopMetrics } from '#server/metrics/shop-metrics.js';
+import { orderIdOf } from '#server/orders/routes.js';
 import { countedPayment, orderForPaymentPage, recordPayment } from './service.js';
 
 type WithId = { Params: { orderId: string } };

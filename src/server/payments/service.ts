@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { TextLanguage } from '../../shared/catalog.js';
-import { normalizeOrderStatus } from '../../shared/order-status.js';
-import { paymentStateOf, SIMULATED_COMPLETION_MS, type Order, type PaymentMethod } from '../../shared/orders.js';
-import type { Database } from '../db/client.js';
-import { orders, payments } from '../db/schema.js';
-import { inTransaction } from '../db/transaction.js';
-import { HttpError } from '../http/errors.js';
-import type { PaymentOutcome, ShopMetrics } from '../metrics/shop-metrics.js';
-import { queuePaymentMail, queueStatusMail, type OrderMailSettings } from '../orders/order-mails.js';
-import { getCustomerOrder } from '../orders/order-queries.js';
-import { lockCustomerOrderRow, setOrderStatus } from '../orders/status-changes.js';
+import type { TextLanguage } from '#shared/catalog.js';
+import { normalizeOrderStatus } from '#shared/order-status.js';
+import { paymentStateOf, SIMULATED_COMPLETION_MS, type Order, type PaymentMethod } from '#shared/orders.js';
+import type { Database } from '#server/db/client.js';
+import { orders, payments } from '#server/db/schema.js';
+import { inTransaction } from '#server/db/transaction.js';
+import { HttpError } from '#server/http/errors.js';
+import type { PaymentOutcome, ShopMetrics } from '#server/metrics/shop-metrics.js';
+import { queuePaymentMail, queueStatusMail, type OrderMailSettings } from '#server/orders/order-mails.js';
+import { getCustomerOrder } from '#server/orders/order-queries.js';
+import { lockCustomerOrderRow, setOrderStatus } from '#server/orders/status-changes.js';
 
 export interface PaymentDetails {
   method: PaymentMethod;

@@ -1,9 +1,9 @@
 import { asc, inArray } from 'drizzle-orm';
-import { normalizeOrderStatus } from '../../shared/order-status.js';
-import type { Order } from '../../shared/orders.js';
-import { CUSTOMER_CANCELLABLE_STATUSES, refundStateOf, withdrawalDeadline, withdrawalOpen, type OrderAfterSale, type RefundMethod, type WithdrawalState } from '../../shared/withdrawals.js';
-import type { Executor } from '../db/client.js';
-import { type orders, refunds, withdrawals } from '../db/schema.js';
+import { normalizeOrderStatus } from '#shared/order-status.js';
+import type { Order } from '#shared/orders.js';
+import { CUSTOMER_CANCELLABLE_STATUSES, refundStateOf, withdrawalDeadline, withdrawalOpen, type OrderAfterSale, type RefundMethod, type WithdrawalState } from '#shared/withdrawals.js';
+import type { Executor } from '#server/db/client.js';
+import { type orders, refunds, withdrawals } from '#server/db/schema.js';
 
 /**
  * Whether buyers may cancel their own orders before they are prepared (CUSTOMER_CANCELLATION). It is

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type HttpError } from '../http/errors.js';
+import { type HttpError } from '#server/http/errors.js';
 import { GuessLimit } from './guess-limit.js';
 
 const refusal = (limit: GuessLimit, address: string): HttpError | null => {

@@ -1,4 +1,4 @@
-import { HttpError } from '../http/errors.js';
+import { HttpError } from '#server/http/errors.js';
 
 /** Wrong pairs one client address may send within the window before it must wait. */
 const MAX_MISSES = 10;

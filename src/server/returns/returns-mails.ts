@@ -1,12 +1,12 @@
-import { pickText, type TextLanguage } from '../../shared/catalog.js';
-import { lineText, priceAmounts } from '../../shared/money.js';
-import type { Order } from '../../shared/orders.js';
-import { adminOrderPath, PAGE_ROUTES, profileOrderPath } from '../../shared/routes.js';
-import type { Executor } from '../db/client.js';
-import type { MailBlock, MailDocument } from '../mail/mail-layout.js';
-import type { ClaimedMail } from '../mail/mail-queue.js';
-import { fill } from '../mail/mail-texts.js';
-import type { OrderMailSettings } from '../orders/order-mails.js';
+import { pickText, type TextLanguage } from '#shared/catalog.js';
+import { lineText, priceAmounts } from '#shared/money.js';
+import type { Order } from '#shared/orders.js';
+import { adminOrderPath, PAGE_ROUTES, profileOrderPath } from '#shared/routes.js';
+import type { Executor } from '#server/db/client.js';
+import type { MailBlock, MailDocument } from '#server/mail/mail-layout.js';
+import type { ClaimedMail } from '#server/mail/mail-queue.js';
+import { fill } from '#server/mail/mail-texts.js';
+import type { OrderMailSettings } from '#server/orders/order-mails.js';
 import { refundForMail, withdrawalForMail } from './service.js';
 
 /** The acknowledgement states the moment of submission to the second, in the shop's time (Bulgaria). */

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
-import type { ApiErrorCode } from '../../shared/api-errors.js';
-import type { TextLanguage } from '../../shared/catalog.js';
-import type { Currency } from '../../shared/money.js';
-import { normalizeOrderStatus } from '../../shared/order-status.js';
-import type { PaymentMethod } from '../../shared/orders.js';
+import type { ApiErrorCode } from '#shared/api-errors.js';
+import type { TextLanguage } from '#shared/catalog.js';
+import type { Currency } from '#shared/money.js';
+import { normalizeOrderStatus } from '#shared/order-status.js';
+import type { PaymentMethod } from '#shared/orders.js';
 import {
   CUSTOMER_CANCELLABLE_STATUSES,
   lineExemption,
@@ -17,18 +17,18 @@ import {
   type WithdrawalLine,
   type WithdrawalPreview,
   type WithdrawalState,
-} from '../../shared/withdrawals.js';
+} from '#shared/withdrawals.js';
 import type { z } from 'zod';
-import type { refundSchema, withdrawalConfirmSchema, withdrawalPreviewSchema } from '../../shared/withdrawals.js';
-import type { Database, Executor } from '../db/client.js';
-import { orderItems, orders, payments, refunds, withdrawals } from '../db/schema.js';
-import { inTransaction } from '../db/transaction.js';
-import { HttpError } from '../http/errors.js';
-import { queueMails } from '../mail/mail-queue.js';
-import { announceChange } from '../notices/live-hub.js';
-import { ownersToNotify, queueStatusMail, type OrderMailSettings } from '../orders/order-mails.js';
-import { setOrderStatus } from '../orders/status-changes.js';
-import { returnPieces, returnStock } from '../stock/service.js';
+import type { refundSchema, withdrawalConfirmSchema, withdrawalPreviewSchema } from '#shared/withdrawals.js';
+import type { Database, Executor } from '#server/db/client.js';
+import { orderItems, orders, payments, refunds, withdrawals } from '#server/db/schema.js';
+import { inTransaction } from '#server/db/transaction.js';
+import { HttpError } from '#server/http/errors.js';
+import { queueMails } from '#server/mail/mail-queue.js';
+import { announceChange } from '#server/notices/live-hub.js';
+import { ownersToNotify, queueStatusMail, type OrderMailSettings } from '#server/orders/order-mails.js';
+import { setOrderStatus } from '#server/orders/status-changes.js';
+import { returnPieces, returnStock } from '#server/stock/service.js';
 import { customerCancellationEnabled } from './after-sale.js';
 
 type OrderRow = typeof orders.$inferSelect;

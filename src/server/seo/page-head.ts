@@ -1,12 +1,12 @@
-import { coverUrl, parseCatalogueQuery } from '../../shared/catalog.js';
-import type { Currency } from '../../shared/money.js';
-import { isLegalPage } from '../../shared/legal.js';
-import { buildPageHead, PAGE_HEAD_ATTRIBUTE, type MetaPage, type PageHead, type PageHeadInput } from '../../shared/page-head.js';
-import { DEFAULT_PAGE_LANGUAGE, languageFromSearch, matchPageRoute, productPath, type PageName } from '../../shared/routes.js';
-import { isSlug } from '../../shared/slug.js';
-import { jsonLdText } from '../../shared/structured-data.js';
-import { findProductBySlug, listProducts } from '../catalog/product-queries.js';
-import type { Executor } from '../db/client.js';
+import { coverUrl, parseCatalogueQuery } from '#shared/catalog.js';
+import type { Currency } from '#shared/money.js';
+import { isLegalPage } from '#shared/legal.js';
+import { buildPageHead, PAGE_HEAD_ATTRIBUTE, type MetaPage, type PageHead, type PageHeadInput } from '#shared/page-head.js';
+import { DEFAULT_PAGE_LANGUAGE, languageFromSearch, matchPageRoute, productPath, type PageName } from '#shared/routes.js';
+import { isSlug } from '#shared/slug.js';
+import { jsonLdText } from '#shared/structured-data.js';
+import { findProductBySlug, listProducts } from '#server/catalog/product-queries.js';
+import type { Executor } from '#server/db/client.js';
 
 /**
  * What the server answers a page's address with: the app with the page's head (200, or 404 for a page

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { PRODUCT_CATEGORIES, TEXT_LANGUAGES } from '../../shared/catalog.js';
-import { DEFAULT_PAGE_LANGUAGE, localizedPath, PAGE_ROUTES, productPath } from '../../shared/routes.js';
-import { catalogueUpdatedAt, sitemapProducts } from '../catalog/product-queries.js';
-import type { Config } from '../config.js';
-import type { Database } from '../db/client.js';
+import { PRODUCT_CATEGORIES, TEXT_LANGUAGES } from '#shared/catalog.js';
+import { DEFAULT_PAGE_LANGUAGE, localizedPath, PAGE_ROUTES, productPath } from '#shared/routes.js';
+import { catalogueUpdatedAt, sitemapProducts } from '#server/catalog/product-queries.js';
+import type { Config } from '#server/config.js';
+import type { Database } from '#server/db/client.js';
 
 const escapeXml = (text: string) =>
   text.replace(/[<>&'"]/g, (char) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[char]!);

@@ -1,12 +1,12 @@
 import { and, desc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
-import type { LocalizedText } from '../../shared/catalog.js';
-import type { StockCounts } from '../../shared/live.js';
-import type { StockChange, StockChangeReason, StockShortage } from '../../shared/stock.js';
-import type { Executor } from '../db/client.js';
-import { productCombinations, products, stockChanges } from '../db/schema.js';
-import { selectRows } from '../db/transaction.js';
-import { HttpError } from '../http/errors.js';
-import { announceStock, stockNotice } from '../notices/live-hub.js';
+import type { LocalizedText } from '#shared/catalog.js';
+import type { StockCounts } from '#shared/live.js';
+import type { StockChange, StockChangeReason, StockShortage } from '#shared/stock.js';
+import type { Executor } from '#server/db/client.js';
+import { productCombinations, products, stockChanges } from '#server/db/schema.js';
+import { selectRows } from '#server/db/transaction.js';
+import { HttpError } from '#server/http/errors.js';
+import { announceStock, stockNotice } from '#server/notices/live-hub.js';
 
 /** A line that takes pieces; its count was read with the product (and its combination) held (takeCartForCheckout, readStockForOrder), so it cannot switch between counted and made to order meanwhile. */
 export interface StockLine {

@@ -1,5 +1,5 @@
-import { useTranslation } from '../../i18n/i18n.js';
-import { useConnectivity } from '../../connectivity/connectivity.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { useConnectivity } from '#client/connectivity/connectivity.js';
 
 export function ConnectionBar() {
   const { t } = useTranslation();

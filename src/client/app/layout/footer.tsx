@@ -1,8 +1,8 @@
 import { Link } from 'wouter';
-import { LEGAL_PAGES } from '../../../shared/legal.js';
-import { legalPath, PAGE_ROUTES } from '../../../shared/routes.js';
-import { useTranslation } from '../../i18n/i18n.js';
-import { settings } from '../../settings.js';
+import { LEGAL_PAGES } from '#shared/legal.js';
+import { legalPath, PAGE_ROUTES } from '#shared/routes.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { settings } from '#client/settings.js';
 
 export function Footer() {
   const { t } = useTranslation();

@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
-import { PAGE_ROUTES } from '../../../shared/routes.js';
-import { useTranslation } from '../../i18n/i18n.js';
-import { useLanguageInAddress } from '../../i18n/language-address.js';
-import { useSession } from '../../session/session.js';
+import { PAGE_ROUTES } from '#shared/routes.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { useLanguageInAddress } from '#client/i18n/language-address.js';
+import { useSession } from '#client/session/session.js';
 import { LanguageSwitcher } from './language-switcher.js';
 
 interface HeaderProps {

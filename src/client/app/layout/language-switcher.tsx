@@ -1,5 +1,5 @@
-import { useTranslation } from '../../i18n/i18n.js';
-import { LANGUAGES } from '../../i18n/texts.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { LANGUAGES } from '#client/i18n/texts.js';
 
 export function LanguageSwitcher() {
   const { t, language: active, setLanguage } = useTranslation();

@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
-import { pieceCount } from '../../../shared/cart.js';
-import { useCart } from '../../cart/cart-context.js';
-import { useTranslation } from '../../i18n/i18n.js';
-import { useSession } from '../../session/session.js';
-import { settings } from '../../settings.js';
-import { useModal } from '../../ui/modal/modal-context.js';
+import { pieceCount } from '#shared/cart.js';
+import { useCart } from '#client/cart/cart-context.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { useSession } from '#client/session/session.js';
+import { settings } from '#client/settings.js';
+import { useModal } from '#client/ui/modal/modal-context.js';
 import { useManifestLanguage } from '../offline/manifest-language.js';
 import { UpdateBar } from '../offline/update-bar.js';
 import { ConnectionBar } from './connection-bar.js';

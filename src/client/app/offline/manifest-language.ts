@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import type { Language } from '../../i18n/texts.js';
+import type { Language } from '#client/i18n/texts.js';
 
 /** The web app manifest in the page's language, so that installing the shop describes it in that language. */
 export function useManifestLanguage(language: Language): void {

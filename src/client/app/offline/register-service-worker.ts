@@ -1,5 +1,5 @@
 import { messageSW, Workbox } from 'workbox-window';
-import { SERVICE_WORKER_PATH } from '../../../shared/service-worker.js';
+import { SERVICE_WORKER_PATH } from '#shared/service-worker.js';
 import { setAppUpdate } from './app-update.js';
 
 /** A tab left open for days still learns of a new version; navigations check by themselves too. */

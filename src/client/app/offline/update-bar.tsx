@@ -1,4 +1,4 @@
-import { useTranslation } from '../../i18n/i18n.js';
+import { useTranslation } from '#client/i18n/i18n.js';
 import { useAppUpdate } from './app-update.js';
 
 /** Says when a new version of the shop is ready, and loads it when the visitor chooses. */

@@ -1,15 +1,15 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import type { AdminOrderDetail, AdminOrderPage } from '../../../shared/admin.js';
-import type { ChangeOrderStatusRequest } from '../../../shared/admin-order-schemas.js';
-import type { Product } from '../../../shared/catalog.js';
-import type { OrderStatus } from '../../../shared/order-status.js';
-import type { PhotoOrderInput } from '../../../shared/photo-schemas.js';
-import type { NailSizeChart } from '../../../shared/nail-sizes.js';
-import type { StockChange, StockFilter } from '../../../shared/stock.js';
-import type { WORK_LIST_STATUSES, WorkListResponse } from '../../../shared/work-list.js';
-import type { ApiErrorBody } from '../../../shared/api-errors.js';
-import { ApiError, requestJson } from '../../api/http.js';
-import { queryKeys } from '../../api/query-keys.js';
+import type { AdminOrderDetail, AdminOrderPage } from '#shared/admin.js';
+import type { ChangeOrderStatusRequest } from '#shared/admin-order-schemas.js';
+import type { Product } from '#shared/catalog.js';
+import type { OrderStatus } from '#shared/order-status.js';
+import type { PhotoOrderInput } from '#shared/photo-schemas.js';
+import type { NailSizeChart } from '#shared/nail-sizes.js';
+import type { StockChange, StockFilter } from '#shared/stock.js';
+import type { WORK_LIST_STATUSES, WorkListResponse } from '#shared/work-list.js';
+import type { ApiErrorBody } from '#shared/api-errors.js';
+import { ApiError, requestJson } from '#client/api/http.js';
+import { queryKeys } from '#client/api/query-keys.js';
 import { mailPollInterval } from './order-mail-state.js';
 
 export type WorkListStatus = (typeof WORK_LIST_STATUSES)[number];

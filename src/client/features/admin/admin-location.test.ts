@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminOrderPath } from '../../../shared/routes.js';
+import { adminOrderPath } from '#shared/routes.js';
 import { adminHref, readAdminView, type AdminView } from './admin-location.js';
 
 const view = (query: string) => readAdminView(new URLSearchParams(query));

@@ -1,8 +1,8 @@
 import { useSearchParams } from 'wouter';
-import { isOrderStatus } from '../../../shared/order-status.js';
-import { PAGE_ROUTES } from '../../../shared/routes.js';
-import { STOCK_FILTERS, type StockFilter } from '../../../shared/stock.js';
-import { WORK_LIST_STATUSES } from '../../../shared/work-list.js';
+import { isOrderStatus } from '#shared/order-status.js';
+import { PAGE_ROUTES } from '#shared/routes.js';
+import { STOCK_FILTERS, type StockFilter } from '#shared/stock.js';
+import { WORK_LIST_STATUSES } from '#shared/work-list.js';
 import type { OrderFilter } from './admin-api.js';
 
 // What the dashboard shows lives in its address, so that a reload, the Back button and a shared link

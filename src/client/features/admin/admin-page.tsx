@@ -1,16 +1,16 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Redirect } from 'wouter';
-import { PAGE_ROUTES } from '../../../shared/routes.js';
-import { ApiError } from '../../api/http.js';
-import { useTranslation } from '../../i18n/i18n.js';
-import { usePageMeta } from '../../seo/page-meta.js';
-import { useSession } from '../../session/session.js';
-import { LoadingMessage } from '../../ui/state-message.js';
-import { TabList, tabPanelProps } from '../../ui/tab-list.js';
-import { Toast } from '../../ui/toast.js';
+import { PAGE_ROUTES } from '#shared/routes.js';
+import { ApiError } from '#client/api/http.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { usePageMeta } from '#client/seo/page-meta.js';
+import { useSession } from '#client/session/session.js';
+import { LoadingMessage } from '#client/ui/state-message.js';
+import { TabList, tabPanelProps } from '#client/ui/tab-list.js';
+import { Toast } from '#client/ui/toast.js';
 import { rememberAdminLanguage, useAdminAccess } from './admin-api.js';
 import { ADMIN_TABS, useAdminView } from './admin-location.js';
-import { WORK_LIST_STATUSES } from '../../../shared/work-list.js';
+import { WORK_LIST_STATUSES } from '#shared/work-list.js';
 import { OrdersPanel } from './orders-panel.js';
 import { ProductsPanel } from './products-panel.js';
 

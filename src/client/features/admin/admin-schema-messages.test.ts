@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { orderSearchSchema } from '../../../shared/admin-order-schemas.js';
-import { PRODUCT_DESCRIPTION_MAX_LENGTH, PRODUCT_NAME_MAX_LENGTH, productFieldsSchema } from '../../../shared/catalog-schemas.js';
-import { PHOTO_TOO_MANY_PIXELS } from '../../../shared/photo-schemas.js';
-import { MAX_STOCK } from '../../../shared/stock.js';
-import bgCore from '../../i18n/bg.json';
-import bgPages from '../../i18n/bg.pages.json';
-import enCore from '../../i18n/en.json';
-import enPages from '../../i18n/en.pages.json';
-import { createTranslator } from '../../i18n/i18n.js';
+import { orderSearchSchema } from '#shared/admin-order-schemas.js';
+import { PRODUCT_DESCRIPTION_MAX_LENGTH, PRODUCT_NAME_MAX_LENGTH, productFieldsSchema } from '#shared/catalog-schemas.js';
+import { PHOTO_TOO_MANY_PIXELS } from '#shared/photo-schemas.js';
+import { MAX_STOCK } from '#shared/stock.js';
+import bgCore from '#client/i18n/bg.json';
+import bgPages from '#client/i18n/bg.pages.json';
+import enCore from '#client/i18n/en.json';
+import enPages from '#client/i18n/en.pages.json';
+import { createTranslator } from '#client/i18n/i18n.js';
 import { isPriceJump, photoFailuresText, priceFieldText, productMessageValues } from './product-messages.js';
 
 // The dashboard shows a refused field's message as it is translated, whether the form's own check

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
-import type { StockMode } from '../../../shared/product-options.js';
-import { useTranslation } from '../../i18n/i18n.js';
+import type { StockMode } from '#shared/product-options.js';
+import { useTranslation } from '#client/i18n/i18n.js';
 import { ListError, fieldId, rowName, type ErrorAt } from './model-fields.js';
 import { combinationRows, type CombinationForm, type GroupForm } from './product-model-form.js';
 

@@ -1,8 +1,8 @@
-import { FINGERS, HANDS, type NailSizes } from '../../../shared/nail-sizes.js';
-import { pickText } from '../../../shared/catalog.js';
-import type { ChoiceSummary } from '../../../shared/product-options.js';
-import { useTranslation } from '../../i18n/i18n.js';
-import { Localized } from '../../i18n/localized.js';
+import { FINGERS, HANDS, type NailSizes } from '#shared/nail-sizes.js';
+import { pickText } from '#shared/catalog.js';
+import type { ChoiceSummary } from '#shared/product-options.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { Localized } from '#client/i18n/localized.js';
 
 /** Ten sizes as the maker works from them: a row per hand, a column per finger, thumb first. */
 function SizesTable({ sizes }: { sizes: NailSizes }) {

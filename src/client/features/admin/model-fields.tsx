@@ -1,5 +1,5 @@
 import type { InputHTMLAttributes, ReactNode } from 'react';
-import { useTranslation } from '../../i18n/i18n.js';
+import { useTranslation } from '#client/i18n/i18n.js';
 
 /** The message a refused field shows beside itself, if the refusal is about it. */
 export type ErrorAt = (field: string) => string | undefined;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { OrderMail } from '../../../shared/order-mails.js';
-import bgCore from '../../i18n/bg.json';
-import bgPages from '../../i18n/bg.pages.json';
-import enCore from '../../i18n/en.json';
-import enPages from '../../i18n/en.pages.json';
-import { createTranslator } from '../../i18n/i18n.js';
-import { formatDateTime } from '../../ui/format-date.js';
+import type { OrderMail } from '#shared/order-mails.js';
+import bgCore from '#client/i18n/bg.json';
+import bgPages from '#client/i18n/bg.pages.json';
+import enCore from '#client/i18n/en.json';
+import enPages from '#client/i18n/en.pages.json';
+import { createTranslator } from '#client/i18n/i18n.js';
+import { formatDateTime } from '#client/ui/format-date.js';
 import { mailPollInterval, mailStateText } from './order-mail-state.js';
 
 const translators = { en: createTranslator('en', { ...enCore, ...enPages }), bg: createTranslator('bg', { ...bgCore, ...bgPages }) };

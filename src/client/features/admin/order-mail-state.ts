@@ -1,6 +1,6 @@
-import type { OrderMail } from '../../../shared/order-mails.js';
-import type { Translate } from '../../i18n/i18n.js';
-import { formatDateTime, formatTimeOrDateTime } from '../../ui/format-date.js';
+import type { OrderMail } from '#shared/order-mails.js';
+import type { Translate } from '#client/i18n/i18n.js';
+import { formatDateTime, formatTimeOrDateTime } from '#client/ui/format-date.js';
 
 /**
  * Where a message of the order stands, in the admin's words. "Next try" belongs to a message whose

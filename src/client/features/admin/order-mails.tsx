@@ -1,10 +1,10 @@
 import { useId, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { OrderMail } from '../../../shared/order-mails.js';
-import { queryKeys } from '../../api/query-keys.js';
-import { useTranslation, type Translate } from '../../i18n/i18n.js';
-import { ApiError } from '../../api/http.js';
-import { errorText } from '../../api/error-text.js';
+import type { OrderMail } from '#shared/order-mails.js';
+import { queryKeys } from '#client/api/query-keys.js';
+import { useTranslation, type Translate } from '#client/i18n/i18n.js';
+import { ApiError } from '#client/api/http.js';
+import { errorText } from '#client/api/error-text.js';
 import { resendMail } from './admin-api.js';
 import { mailStateText } from './order-mail-state.js';
 

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
-import { MAX_PRODUCT_PHOTOS, type LocalizedText, type ProductPhoto } from '../../../shared/catalog.js';
-import { MAX_PHOTO_ALT_LENGTH } from '../../../shared/photo-schemas.js';
-import { useTranslation } from '../../i18n/i18n.js';
+import { MAX_PRODUCT_PHOTOS, type LocalizedText, type ProductPhoto } from '#shared/catalog.js';
+import { MAX_PHOTO_ALT_LENGTH } from '#shared/photo-schemas.js';
+import { useTranslation } from '#client/i18n/i18n.js';
 
 /**
  * A photo as the form holds it: one the product has (`photo`), or a file chosen in this form that is

@@ -1,6 +1,6 @@
-import { formatMoney, MAX_PRICE_MINOR, type Currency } from '../../../shared/money.js';
-import { MAX_PRICE_DELTA_MINOR } from '../../../shared/product-options.js';
-import type { Translate } from '../../i18n/i18n.js';
+import { formatMoney, MAX_PRICE_MINOR, type Currency } from '#shared/money.js';
+import { MAX_PRICE_DELTA_MINOR } from '#shared/product-options.js';
+import type { Translate } from '#client/i18n/i18n.js';
 import type { PhotoFailure } from './save-product-photos.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHOICE_ID_PATTERN, PLAIN_PRODUCT_MODEL } from '../../../shared/product-options.js';
+import { CHOICE_ID_PATTERN, PLAIN_PRODUCT_MODEL } from '#shared/product-options.js';
 import {
   assignIds,
   choiceIdFrom,

@@ -1,5 +1,5 @@
-import type { LocalizedText } from '../../../shared/catalog.js';
-import { parsePriceToMinor } from '../../../shared/money.js';
+import type { LocalizedText } from '#shared/catalog.js';
+import { parsePriceToMinor } from '#shared/money.js';
 import {
   CHOICE_ID_PATTERN,
   DEFAULT_ANSWER_LENGTH,
@@ -18,10 +18,10 @@ import {
   type ProductModel,
   type ProductQuestion,
   type StockMode,
-} from '../../../shared/product-options.js';
-import { slugify } from '../../../shared/slug.js';
-import { MAX_STOCK } from '../../../shared/stock.js';
-import type { ReturnRule } from '../../../shared/withdrawals.js';
+} from '#shared/product-options.js';
+import { slugify } from '#shared/slug.js';
+import { MAX_STOCK } from '#shared/stock.js';
+import type { ReturnRule } from '#shared/withdrawals.js';
 
 /**
  * The product form's options, stock per combination, sizing, questions and lead time as the admin

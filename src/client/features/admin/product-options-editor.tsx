@@ -1,6 +1,6 @@
-import { useTranslation } from '../../i18n/i18n.js';
-import { settings } from '../../settings.js';
-import { currencyLabel } from '../../ui/price-text.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { settings } from '#client/settings.js';
+import { currencyLabel } from '#client/ui/price-text.js';
 import { ListError, ModelTextField, RowActions, moved, rowName, type ErrorAt } from './model-fields.js';
 import { MAX_OPTION_GROUPS, MAX_OPTION_VALUES, emptyGroup, emptyValue, type GroupForm, type ValueForm } from './product-model-form.js';
 

@@ -1,7 +1,7 @@
 import { useId } from 'react';
-import { useTranslation } from '../../i18n/i18n.js';
-import { settings } from '../../settings.js';
-import { currencyLabel } from '../../ui/price-text.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { settings } from '#client/settings.js';
+import { currencyLabel } from '#client/ui/price-text.js';
 import { ListError, ModelTextField, RowActions, fieldId, moved, rowName, type ErrorAt } from './model-fields.js';
 import { MAX_PRODUCT_QUESTIONS, MAX_QUESTION_CHOICES, emptyQuestion, emptyValue, type QuestionForm, type ValueForm } from './product-model-form.js';
 

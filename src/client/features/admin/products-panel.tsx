@@ -1,19 +1,19 @@
 import { useEffect, useId, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'wouter';
-import type { Product } from '../../../shared/catalog.js';
-import { NEW_PRODUCT_PARAM } from '../../../shared/routes.js';
-import { STOCK_FILTERS, stockLevel, type StockFilter } from '../../../shared/stock.js';
-import { queryKeys } from '../../api/query-keys.js';
-import { useTranslation } from '../../i18n/i18n.js';
-import { ConfirmDialog } from '../../ui/confirm-dialog.js';
-import { useModal } from '../../ui/modal/modal-context.js';
-import { Price } from '../../ui/price.js';
-import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
+import type { Product } from '#shared/catalog.js';
+import { NEW_PRODUCT_PARAM } from '#shared/routes.js';
+import { STOCK_FILTERS, stockLevel, type StockFilter } from '#shared/stock.js';
+import { queryKeys } from '#client/api/query-keys.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { ConfirmDialog } from '#client/ui/confirm-dialog.js';
+import { useModal } from '#client/ui/modal/modal-context.js';
+import { Price } from '#client/ui/price.js';
+import { LoadErrorMessage, LoadingMessage } from '#client/ui/state-message.js';
 import { deleteProduct, useAdminProducts } from './admin-api.js';
 import { useAdminView } from './admin-location.js';
 import { ProductForm } from './product-form.js';
-import { Localized, useLocalize } from '../../i18n/localized.js';
+import { Localized, useLocalize } from '#client/i18n/localized.js';
 
 type Editing = { product?: Product } | null;
 

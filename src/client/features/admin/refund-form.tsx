@@ -1,13 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { parsePriceToMinor, type Currency } from '../../../shared/money.js';
-import type { Refund } from '../../../shared/withdrawals.js';
-import { errorText } from '../../api/error-text.js';
-import { requestJson } from '../../api/http.js';
-import { queryKeys } from '../../api/query-keys.js';
-import { newRequestId } from '../../api/request-id.js';
-import { useTranslation } from '../../i18n/i18n.js';
-import { currencyLabel } from '../../ui/price-text.js';
+import { parsePriceToMinor, type Currency } from '#shared/money.js';
+import type { Refund } from '#shared/withdrawals.js';
+import { errorText } from '#client/api/error-text.js';
+import { requestJson } from '#client/api/http.js';
+import { queryKeys } from '#client/api/query-keys.js';
+import { newRequestId } from '#client/api/request-id.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { currencyLabel } from '#client/ui/price-text.js';
 
 /**
  * A refund of an order: of a withdrawal's lines (withdrawalId), or of what is left of the payment.

@@ -1,16 +1,16 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link } from 'wouter';
-import { adminOrderPath } from '../../../shared/routes.js';
-import type { AdminWithdrawal } from '../../../shared/withdrawals.js';
-import { errorText } from '../../api/error-text.js';
-import { requestJson } from '../../api/http.js';
-import { useTranslation } from '../../i18n/i18n.js';
-import { Localized } from '../../i18n/localized.js';
-import { formatDateTime } from '../../ui/format-date.js';
-import { LinePrice } from '../../ui/line-price.js';
-import { Price } from '../../ui/price.js';
-import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
+import { adminOrderPath } from '#shared/routes.js';
+import type { AdminWithdrawal } from '#shared/withdrawals.js';
+import { errorText } from '#client/api/error-text.js';
+import { requestJson } from '#client/api/http.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { Localized } from '#client/i18n/localized.js';
+import { formatDateTime } from '#client/ui/format-date.js';
+import { LinePrice } from '#client/ui/line-price.js';
+import { Price } from '#client/ui/price.js';
+import { LoadErrorMessage, LoadingMessage } from '#client/ui/state-message.js';
 import { RefundForm } from './refund-form.js';
 
 const returnsKey = ['admin', 'withdrawals'] as const;

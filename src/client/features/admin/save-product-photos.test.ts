@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Product, ProductPhoto } from '../../../shared/catalog.js';
-import { PLAIN_PRODUCT_MODEL } from '../../../shared/product-options.js';
-import { ApiError } from '../../api/http.js';
+import type { Product, ProductPhoto } from '#shared/catalog.js';
+import { PLAIN_PRODUCT_MODEL } from '#shared/product-options.js';
+import { ApiError } from '#client/api/http.js';
 import type { PhotoItem } from './photo-manager.js';
 import { isRefusal, saveProductWithPhotos, type ProductCalls } from './save-product-photos.js';
 

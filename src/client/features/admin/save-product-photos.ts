@@ -1,7 +1,7 @@
-import type { ApiErrorCode } from '../../../shared/api-errors.js';
-import type { Product } from '../../../shared/catalog.js';
-import type { PhotoOrderInput } from '../../../shared/photo-schemas.js';
-import { ApiError } from '../../api/http.js';
+import type { ApiErrorCode } from '#shared/api-errors.js';
+import type { Product } from '#shared/catalog.js';
+import type { PhotoOrderInput } from '#shared/photo-schemas.js';
+import { ApiError } from '#client/api/http.js';
 import type { PhotoItem } from './photo-manager.js';
 
 /** The server calls that saving a product makes (admin-api.ts has them; tests pass fakes). */

@@ -1,10 +1,10 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { FINGERS, HANDS, MAX_CHART_SIZES, MAX_SIZE_PRESETS, fingerAt } from '../../../shared/nail-sizes.js';
-import { errorText, refusedField } from '../../api/error-text.js';
-import { ApiError } from '../../api/http.js';
-import { useTranslation } from '../../i18n/i18n.js';
-import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
+import { FINGERS, HANDS, MAX_CHART_SIZES, MAX_SIZE_PRESETS, fingerAt } from '#shared/nail-sizes.js';
+import { errorText, refusedField } from '#client/api/error-text.js';
+import { ApiError } from '#client/api/http.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { LoadErrorMessage, LoadingMessage } from '#client/ui/state-message.js';
 import { saveSizeChart, useSizeChart } from './admin-api.js';
 import { ListError, ModelTextField, fieldId } from './model-fields.js';
 import { formField } from './product-model-form.js';

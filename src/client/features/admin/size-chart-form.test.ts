@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_NAIL_SIZE_CHART } from '../../../shared/nail-sizes.js';
+import { DEFAULT_NAIL_SIZE_CHART } from '#shared/nail-sizes.js';
 import { chartToForm, emptyPreset, formToChart, nextSize, parseWidth, widthFieldText, type SizeChartForm } from './size-chart-form.js';
 
 describe('the size chart form', () => {

@@ -1,4 +1,4 @@
-import { MAX_CHART_SIZES, MAX_SIZE_PRESETS, NAIL_COUNT, type NailSizeChart } from '../../../shared/nail-sizes.js';
+import { MAX_CHART_SIZES, MAX_SIZE_PRESETS, NAIL_COUNT, type NailSizeChart } from '#shared/nail-sizes.js';
 import { assignIds, newRowKey, type ModelProblem } from './product-model-form.js';
 
 /**

@@ -1,8 +1,8 @@
 import { useId } from 'react';
-import { useTranslation } from '../../i18n/i18n.js';
-import { formatDateTime } from '../../ui/format-date.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { formatDateTime } from '#client/ui/format-date.js';
 import { useStockHistory } from './admin-api.js';
-import { useLocalize } from '../../i18n/localized.js';
+import { useLocalize } from '#client/i18n/localized.js';
 
 /** Why a product's count is what it is: its latest changes, newest first. */
 export function StockHistory({ productId }: { productId: string }) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_CHOICE_SUMMARY } from '../../../shared/product-options.js';
-import type { WorkListLine } from '../../../shared/work-list.js';
+import { EMPTY_CHOICE_SUMMARY } from '#shared/product-options.js';
+import type { WorkListLine } from '#shared/work-list.js';
 import { groupByOrder, isOverdue } from './work-list-panel.js';
 
 const line = (orderId: string, position: number, dispatchBy: string | null): WorkListLine => ({

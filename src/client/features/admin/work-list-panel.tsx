@@ -1,13 +1,13 @@
 import { useId } from 'react';
 import { Link } from 'wouter';
-import { dispatchDayText } from '../../../shared/orders.js';
-import { adminOrderPath } from '../../../shared/routes.js';
-import { WORK_LIST_STATUSES, type WorkListLine } from '../../../shared/work-list.js';
-import { latestDate, sofiaDate } from '../../../shared/working-days.js';
-import { useTranslation } from '../../i18n/i18n.js';
-import { Localized } from '../../i18n/localized.js';
-import { formatDateTime } from '../../ui/format-date.js';
-import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
+import { dispatchDayText } from '#shared/orders.js';
+import { adminOrderPath } from '#shared/routes.js';
+import { WORK_LIST_STATUSES, type WorkListLine } from '#shared/work-list.js';
+import { latestDate, sofiaDate } from '#shared/working-days.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { Localized } from '#client/i18n/localized.js';
+import { formatDateTime } from '#client/ui/format-date.js';
+import { LoadErrorMessage, LoadingMessage } from '#client/ui/state-message.js';
 import { useWorkList, type WorkListStatus } from './admin-api.js';
 import { LineChoices } from './line-choices.js';
 

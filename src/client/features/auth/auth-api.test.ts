@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../api/http.js';
+import { ApiError } from '#client/api/http.js';
 import { signInErrorKey } from './auth-api.js';
 
 describe('the text of a refused sign-in request', () => {

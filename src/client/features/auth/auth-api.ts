@@ -1,7 +1,7 @@
-import type { CompleteSignInRequest, SignInLinkRequest } from '../../../shared/auth-schemas.js';
-import type { SessionResponse } from '../../../shared/auth.js';
-import { errorTextKey } from '../../api/error-text.js';
-import { ApiError, requestJson } from '../../api/http.js';
+import type { CompleteSignInRequest, SignInLinkRequest } from '#shared/auth-schemas.js';
+import type { SessionResponse } from '#shared/auth.js';
+import { errorTextKey } from '#client/api/error-text.js';
+import { ApiError, requestJson } from '#client/api/http.js';
 
 /** The local-storage key that remembers which e-mail asked for a link (spec section 7). */
 const EMAIL_FOR_SIGN_IN_KEY = 'emailForSignIn';

@@ -1,9 +1,9 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { completeSignInSchema } from '../../../shared/auth-schemas.js';
-import { useTranslation } from '../../i18n/i18n.js';
-import { useSession } from '../../session/session.js';
-import { Dialog } from '../../ui/dialog.js';
-import { useModal } from '../../ui/modal/modal-context.js';
+import { completeSignInSchema } from '#shared/auth-schemas.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { useSession } from '#client/session/session.js';
+import { Dialog } from '#client/ui/dialog.js';
+import { useModal } from '#client/ui/modal/modal-context.js';
 import { completeSignIn, readStoredEmail, signInErrorKey, storeEmail } from './auth-api.js';
 import { EmailField } from './email-field.js';
 

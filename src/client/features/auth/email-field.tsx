@@ -1,4 +1,4 @@
-import { useTranslation } from '../../i18n/i18n.js';
+import { useTranslation } from '#client/i18n/i18n.js';
 
 interface EmailFieldProps {
   id: string;

@@ -1,12 +1,12 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { signInLinkRequestSchema } from '../../../shared/auth-schemas.js';
-import { useConnectivity } from '../../connectivity/connectivity.js';
-import { useTranslation } from '../../i18n/i18n.js';
-import { settings } from '../../settings.js';
-import { useSession } from '../../session/session.js';
-import { Dialog } from '../../ui/dialog.js';
-import { formatTime } from '../../ui/format-date.js';
-import { useModal } from '../../ui/modal/modal-context.js';
+import { signInLinkRequestSchema } from '#shared/auth-schemas.js';
+import { useConnectivity } from '#client/connectivity/connectivity.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { settings } from '#client/settings.js';
+import { useSession } from '#client/session/session.js';
+import { Dialog } from '#client/ui/dialog.js';
+import { formatTime } from '#client/ui/format-date.js';
+import { useModal } from '#client/ui/modal/modal-context.js';
 import { requestSignInLink, signInErrorKey, signInRetryAt, storeEmail } from './auth-api.js';
 import { EmailField } from './email-field.js';
 

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { CATALOGUE_SORTS, MAX_SEARCH_LENGTH, PRODUCT_CATEGORIES, type CatalogueQuery, type CatalogueSort, type ProductCategory } from '../../../shared/catalog.js';
-import { useTranslation } from '../../i18n/i18n.js';
+import { CATALOGUE_SORTS, MAX_SEARCH_LENGTH, PRODUCT_CATEGORIES, type CatalogueQuery, type CatalogueSort, type ProductCategory } from '#shared/catalog.js';
+import { useTranslation } from '#client/i18n/i18n.js';
 
 interface CatalogueFiltersProps {
   query: CatalogueQuery;

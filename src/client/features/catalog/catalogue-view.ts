@@ -1,4 +1,4 @@
-import { cataloguePath } from '../../../shared/routes.js';
+import { cataloguePath } from '#shared/routes.js';
 
 /**
  * The catalogue view (category, search, sort, page) last shown in this tab, so that a product page's

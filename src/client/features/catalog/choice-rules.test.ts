@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_NAIL_SIZE_CHART } from '../../../shared/nail-sizes.js';
-import { PLAIN_PRODUCT_MODEL, type OptionGroup, type ProductModel } from '../../../shared/product-options.js';
+import { DEFAULT_NAIL_SIZE_CHART } from '#shared/nail-sizes.js';
+import { PLAIN_PRODUCT_MODEL, type OptionGroup, type ProductModel } from '#shared/product-options.js';
 import { availability, problemsOf } from './choice-rules.js';
 
 const group = (id: string, values: string[]): OptionGroup => ({ id, name: { en: id, bg: id }, values: values.map((value) => ({ id: value, name: { en: value, bg: value }, priceDeltaMinor: 0 })) });

@@ -1,5 +1,5 @@
-import type { NailSizeChart } from '../../../shared/nail-sizes.js';
-import { validateChoices, type ChoiceProblem, type LineChoices, type OptionGroup, type ProductModel } from '../../../shared/product-options.js';
+import type { NailSizeChart } from '#shared/nail-sizes.js';
+import { validateChoices, type ChoiceProblem, type LineChoices, type OptionGroup, type ProductModel } from '#shared/product-options.js';
 
 type Model = Pick<ProductModel, 'optionGroups' | 'stockMode' | 'combinations' | 'sized' | 'questions'>;
 

@@ -1,11 +1,11 @@
 import { useEffect } from 'react';
 import { Link, useSearchParams } from 'wouter';
-import { catalogueQueryParams, parseCatalogueQuery, type CatalogueQuery } from '../../../shared/catalog.js';
-import { adminNewProductPath } from '../../../shared/routes.js';
-import { PageTexts, useTranslation } from '../../i18n/i18n.js';
-import { useSession } from '../../session/session.js';
-import { usePageMeta } from '../../seo/page-meta.js';
-import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
+import { catalogueQueryParams, parseCatalogueQuery, type CatalogueQuery } from '#shared/catalog.js';
+import { adminNewProductPath } from '#shared/routes.js';
+import { PageTexts, useTranslation } from '#client/i18n/i18n.js';
+import { useSession } from '#client/session/session.js';
+import { usePageMeta } from '#client/seo/page-meta.js';
+import { LoadErrorMessage, LoadingMessage } from '#client/ui/state-message.js';
 import { CatalogueFilters } from './catalogue-filters.js';
 import { rememberCatalogueView } from './catalogue-view.js';
 import { ProductCard } from './product-card.js';

@@ -1,10 +1,10 @@
 import { Link } from 'wouter';
-import { coverUrl, photoSrcSet, type Product } from '../../../shared/catalog.js';
-import { productPath } from '../../../shared/routes.js';
-import { stockLevel } from '../../../shared/stock.js';
-import { useTranslation } from '../../i18n/i18n.js';
-import { Localized, useLocalize } from '../../i18n/localized.js';
-import { Price } from '../../ui/price.js';
+import { coverUrl, photoSrcSet, type Product } from '#shared/catalog.js';
+import { productPath } from '#shared/routes.js';
+import { stockLevel } from '#shared/stock.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { Localized, useLocalize } from '#client/i18n/localized.js';
+import { Price } from '#client/ui/price.js';
 
 interface ProductCardProps {
   product: Product;

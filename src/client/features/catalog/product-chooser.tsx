@@ -1,17 +1,17 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
-import type { Product } from '../../../shared/catalog.js';
-import { choiceKey, combinationKey, summarizeChoices, unitPriceMinor, validateChoices, type ChoiceProblem, type LineChoices, type ProductQuestion } from '../../../shared/product-options.js';
-import { stockLevel } from '../../../shared/stock.js';
-import { dispatchDate } from '../../../shared/working-days.js';
-import type { ChosenLine } from '../../cart/cart-context.js';
-import { useTranslation } from '../../i18n/i18n.js';
+import type { Product } from '#shared/catalog.js';
+import { choiceKey, combinationKey, summarizeChoices, unitPriceMinor, validateChoices, type ChoiceProblem, type LineChoices, type ProductQuestion } from '#shared/product-options.js';
+import { stockLevel } from '#shared/stock.js';
+import { dispatchDate } from '#shared/working-days.js';
+import type { ChosenLine } from '#client/cart/cart-context.js';
+import { useTranslation } from '#client/i18n/i18n.js';
 import { availability, problemsOf } from './choice-rules.js';
-import { Localized, useLocalize } from '../../i18n/localized.js';
-import { useSession } from '../../session/session.js';
-import { completeSizes, EMPTY_SIZES, NailSizeFields, type SizesDraft } from '../../sizes/nail-size-fields.js';
-import { useSavedNailSizes, useSizeChart } from '../../sizes/sizes-api.js';
-import { Price, usePriceText } from '../../ui/price.js';
-import { ShipsBy } from '../../ui/ships-by.js';
+import { Localized, useLocalize } from '#client/i18n/localized.js';
+import { useSession } from '#client/session/session.js';
+import { completeSizes, EMPTY_SIZES, NailSizeFields, type SizesDraft } from '#client/sizes/nail-size-fields.js';
+import { useSavedNailSizes, useSizeChart } from '#client/sizes/sizes-api.js';
+import { Price, usePriceText } from '#client/ui/price.js';
+import { ShipsBy } from '#client/ui/ships-by.js';
 
 interface ProductChooserProps {
   product: Product;

@@ -1,8 +1,8 @@
 import { useId, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import { photoSrcSet, type Product } from '../../../shared/catalog.js';
-import { useTranslation } from '../../i18n/i18n.js';
-import { useLocalize } from '../../i18n/localized.js';
-import { Dialog } from '../../ui/dialog.js';
+import { photoSrcSet, type Product } from '#shared/catalog.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { useLocalize } from '#client/i18n/localized.js';
+import { Dialog } from '#client/ui/dialog.js';
 
 /** A horizontal move of at least this many pixels is a swipe to the next or previous photo. */
 const SWIPE_PX = 40;

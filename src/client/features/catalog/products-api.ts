@@ -1,8 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { catalogueQueryParams, type CatalogueQuery, type CatalogueResponse, type ProductPageResponse } from '../../../shared/catalog.js';
-import { ApiError, requestJson } from '../../api/http.js';
-import { queryKeys } from '../../api/query-keys.js';
-import type { Language } from '../../i18n/texts.js';
+import { catalogueQueryParams, type CatalogueQuery, type CatalogueResponse, type ProductPageResponse } from '#shared/catalog.js';
+import { ApiError, requestJson } from '#client/api/http.js';
+import { queryKeys } from '#client/api/query-keys.js';
+import type { Language } from '#client/i18n/texts.js';
 
 /** A page of the catalogue, filtered, searched and sorted by the server; names sort in the page's language. */
 export function useProducts(query: CatalogueQuery, language: Language) {

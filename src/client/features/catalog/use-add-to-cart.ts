@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { pickText, type Product } from '../../../shared/catalog.js';
-import { errorText } from '../../api/error-text.js';
-import { ChoicesRefused, useCart, type ChosenLine } from '../../cart/cart-context.js';
-import { useTranslation } from '../../i18n/i18n.js';
-import { useSession } from '../../session/session.js';
-import { useModal } from '../../ui/modal/modal-context.js';
-import { usePriceText } from '../../ui/price.js';
+import { pickText, type Product } from '#shared/catalog.js';
+import { errorText } from '#client/api/error-text.js';
+import { ChoicesRefused, useCart, type ChosenLine } from '#client/cart/cart-context.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { useSession } from '#client/session/session.js';
+import { useModal } from '#client/ui/modal/modal-context.js';
+import { usePriceText } from '#client/ui/price.js';
 
 /**
  * Adding a product to the cart from a card or a product page, with the specification's messages:

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import type { LegalPage, LegalPageResponse } from '../../../shared/legal.js';
-import { requestJson } from '../../api/http.js';
-import { queryKeys } from '../../api/query-keys.js';
-import type { Language } from '../../i18n/texts.js';
+import type { LegalPage, LegalPageResponse } from '#shared/legal.js';
+import { requestJson } from '#client/api/http.js';
+import { queryKeys } from '#client/api/query-keys.js';
+import type { Language } from '#client/i18n/texts.js';
 
 /** A legal page in the page's language, rendered by the server. */
 export function useLegalPage(page: LegalPage, language: Language) {

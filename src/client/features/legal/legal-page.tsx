@@ -1,10 +1,10 @@
 import { lazy, useEffect, type MouseEvent, type ReactNode } from 'react';
 import { useLocation, useParams } from 'wouter';
-import { isLegalPage, type LegalPage as LegalPageName } from '../../../shared/legal.js';
-import { isPageRoute } from '../../../shared/routes.js';
-import { useTranslation } from '../../i18n/i18n.js';
-import { usePageMeta } from '../../seo/page-meta.js';
-import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
+import { isLegalPage, type LegalPage as LegalPageName } from '#shared/legal.js';
+import { isPageRoute } from '#shared/routes.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { usePageMeta } from '#client/seo/page-meta.js';
+import { LoadErrorMessage, LoadingMessage } from '#client/ui/state-message.js';
 import { useLegalPage } from './legal-api.js';
 
 // The withdrawal form (/withdrawal) comes through this page's chunk, so that the home page's first

@@ -1,15 +1,15 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useSearch } from 'wouter';
-import type { Withdrawal, WithdrawalLine, WithdrawalPreview } from '../../../shared/withdrawals.js';
-import { errorText, refusedField } from '../../api/error-text.js';
-import { newRequestId } from '../../api/request-id.js';
-import { useTranslation } from '../../i18n/i18n.js';
-import { Localized } from '../../i18n/localized.js';
-import { useOrders } from '../../orders/orders-api.js';
-import { usePageMeta } from '../../seo/page-meta.js';
-import { useSession } from '../../session/session.js';
-import { formatDateTime } from '../../ui/format-date.js';
-import { LinePrice } from '../../ui/line-price.js';
+import type { Withdrawal, WithdrawalLine, WithdrawalPreview } from '#shared/withdrawals.js';
+import { errorText, refusedField } from '#client/api/error-text.js';
+import { newRequestId } from '#client/api/request-id.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { Localized } from '#client/i18n/localized.js';
+import { useOrders } from '#client/orders/orders-api.js';
+import { usePageMeta } from '#client/seo/page-meta.js';
+import { useSession } from '#client/session/session.js';
+import { formatDateTime } from '#client/ui/format-date.js';
+import { LinePrice } from '#client/ui/line-price.js';
 import { confirmWithdrawal, previewWithdrawal } from './withdrawal-api.js';
 
 type Stage = 'find' | 'details' | 'confirm' | 'done';

@@ -1,7 +1,7 @@
-import { useTranslation } from '../../i18n/i18n.js';
+import { useTranslation } from '#client/i18n/i18n.js';
 import { Link } from 'wouter';
-import { PAGE_ROUTES } from '../../../shared/routes.js';
-import { usePageMeta } from '../../seo/page-meta.js';
+import { PAGE_ROUTES } from '#shared/routes.js';
+import { usePageMeta } from '#client/seo/page-meta.js';
 
 export default function NotFoundPage() {
   const { t } = useTranslation();

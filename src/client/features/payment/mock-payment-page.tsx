@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type FormEvent, type InputHTMLAttributes } from 'react';
 import { Link, useLocation, useParams, useSearchParams } from 'wouter';
-import { MOCK_PAYMENT_METHOD_PARAM, paymentPath } from '../../../shared/routes.js';
+import { MOCK_PAYMENT_METHOD_PARAM, paymentPath } from '#shared/routes.js';
 import {
   CARD_CVV_MAX_LENGTH,
   CARD_EXPIRY_MAX_LENGTH,
@@ -10,16 +10,16 @@ import {
   formatExpiry,
   lastFourDigits,
   type CardInput,
-} from '../../../shared/card.js';
-import { MOCK_PROCESSING_MS, MOCK_SUCCESS_MS, type PaymentMethod } from '../../../shared/orders.js';
-import { ApiError } from '../../api/http.js';
-import { useTranslation } from '../../i18n/i18n.js';
-import { recordPayment, useOrder } from '../../orders/orders-api.js';
-import { paymentStateOf } from '../../../shared/orders.js';
-import { usePageMeta } from '../../seo/page-meta.js';
-import { useSession } from '../../session/session.js';
-import { usePriceText } from '../../ui/price.js';
-import { SignInRequired } from '../../ui/sign-in-required.js';
+} from '#shared/card.js';
+import { MOCK_PROCESSING_MS, MOCK_SUCCESS_MS, type PaymentMethod } from '#shared/orders.js';
+import { ApiError } from '#client/api/http.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { recordPayment, useOrder } from '#client/orders/orders-api.js';
+import { paymentStateOf } from '#shared/orders.js';
+import { usePageMeta } from '#client/seo/page-meta.js';
+import { useSession } from '#client/session/session.js';
+import { usePriceText } from '#client/ui/price.js';
+import { SignInRequired } from '#client/ui/sign-in-required.js';
 import { notPayableText } from './not-payable.js';
 
 type Step = 'form' | 'processing' | 'success';

@@ -1,6 +1,6 @@
-import type { Order } from '../../../shared/orders.js';
-import type { Translate } from '../../i18n/i18n.js';
-import type { PaymentState } from '../../../shared/orders.js';
+import type { Order } from '#shared/orders.js';
+import type { Translate } from '#client/i18n/i18n.js';
+import type { PaymentState } from '#shared/orders.js';
 
 /** Why an order cannot be paid, for the payment page and the payment window; null when it can. */
 export function notPayableText(t: Translate, order: Pick<Order, 'orderId' | 'status'>, state: PaymentState): string | null {

@@ -1,17 +1,17 @@
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useParams, useSearchParams } from 'wouter';
-import { REDIRECT_AFTER_PAYMENT_MS, type Order } from '../../../shared/orders.js';
-import { mockPaymentPath, PAGE_ROUTES, PAYMENT_COMPLETED_PARAM, profilePath } from '../../../shared/routes.js';
-import { ApiError } from '../../api/http.js';
-import { useTranslation } from '../../i18n/i18n.js';
-import { OrderDetails } from '../../orders/order-details.js';
-import { recallPaymentInfo, type PaymentInfo } from '../../orders/order-storage.js';
-import { useOrder } from '../../orders/orders-api.js';
-import { paymentStateOf } from '../../../shared/orders.js';
-import { usePageMeta } from '../../seo/page-meta.js';
-import { useSession } from '../../session/session.js';
-import { SignInRequired } from '../../ui/sign-in-required.js';
-import { LoadingMessage } from '../../ui/state-message.js';
+import { REDIRECT_AFTER_PAYMENT_MS, type Order } from '#shared/orders.js';
+import { mockPaymentPath, PAGE_ROUTES, PAYMENT_COMPLETED_PARAM, profilePath } from '#shared/routes.js';
+import { ApiError } from '#client/api/http.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { OrderDetails } from '#client/orders/order-details.js';
+import { recallPaymentInfo, type PaymentInfo } from '#client/orders/order-storage.js';
+import { useOrder } from '#client/orders/orders-api.js';
+import { paymentStateOf } from '#shared/orders.js';
+import { usePageMeta } from '#client/seo/page-meta.js';
+import { useSession } from '#client/session/session.js';
+import { SignInRequired } from '#client/ui/sign-in-required.js';
+import { LoadingMessage } from '#client/ui/state-message.js';
 import { notPayableText } from './not-payable.js';
 
 /** The message the payment window sends its opener when a payment went through (spec section 7). */

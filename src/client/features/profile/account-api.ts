@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { accountDataFileName, type AccountExport, type DeleteAccountRequest } from '../../../shared/account.js';
-import { requestJson } from '../../api/http.js';
+import { accountDataFileName, type AccountExport, type DeleteAccountRequest } from '#shared/account.js';
+import { requestJson } from '#client/api/http.js';
 
 /** Saves the text as a file through a temporary link, as a download of the page's own making. */
 function saveFile(name: string, text: string): void {

@@ -1,14 +1,14 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { useLocation } from 'wouter';
-import { PAGE_ROUTES } from '../../../shared/routes.js';
-import { ACCOUNT_EMAIL_MISMATCH, confirmsAccountEmail } from '../../../shared/account.js';
-import { errorText } from '../../api/error-text.js';
-import { forgetCart } from '../../cart/cart-storage.js';
-import { useTranslation } from '../../i18n/i18n.js';
-import { forgetPaymentInfo } from '../../orders/order-storage.js';
-import { useSession } from '../../session/session.js';
-import { Dialog } from '../../ui/dialog.js';
-import { useModal } from '../../ui/modal/modal-context.js';
+import { PAGE_ROUTES } from '#shared/routes.js';
+import { ACCOUNT_EMAIL_MISMATCH, confirmsAccountEmail } from '#shared/account.js';
+import { errorText } from '#client/api/error-text.js';
+import { forgetCart } from '#client/cart/cart-storage.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { forgetPaymentInfo } from '#client/orders/order-storage.js';
+import { useSession } from '#client/session/session.js';
+import { Dialog } from '#client/ui/dialog.js';
+import { useModal } from '#client/ui/modal/modal-context.js';
 import { useDeleteAccount, useDownloadAccountData } from './account-api.js';
 
 /** "Your data" in the profile: a copy of everything the shop holds about the customer, and the deletion of the account. */

@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import type { Address, AddressInput } from '../../../shared/addresses.js';
-import { AddressForm } from '../../addresses/address-form.js';
-import { AddressText } from '../../addresses/address-text.js';
-import { useAddresses, useCreateAddress, useDeleteAddress, useSetDefaultAddress, useUpdateAddress } from '../../addresses/addresses-api.js';
-import { useTranslation } from '../../i18n/i18n.js';
-import { ConfirmDialog } from '../../ui/confirm-dialog.js';
-import { useModal } from '../../ui/modal/modal-context.js';
-import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
+import type { Address, AddressInput } from '#shared/addresses.js';
+import { AddressForm } from '#client/addresses/address-form.js';
+import { AddressText } from '#client/addresses/address-text.js';
+import { useAddresses, useCreateAddress, useDeleteAddress, useSetDefaultAddress, useUpdateAddress } from '#client/addresses/addresses-api.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { ConfirmDialog } from '#client/ui/confirm-dialog.js';
+import { useModal } from '#client/ui/modal/modal-context.js';
+import { LoadErrorMessage, LoadingMessage } from '#client/ui/state-message.js';
 
 type Editing = { mode: 'new' } | { mode: 'edit'; address: Address } | null;
 

@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useState } from 'react';
-import { validateNailSizes } from '../../../shared/nail-sizes.js';
-import { refusedField } from '../../api/error-text.js';
-import { useTranslation } from '../../i18n/i18n.js';
-import { completeSizes, EMPTY_SIZES, NailSizeFields, type SizesDraft } from '../../sizes/nail-size-fields.js';
-import { useSavedNailSizes, useSaveNailSizes, useSizeChart } from '../../sizes/sizes-api.js';
-import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
-import { Toast } from '../../ui/toast.js';
+import { validateNailSizes } from '#shared/nail-sizes.js';
+import { refusedField } from '#client/api/error-text.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { completeSizes, EMPTY_SIZES, NailSizeFields, type SizesDraft } from '#client/sizes/nail-size-fields.js';
+import { useSavedNailSizes, useSaveNailSizes, useSizeChart } from '#client/sizes/sizes-api.js';
+import { LoadErrorMessage, LoadingMessage } from '#client/ui/state-message.js';
+import { Toast } from '#client/ui/toast.js';
 
 /**
  * "My nail sizes": the buyer's ten sizes, kept with her account, which every sized product's picker

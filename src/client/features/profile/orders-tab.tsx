@@ -1,15 +1,15 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'wouter';
-import { paymentStateOf } from '../../../shared/orders.js';
-import { paymentPath } from '../../../shared/routes.js';
-import { useTranslation } from '../../i18n/i18n.js';
-import { OrderLineName, OrderShipsBy, OrderStatusBadge } from '../../orders/order-details.js';
-import { useOrders } from '../../orders/orders-api.js';
-import { formatDateTime } from '../../ui/format-date.js';
-import { LinePrice } from '../../ui/line-price.js';
-import { Price } from '../../ui/price.js';
-import { LoadErrorMessage, LoadingMessage } from '../../ui/state-message.js';
-import { OrderAfterSale } from '../../orders/order-after-sale.js';
+import { paymentStateOf } from '#shared/orders.js';
+import { paymentPath } from '#shared/routes.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { OrderLineName, OrderShipsBy, OrderStatusBadge } from '#client/orders/order-details.js';
+import { useOrders } from '#client/orders/orders-api.js';
+import { formatDateTime } from '#client/ui/format-date.js';
+import { LinePrice } from '#client/ui/line-price.js';
+import { Price } from '#client/ui/price.js';
+import { LoadErrorMessage, LoadingMessage } from '#client/ui/state-message.js';
+import { OrderAfterSale } from '#client/orders/order-after-sale.js';
 
 interface OrdersTabProps {
   /** The order an e-mail's link names (/profile?order=...): shown, marked and focused once the orders load. */

@@ -1,17 +1,17 @@
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'wouter';
-import { useConnectivity } from '../../connectivity/connectivity.js';
-import { useTranslation } from '../../i18n/i18n.js';
-import { orderJustPlaced, clearOrderJustPlaced } from '../../orders/order-storage.js';
-import { usePageMeta } from '../../seo/page-meta.js';
-import { useSession } from '../../session/session.js';
-import { formatDateTime } from '../../ui/format-date.js';
-import { SignInRequired } from '../../ui/sign-in-required.js';
+import { useConnectivity } from '#client/connectivity/connectivity.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { orderJustPlaced, clearOrderJustPlaced } from '#client/orders/order-storage.js';
+import { usePageMeta } from '#client/seo/page-meta.js';
+import { useSession } from '#client/session/session.js';
+import { formatDateTime } from '#client/ui/format-date.js';
+import { SignInRequired } from '#client/ui/sign-in-required.js';
 import { AccountData } from './account-data.js';
 import { AddressesTab } from './addresses-tab.js';
 import { NailSizesSection } from './nail-sizes-section.js';
 import { OrdersTab } from './orders-tab.js';
-import { PROFILE_ORDER_PARAM, PROFILE_TAB_PARAM, PROFILE_TABS, type ProfileTab } from '../../../shared/routes.js';
+import { PROFILE_ORDER_PARAM, PROFILE_TAB_PARAM, PROFILE_TABS, type ProfileTab } from '#shared/routes.js';
 
 /** The order placed just before coming here, read once; the flags are cleared after the first render. */
 function useJustPlacedOrder() {
