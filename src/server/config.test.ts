@@ -128,6 +128,23 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads the seller and its tax documents: ЕИК and VAT number by their check digits, the НАП shop number, the regime and the first invoice number', () => {
+    const defaults = loadConfig({});
+    expect(defaults.seller).toMatchObject({ uic: '000000000', vatNumber: '' });
+    expect(defaults.taxDocuments).toEqual({ napShopNumber: undefined, alternativeRegime: false, invoiceStartNumber: 1 });
+    const registered = loadConfig({
+      SHOP_UIC: '123456786',
+      SHOP_VAT_NUMBER: 'bg 123 456 786',
+      SHOP_NAP_NUMBER: 'RF0001234',
+      NRA_ALTERNATIVE_REGIME: 'true',
+      INVOICE_START_NUMBER: '2000000001',
+    });
+    expect(registered.seller).toMatchObject({ uic: '123456786', vatNumber: 'BG123456786' });
+    expect(registered.taxDocuments).toEqual({ napShopNumber: 'RF0001234', alternativeRegime: true, invoiceStartNumber: 2_000_000_001 });
+    // A branch's 13-digit ЕИК is the seller's too.
+    expect(loadConfig({ SHOP_UIC: '1213961230342' }).seller.uic).toBe('1213961230342');
+  });
+
   it.each(['10.0.0.300', '10.0.0.0/33', 'proxy.example.com', '10.0.0.1,', '-1', '1.5', '11'])('refuses TRUST_PROXY=%j, naming the values it takes', (value) => {
     expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(ConfigError);
     expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY must be false, the number of proxies in front of the shop \(such as 1\), or their addresses/);
@@ -142,6 +159,16 @@ describe('loadConfig', () => {
     ['SHOP_MODE', 'production'],
     ['KEEP_SIMULATED_PAYMENTS', 'keep'],
     ['ORDER_NOTIFY_LANGUAGE', 'de'],
+    ['SHOP_UIC', '123456789'],
+    ['SHOP_UIC', '12345678'],
+    ['SHOP_VAT_NUMBER', 'BG123456789'],
+    ['SHOP_VAT_NUMBER', '123456786'],
+    ['SHOP_VAT_NUMBER', 'DE123456789'],
+    ['SHOP_NAP_NUMBER', 'RF 123'],
+    ['NRA_ALTERNATIVE_REGIME', 'sometimes'],
+    ['INVOICE_START_NUMBER', '0'],
+    ['INVOICE_START_NUMBER', '12345678901'],
+    ['INVOICE_START_NUMBER', '1.5'],
   ])('stops with a message naming %s when it is %j', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { CURRENCIES, MAX_PRICE_MINOR, parsePriceToMinor, SPEC_PRICING, type PricingRules } from '#shared/money.js';
 import { PAYMENT_METHODS, type PaymentMethod } from '#shared/orders.js';
 import { SHOP_MODES, type ShopMode } from '#shared/settings.js';
+import { isValidBulgarianVatNumber, isValidUic, normalizeVatNumber } from '#shared/tax-ids.js';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -109,10 +110,31 @@ const environmentSchema = z.object({
   KEEP_SIMULATED_PAYMENTS: booleanFlag.default(false),
   CUSTOMER_CANCELLATION: booleanFlag.default(true),
   SHOP_LEGAL_NAME: z.string().trim().min(1).max(200).default('Nail Art Atelier Ltd.'),
-  SHOP_UIC: z.string().trim().min(1).max(40).default('000000000'),
-  SHOP_VAT_NUMBER: z.string().trim().max(40).default(''),
+  SHOP_UIC: z
+    .string()
+    .trim()
+    .refine(isValidUic, 'SHOP_UIC must be the seller\'s ЕИК: 9 or 13 digits whose check digit is right')
+    .default('000000000'),
+  SHOP_VAT_NUMBER: z
+    .string()
+    .transform(normalizeVatNumber)
+    .refine((value) => value === '' || isValidBulgarianVatNumber(value), 'SHOP_VAT_NUMBER must be a Bulgarian VAT number (BG and the ЕИК) whose check digit is right, or empty for a seller not registered for VAT')
+    .default(''),
   SHOP_ADDRESS: z.string().trim().min(1).max(300).default('1 Example Street, 1000 Sofia, Bulgaria'),
   SHOP_PHONE: z.string().trim().min(1).max(40).default('+359 2 000 0000'),
+  // The e-shop's number in the revenue agency's register of online shops (Наредба Н-18, чл. 52м).
+  SHOP_NAP_NUMBER: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9-]{1,40}$/, 'SHOP_NAP_NUMBER must be the shop\'s number in the НАП register: letters, digits and dashes')
+    .optional(),
+  NRA_ALTERNATIVE_REGIME: booleanFlag.default(false),
+  INVOICE_START_NUMBER: z.coerce
+    .number()
+    .int('INVOICE_START_NUMBER must be a whole number')
+    .min(1, 'INVOICE_START_NUMBER must be at least 1')
+    .max(9_999_999_999, 'INVOICE_START_NUMBER must have at most 10 digits')
+    .default(1),
   SEED_DEMO: booleanFlag.optional(),
   TRUST_PROXY: trustedProxies.default(false),
   // It travels in a header and guards data about the shop's trade, so it must be hard to guess.
@@ -157,8 +179,17 @@ export interface Config {
   paymentMethods: PaymentMethod[];
   /** Simulated methods PAYMENT_METHODS named that a live shop leaves out (the start logs them). */
   droppedPaymentMethods: PaymentMethod[];
-  /** The seller as the legal pages name it. */
+  /** The seller as the legal pages and tax documents name it; an empty VAT number is a seller not registered for VAT. */
   seller: { legalName: string; uic: string; vatNumber: string; address: string; phone: string; email: string };
+  /** How the shop's sales are documented for the revenue agency (Наредба Н-18). */
+  taxDocuments: {
+    /** The e-shop's number in the НАП register, printed on sale documents and in the audit file. */
+    napShopNumber: string | undefined;
+    /** Online payments are documented by the shop's own sale documents instead of fiscal receipts. */
+    alternativeRegime: boolean;
+    /** The number the first invoice gets; later ones follow it without gaps. */
+    invoiceStartNumber: number;
+  };
   seedDemo: boolean;
   /** Buyers may cancel their own orders online while Pending, Accepted or Paid (not yet Preparing). */
   customerCancellation: boolean;
@@ -222,6 +253,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     paymentMethods,
     droppedPaymentMethods: listed.filter((method) => !paymentMethods.includes(method)),
     seller: { legalName: env.SHOP_LEGAL_NAME, uic: env.SHOP_UIC, vatNumber: env.SHOP_VAT_NUMBER, address: env.SHOP_ADDRESS, phone: env.SHOP_PHONE, email: env.SUPPORT_EMAIL },
+    taxDocuments: { napShopNumber: env.SHOP_NAP_NUMBER, alternativeRegime: env.NRA_ALTERNATIVE_REGIME, invoiceStartNumber: env.INVOICE_START_NUMBER },
     seedDemo: env.SEED_DEMO ?? mode === 'demo',
     customerCancellation: env.CUSTOMER_CANCELLATION,
     trustProxy: env.TRUST_PROXY,

@@ -7,8 +7,8 @@ import { describeEachDatabase, type TestApp } from './test-app.js';
 
 const seller = {
   SHOP_LEGAL_NAME: 'Ателие ООД',
-  SHOP_UIC: '123456789',
-  SHOP_VAT_NUMBER: 'BG123456789',
+  SHOP_UIC: '123456786',
+  SHOP_VAT_NUMBER: 'BG123456786',
   SHOP_ADDRESS: 'ул. „Шипка“ 7, 1504 София',
   SHOP_PHONE: '+359 88 812 3456',
   SUPPORT_EMAIL: 'hello@atelier.example',
@@ -54,11 +54,11 @@ describeEachDatabase(
     it('fills in the seller’s details from the settings', async () => {
       for (const language of ['en', 'bg'] as const) {
         const { body } = await getPage(context, 'seller', language);
-        for (const value of ['Ателие ООД', '123456789', 'BG123456789', 'ул. „Шипка“ 7, 1504 София', '+359 88 812 3456', 'Nail Art Atelier', 'http://shop.test']) {
+        for (const value of ['Ателие ООД', '123456786', 'BG123456786', 'ул. „Шипка“ 7, 1504 София', '+359 88 812 3456', 'Nail Art Atelier', 'http://shop.test']) {
           expect(body.html, `${language}: ${value}`).toContain(value);
         }
         expect(body.html).toContain('<a href="mailto:hello@atelier.example">hello@atelier.example</a>');
-        expect(body.html).toContain(language === 'en' ? 'VAT number: BG123456789' : 'ИН по ДДС: BG123456789');
+        expect(body.html).toContain(language === 'en' ? 'VAT number: BG123456786' : 'ИН по ДДС: BG123456786');
       }
       const returns = (await getPage(context, 'returns', 'bg')).body.html;
       // The model withdrawal form names the seller it is sent to.
@@ -105,7 +105,7 @@ describeEachDatabase(
       const file = await writeOwnPage(dataDir, 'terms', 'bg', '# Нашите условия\n\nПродавач: {{legalName}}, ЕИК {{uic}}.\n');
       const own = (await getPage(context, 'terms', 'bg')).body;
       expect(own.title).toBe('Нашите условия');
-      expect(own.html).toBe('<h1>Нашите условия</h1>\n<p>Продавач: Ателие ООД, ЕИК 123456789.</p>\n');
+      expect(own.html).toBe('<h1>Нашите условия</h1>\n<p>Продавач: Ателие ООД, ЕИК 123456786.</p>\n');
       expect(own.version).not.toBe(before.version);
       expect(termsVersion(config)).toBe(own.version);
       expect((await getPage(context, 'terms', 'en')).body).toMatchObject({ title: 'Terms and conditions', version: own.version });

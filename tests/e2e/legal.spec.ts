@@ -7,8 +7,8 @@ import { startShopServer, type ShopServer } from './shop-server.js';
 
 const SELLER = {
   SHOP_LEGAL_NAME: 'Ателие Нокти ЕООД',
-  SHOP_UIC: '204567891',
-  SHOP_VAT_NUMBER: 'BG204567891',
+  SHOP_UIC: '204567893',
+  SHOP_VAT_NUMBER: 'BG204567893',
   SHOP_ADDRESS: 'ул. „Шипка“ 7, 1504 София',
   SHOP_PHONE: '+359 88 812 3456',
   SUPPORT_EMAIL: 'hello@atelier.example',
