@@ -40,6 +40,8 @@ import { orderMailComposer } from '#server/orders/order-mail-writer.js';
 import type { OrderMailSettings } from '#server/orders/order-mails.js';
 import { registerOrderRoutes } from '#server/orders/routes.js';
 import { registerPaymentRoutes } from '#server/payments/routes.js';
+import { documentSettingsOf } from '#server/invoices/issue-documents.js';
+import { registerDocumentRoutes } from '#server/invoices/routes.js';
 import { registerReturnsRoutes } from '#server/returns/routes.js';
 import { registerPageFallback, type PageSource } from './pages.js';
 import { registerSeoRoutes } from '#server/seo/routes.js';
@@ -110,6 +112,7 @@ export async function buildApp({ config, database, images, pages, logger = false
     statusDelayMs: config.statusMailDelaySeconds * 1000,
     showBgnEquivalent: config.showBgnEquivalent,
   };
+  const documents = documentSettingsOf(config);
   const checkoutSettings: CheckoutSettings = { pricing: config.pricing, paymentMethods: config.paymentMethods, termsVersion: () => termsVersion(config), mail: mailSettings };
 
   registerErrorHandler(app);
@@ -153,8 +156,9 @@ export async function buildApp({ config, database, images, pages, logger = false
   registerAddressRoutes(app, db);
   registerAccountRoutes(app, db);
   registerOrderRoutes(app, db, checkoutSettings, metrics);
-  registerPaymentRoutes(app, db, config.paymentMethods, metrics);
-  registerAdminRoutes(app, db, images, mailSettings, metrics);
+  registerPaymentRoutes(app, db, config.paymentMethods, metrics, documents);
+  registerDocumentRoutes(app, db);
+  registerAdminRoutes(app, db, images, mailSettings, metrics, documents);
   registerLegalRoutes(app, config);
   registerReturnsRoutes(app, db, mailSettings, config);
 

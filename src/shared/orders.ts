@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Address } from './addresses.js';
 import { TEXT_LANGUAGES, type LocalizedText, type TextLanguage } from './catalog.js';
+import { invoiceBuyerSchema, type InvoiceBuyer } from './invoice-buyer.js';
 import { isStorableText } from './text.js';
 import type { Currency, Pricing } from './money.js';
 import type { OrderStatus } from './order-status.js';
@@ -74,6 +75,8 @@ export interface Order {
   checkoutUrl: string | null;
   paymentReference: string | null;
   payment: Payment | null;
+  /** Who the buyer asked the invoice to be made out to; null when no invoice was asked for. */
+  invoiceBuyer: InvoiceBuyer | null;
   /** Withdrawals, refunds and whether the buyer may still withdraw or cancel. */
   afterSale?: OrderAfterSale;
 }
@@ -89,6 +92,8 @@ export const placeOrderSchema = z.object({
   language: z.enum(TEXT_LANGUAGES).default('en'),
   /** The customer ticked "I accept the terms and conditions"; the order records which terms and when. */
   acceptTerms: z.literal(true, { error: 'checkout.errors.termsRequired' }),
+  /** Who the invoice is to be made out to, when the buyer asks for one. */
+  invoiceBuyer: invoiceBuyerSchema.optional(),
 });
 export type PlaceOrderRequest = z.input<typeof placeOrderSchema>;
 

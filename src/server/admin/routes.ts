@@ -27,6 +27,7 @@ import { getOrder, searchOrders } from '#server/orders/order-queries.js';
 import { orderIdOf } from '#server/orders/routes.js';
 import { changeOrderStatus } from '#server/orders/status-changes.js';
 import { countedPayment, recordCashPayment } from '#server/payments/service.js';
+import type { DocumentSettings } from '#server/invoices/issue-documents.js';
 import { stockChangesOfOrder, stockChangesOfProduct } from '#server/stock/service.js';
 import { workList } from './work-list.js';
 
@@ -111,7 +112,14 @@ async function orderDetail(db: Database, orderId: string, order?: Order): Promis
   return { order: found, stockChanges, mails };
 }
 
-export function registerAdminRoutes(app: FastifyInstance, db: Database, images: ProductImages, mailSettings: OrderMailSettings, metrics: ShopMetrics): void {
+export function registerAdminRoutes(
+  app: FastifyInstance,
+  db: Database,
+  images: ProductImages,
+  mailSettings: OrderMailSettings,
+  metrics: ShopMetrics,
+  documents: DocumentSettings,
+): void {
   app.get('/api/admin/access', async (request) => {
     await requireAdmin(db, request);
     return { admin: true };
@@ -220,7 +228,7 @@ export function registerAdminRoutes(app: FastifyInstance, db: Database, images: 
     await requireAdmin(db, request);
     return countedPayment(metrics, 'cash_on_delivery', async () => {
       const orderId = orderIdOf(request.params);
-      await recordCashPayment(db, orderId, mailSettings);
+      await recordCashPayment(db, orderId, mailSettings, documents);
       return orderDetail(db, orderId);
     });
   });

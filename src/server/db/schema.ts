@@ -1,7 +1,10 @@
 import { sql } from 'drizzle-orm';
 import type { ChoiceSummary, LineChoices, OptionGroup, ProductQuestion } from '#shared/product-options.js';
+import type { InvoiceBuyer } from '#shared/invoice-buyer.js';
 import type { NailSizes } from '#shared/nail-sizes.js';
+import type { TaxDocumentContent } from '#shared/tax-documents.js';
 import {
+  bigint,
   boolean,
   check,
   customType,
@@ -37,6 +40,8 @@ export const users = pgTable('users', {
   lastLogoutAt: moment('last_logout_at'),
   /** The customer's ten nail sizes ("My nail sizes"), which the size picker fills in; orders keep their own copy. */
   nailSizes: jsonb('nail_sizes').$type<NailSizes>(),
+  /** Who the customer's invoices were last made out to, which the checkout fills in next time. */
+  invoiceBuyer: jsonb('invoice_buyer').$type<InvoiceBuyer>(),
 });
 
 /** Admins are found by id (an e-mail) or by their email field (spec section 6). */
@@ -328,6 +333,8 @@ export const orders = pgTable(
     cancelledAt: moment('cancelled_at'),
     /** The latest of its lines' dispatch dates: the day the whole order is to ship by. */
     dispatchBy: date('dispatch_by'),
+    /** Who the buyer asked the invoice to be made out to; null when no invoice was asked for. */
+    invoiceBuyer: jsonb('invoice_buyer').$type<InvoiceBuyer>(),
   },
   (table) => [
     // One customer's orders newest first: their own list, and the admin's search, which finds the
@@ -561,5 +568,56 @@ export const refunds = pgTable(
     index('refunds_order_idx').on(table.orderId, table.createdAt),
     check('refunds_amount_positive', sql`${table.amountMinor} > 0`),
     check('refunds_method_known', sql`${table.method} in ('provider', 'bank_transfer')`),
+  ],
+);
+
+/**
+ * The next number of each series of tax documents. A number is taken in the transaction that issues
+ * the document, with this row locked, so numbers follow each other without gaps in the order the
+ * documents were committed: a transaction that fails gives its number back (a sequence would not).
+ */
+export const documentCounters = pgTable('document_counters', {
+  series: text('series').primaryKey(),
+  nextNumber: bigint('next_number', { mode: 'number' }).notNull(),
+});
+
+/**
+ * Invoices, credit notes and sale documents (Наредба Н-18) as issued: numbered in their series, with
+ * everything they say frozen in `content`, so that a document reads the same whatever later happens
+ * to the shop's settings, products or the order. Issued documents are never changed; a correction
+ * is a credit note that refers to its invoice.
+ */
+export const taxDocuments = pgTable(
+  'tax_documents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** invoice, credit_note or sale_document (TAX_DOCUMENT_KINDS). */
+    kind: text('kind').notNull(),
+    /** invoice (invoices and credit notes share one sequence) or sale. */
+    series: text('series').notNull(),
+    number: bigint('number', { mode: 'number' }).notNull(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id),
+    /** The invoice a credit note corrects. */
+    correctsId: uuid('corrects_id'),
+    /** The refund a credit note documents. */
+    refundId: uuid('refund_id'),
+    issuedAt: moment('issued_at').notNull(),
+    currency: text('currency').notNull(),
+    /** The total of the document, VAT included; negative for a credit note. */
+    totalMinor: integer('total_minor').notNull(),
+    content: jsonb('content').$type<TaxDocumentContent>().notNull(),
+  },
+  (table) => [
+    uniqueIndex('tax_documents_series_number_idx').on(table.series, table.number),
+    index('tax_documents_order_idx').on(table.orderId, table.issuedAt),
+    // The month's documents for the audit file and the accountant's export.
+    index('tax_documents_issued_idx').on(table.issuedAt),
+    // One invoice and one sale document per order; a refund is documented once.
+    uniqueIndex('tax_documents_order_kind_idx').on(table.orderId, table.kind).where(sql`${table.kind} in ('invoice', 'sale_document')`),
+    uniqueIndex('tax_documents_refund_idx').on(table.refundId),
+    check('tax_documents_kind_known', sql`${table.kind} in ('invoice', 'credit_note', 'sale_document')`),
+    check('tax_documents_series_known', sql`${table.series} in ('invoice', 'sale')`),
   ],
 );

@@ -3,6 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { pieceCount } from '#shared/cart.js';
 import type { LocalizedText, TextLanguage } from '#shared/catalog.js';
 import { priceLines, type PricingRules } from '#shared/money.js';
+import type { InvoiceBuyer } from '#shared/invoice-buyer.js';
 import { placedOrderStatus, type Order, type PaymentMethod } from '#shared/orders.js';
 import { mockPaymentPath } from '#shared/routes.js';
 import { latestDate } from '#shared/working-days.js';
@@ -10,7 +11,7 @@ import { findAddress, listAddresses } from '#server/addresses/service.js';
 import { orderedLinesRemoval, takeCartForCheckout } from '#server/cart/service.js';
 import { holdCatalogueCurrency } from '#server/catalog/currency.js';
 import type { Database, Executor } from '#server/db/client.js';
-import { orderItems, orders } from '#server/db/schema.js';
+import { orderItems, orders, users } from '#server/db/schema.js';
 import { inTransaction } from '#server/db/transaction.js';
 import { HttpError } from '#server/http/errors.js';
 import { changeNotices } from '#server/notices/live-hub.js';
@@ -35,6 +36,7 @@ export interface PlaceOrderInput {
   /** The total the customer saw and confirmed; the order is placed only at that total. */
   expectedTotalMinor: number;
   language: TextLanguage;
+  invoiceBuyer?: InvoiceBuyer;
 }
 
 async function findByIdempotencyKey(db: Executor, userId: string, key: string): Promise<Order | undefined> {
@@ -141,6 +143,7 @@ export async function placeOrder(
         language: input.language,
         termsVersion,
         termsAcceptedAt: sql`now()`,
+        invoiceBuyer: input.invoiceBuyer ?? null,
         // now() is the transaction's start, the same moment as created_at's default.
         [STATUS_TIME_COLUMNS[status]]: sql`now()`,
       })
@@ -174,6 +177,8 @@ export async function placeOrder(
         history as (${firstStatusChange(tx, orderId, status).getSQL()}),
         removed as (${orderedLinesRemoval(tx, user.id, lines).getSQL()})
       select ${changeNotices(user.id, ['cart', 'orders'])}`);
+    // The checkout fills the invoice details in from the last order that asked for an invoice.
+    if (input.invoiceBuyer) await tx.update(users).set({ invoiceBuyer: input.invoiceBuyer }).where(eq(users.id, user.id));
     await queueOrderPlacedMails(tx, mailSettings, { orderId, customerEmail: user.email, language: input.language });
     // Last, so that other orders of the same products wait on their rows for as short a time as
     // possible; a shortage throws and the transaction writes nothing.

@@ -83,6 +83,7 @@ export function toOrder(row: OrderRow, items: OrderItemRow[], payment: PaymentRo
     paymentMethod: row.paymentMethod as PaymentMethod,
     checkoutUrl: row.checkoutUrl,
     paymentReference: row.paymentReference,
+    invoiceBuyer: row.invoiceBuyer ?? null,
     payment: payment
       ? {
           paymentId: payment.paymentId,

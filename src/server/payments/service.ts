@@ -7,6 +7,7 @@ import type { Database } from '#server/db/client.js';
 import { orders, payments } from '#server/db/schema.js';
 import { inTransaction } from '#server/db/transaction.js';
 import { HttpError } from '#server/http/errors.js';
+import { issuePaymentDocuments, type DocumentSettings } from '#server/invoices/issue-documents.js';
 import type { PaymentOutcome, ShopMetrics } from '#server/metrics/shop-metrics.js';
 import { queuePaymentMail, queueStatusMail, type OrderMailSettings } from '#server/orders/order-mails.js';
 import { getCustomerOrder } from '#server/orders/order-queries.js';
@@ -45,7 +46,7 @@ export async function countedPayment<T>(metrics: ShopMetrics, method: PaymentMet
  * the customer's receipt. Only a pending order can be paid: any other (paid, sent, cancelled...)
  * answers 409, so a late payment never moves an order's status backwards.
  */
-export async function recordPayment(db: Database, userId: string, orderId: string, details: PaymentDetails): Promise<Order> {
+export async function recordPayment(db: Database, userId: string, orderId: string, details: PaymentDetails, documents: DocumentSettings): Promise<Order> {
   await inTransaction(db, async (tx) => {
     const order = await lockCustomerOrderRow(tx, userId, orderId);
     if (!order) throw new HttpError(404, 'not_found', `Order ${orderId} not found`);
@@ -69,6 +70,7 @@ export async function recordPayment(db: Database, userId: string, orderId: strin
       cardLast4: details.method === 'card' ? (details.cardLast4 ?? null) : null,
     });
     await setOrderStatus(tx, orderId, 'paid', processedAt);
+    await issuePaymentDocuments(tx, order, documents);
     await queuePaymentMail(tx, { orderId, customerEmail: order.customerEmail, language: order.language as TextLanguage });
   });
   return getCustomerOrder(db, userId, orderId);
@@ -79,7 +81,7 @@ export async function recordPayment(db: Database, userId: string, orderId: strin
  * order's total by cash on delivery, and the order delivered (if it was not yet). The customer gets
  * the receipt (and the word that it was delivered).
  */
-export async function recordCashPayment(db: Database, orderId: string, mailSettings: OrderMailSettings): Promise<void> {
+export async function recordCashPayment(db: Database, orderId: string, mailSettings: OrderMailSettings, documents: DocumentSettings): Promise<void> {
   await inTransaction(db, async (tx) => {
     const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
     if (!order) throw new HttpError(404, 'not_found', `Order ${orderId} not found`);
@@ -94,6 +96,7 @@ export async function recordCashPayment(db: Database, orderId: string, mailSetti
       await setOrderStatus(tx, orderId, 'delivered', processedAt);
       await queueStatusMail(tx, mailSettings, addressee, 'delivered');
     }
+    await issuePaymentDocuments(tx, order, documents);
     await queuePaymentMail(tx, addressee);
   });
 }
@@ -103,12 +106,12 @@ export async function recordCashPayment(db: Database, orderId: string, mailSetti
  * 30 seconds is paid by the simulated provider (when the shop takes such payments), so that the page,
  * the profile and the admin agree.
  */
-export async function orderForPaymentPage(db: Database, userId: string, orderId: string, simulateLinkPayments = true): Promise<Order> {
+export async function orderForPaymentPage(db: Database, userId: string, orderId: string, simulateLinkPayments: boolean, documents: DocumentSettings): Promise<Order> {
   const order = await getCustomerOrder(db, userId, orderId);
   const overdue = Date.now() - Date.parse(order.createdAt) > SIMULATED_COMPLETION_MS;
   if (simulateLinkPayments && order.status === 'pending' && !order.payment && order.paymentMethod === 'pay_by_link' && overdue) {
     try {
-      return await recordPayment(db, userId, orderId, { method: 'pay_by_link' });
+      return await recordPayment(db, userId, orderId, { method: 'pay_by_link' }, documents);
     } catch (error) {
       // Cancelled or paid meanwhile: the page shows the order as it now is.
       if (error instanceof HttpError && error.code === 'order_not_payable') return getCustomerOrder(db, userId, orderId);

@@ -1,0 +1,101 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import type { Currency } from '#shared/money.js';
+import type { PaymentMethod } from '#shared/orders.js';
+import { documentNumberText, MAX_DOCUMENT_NUMBER, type DocumentSeller, type TaxDocumentContent, type TaxDocumentKind } from '#shared/tax-documents.js';
+import type { Config } from '#server/config.js';
+import type { Executor } from '#server/db/client.js';
+import { documentCounters, orderItems, orders, payments, taxDocuments } from '#server/db/schema.js';
+import { documentAmounts } from './document-lines.js';
+
+/** What the shop's settings say about its documents. */
+export interface DocumentSettings {
+  seller: DocumentSeller;
+  /** Online payments get the shop's own sale document (Н-18's alternative regime). */
+  alternativeRegime: boolean;
+  invoiceStartNumber: number;
+}
+
+export function documentSettingsOf(config: Config): DocumentSettings {
+  const { seller, taxDocuments: settings } = config;
+  return {
+    seller: { legalName: seller.legalName, uic: seller.uic, vatNumber: seller.vatNumber, address: seller.address, napShopNumber: settings.napShopNumber ?? null },
+    alternativeRegime: settings.alternativeRegime,
+    invoiceStartNumber: settings.invoiceStartNumber,
+  };
+}
+
+/** Invoices and credit notes share one sequence (ЗДДС чл. 114, ал. 1, т. 2); sale documents have their own. */
+type Series = 'invoice' | 'sale';
+const SERIES_OF: Record<TaxDocumentKind, Series> = { invoice: 'invoice', credit_note: 'invoice', sale_document: 'sale' };
+
+/**
+ * Takes the next number of a series in the caller's transaction. The counter's row stays locked
+ * until that transaction ends, so documents are numbered in the order they are committed, and a
+ * transaction that rolls back gives its number back: no gap and no number twice, across any number
+ * of server processes. The first number is `start`; a start set higher later moves the series on
+ * to it (a shop that continues the numbers of its old one).
+ */
+async function takeNumber(tx: Executor, series: Series, start: number): Promise<number> {
+  const [row] = await tx
+    .insert(documentCounters)
+    .values({ series, nextNumber: start + 1 })
+    .onConflictDoUpdate({ target: documentCounters.series, set: { nextNumber: sql`greatest(${documentCounters.nextNumber}, ${start}) + 1` } })
+    .returning({ nextNumber: documentCounters.nextNumber });
+  const number = row!.nextNumber - 1;
+  if (number > MAX_DOCUMENT_NUMBER) throw new Error(`The ${series} series has used all ten-digit numbers`);
+  return number;
+}
+
+/** The order with its lines and payment, as a document is made from it. */
+async function paidOrder(tx: Executor, orderId: string) {
+  const [order] = await tx.select().from(orders).where(eq(orders.id, orderId));
+  const [payment] = await tx.select().from(payments).where(eq(payments.orderId, orderId));
+  if (!order || !payment) throw new Error(`Order ${orderId} has no payment to document`);
+  const lines = await tx
+    .select({ nameEn: orderItems.nameEn, nameBg: orderItems.nameBg, priceMinor: orderItems.priceMinor, quantity: orderItems.quantity })
+    .from(orderItems)
+    .where(eq(orderItems.orderId, orderId))
+    .orderBy(asc(orderItems.position));
+  return { order, payment, lines };
+}
+
+async function issue(tx: Executor, kind: TaxDocumentKind, settings: DocumentSettings, paid: Awaited<ReturnType<typeof paidOrder>>, issuedAt: Date) {
+  const { order, payment, lines } = paid;
+  const series = SERIES_OF[kind];
+  const number = await takeNumber(tx, series, series === 'invoice' ? settings.invoiceStartNumber : 1);
+  const amounts = documentAmounts({ ...order, lines }, settings.seller.vatNumber !== '');
+  const content: TaxDocumentContent = {
+    kind,
+    number: documentNumberText(number),
+    issuedAt: issuedAt.toISOString(),
+    taxableEventAt: payment.processedAt.toISOString(),
+    seller: settings.seller,
+    buyer: kind === 'sale_document' ? null : order.invoiceBuyer,
+    orderId: order.id,
+    orderedAt: order.orderedAt.toISOString(),
+    currency: order.currency as Currency,
+    ...amounts,
+    payment: { method: payment.method as PaymentMethod, paidAt: payment.processedAt.toISOString(), reference: payment.paymentId, cardLast4: payment.cardLast4 },
+    corrects: null,
+  };
+  await tx.insert(taxDocuments).values({ kind, series, number, orderId: order.id, issuedAt, currency: order.currency, totalMinor: amounts.totalMinor, content });
+}
+
+/**
+ * Issues, in the transaction that records an order's payment, the documents the payment calls for:
+ * the invoice the buyer asked for, and under the alternative regime the sale document of an online
+ * payment (cash on delivery is documented by the courier's postal money transfer instead).
+ */
+export async function issuePaymentDocuments(
+  tx: Executor,
+  order: { id: string; invoiceBuyer: unknown; paymentMethod: string },
+  settings: DocumentSettings,
+): Promise<void> {
+  const invoice = order.invoiceBuyer !== null;
+  const saleDocument = settings.alternativeRegime && order.paymentMethod !== 'cash_on_delivery';
+  if (!invoice && !saleDocument) return;
+  const paid = await paidOrder(tx, order.id);
+  const issuedAt = paid.payment.processedAt;
+  if (invoice) await issue(tx, 'invoice', settings, paid, issuedAt);
+  if (saleDocument) await issue(tx, 'sale_document', settings, paid, issuedAt);
+}

@@ -1,0 +1,74 @@
+import { and, asc, eq, type SQL } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { Currency } from '#shared/money.js';
+import type { TaxDocumentContent, TaxDocumentKind, TaxDocumentSummary } from '#shared/tax-documents.js';
+import { requireAdmin, requireUser } from '#server/auth/session.js';
+import type { Database } from '#server/db/client.js';
+import { orders, taxDocuments } from '#server/db/schema.js';
+import { HttpError } from '#server/http/errors.js';
+import { pathId } from '#server/http/validation.js';
+import { orderIdOf } from '#server/orders/routes.js';
+
+type WithOrder = { Params: { orderId: string } };
+type WithDocument = { Params: { orderId: string; documentId: string } };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The documents of an order that the condition lets the asker see (their own order, or any for an admin), in the order issued. */
+async function listDocuments(db: Database, orderId: string, visible: SQL | undefined): Promise<TaxDocumentSummary[]> {
+  const rows = await db
+    .select({ id: taxDocuments.id, kind: taxDocuments.kind, number: taxDocuments.number, issuedAt: taxDocuments.issuedAt, currency: taxDocuments.currency, totalMinor: taxDocuments.totalMinor, content: taxDocuments.content })
+    .from(taxDocuments)
+    .innerJoin(orders, eq(orders.id, taxDocuments.orderId))
+    .where(and(eq(taxDocuments.orderId, orderId), visible))
+    .orderBy(asc(taxDocuments.issuedAt), asc(taxDocuments.kind));
+  return rows.map((row) => ({
+    id: row.id,
+    kind: row.kind as TaxDocumentKind,
+    number: row.content.number,
+    issuedAt: row.issuedAt.toISOString(),
+    currency: row.currency as Currency,
+    totalMinor: row.totalMinor,
+  }));
+}
+
+async function findDocument(db: Database, orderId: string, documentId: string, visible: SQL | undefined): Promise<TaxDocumentContent> {
+  const notFound = new HttpError(404, 'not_found', `Document ${documentId.slice(0, 100)} not found`);
+  if (!UUID.test(documentId)) throw notFound;
+  const [row] = await db
+    .select({ content: taxDocuments.content })
+    .from(taxDocuments)
+    .innerJoin(orders, eq(orders.id, taxDocuments.orderId))
+    .where(and(eq(taxDocuments.id, documentId), eq(taxDocuments.orderId, orderId), visible));
+  if (!row) throw notFound;
+  return row.content;
+}
+
+/** An order's invoices, credit notes and sale documents, for its buyer and for the admin. */
+export function registerDocumentRoutes(app: FastifyInstance, db: Database): void {
+  app.get<WithOrder>('/api/orders/:orderId/documents', async (request, reply): Promise<{ documents: TaxDocumentSummary[] }> => {
+    const user = await requireUser(db, request);
+    reply.header('cache-control', 'no-store');
+    return { documents: await listDocuments(db, orderIdOf(request.params), eq(orders.userId, user.id)) };
+  });
+
+  app.get<WithDocument>('/api/orders/:orderId/documents/:documentId', async (request, reply): Promise<{ document: TaxDocumentContent }> => {
+    const user = await requireUser(db, request);
+    reply.header('cache-control', 'no-store');
+    const documentId = pathId(request.params.documentId, 'Document not found');
+    return { document: await findDocument(db, orderIdOf(request.params), documentId, eq(orders.userId, user.id)) };
+  });
+
+  app.get<WithOrder>('/api/admin/orders/:orderId/documents', async (request, reply): Promise<{ documents: TaxDocumentSummary[] }> => {
+    await requireAdmin(db, request);
+    reply.header('cache-control', 'no-store');
+    return { documents: await listDocuments(db, orderIdOf(request.params), undefined) };
+  });
+
+  app.get<WithDocument>('/api/admin/orders/:orderId/documents/:documentId', async (request, reply): Promise<{ document: TaxDocumentContent }> => {
+    await requireAdmin(db, request);
+    reply.header('cache-control', 'no-store');
+    const documentId = pathId(request.params.documentId, 'Document not found');
+    return { document: await findDocument(db, orderIdOf(request.params), documentId, undefined) };
+  });
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { isValidEuVatNumber, isValidUic, normalizeVatNumber } from './tax-ids.js';
+import { typedText } from './text.js';
+
+/**
+ * Who an invoice is made out to, as the buyer asks for it at checkout or on the order page, and keeps
+ * in the profile for next time: a company with its ЕИК, VAT number (when registered) and responsible
+ * person (МОЛ), or a private person.
+ */
+export type InvoiceBuyer =
+  | { kind: 'company'; name: string; uic: string; vatNumber: string; responsiblePerson: string; address: string }
+  | { kind: 'person'; name: string; address: string };
+
+const textKeys = { tooLong: 'invoice.validation.tooLong', invalid: 'invoice.validation.invalidCharacters' };
+const required = (missing: string, max: number) => typedText(max, { ...textKeys, missing });
+
+const company = z.object({
+  kind: z.literal('company'),
+  name: required('invoice.validation.companyNameRequired', 200),
+  uic: z
+    .string({ error: 'invoice.validation.uicRequired' })
+    .transform((value) => value.replace(/\s/g, ''))
+    .pipe(z.string().min(1, { error: 'invoice.validation.uicRequired' }).refine(isValidUic, { error: 'invoice.validation.invalidUic' })),
+  // Not every company is registered for VAT: an empty number is one that is not.
+  vatNumber: z
+    .string()
+    .optional()
+    .default('')
+    .transform(normalizeVatNumber)
+    .refine((value) => value === '' || isValidEuVatNumber(value), { error: 'invoice.validation.invalidVatNumber' }),
+  responsiblePerson: required('invoice.validation.responsiblePersonRequired', 200),
+  address: required('invoice.validation.addressRequired', 300),
+});
+
+const person = z.object({
+  kind: z.literal('person'),
+  name: required('invoice.validation.personNameRequired', 200),
+  address: required('invoice.validation.addressRequired', 300),
+});
+
+export const invoiceBuyerSchema = z.discriminatedUnion('kind', [company, person], { error: 'invoice.validation.kindRequired' });
+
+/** The field and message key of the first rule the input breaks, or null when it is a valid buyer. */
+export function firstInvoiceBuyerError(input: unknown): { field: string; messageKey: string } | null {
+  const result = invoiceBuyerSchema.safeParse(input);
+  if (result.success) return null;
+  const [issue] = result.error.issues;
+  return { field: String(issue?.path[0] ?? 'kind'), messageKey: issue?.message ?? 'invoice.validation.kindRequired' };
+}
