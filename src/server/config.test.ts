@@ -165,6 +165,7 @@ describe('loadConfig', () => {
     ['SHOP_VAT_NUMBER', '123456786'],
     ['SHOP_VAT_NUMBER', 'DE123456789'],
     ['SHOP_NAP_NUMBER', 'RF 123'],
+    ['SHOP_NAP_NUMBER', 'RF000012345'],
     ['NRA_ALTERNATIVE_REGIME', 'sometimes'],
     ['INVOICE_START_NUMBER', '0'],
     ['INVOICE_START_NUMBER', '12345678901'],

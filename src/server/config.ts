@@ -126,7 +126,7 @@ const environmentSchema = z.object({
   SHOP_NAP_NUMBER: z
     .string()
     .trim()
-    .regex(/^[A-Za-z0-9-]{1,40}$/, 'SHOP_NAP_NUMBER must be the shop\'s number in the НАП register: letters, digits and dashes')
+    .regex(/^[A-Za-z0-9]{1,10}$/, 'SHOP_NAP_NUMBER must be the shop\'s number in the НАП register: at most 10 letters and digits, such as RF0001234')
     .optional(),
   NRA_ALTERNATIVE_REGIME: booleanFlag.default(false),
   INVOICE_START_NUMBER: z.coerce

@@ -142,6 +142,46 @@ describeEachDatabase(
       expect(cash.map((document) => [document.kind, document.number])).toEqual([['invoice', first + 1]]);
       expect(first).toBeGreaterThanOrEqual(41);
     });
+
+    it('corrects an invoice by credit notes that take the next numbers of its sequence: a part refund by one line, the rest, and a cancellation’s whole refund by its lines', async () => {
+      const testApp = context();
+      const cookie = await signIn(testApp, 'refunded@example.com');
+      const invoicedOrder = async () => {
+        await fillCart(testApp, cookie, [product]);
+        const order = await placeOrder(testApp, cookie, { paymentMethod: 'card', invoiceBuyer: company });
+        expect((await pay(testApp, cookie, order.orderId)).statusCode).toBe(200);
+        return order;
+      };
+      const refund = (orderId: string, payload: object) =>
+        testApp.app.inject({ method: 'POST', url: `/api/admin/orders/${orderId}/refunds`, headers: { cookie: admin }, payload: { requestId: `refund-${Math.random().toString(36).slice(2)}`, ...payload } });
+
+      const order = await invoicedOrder();
+      const [invoice] = (await documentsOf(testApp, order.orderId)).filter((document) => document.kind === 'invoice');
+      expect((await refund(order.orderId, { amountMinor: 1200, reason: 'one nail broke' })).statusCode).toBe(201);
+      expect((await refund(order.orderId, {})).statusCode).toBe(201);
+      const notes = (await documentsOf(testApp, order.orderId)).filter((document) => document.kind === 'credit_note').sort((a, b) => a.number - b.number);
+      expect(notes.map((note) => [note.number, note.totalMinor, note.correctsId])).toEqual([
+        [invoice!.number + 1, -1200, invoice!.id],
+        [invoice!.number + 2, -(order.pricing.total - 1200), invoice!.id],
+      ]);
+      const part = notes[0]!.content;
+      // 20% included: the VAT of 12.00 is the invoice's VAT in proportion.
+      expect(part).toMatchObject({ kind: 'credit_note', buyer: company, corrects: { number: invoice!.content.number, issuedAt: invoice!.content.issuedAt }, totalMinor: -1200 });
+      expect(part.vatMinor).toBe(-Math.round((1200 * invoice!.content.vatMinor) / invoice!.content.totalMinor));
+      expect(part.lines).toEqual([expect.objectContaining({ description: { en: `Refund for order ${order.orderId}`, bg: `Възстановена сума по поръчка ${order.orderId}` }, valueMinor: -1200 })]);
+      expect(notes[0]!.content.totalMinor + notes[1]!.content.totalMinor).toBe(-invoice!.content.totalMinor);
+      expect(notes[0]!.content.vatMinor + notes[1]!.content.vatMinor).toBe(-invoice!.content.vatMinor);
+
+      // The buyer cancels a paid order: the refund of everything negates each line of the invoice.
+      const cancelled = await invoicedOrder();
+      expect((await testApp.app.inject({ method: 'POST', url: `/api/orders/${cancelled.orderId}/cancel`, headers: { cookie } })).statusCode).toBeLessThan(300);
+      const documents = await documentsOf(testApp, cancelled.orderId);
+      const cancelledInvoice = documents.find((document) => document.kind === 'invoice')!;
+      const note = documents.find((document) => document.kind === 'credit_note')!;
+      expect(note.number).toBe(cancelledInvoice.number + 1);
+      expect(note.content.lines.map((line) => line.valueMinor)).toEqual(cancelledInvoice.content.lines.map((line) => -line.valueMinor));
+      expect(note.content).toMatchObject({ totalMinor: -cancelledInvoice.content.totalMinor, vatMinor: -cancelledInvoice.content.vatMinor });
+    });
   },
   SELLER,
 );

@@ -1,7 +1,7 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Currency } from '#shared/money.js';
 import type { PaymentMethod } from '#shared/orders.js';
-import { documentNumberText, MAX_DOCUMENT_NUMBER, type DocumentSeller, type TaxDocumentContent, type TaxDocumentKind } from '#shared/tax-documents.js';
+import { documentNumberText, MAX_DOCUMENT_NUMBER, type DocumentLine, type DocumentSeller, type TaxDocumentContent, type TaxDocumentKind } from '#shared/tax-documents.js';
 import type { Config } from '#server/config.js';
 import type { Executor } from '#server/db/client.js';
 import { documentCounters, orderItems, orders, payments, taxDocuments } from '#server/db/schema.js';
@@ -98,4 +98,61 @@ export async function issuePaymentDocuments(
   const issuedAt = paid.payment.processedAt;
   if (invoice) await issue(tx, 'invoice', settings, paid, issuedAt);
   if (saleDocument) await issue(tx, 'sale_document', settings, paid, issuedAt);
+}
+
+const REFUND_LINE = (orderId: string) => ({ en: `Refund for order ${orderId}`, bg: `Възстановена сума по поръчка ${orderId}` });
+
+/**
+ * Issues, in the refund's transaction, the credit note that corrects the order's invoice by the amount
+ * refunded: the next number of the invoices' sequence, the invoice's seller and buyer, and negative
+ * amounts. A refund of everything negates the invoice's lines; a part refund is one line whose VAT is
+ * the invoice's in proportion (half-up). An order without an invoice needs none.
+ */
+export async function issueCreditNote(tx: Executor, orderId: string, refund: { id: string; amountMinor: number; createdAt: Date }): Promise<void> {
+  const [invoice] = await tx
+    .select()
+    .from(taxDocuments)
+    .where(and(eq(taxDocuments.orderId, orderId), eq(taxDocuments.kind, 'invoice')));
+  if (!invoice) return;
+  const corrected = invoice.content;
+  const whole = refund.amountMinor === corrected.totalMinor;
+  const vatMinor = whole ? corrected.vatMinor : Math.floor((2 * refund.amountMinor * corrected.vatMinor + corrected.totalMinor) / (2 * corrected.totalMinor));
+  const lines: DocumentLine[] = whole
+    ? corrected.lines.map((line) => ({ ...line, unitNetMinor: -line.unitNetMinor, netMinor: -line.netMinor, vatMinor: -line.vatMinor, valueMinor: -line.valueMinor }))
+    : [
+        {
+          description: REFUND_LINE(orderId),
+          quantity: 1,
+          unitNetMinor: -(refund.amountMinor - vatMinor),
+          vatRateBasisPoints: vatMinor === 0 ? 0 : Math.max(...corrected.lines.map((line) => line.vatRateBasisPoints)),
+          netMinor: -(refund.amountMinor - vatMinor),
+          vatMinor: -vatMinor,
+          valueMinor: -refund.amountMinor,
+        },
+      ];
+  const number = await takeNumber(tx, 'invoice', 1);
+  const content: TaxDocumentContent = {
+    ...corrected,
+    kind: 'credit_note',
+    number: documentNumberText(number),
+    issuedAt: refund.createdAt.toISOString(),
+    taxableEventAt: refund.createdAt.toISOString(),
+    lines,
+    netMinor: -(refund.amountMinor - vatMinor),
+    vatMinor: -vatMinor,
+    totalMinor: -refund.amountMinor,
+    corrects: { number: corrected.number, issuedAt: corrected.issuedAt },
+  };
+  await tx.insert(taxDocuments).values({
+    kind: 'credit_note',
+    series: 'invoice',
+    number,
+    orderId,
+    correctsId: invoice.id,
+    refundId: refund.id,
+    issuedAt: refund.createdAt,
+    currency: invoice.currency,
+    totalMinor: -refund.amountMinor,
+    content,
+  });
 }

@@ -24,6 +24,7 @@ import type { Database, Executor } from '#server/db/client.js';
 import { orderItems, orders, payments, refunds, withdrawals } from '#server/db/schema.js';
 import { inTransaction } from '#server/db/transaction.js';
 import { HttpError } from '#server/http/errors.js';
+import { issueCreditNote } from '#server/invoices/issue-documents.js';
 import { queueMails } from '#server/mail/mail-queue.js';
 import { announceChange } from '#server/notices/live-hub.js';
 import { ownersToNotify, queueStatusMail, type OrderMailSettings } from '#server/orders/order-mails.js';
@@ -351,6 +352,7 @@ async function makeRefund(
     })
     .returning();
   if (refund.withdrawal) await tx.update(withdrawals).set({ state: 'refunded', refundedAt: row!.createdAt }).where(eq(withdrawals.id, refund.withdrawal.id));
+  await issueCreditNote(tx, order.id, row!);
   await queueMails(tx, [{ orderId: order.id, kind: 'refund_made', subjectId: row!.id, recipient: order.customerEmail, language: order.language as TextLanguage }]);
   await announceChange(tx, order.userId, 'orders');
   return row!;
