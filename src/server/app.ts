@@ -157,7 +157,7 @@ export async function buildApp({ config, database, images, pages, logger = false
   registerAccountRoutes(app, db);
   registerOrderRoutes(app, db, checkoutSettings, metrics);
   registerPaymentRoutes(app, db, config.paymentMethods, metrics, documents);
-  registerDocumentRoutes(app, db);
+  registerDocumentRoutes(app, db, { ...documents, publicUrl: config.publicUrl });
   registerAdminRoutes(app, db, images, mailSettings, metrics, documents);
   registerLegalRoutes(app, config);
   registerReturnsRoutes(app, db, mailSettings, config);

@@ -6,6 +6,7 @@ import { requireAdmin, requireUser } from '#server/auth/session.js';
 import type { Database } from '#server/db/client.js';
 import { orders, taxDocuments } from '#server/db/schema.js';
 import { HttpError } from '#server/http/errors.js';
+import { AuditFileError, auditFileXml, windows1251, type AuditFileSettings } from './audit-file.js';
 import { pathId } from '#server/http/validation.js';
 import { orderIdOf } from '#server/orders/routes.js';
 
@@ -45,7 +46,7 @@ async function findDocument(db: Database, orderId: string, documentId: string, v
 }
 
 /** An order's invoices, credit notes and sale documents, for its buyer and for the admin. */
-export function registerDocumentRoutes(app: FastifyInstance, db: Database): void {
+export function registerDocumentRoutes(app: FastifyInstance, db: Database, auditSettings: AuditFileSettings): void {
   app.get<WithOrder>('/api/orders/:orderId/documents', async (request, reply): Promise<{ documents: TaxDocumentSummary[] }> => {
     const user = await requireUser(db, request);
     reply.header('cache-control', 'no-store');
@@ -57,6 +58,24 @@ export function registerDocumentRoutes(app: FastifyInstance, db: Database): void
     reply.header('cache-control', 'no-store');
     const documentId = pathId(request.params.documentId, 'Document not found');
     return { document: await findDocument(db, orderIdOf(request.params), documentId, eq(orders.userId, user.id)) };
+  });
+
+  // The month's audit file for the revenue agency, as `npm run nra:audit` writes it.
+  app.get<{ Querystring: { month?: string } }>('/api/admin/audit-file', async (request, reply) => {
+    await requireAdmin(db, request);
+    const month = String(request.query.month ?? '');
+    let audit;
+    try {
+      audit = await auditFileXml(db, month, auditSettings);
+    } catch (error) {
+      if (error instanceof AuditFileError) throw new HttpError(409, 'conflict', error.message);
+      throw error;
+    }
+    return reply
+      .header('cache-control', 'no-store')
+      .header('content-disposition', `attachment; filename="nra-audit-${month}.xml"`)
+      .type('application/xml; charset=windows-1251')
+      .send(windows1251(audit.xml));
   });
 
   app.get<WithOrder>('/api/admin/orders/:orderId/documents', async (request, reply): Promise<{ documents: TaxDocumentSummary[] }> => {
