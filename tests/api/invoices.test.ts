@@ -1,13 +1,22 @@
 import { asc, eq, sql } from 'drizzle-orm';
+import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InvoiceBuyer } from '#shared/invoice-buyer.js';
+import { formatMinor } from '#shared/money.js';
 import type { Order } from '#shared/orders.js';
 import type { TaxDocumentContent, TaxDocumentSummary } from '#shared/tax-documents.js';
 import { admins, orders, products, taxDocuments, users } from '#server/db/schema.js';
+import { bulgarianAmountInWords } from '#server/invoices/amount-in-words.js';
 import { fillCart, placeOrder } from './shopper.js';
 import { signIn } from './sign-in.js';
 import { createTestApp, databaseTargets, describeEachDatabase, type TestApp } from './test-app.js';
 import { testProduct } from './test-products.js';
+
+/** The text of a PDF's pages, as a reader copies it, with runs of white space as one space. */
+async function pdfText(bytes: Uint8Array): Promise<string> {
+  const { text } = await extractText(await getDocumentProxy(new Uint8Array(bytes)), { mergePages: true });
+  return text.replace(/\s+/g, ' ');
+}
 
 const company: InvoiceBuyer = { kind: 'company', name: 'Салон Красота ООД', uic: '123456786', vatNumber: 'BG123456786', responsiblePerson: 'Мария Иванова', address: 'ул. Шипка 7, 1504 София' };
 
@@ -112,7 +121,23 @@ describeEachDatabase(
       const stranger = await signIn(testApp, 'stranger@example.com');
       const theirs = await testApp.app.inject({ method: 'GET', url: `/api/orders/${order.orderId}/documents`, headers: { cookie: stranger } });
       expect(theirs.json<{ documents: TaxDocumentSummary[] }>().documents).toEqual([]);
-      for (const url of [`/api/orders/${order.orderId}/documents/${invoice!.id}`, `/api/orders/${order.orderId}/documents/not-a-document`]) {
+      // The invoice as a PDF: the Bulgarian original and an English copy, for the buyer and the admin.
+      const pdf = await testApp.app.inject({ method: 'GET', url: `/api/orders/${order.orderId}/documents/${invoice!.id}/pdf`, headers: { cookie } });
+      expect(pdf.statusCode).toBe(200);
+      expect(pdf.headers['content-type']).toBe('application/pdf');
+      expect(pdf.headers['content-disposition']).toBe(`attachment; filename="invoice-${content.number}.pdf"`);
+      const original = await pdfText(pdf.rawPayload);
+      const total = formatMinor(order.pricing.total, 'bg');
+      for (const text of ['ФАКТУРА', 'Оригинал', content.number, 'ЕИК: 204567893', 'ИН по ДДС: BG204567893', 'ЕИК: 123456786', 'МОЛ: Мария Иванова', 'Салон Красота ООД', `Сума за плащане ${total} лв.`, 'Доставка', 'с карта']) {
+        expect(original, text).toContain(text);
+      }
+      expect(original).toContain(`Словом: ${bulgarianAmountInWords(order.pricing.total, 'BGN')}`);
+      const copy = await testApp.app.inject({ method: 'GET', url: `/api/admin/orders/${order.orderId}/documents/${invoice!.id}/pdf?language=en`, headers: { cookie: admin } });
+      expect(copy.headers['content-disposition']).toBe(`attachment; filename="invoice-${content.number}-en.pdf"`);
+      const english = await pdfText(copy.rawPayload);
+      for (const text of ['INVOICE', content.number, 'UIC: 123456786', `Amount due ${formatMinor(order.pricing.total, 'en')} BGN`, 'Shipping']) expect(english, text).toContain(text);
+
+      for (const url of [`/api/orders/${order.orderId}/documents/${invoice!.id}`, `/api/orders/${order.orderId}/documents/${invoice!.id}/pdf`, `/api/orders/${order.orderId}/documents/not-a-document`]) {
         expect((await testApp.app.inject({ method: 'GET', url, headers: { cookie: stranger } })).statusCode, url).toBe(404);
       }
     });

@@ -6,12 +6,15 @@ import { requireAdmin, requireUser } from '#server/auth/session.js';
 import type { Database } from '#server/db/client.js';
 import { orders, taxDocuments } from '#server/db/schema.js';
 import { HttpError } from '#server/http/errors.js';
+import { documentPdf } from './document-pdf.js';
 import { AuditFileError, auditFileXml, windows1251, type AuditFileSettings } from './audit-file.js';
 import { pathId } from '#server/http/validation.js';
 import { orderIdOf } from '#server/orders/routes.js';
 
 type WithOrder = { Params: { orderId: string } };
 type WithDocument = { Params: { orderId: string; documentId: string } };
+
+const FILE_NAMES: Record<TaxDocumentKind, string> = { invoice: 'invoice', credit_note: 'credit-note', sale_document: 'sale-document' };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -77,6 +80,22 @@ export function registerDocumentRoutes(app: FastifyInstance, db: Database, audit
       .type('application/xml; charset=windows-1251')
       .send(windows1251(audit.xml));
   });
+
+  for (const prefix of ['/api/orders', '/api/admin/orders']) {
+    app.get<WithDocument & { Querystring: { language?: string } }>(`${prefix}/:orderId/documents/:documentId/pdf`, async (request, reply) => {
+      const visible = prefix === '/api/admin/orders' ? (await requireAdmin(db, request), undefined) : eq(orders.userId, (await requireUser(db, request)).id);
+      const documentId = pathId(request.params.documentId, 'Document not found');
+      const document = await findDocument(db, orderIdOf(request.params), documentId, visible);
+      // The original is Bulgarian; an English copy on request.
+      const language = request.query.language === 'en' ? 'en' : 'bg';
+      const name = `${FILE_NAMES[document.kind]}-${document.number}${language === 'en' ? '-en' : ''}.pdf`;
+      return reply
+        .header('cache-control', 'no-store')
+        .header('content-disposition', `attachment; filename="${name}"`)
+        .type('application/pdf')
+        .send(await documentPdf(document, language));
+    });
+  }
 
   app.get<WithOrder>('/api/admin/orders/:orderId/documents', async (request, reply): Promise<{ documents: TaxDocumentSummary[] }> => {
     await requireAdmin(db, request);
