@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Address } from './addresses.js';
 import type { CartItem } from './cart.js';
+import type { InvoiceBuyer } from './invoice-buyer.js';
 import type { NailSizes } from './nail-sizes.js';
 import type { MailState, OrderMailKind } from './order-mails.js';
 import type { OrderStatus } from './order-status.js';
@@ -42,6 +43,8 @@ export interface AccountExport {
     lastSignOutAt: string | null;
     /** "My nail sizes", when saved. */
     nailSizes: NailSizes | null;
+    /** Who her last invoice was made out to. */
+    invoiceBuyer: InvoiceBuyer | null;
   };
   addresses: Address[];
   cart: CartItem[];

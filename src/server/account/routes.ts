@@ -4,6 +4,8 @@ import { clearSessionCookie, requireUser, requireUserSession } from '#server/aut
 import type { Database } from '#server/db/client.js';
 import { parseInput } from '#server/http/validation.js';
 import type { NailSizes } from '#shared/nail-sizes.js';
+import type { InvoiceBuyer } from '#shared/invoice-buyer.js';
+import { readInvoiceBuyer } from './invoice-buyer.js';
 import { readNailSizes, saveNailSizes } from './nail-sizes.js';
 import { deleteAccount, exportAccount } from './service.js';
 
@@ -27,6 +29,13 @@ export function registerAccountRoutes(app: FastifyInstance, db: Database): void 
   app.put('/api/account/nail-sizes', async (request): Promise<{ sizes: NailSizes | null }> => {
     const user = await requireUser(db, request);
     return { sizes: await saveNailSizes(db, user, request.body) };
+  });
+
+  // Who the buyer's last invoice was made out to, which the checkout fills in.
+  app.get('/api/account/invoice-buyer', async (request, reply): Promise<{ buyer: InvoiceBuyer | null }> => {
+    const user = await requireUser(db, request);
+    reply.header('cache-control', 'no-store');
+    return { buyer: await readInvoiceBuyer(db, user.id) };
   });
 
   app.delete('/api/account', async (request, reply) => {

@@ -14,6 +14,7 @@ import { invalidInput } from '#server/http/validation.js';
 import { forgetRecipient, listCustomerMails } from '#server/mail/mail-queue.js';
 import { anonymiseCustomerOrders, listAllCustomerOrders } from '#server/orders/anonymise.js';
 import { anonymiseAfterSale } from '#server/returns/after-sale.js';
+import { readInvoiceBuyer } from './invoice-buyer.js';
 import { readNailSizes } from './nail-sizes.js';
 
 const signedOut = () => new HttpError(401, 'unauthorized', 'Sign in first.');
@@ -36,6 +37,7 @@ export async function exportAccount(db: Database, { user, sessionHash }: UserSes
           lastSignInAt: account.lastLoginAt?.toISOString() ?? null,
           lastSignOutAt: account.lastLogoutAt?.toISOString() ?? null,
           nailSizes: await readNailSizes(tx, user.id),
+          invoiceBuyer: await readInvoiceBuyer(tx, user.id),
         },
         addresses: await listAddresses(tx, user.id),
         cart: await getCart(db, user.id, tx),

@@ -12,6 +12,7 @@ import { queryKeys } from '#client/api/query-keys.js';
 import { shortageText } from '#client/cart/shortage-text.js';
 import { useTranslation } from '#client/i18n/i18n.js';
 import { OrderDetails } from '#client/orders/order-details.js';
+import { OrderDocuments } from '#client/orders/order-documents.js';
 import { formatDateTime } from '#client/ui/format-date.js';
 import { Price, usePriceText } from '#client/ui/price.js';
 import { ConfirmDialog } from '#client/ui/confirm-dialog.js';
@@ -177,6 +178,7 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
             </p>
           </form>
           <OrderDetails order={order.data.order} />
+          {order.data.order.payment && <OrderDocuments orderId={order.data.order.orderId} base="/api/admin/orders" />}
           {order.data.order.items.some((item) => hasChoices(item.choices ?? EMPTY_CHOICE_SUMMARY)) && (
             <>
               <h3 className="order-details__heading" id={`${id}-choices`}>

@@ -32,6 +32,8 @@ import { usePriceText } from '#client/ui/price.js';
 import { LoadingMessage } from '#client/ui/state-message.js';
 import { settings } from '#client/settings.js';
 import { Localized } from '#client/i18n/localized.js';
+import { firstInvoiceBuyerError } from '#shared/invoice-buyer.js';
+import { EMPTY_INVOICE_DRAFT, InvoiceRequest, invoiceBuyerOf, type InvoiceDraft } from './invoice-request.js';
 
 /** What went wrong placing the order: the server's total differed from the one shown, or anything else. */
 type Problem = { kind: 'priceChanged' } | { kind: 'message'; text: string };
@@ -64,6 +66,8 @@ export default function CheckoutPage() {
   const [placed, setPlaced] = useState(false);
   const [problem, setProblem] = useState<Problem | null>(null);
   const [termsAccepted, setTermsAccepted] = useState(false);
+  const [invoice, setInvoice] = useState<InvoiceDraft>(EMPTY_INVOICE_DRAFT);
+  const [invoiceError, setInvoiceError] = useState<{ field: string; messageKey: string } | null>(null);
   const termsBox = useRef<HTMLInputElement>(null);
   /** The prices the customer saw when the server last refused the total, by cart line, to flag what changed. */
   const [seenPrices, setSeenPrices] = useState<ReadonlyMap<string, number>>(new Map());
@@ -107,12 +111,16 @@ export default function CheckoutPage() {
       termsBox.current?.focus();
       return;
     }
+    const invoiceBuyer = invoiceBuyerOf(invoice);
+    const invoiceProblem = invoiceBuyer ? firstInvoiceBuyerError(invoiceBuyer) : null;
+    setInvoiceError(invoiceProblem);
+    if (invoiceProblem) return;
     if (waitingForSync || shortLines || choicesChanged) return;
     setPlacing(true);
     setProblem(null);
     try {
       // The total shown is the one confirmed: the server places the order only at that total.
-      const order = await placeOrder({ idempotencyKey, addressId: selected.id, paymentMethod, expectedTotalMinor: pricing.total, language, acceptTerms: true });
+      const order = await placeOrder({ idempotencyKey, addressId: selected.id, paymentMethod, expectedTotalMinor: pricing.total, language, acceptTerms: true, invoiceBuyer });
       setPlaced(true);
       markOrderJustPlaced(order.orderId, order.paymentMethod);
       const cashOnDelivery = order.paymentMethod === 'cash_on_delivery';
@@ -143,6 +151,9 @@ export default function CheckoutPage() {
         const details = (error.details.shortages ?? []).map((shortage) => shortageText(t, language, shortage)).join(' ');
         setProblem({ kind: 'message', text: t('checkout.errors.stockShort', { details }) });
         void queryClient.invalidateQueries({ queryKey: queryKeys.carts() });
+      } else if (error instanceof ApiError && error.details.field?.startsWith('invoiceBuyer.') && error.details.messageKey) {
+        // A rule of the invoice details the server checked: shown under its field, as the form's own check would.
+        setInvoiceError({ field: error.details.field.slice('invoiceBuyer.'.length), messageKey: error.details.messageKey });
       } else {
         // A reason the customer can act on (no address, no connection, signed out) is said; a fault on our side keeps the specification's text.
         const reason = error instanceof ApiError && error.code !== 'internal' ? errorText(t, error) : t('checkout.orderProcessingError');
@@ -238,6 +249,8 @@ export default function CheckoutPage() {
               </label>
             ))}
           </fieldset>
+
+          <InvoiceRequest draft={invoice} onChange={setInvoice} error={invoiceError} />
 
           {cart.items.some((item) => item.returnRule === 'personalised' || (item.summary && (item.summary.sizes !== null || item.summary.answers.length > 0))) && (
             <p className="exempt-notice">{t('productPage.exemptNotice')}</p>

@@ -10,6 +10,7 @@ import { LinePrice } from '#client/ui/line-price.js';
 import { Price } from '#client/ui/price.js';
 import { LoadErrorMessage, LoadingMessage } from '#client/ui/state-message.js';
 import { OrderAfterSale } from '#client/orders/order-after-sale.js';
+import { OrderDocuments } from '#client/orders/order-documents.js';
 
 interface OrdersTabProps {
   /** The order an e-mail's link names (/profile?order=...): shown, marked and focused once the orders load. */
@@ -86,6 +87,7 @@ export function OrdersTab({ highlightedOrderId }: OrdersTabProps) {
                 </button>
               )}
             </div>
+            {order.payment && <OrderDocuments orderId={order.orderId} base="/api/orders" />}
             <OrderAfterSale order={order} />
           </li>
         );

@@ -1,0 +1,58 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { TaxDocumentSummary } from '#shared/tax-documents.js';
+import { requestJson } from '#client/api/http.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { Price } from '#client/ui/price.js';
+
+/** "26.11.2026" in Bulgarian, "26 Nov 2026" in English: the day a document was issued, in Sofia. */
+function issuedDate(moment: string, language: string): string {
+  return new Intl.DateTimeFormat(language === 'bg' ? 'bg-BG' : 'en-GB', { timeZone: 'Europe/Sofia', day: 'numeric', month: language === 'bg' ? '2-digit' : 'short', year: 'numeric' }).format(new Date(moment));
+}
+
+/**
+ * A paid order's invoices, credit notes and sale documents, each downloadable as a PDF (the Bulgarian
+ * original, and an English copy). Asked for only when opened, so a list of orders costs nothing more.
+ * `base` is the buyer's API (/api/orders) or the admin's (/api/admin/orders).
+ */
+export function OrderDocuments({ orderId, base }: { orderId: string; base: '/api/orders' | '/api/admin/orders' }) {
+  const { t, language } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const documents = useQuery({
+    queryKey: ['order-documents', base, orderId],
+    enabled: open,
+    queryFn: async () => (await requestJson<{ documents: TaxDocumentSummary[] }>(`${base}/${orderId}/documents`)).documents,
+  });
+  return (
+    <details className="order-documents" onToggle={(event) => setOpen(event.currentTarget.open)}>
+      <summary>{t('invoice.documents.title')}</summary>
+      {documents.isError && (
+        <p className="form-error" role="alert">
+          {t('invoice.documents.loadError')}
+        </p>
+      )}
+      {documents.data && documents.data.length === 0 && <p className="muted">{t('invoice.documents.none')}</p>}
+      {documents.data && documents.data.length > 0 && (
+        <ul className="order-documents__list">
+          {documents.data.map((document) => {
+            const name = t(`invoice.documents.${document.kind}`, { number: document.number });
+            const url = `${base}/${orderId}/documents/${document.id}/pdf`;
+            return (
+              <li key={document.id}>
+                <span>
+                  {name} {t('invoice.documents.issued', { date: issuedDate(document.issuedAt, language) })} · <Price minor={document.totalMinor} currency={document.currency} />
+                </span>{' '}
+                <a href={url} download aria-label={t('invoice.documents.download', { document: name })}>
+                  PDF
+                </a>{' '}
+                <a href={`${url}?language=en`} download aria-label={t('invoice.documents.downloadEnglish', { document: name })}>
+                  {language === 'bg' ? 'PDF (EN)' : 'PDF (English)'}
+                </a>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </details>
+  );
+}
