@@ -1,0 +1,86 @@
+import { readFile } from 'node:fs/promises';
+import { extractText, getDocumentProxy } from 'unpdf';
+import type { CartResponse } from '#shared/cart.js';
+import { formatMinor, priceLines } from '#shared/money.js';
+import type { Order } from '#shared/orders.js';
+import { bulgarianAmountInWords } from '#server/invoices/amount-in-words.js';
+import { Auditor } from './accessibility.js';
+import { acceptTerms } from './checkout-steps.js';
+import { expect, hasHorizontalScroll, test, uniqueEmail } from './shop-fixtures.js';
+import { signIn } from './sign-in-steps.js';
+
+const key = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`.padEnd(20, '0');
+
+test('a company buyer asks for an invoice at checkout in Bulgarian, pays, and downloads the PDF with its number, ЕИК and total', async ({ page, inbox }, testInfo) => {
+  const audit = new Auditor(page, testInfo);
+  await page.goto('/');
+  await signIn(page, inbox, uniqueEmail('salon'));
+  await page.getByRole('button', { name: 'Български' }).click();
+  // The address and the cart through the API: the checkout's own parts are what this test is about.
+  const productId = (await (await page.request.get('/api/products')).json()).products[0].id as string;
+  await page.request.post('/api/addresses', { data: { fullName: 'Мария Иванова', streetAddress: 'ул. Шипка 7', city: 'София', postalCode: '1504', country: 'BG', phone: '0888 123 456' } });
+  const cart = (await (await page.request.post('/api/cart/operations', { data: { operations: [{ id: key(), type: 'add', productId }] } })).json()) as CartResponse;
+  const total = priceLines(cart.items, undefined, 'card').total;
+
+  await page.goto('/checkout');
+  await expect(page.getByRole('heading', { name: 'Поръчка', exact: true })).toBeVisible();
+  await page.getByRole('checkbox', { name: 'Искам фактура' }).check();
+  await expect(page.getByRole('radio', { name: 'Фирма' })).toBeChecked();
+  await page.getByLabel('Име на фирмата').fill('Салон Красота ООД');
+  await page.getByLabel('ЕИК').fill('123456789');
+  await page.getByLabel('ДДС номер').fill('BG123456786');
+  await page.getByLabel('МОЛ').fill('Мария Иванова');
+  await page.getByLabel('Адрес по регистрация').fill('ул. Шипка 7, 1504 София');
+  await page.getByRole('radio', { name: /Карта/ }).check();
+  await acceptTerms(page);
+  expect(await hasHorizontalScroll(page)).toBe(false);
+
+  // A typing error in the ЕИК is caught before anything is placed, under its field, which takes the focus.
+  await page.getByRole('button', { name: 'Потвърдете поръчката' }).click();
+  const uic = page.getByLabel('ЕИК');
+  await expect(page.getByRole('alert').filter({ hasText: 'контролната цифра на този не е вярна' })).toBeVisible();
+  await expect(uic).toBeFocused();
+  await expect(uic).toHaveAttribute('aria-invalid', 'true');
+  await audit.check('checkout: invoice details with an error');
+  expect((await (await page.request.get('/api/orders')).json()).orders).toEqual([]);
+  await uic.fill('123 456 786');
+  await page.getByRole('button', { name: 'Потвърдете поръчката' }).click();
+  const created = page.getByRole('dialog').filter({ hasText: /Поръчка № NA-[A-Z2-9]{8} е създадена/ });
+  const orderId = /(NA-[A-Z2-9]{8})/.exec((await created.textContent())!)![1]!;
+  await created.getByRole('button', { name: 'Добре', exact: true }).click();
+
+  // Paid through the simulated provider's API (the card form is walked in checkout.spec.ts).
+  const paid = await page.request.post(`/api/orders/${orderId}/payment`, { data: { method: 'card', cardLast4: '4242' } });
+  expect(paid.status()).toBe(200);
+  expect(((await paid.json()) as { order: Order }).order.invoiceBuyer).toMatchObject({ kind: 'company', uic: '123456786', vatNumber: 'BG123456786' });
+
+  await page.goto(`/profile?order=${orderId}`);
+  const orderCard = page.getByRole('listitem', { name: new RegExp(orderId) });
+  await orderCard.getByText('Фактури и документи').click();
+  const link = orderCard.getByRole('link', { name: /^Изтегляне \(PDF\): Фактура № \d{10}$/ });
+  await expect(link).toBeVisible();
+  await audit.check('profile: an order’s documents');
+  const number = /№ (\d{10})/.exec((await link.getAttribute('aria-label'))!)![1]!;
+  const downloading = page.waitForEvent('download');
+  await link.click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(`invoice-${number}.pdf`);
+  const pdf = await getDocumentProxy(new Uint8Array(await readFile((await download.path())!)));
+  const text = (await extractText(pdf, { mergePages: true })).text.replace(/\s+/g, ' ');
+  expect(text).toContain('ФАКТУРА');
+  expect(text).toContain(`Номер: ${number}`);
+  expect(text).toContain('ЕИК: 123456786');
+  expect(text).toContain('Салон Красота ООД');
+  expect(text).toContain(`Сума за плащане ${formatMinor(total, 'bg')} лв.`);
+  expect(text).toContain(`Словом: ${bulgarianAmountInWords(total, 'BGN')}`);
+  // The demo seller has no VAT number: the invoice charges no VAT and says why.
+  expect(text).toContain('чл. 113, ал. 9 от ЗДДС');
+
+  // The next checkout fills the details in from this invoice.
+  await page.request.post('/api/cart/operations', { data: { operations: [{ id: key(), type: 'add', productId }] } });
+  await page.goto('/checkout');
+  await page.getByRole('checkbox', { name: 'Искам фактура' }).check();
+  await expect(page.getByLabel('ЕИК')).toHaveValue('123456786');
+  await expect(page.getByLabel('МОЛ')).toHaveValue('Мария Иванова');
+  await audit.report();
+});
