@@ -7,6 +7,7 @@ import type { Order } from '#shared/orders.js';
 import type { TaxDocumentContent, TaxDocumentSummary } from '#shared/tax-documents.js';
 import { admins, orders, products, taxDocuments, users } from '#server/db/schema.js';
 import { bulgarianAmountInWords } from '#server/invoices/amount-in-words.js';
+import { saleQrText } from '#server/invoices/sale-qr.js';
 import { fillCart, placeOrder } from './shopper.js';
 import { signIn } from './sign-in.js';
 import { createTestApp, databaseTargets, describeEachDatabase, type TestApp } from './test-app.js';
@@ -135,6 +136,10 @@ describeEachDatabase(
       const copy = await testApp.app.inject({ method: 'GET', url: `/api/admin/orders/${order.orderId}/documents/${invoice!.id}/pdf?language=en`, headers: { cookie: admin } });
       expect(copy.headers['content-disposition']).toBe(`attachment; filename="invoice-${content.number}-en.pdf"`);
       const english = await pdfText(copy.rawPayload);
+      // The sale document carries the shop's НАП number and the QR code of Н-18, whose text is printed under it.
+      const salePdf = await pdfText((await testApp.app.inject({ method: 'GET', url: `/api/orders/${order.orderId}/documents/${sale!.id}/pdf`, headers: { cookie } })).rawPayload);
+      for (const text of ['ДОКУМЕНТ ЗА РЕГИСТРИРАНЕ НА ПРОДАЖБА', 'Номер: 0000000001', 'Номер на е-магазина в НАП: RF0001234', saleQrText(sale!.content)]) expect(salePdf, text).toContain(text);
+      expect(saleQrText(sale!.content)).toMatch(new RegExp(`^RF0001234\\*${order.orderId}\\*pay_[0-9a-f]+\\*\\d{4}-\\d{2}-\\d{2}\\*\\d{2}:\\d{2}:\\d{2}\\*${(order.pricing.total / 100).toFixed(2).replace('.', '\\.')}$`));
       for (const text of ['INVOICE', content.number, 'UIC: 123456786', `Amount due ${formatMinor(order.pricing.total, 'en')} BGN`, 'Shipping']) expect(english, text).toContain(text);
 
       for (const url of [`/api/orders/${order.orderId}/documents/${invoice!.id}`, `/api/orders/${order.orderId}/documents/${invoice!.id}/pdf`, `/api/orders/${order.orderId}/documents/not-a-document`]) {

@@ -1,11 +1,13 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import PDFDocument from 'pdfkit';
+import QRCode from 'qrcode';
 import type { InvoiceBuyer } from '#shared/invoice-buyer.js';
 import { formatMinor, taxPercentText, type Currency } from '#shared/money.js';
 import type { TaxDocumentContent } from '#shared/tax-documents.js';
 import { sofiaDate } from '#shared/working-days.js';
 import { bulgarianAmountInWords, englishAmountInWords } from './amount-in-words.js';
+import { saleQrText } from './sale-qr.js';
 
 /**
  * An issued document as a PDF of one or more A4 pages, in Bulgarian (the original) or as an English
@@ -111,6 +113,23 @@ function partyLines(party: { name: string; uic?: string; vatNumber?: string; res
 const buyerParty = (buyer: InvoiceBuyer) =>
   buyer.kind === 'company' ? { name: buyer.name, uic: buyer.uic, vatNumber: buyer.vatNumber, responsiblePerson: buyer.responsiblePerson, address: buyer.address } : { name: buyer.name, address: buyer.address };
 
+/** Приложение № 18а asks for a code of at least 18 × 18 mm: 25 mm here, drawn as squares, with its text under it. */
+function drawQrCode(pdf: PDFKit.PDFDocument, text: string): void {
+  const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
+  const side = (25 / 25.4) * 72;
+  const cell = side / modules.size;
+  if (pdf.y + side + 40 > pdf.page.height - pdf.page.margins.bottom) pdf.addPage();
+  const left = pdf.page.margins.left;
+  const top = pdf.y + 12;
+  for (let row = 0; row < modules.size; row += 1) {
+    for (let column = 0; column < modules.size; column += 1) {
+      if (modules.get(row, column)) pdf.rect(left + column * cell, top + row * cell, cell, cell);
+    }
+  }
+  pdf.fill('#000000');
+  pdf.font('regular').fontSize(8).text(text, left, top + side + 6);
+}
+
 export async function documentPdf(document: TaxDocumentContent, language: Language): Promise<Buffer> {
   const texts = TEXTS[language];
   const pdf = new PDFDocument({
@@ -204,6 +223,7 @@ export async function documentPdf(document: TaxDocumentContent, language: Langua
   pdf.text(`${texts.payment}: ${texts.methods[document.payment.method]}`);
   pdf.text(`${texts.paidAt}: ${dateText(document.payment.paidAt, language)}`);
   pdf.text(`${texts.transaction}: ${document.payment.reference}`);
+  if (document.kind === 'sale_document') drawQrCode(pdf, saleQrText(document));
   pdf.end();
   return done;
 }

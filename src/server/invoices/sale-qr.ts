@@ -1,0 +1,15 @@
+import type { TaxDocumentContent } from '#shared/tax-documents.js';
+import { sofiaDate } from '#shared/working-days.js';
+
+const sofiaTime = (moment: Date) =>
+  new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Sofia', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(moment);
+
+/**
+ * The text of a sale document's QR code (Наредба Н-18, чл. 52о, ал. 1, т. 6, in the form of
+ * Приложение № 18а): the e-shop's number in the НАП register, the order, the payment's transaction
+ * reference, the date and time of the sale in Sofia, and the amount, joined by "*", in ASCII.
+ */
+export function saleQrText(document: Pick<TaxDocumentContent, 'seller' | 'orderId' | 'payment' | 'totalMinor'>): string {
+  const paidAt = new Date(document.payment.paidAt);
+  return [document.seller.napShopNumber ?? '', document.orderId, document.payment.reference, sofiaDate(paidAt), sofiaTime(paidAt), (document.totalMinor / 100).toFixed(2)].join('*');
+}
