@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, lt } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import type { InvoiceBuyer } from '#shared/invoice-buyer.js';
 import { bgnToEurMinor } from '#shared/money.js';
 import type { Order } from '#shared/orders.js';
-import { admins, orders, payments, products, refunds } from '#server/db/schema.js';
+import { admins, orders, payments, products, refunds, taxDocuments } from '#server/db/schema.js';
 import { projectPath } from '#server/project-path.js';
 import { fillCart, placeOrder } from './shopper.js';
 import { signIn } from './sign-in.js';
@@ -139,6 +139,29 @@ describeEachDatabase(
       expect(values(next, 'ord_n')).toEqual([december.orderId]);
       expect([values(next, 'r_ord'), values(next, 'r_total')]).toEqual([['0'], ['0.00']]);
       expect(await schemaErrors(next)).toEqual([]);
+    });
+
+    it('writes the accountant’s CSV of the month: the invoices and credit notes issued and the payments received', async () => {
+      const testApp = context();
+      // Issued today by the test above; moved into its November like its payments and refunds.
+      await testApp.database.db.update(taxDocuments).set({ issuedAt: new Date('2026-11-28T10:00:00Z') });
+      const response = await testApp.app.inject({ method: 'GET', url: '/api/admin/accounting-export?month=2026-11', headers: { cookie: admin } });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+      expect(response.headers['content-disposition']).toBe('attachment; filename="accounting-2026-11.csv"');
+      expect(response.body.startsWith('\uFEFF')).toBe(true);
+      const [header, ...rows] = response.body.slice(1).trimEnd().split('\r\n').map((line) => line.split(','));
+      expect(header).toEqual(['type', 'number', 'date', 'order', 'corrects', 'buyer', 'buyer_uic', 'buyer_vat_number', 'net', 'vat', 'total', 'currency', 'payment_method', 'reference']);
+      expect(rows.map((row) => row[0])).toEqual(['invoice', 'credit_note', 'payment', 'payment', 'payment', 'payment']);
+      const [invoice, note] = rows as [string[], string[]];
+      expect([invoice[5], invoice[6], invoice[7], invoice[11]]).toEqual(['Салон „Красота“ & Ко ООД', '123456786', 'BG123456786', 'EUR']);
+      expect(cents(invoice[8]!) + cents(invoice[9]!)).toBe(cents(invoice[10]!));
+      expect([note[1], note[4], note[10]]).toEqual([String(Number(invoice[1]) + 1).padStart(10, '0'), invoice[1], '-10.00']);
+      // Every payment of November in Sofia, the one after midnight there (December) left out.
+      const november = await testApp.database.db.select({ orderId: payments.orderId, amount: payments.amountMinor }).from(payments).where(lt(payments.processedAt, new Date('2026-11-30T22:00:00Z')));
+      expect(rows.slice(2).map((row) => [row[3], cents(row[10]!)])).toEqual(expect.arrayContaining(november.map((row) => [row.orderId, row.amount])));
+      expect(rows.slice(2)).toHaveLength(november.length);
+      expect((await testApp.app.inject({ method: 'GET', url: '/api/admin/accounting-export?month=2026-1', headers: { cookie: admin } })).statusCode).toBe(400);
     });
 
     it('refuses a month with no order paid, a month written otherwise, and anyone but an admin', async () => {

@@ -7,7 +7,7 @@ import type { Database } from '#server/db/client.js';
 import { orders, taxDocuments } from '#server/db/schema.js';
 import { HttpError } from '#server/http/errors.js';
 import { documentPdf } from './document-pdf.js';
-import { AuditFileError, auditFileXml, windows1251, type AuditFileSettings } from './audit-file.js';
+import { accountingCsv, AuditFileError, auditFileXml, windows1251, type AuditFileSettings } from './audit-file.js';
 import { pathId } from '#server/http/validation.js';
 import { orderIdOf } from '#server/orders/routes.js';
 
@@ -96,6 +96,24 @@ export function registerDocumentRoutes(app: FastifyInstance, db: Database, audit
         .send(await documentPdf(document, language));
     });
   }
+
+  // The accountant's CSV of a month's invoices, credit notes and payments.
+  app.get<{ Querystring: { month?: string } }>('/api/admin/accounting-export', async (request, reply) => {
+    await requireAdmin(db, request);
+    const month = String(request.query.month ?? '');
+    let csv;
+    try {
+      csv = await accountingCsv(db, month);
+    } catch (error) {
+      if (error instanceof AuditFileError) throw new HttpError(400, 'bad_request', error.message);
+      throw error;
+    }
+    return reply
+      .header('cache-control', 'no-store')
+      .header('content-disposition', `attachment; filename="accounting-${month}.csv"`)
+      .type('text/csv; charset=utf-8')
+      .send(csv);
+  });
 
   app.get<WithOrder>('/api/admin/orders/:orderId/documents', async (request, reply): Promise<{ documents: TaxDocumentSummary[] }> => {
     await requireAdmin(db, request);
