@@ -168,11 +168,12 @@ describeEachDatabase(
       const testApp = context();
       const empty = await download(testApp, '2025-02');
       expect(empty.statusCode).toBe(409);
-      expect(empty.json().error.message).toBe('No order was paid in 2025-02; the audit file lists at least one');
+      expect(empty.json().error).toMatchObject({ message: 'No order was paid in 2025-02; the audit file lists at least one', messageKey: 'admin.monthlyFiles.errors.noOrders' });
       for (const month of ['2026-13', '26-11', 'november', '2019-12']) {
         const refused = await download(testApp, month);
         expect(refused.statusCode, month).toBe(409);
         expect(refused.json().error.message, month).toMatch(/is no month: write it as 2026-11/);
+        expect(refused.json().error.messageKey, month).toBe('admin.monthlyFiles.errors.invalidMonth');
       }
       expect((await testApp.app.inject({ method: 'GET', url: '/api/admin/audit-file?month=2026-11', headers: { cookie } })).statusCode).toBe(403);
     });

@@ -6,12 +6,12 @@ import type { Order } from '#shared/orders.js';
 import { bulgarianAmountInWords } from '#server/invoices/amount-in-words.js';
 import { Auditor } from './accessibility.js';
 import { acceptTerms } from './checkout-steps.js';
-import { expect, hasHorizontalScroll, test, uniqueEmail } from './shop-fixtures.js';
+import { clientAddressHeader, expect, hasHorizontalScroll, SHOP_ADMIN_EMAIL, test, uniqueEmail } from './shop-fixtures.js';
 import { signIn } from './sign-in-steps.js';
 
 const key = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`.padEnd(20, '0');
 
-test('a company buyer asks for an invoice at checkout in Bulgarian, pays, and downloads the PDF with its number, ЕИК and total', async ({ page, inbox }, testInfo) => {
+test('a company buyer asks for an invoice at checkout in Bulgarian, pays, and downloads the PDF with its number, ЕИК and total; the admin exports the month', async ({ page, inbox, browser, baseURL }, testInfo) => {
   const audit = new Auditor(page, testInfo);
   await page.goto('/');
   await signIn(page, inbox, uniqueEmail('salon'));
@@ -83,4 +83,25 @@ test('a company buyer asks for an invoice at checkout in Bulgarian, pays, and do
   await expect(page.getByLabel('ЕИК')).toHaveValue('123456786');
   await expect(page.getByLabel('МОЛ')).toHaveValue('Мария Иванова');
   await audit.report();
+
+  // The admin's monthly files: this shop has no НАП number, which the audit file needs and says so;
+  // the accountant's CSV holds the invoice.
+  const adminContext = await browser.newContext({ baseURL, extraHTTPHeaders: clientAddressHeader() });
+  const admin = await adminContext.newPage();
+  await admin.goto('/');
+  await signIn(admin, inbox, SHOP_ADMIN_EMAIL);
+  await admin.goto('/admin?tab=orders');
+  await admin.getByText('Monthly files for НАП and the accountant').click();
+  const month = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Sofia', year: 'numeric', month: '2-digit' }).format(new Date());
+  await admin.getByLabel('Month').fill(month);
+  await admin.getByRole('button', { name: 'НАП audit file (XML)' }).click();
+  await expect(admin.getByRole('alert')).toHaveText("The shop's number in the НАП register (SHOP_NAP_NUMBER) is not set, and the audit file needs it.");
+  const exporting = admin.waitForEvent('download');
+  await admin.getByRole('button', { name: "Accountant's export (CSV)" }).click();
+  const exported = await exporting;
+  expect(exported.suggestedFilename()).toBe(`accounting-${month}.csv`);
+  const csv = await readFile((await exported.path())!, 'utf8');
+  expect(csv).toContain(`invoice,${number},`);
+  expect(csv).toContain('Салон Красота ООД,123456786,BG123456786');
+  await adminContext.close();
 });

@@ -14,12 +14,20 @@ import type { DocumentSettings } from './issue-documents.js';
  * and the file's sums are the sums of what it lists, so they reconcile to the cent.
  */
 
-export class AuditFileError extends Error {}
+/** Why a month's file cannot be made, with the message key that says so in the admin. */
+export class AuditFileError extends Error {
+  constructor(
+    message: string,
+    readonly messageKey: 'admin.monthlyFiles.errors.invalidMonth' | 'admin.monthlyFiles.errors.noOrders' | 'admin.monthlyFiles.errors.noNapNumber',
+  ) {
+    super(message);
+  }
+}
 
 /** "2026-11": a calendar month the file can be made for. */
 export function parseAuditMonth(text: string): { year: number; month: number } {
   const match = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(text.trim());
-  if (!match || Number(match[1]) < 2020) throw new AuditFileError(`"${text}" is no month: write it as 2026-11 (the audit file begins in 2020)`);
+  if (!match || Number(match[1]) < 2020) throw new AuditFileError(`"${text}" is no month: write it as 2026-11 (the audit file begins in 2020)`, 'admin.monthlyFiles.errors.invalidMonth');
   return { year: Number(match[1]), month: Number(match[2]) };
 }
 
@@ -62,7 +70,7 @@ export interface AuditFileSettings extends DocumentSettings {
 export async function auditFileXml(db: Executor, monthText: string, settings: AuditFileSettings, createdAt = new Date()): Promise<{ xml: string; orders: number; returns: number }> {
   const { year, month } = parseAuditMonth(monthText);
   const napShopNumber = settings.seller.napShopNumber;
-  if (!napShopNumber) throw new AuditFileError('SHOP_NAP_NUMBER is not set: the audit file names the shop by its number in the НАП register');
+  if (!napShopNumber) throw new AuditFileError('SHOP_NAP_NUMBER is not set: the audit file names the shop by its number in the НАП register', 'admin.monthlyFiles.errors.noNapNumber');
   const start = sofiaMidnight(`${year}-${pad(month)}-01`);
   const end = sofiaMidnight(month === 12 ? `${year + 1}-01-01` : `${year}-${pad(month + 1)}-01`);
   const currency = fileCurrency(year);
@@ -73,7 +81,7 @@ export async function auditFileXml(db: Executor, monthText: string, settings: Au
     .innerJoin(orders, eq(orders.id, payments.orderId))
     .where(and(gte(payments.processedAt, start), lt(payments.processedAt, end)))
     .orderBy(asc(payments.processedAt), asc(orders.id));
-  if (paid.length === 0) throw new AuditFileError(`No order was paid in ${monthText}; the audit file lists at least one`);
+  if (paid.length === 0) throw new AuditFileError(`No order was paid in ${monthText}; the audit file lists at least one`, 'admin.monthlyFiles.errors.noOrders');
   const orderIds = paid.map((row) => row.order.id);
   const items = await db.select().from(orderItems).where(inArray(orderItems.orderId, orderIds)).orderBy(asc(orderItems.orderId), asc(orderItems.position));
   const documents = await db

@@ -71,7 +71,7 @@ export function registerDocumentRoutes(app: FastifyInstance, db: Database, audit
     try {
       audit = await auditFileXml(db, month, auditSettings);
     } catch (error) {
-      if (error instanceof AuditFileError) throw new HttpError(409, 'conflict', error.message);
+      if (error instanceof AuditFileError) throw new HttpError(409, 'conflict', error.message, { messageKey: error.messageKey });
       throw error;
     }
     return reply
@@ -105,7 +105,7 @@ export function registerDocumentRoutes(app: FastifyInstance, db: Database, audit
     try {
       csv = await accountingCsv(db, month);
     } catch (error) {
-      if (error instanceof AuditFileError) throw new HttpError(400, 'bad_request', error.message);
+      if (error instanceof AuditFileError) throw new HttpError(400, 'bad_request', error.message, { messageKey: error.messageKey });
       throw error;
     }
     return reply

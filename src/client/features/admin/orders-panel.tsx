@@ -14,6 +14,7 @@ import { LoadErrorMessage, LoadingMessage } from '#client/ui/state-message.js';
 import { Toast } from '#client/ui/toast.js';
 import { useAdminOrders, type OrderFilter } from './admin-api.js';
 import { adminHref, useAdminView } from './admin-location.js';
+import { MonthlyFiles } from './monthly-files.js';
 import { OrderDetail } from './order-detail.js';
 
 export function OrdersPanel() {
@@ -175,6 +176,7 @@ export function OrdersPanel() {
               </nav>
             </>
           )}
+          <MonthlyFiles />
         </>
       )}
       {toast && <Toast message={toast.message} kind={toast.kind} onDone={hideToast} />}
