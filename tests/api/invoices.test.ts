@@ -212,6 +212,23 @@ describeEachDatabase(
       expect(note.content.lines.map((line) => line.valueMinor)).toEqual(cancelledInvoice.content.lines.map((line) => -line.valueMinor));
       expect(note.content).toMatchObject({ totalMinor: -cancelledInvoice.content.totalMinor, vatMinor: -cancelledInvoice.content.vatMinor });
     });
+
+    it('forgets the invoice details of a buyer who deletes her account, and keeps her issued invoice as the law asks', async () => {
+      const testApp = context();
+      const cookie = await signIn(testApp, 'leaving@example.com');
+      await fillCart(testApp, cookie, [product]);
+      const order = await placeOrder(testApp, cookie, { paymentMethod: 'card', invoiceBuyer: company });
+      expect((await pay(testApp, cookie, order.orderId)).statusCode).toBe(200);
+      const [user] = await testApp.database.db.select({ id: users.id }).from(users).where(eq(users.email, 'leaving@example.com'));
+      const deleted = await testApp.app.inject({ method: 'DELETE', url: '/api/account', headers: { cookie }, payload: { email: 'leaving@example.com' } });
+      expect(deleted.statusCode).toBe(204);
+      const [kept] = await testApp.database.db.select({ invoiceBuyer: orders.invoiceBuyer }).from(orders).where(eq(orders.id, order.orderId));
+      expect(kept!.invoiceBuyer).toBeNull();
+      const [account] = await testApp.database.db.select({ invoiceBuyer: users.invoiceBuyer }).from(users).where(eq(users.id, user!.id));
+      expect(account!.invoiceBuyer).toBeNull();
+      const [invoice] = (await documentsOf(testApp, order.orderId)).filter((document) => document.kind === 'invoice');
+      expect(invoice!.content.buyer).toEqual(company);
+    });
   },
   SELLER,
 );

@@ -87,8 +87,9 @@ async function eraseAccount(tx: Transaction, user: CurrentUser, placeholder: str
   // A second deletion waiting behind the first finds the e-mail gone, like the session.
   if (!(await releaseAccountEmail(tx, user.id, user.email, placeholder))) throw signedOut();
   await deleteAllAddresses(tx, user.id);
-  // The account's row stays for its orders, without the sizes of the hands it described.
-  await tx.update(users).set({ nailSizes: null }).where(eq(users.id, user.id));
+  // The account's row stays for its orders, without the sizes of the hands it described or the
+  // invoice details it kept for next time.
+  await tx.update(users).set({ nailSizes: null, invoiceBuyer: null }).where(eq(users.id, user.id));
   await deleteCart(tx, user.id);
   await forgetSignInLinks(tx, user.email);
   await removeAdmin(tx, user.email);

@@ -20,8 +20,9 @@ export async function listAllCustomerOrders(db: Executor, userId: string, email:
  * Takes the person out of a deleting customer's orders, in the caller's transaction, and returns
  * their ids. The shop must keep its sales records, so amounts, items (with the options chosen),
  * dates, statuses, the country and the payments stay; the e-mail becomes the placeholder, and the
- * name, street, apartment, city, region, postal code and phone, a card's last four digits, and the
- * lines' nail sizes and answers (measurements of the person, and notes in their own words) go.
+ * name, street, apartment, city, region, postal code and phone, the invoice details asked for, a
+ * card's last four digits, and the lines' nail sizes and answers (measurements of the person, and
+ * notes in their own words) go. Issued invoices keep their buyer: the law keeps them for ten years.
  */
 export async function anonymiseCustomerOrders(tx: Executor, userId: string, email: string, placeholder: string): Promise<string[]> {
   const anonymised = await tx
@@ -35,6 +36,7 @@ export async function anonymiseCustomerOrders(tx: Executor, userId: string, emai
       shippingState: '',
       shippingPostalCode: '',
       shippingPhone: '',
+      invoiceBuyer: null,
     })
     .where(ordersOf(userId, email))
     .returning({ id: orders.id });
