@@ -234,9 +234,9 @@ test.describe('before the worker is installed', () => {
 
 test('a new deployment installs beside the old one, says so, and takes over when the visitor reloads', async ({ page, context, allowConsoleErrors }) => {
   // The live stream of an open page tries again while the server restarts, and the browser reports the
-  // refusal; a check of who is signed in that one of the tabs sends meanwhile may meet the closing or
-  // the restarting server too.
-  allowConsoleErrors(/ERR_CONNECTION_REFUSED .*\/api\/events/);
+  // refusal, or the reset of a connection the closing server had accepted; a check of who is signed in
+  // that one of the tabs sends meanwhile may meet the closing or the restarting server too.
+  allowConsoleErrors(/ERR_CONNECTION_(REFUSED|RESET) .*\/api\/events/);
   allowConsoleErrors(/ERR_CONNECTION_(REFUSED|RESET) .*\/api\/auth\/me/);
   // A copy of the build, changed as the next build would change it: a different page, hence a different worker.
   const clientDir = await mkdtemp(path.join(tmpdir(), 'shop-build-'));
