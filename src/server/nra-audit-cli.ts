@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirInUseError, openDatabase } from '#server/db/client.js';
-import { AuditFileError, auditFileXml, parseAuditMonth, windows1251 } from '#server/invoices/audit-file.js';
+import { AuditFileError, auditFileXml, parseTaxMonth, windows1251 } from '#server/invoices/audit-file.js';
 import { documentSettingsOf } from '#server/invoices/issue-documents.js';
 
 const usage = `Usage:
@@ -16,7 +16,7 @@ async function run(args: string[]): Promise<number> {
     console.error(usage);
     return 2;
   }
-  parseAuditMonth(month);
+  parseTaxMonth(month);
   const config = loadConfig();
   const database = await openDatabase(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir });
   try {

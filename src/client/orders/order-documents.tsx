@@ -3,12 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import type { TaxDocumentSummary } from '#shared/tax-documents.js';
 import { requestJson } from '#client/api/http.js';
 import { useTranslation } from '#client/i18n/i18n.js';
+import { formatSofiaDate } from '#client/ui/format-date.js';
 import { Price } from '#client/ui/price.js';
-
-/** "26.11.2026" in Bulgarian, "26 Nov 2026" in English: the day a document was issued, in Sofia. */
-function issuedDate(moment: string, language: string): string {
-  return new Intl.DateTimeFormat(language === 'bg' ? 'bg-BG' : 'en-GB', { timeZone: 'Europe/Sofia', day: 'numeric', month: language === 'bg' ? '2-digit' : 'short', year: 'numeric' }).format(new Date(moment));
-}
 
 /**
  * A paid order's invoices, credit notes and sale documents, each downloadable as a PDF (the Bulgarian
@@ -40,7 +36,7 @@ export function OrderDocuments({ orderId, base }: { orderId: string; base: '/api
             return (
               <li key={document.id}>
                 <span>
-                  {name} {t('invoice.documents.issued', { date: issuedDate(document.issuedAt, language) })} · <Price minor={document.totalMinor} currency={document.currency} />
+                  {name} {t('invoice.documents.issued', { date: formatSofiaDate(document.issuedAt, language) })} · <Price minor={document.totalMinor} currency={document.currency} />
                 </span>{' '}
                 <a href={url} download aria-label={t('invoice.documents.download', { document: name })}>
                   PDF

@@ -18,3 +18,8 @@ export function formatTimeOrDateTime(iso: string | null | undefined, language: s
 export function formatTime(time: number, language: string): string {
   return new Intl.DateTimeFormat(language === 'bg' ? 'bg-BG' : 'en-GB', { timeStyle: 'short' }).format(time);
 }
+
+/** A day in Sofia, where the shop's documents are dated: "26.11.2026 г." in Bulgarian, "26 Nov 2026" in English. */
+export function formatSofiaDate(iso: string, language: string): string {
+  return new Intl.DateTimeFormat(localeOf(language), { timeZone: 'Europe/Sofia', day: 'numeric', month: language === 'bg' ? '2-digit' : 'short', year: 'numeric' }).format(new Date(iso));
+}

@@ -24,11 +24,18 @@ export class AuditFileError extends Error {
   }
 }
 
-/** "2026-11": a calendar month the file can be made for. */
-export function parseAuditMonth(text: string): { year: number; month: number } {
+/**
+ * "2026-11": a calendar month the monthly files can be made for, with the moments it begins and ends
+ * in Sofia.
+ */
+export function parseTaxMonth(text: string): { year: number; month: number; start: Date; end: Date } {
   const match = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(text.trim());
   if (!match || Number(match[1]) < 2020) throw new AuditFileError(`"${text}" is no month: write it as 2026-11 (the audit file begins in 2020)`, 'admin.monthlyFiles.errors.invalidMonth');
-  return { year: Number(match[1]), month: Number(match[2]) };
+  const year = Number(match[1]);
+  const month = Number(match[2]);
+  const start = sofiaMidnight(`${year}-${pad(month)}-01`);
+  const end = sofiaMidnight(month === 12 ? `${year + 1}-01-01` : `${year}-${pad(month + 1)}-01`);
+  return { year, month, start, end };
 }
 
 /** The moment a day (yyyy-mm-dd) begins in Sofia: midnight there is 22:00 or 21:00 UTC the day before. */
@@ -51,7 +58,8 @@ function convert(minor: number, from: Currency, to: Currency): number {
   return to === 'EUR' ? bgnToEurMinor(minor) : eurToBgnMinor(minor);
 }
 
-const decimal = (minor: number) => (minor / 100).toFixed(2);
+/** An amount in minor units as the files write it: 12.34, with a point. */
+export const decimal = (minor: number) => (minor / 100).toFixed(2);
 
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -68,11 +76,9 @@ export interface AuditFileSettings extends DocumentSettings {
 
 /** The XML of the month's audit file, and how many orders and returns it lists. */
 export async function auditFileXml(db: Executor, monthText: string, settings: AuditFileSettings, createdAt = new Date()): Promise<{ xml: string; orders: number; returns: number }> {
-  const { year, month } = parseAuditMonth(monthText);
+  const { year, month, start, end } = parseTaxMonth(monthText);
   const napShopNumber = settings.seller.napShopNumber;
   if (!napShopNumber) throw new AuditFileError('SHOP_NAP_NUMBER is not set: the audit file names the shop by its number in the НАП register', 'admin.monthlyFiles.errors.noNapNumber');
-  const start = sofiaMidnight(`${year}-${pad(month)}-01`);
-  const end = sofiaMidnight(month === 12 ? `${year + 1}-01-01` : `${year}-${pad(month + 1)}-01`);
   const currency = fileCurrency(year);
 
   const paid = await db
@@ -198,54 +204,3 @@ const WINDOWS_1251_BYTES = (() => {
   for (let byte = 0x80; byte <= 0xff; byte += 1) bytes.set(decoder.decode(Uint8Array.of(byte)), byte);
   return bytes;
 })();
-
-const csvField = (value: string | number) => {
-  const text = String(value);
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-};
-
-/**
- * The accountant's CSV of a month (in Sofia): every invoice and credit note issued and every payment
- * received, one row each, with amounts in the document's or payment's own currency. UTF-8 with a byte
- * order mark, so that spreadsheets read the Cyrillic names.
- */
-export async function accountingCsv(db: Executor, monthText: string): Promise<string> {
-  const { year, month } = parseAuditMonth(monthText);
-  const start = sofiaMidnight(`${year}-${pad(month)}-01`);
-  const end = sofiaMidnight(month === 12 ? `${year + 1}-01-01` : `${year}-${pad(month + 1)}-01`);
-  const documents = await db
-    .select({ content: taxDocuments.content, issuedAt: taxDocuments.issuedAt })
-    .from(taxDocuments)
-    .where(and(gte(taxDocuments.issuedAt, start), lt(taxDocuments.issuedAt, end), inArray(taxDocuments.kind, ['invoice', 'credit_note'])))
-    .orderBy(asc(taxDocuments.series), asc(taxDocuments.number));
-  const received = await db
-    .select({ payment: payments, currency: orders.currency })
-    .from(payments)
-    .innerJoin(orders, eq(orders.id, payments.orderId))
-    .where(and(gte(payments.processedAt, start), lt(payments.processedAt, end)))
-    .orderBy(asc(payments.processedAt), asc(payments.paymentId));
-  const header = ['type', 'number', 'date', 'order', 'corrects', 'buyer', 'buyer_uic', 'buyer_vat_number', 'net', 'vat', 'total', 'currency', 'payment_method', 'reference'];
-  const rows = [
-    ...documents.map(({ content }) => {
-      const buyer = content.buyer;
-      return [
-        content.kind,
-        content.number,
-        sofiaDate(new Date(content.issuedAt)),
-        content.orderId,
-        content.corrects?.number ?? '',
-        buyer?.name ?? '',
-        buyer?.kind === 'company' ? buyer.uic : '',
-        buyer?.kind === 'company' ? buyer.vatNumber : '',
-        decimal(content.netMinor),
-        decimal(content.vatMinor),
-        decimal(content.totalMinor),
-        content.currency,
-        content.payment.method,
-        content.payment.reference,
-      ];
-    }),
-    ...received.map(({ payment, currency }) => ['payment', '', sofiaDate(payment.processedAt), payment.orderId, '', '', '', '', '', '', decimal(payment.amountMinor), currency, payment.method, payment.paymentId]),
-  ];
-  return `\uFEFF${[header, ...rows].map((row) => row.map(csvField).join(',')).join('\r\n')}\r\n`;
-}

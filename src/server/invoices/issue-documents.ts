@@ -4,7 +4,7 @@ import type { PaymentMethod } from '#shared/orders.js';
 import { documentNumberText, MAX_DOCUMENT_NUMBER, type DocumentLine, type DocumentSeller, type TaxDocumentContent, type TaxDocumentKind } from '#shared/tax-documents.js';
 import type { Config } from '#server/config.js';
 import type { Executor } from '#server/db/client.js';
-import { documentCounters, orderItems, orders, payments, taxDocuments } from '#server/db/schema.js';
+import { documentCounters, orderItems, type orders, payments, taxDocuments } from '#server/db/schema.js';
 import { documentAmounts } from './document-lines.js';
 
 /** What the shop's settings say about its documents. */
@@ -46,58 +46,56 @@ async function takeNumber(tx: Executor, series: Series, start: number): Promise<
   return number;
 }
 
-/** The order with its lines and payment, as a document is made from it. */
-async function paidOrder(tx: Executor, orderId: string) {
-  const [order] = await tx.select().from(orders).where(eq(orders.id, orderId));
+type OrderRow = typeof orders.$inferSelect;
+
+/** The order's payment and lines, which its documents are made from. */
+async function paymentAndLines(tx: Executor, orderId: string) {
   const [payment] = await tx.select().from(payments).where(eq(payments.orderId, orderId));
-  if (!order || !payment) throw new Error(`Order ${orderId} has no payment to document`);
+  if (!payment) throw new Error(`Order ${orderId} has no payment to document`);
   const lines = await tx
     .select({ nameEn: orderItems.nameEn, nameBg: orderItems.nameBg, priceMinor: orderItems.priceMinor, quantity: orderItems.quantity })
     .from(orderItems)
     .where(eq(orderItems.orderId, orderId))
     .orderBy(asc(orderItems.position));
-  return { order, payment, lines };
+  return { payment, lines };
 }
 
-async function issue(tx: Executor, kind: TaxDocumentKind, settings: DocumentSettings, paid: Awaited<ReturnType<typeof paidOrder>>, issuedAt: Date) {
-  const { order, payment, lines } = paid;
+/** Issues a document of the order's payment, dated when the payment was made. */
+async function issue(tx: Executor, kind: TaxDocumentKind, settings: DocumentSettings, order: OrderRow, { payment, lines }: Awaited<ReturnType<typeof paymentAndLines>>) {
   const series = SERIES_OF[kind];
   const number = await takeNumber(tx, series, series === 'invoice' ? settings.invoiceStartNumber : 1);
   const amounts = documentAmounts({ ...order, lines }, settings.seller.vatNumber !== '');
+  const paidAt = payment.processedAt.toISOString();
   const content: TaxDocumentContent = {
     kind,
     number: documentNumberText(number),
-    issuedAt: issuedAt.toISOString(),
-    taxableEventAt: payment.processedAt.toISOString(),
+    issuedAt: paidAt,
+    taxableEventAt: paidAt,
     seller: settings.seller,
     buyer: kind === 'sale_document' ? null : order.invoiceBuyer,
     orderId: order.id,
     orderedAt: order.orderedAt.toISOString(),
     currency: order.currency as Currency,
     ...amounts,
-    payment: { method: payment.method as PaymentMethod, paidAt: payment.processedAt.toISOString(), reference: payment.paymentId, cardLast4: payment.cardLast4 },
+    payment: { method: payment.method as PaymentMethod, paidAt, reference: payment.paymentId, cardLast4: payment.cardLast4 },
     corrects: null,
   };
-  await tx.insert(taxDocuments).values({ kind, series, number, orderId: order.id, issuedAt, currency: order.currency, totalMinor: amounts.totalMinor, content });
+  await tx.insert(taxDocuments).values({ kind, series, number, orderId: order.id, issuedAt: payment.processedAt, currency: order.currency, totalMinor: amounts.totalMinor, content });
 }
 
 /**
  * Issues, in the transaction that records an order's payment, the documents the payment calls for:
  * the invoice the buyer asked for, and under the alternative regime the sale document of an online
- * payment (cash on delivery is documented by the courier's postal money transfer instead).
+ * payment (cash on delivery is documented by the courier's postal money transfer instead). The order
+ * is the row the caller holds locked; the amounts and buyer it is read for do not change with a payment.
  */
-export async function issuePaymentDocuments(
-  tx: Executor,
-  order: { id: string; invoiceBuyer: unknown; paymentMethod: string },
-  settings: DocumentSettings,
-): Promise<void> {
+export async function issuePaymentDocuments(tx: Executor, order: OrderRow, settings: DocumentSettings): Promise<void> {
   const invoice = order.invoiceBuyer !== null;
   const saleDocument = settings.alternativeRegime && order.paymentMethod !== 'cash_on_delivery';
   if (!invoice && !saleDocument) return;
-  const paid = await paidOrder(tx, order.id);
-  const issuedAt = paid.payment.processedAt;
-  if (invoice) await issue(tx, 'invoice', settings, paid, issuedAt);
-  if (saleDocument) await issue(tx, 'sale_document', settings, paid, issuedAt);
+  const paid = await paymentAndLines(tx, order.id);
+  if (invoice) await issue(tx, 'invoice', settings, order, paid);
+  if (saleDocument) await issue(tx, 'sale_document', settings, order, paid);
 }
 
 const REFUND_LINE = (orderId: string) => ({ en: `Refund for order ${orderId}`, bg: `Възстановена сума по поръчка ${orderId}` });

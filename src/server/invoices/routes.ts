@@ -7,7 +7,8 @@ import type { Database } from '#server/db/client.js';
 import { orders, taxDocuments } from '#server/db/schema.js';
 import { HttpError } from '#server/http/errors.js';
 import { documentPdf } from './document-pdf.js';
-import { accountingCsv, AuditFileError, auditFileXml, windows1251, type AuditFileSettings } from './audit-file.js';
+import { accountingCsv } from './accounting-export.js';
+import { AuditFileError, auditFileXml, windows1251, type AuditFileSettings } from './audit-file.js';
 import { pathId } from '#server/http/validation.js';
 import { orderIdOf } from '#server/orders/routes.js';
 
