@@ -47,3 +47,15 @@ export function firstInvoiceBuyerError(input: unknown): { field: string; message
   const [issue] = result.error.issues;
   return { field: String(issue?.path[0] ?? 'kind'), messageKey: issue?.message ?? 'invoice.validation.kindRequired' };
 }
+
+/**
+ * An invoice is issued within 5 days of the taxable event (ЗДДС чл. 113, ал. 4): after a payment, a
+ * buyer may still ask for one until this many days have passed.
+ */
+const INVOICE_REQUEST_DAYS = 5;
+
+/** The last moment a paid order's invoice can be asked for. */
+export const invoiceRequestDeadline = (paidAt: string): Date => new Date(Date.parse(paidAt) + INVOICE_REQUEST_DAYS * 24 * 60 * 60 * 1000);
+
+/** A buyer's request for the invoice of an order placed without one. */
+export const requestInvoiceSchema = z.object({ invoiceBuyer: invoiceBuyerSchema });

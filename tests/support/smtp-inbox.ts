@@ -11,6 +11,8 @@ export interface ReceivedMail {
   html: string;
   /** The decoded bodies of every part, one after another (the text, then the HTML). */
   body: string;
+  /** The files sent with it, decoded. */
+  attachments: { filename: string; contentType: string; content: Buffer }[];
   raw: string;
 }
 
@@ -32,7 +34,8 @@ async function parseMail(raw: Buffer, to: string[]): Promise<ReceivedMail> {
   const parsed = await simpleParser(raw);
   const text = parsed.text ?? '';
   const html = typeof parsed.html === 'string' ? parsed.html : '';
-  return { to, subject: parsed.subject ?? '', text, html, body: [text, html].filter(Boolean).join('\n'), raw: raw.toString('utf8') };
+  const attachments = parsed.attachments.map((file) => ({ filename: file.filename ?? '', contentType: file.contentType, content: file.content }));
+  return { to, subject: parsed.subject ?? '', text, html, body: [text, html].filter(Boolean).join('\n'), attachments, raw: raw.toString('utf8') };
 }
 
 export interface SmtpInboxOptions {

@@ -1,24 +1,33 @@
 import { useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Order } from '#shared/orders.js';
 import type { TaxDocumentSummary } from '#shared/tax-documents.js';
 import { requestJson } from '#client/api/http.js';
 import { useTranslation } from '#client/i18n/i18n.js';
 import { formatSofiaDate } from '#client/ui/format-date.js';
 import { Price } from '#client/ui/price.js';
+import { AskForInvoice, invoiceRequestOpen } from './ask-for-invoice.js';
 
 /**
- * A paid order's invoices, credit notes and sale documents, each downloadable as a PDF (the Bulgarian
- * original, and an English copy). Asked for only when opened, so a list of orders costs nothing more.
- * `base` is the buyer's API (/api/orders) or the admin's (/api/admin/orders).
+ * An order's invoices, credit notes and sale documents, each downloadable as a PDF (the Bulgarian
+ * original, and an English copy), and for the buyer a way to ask for the invoice she did not ask for
+ * at checkout. Asked for only when opened, so a list of orders costs nothing more. `base` is the
+ * buyer's API (/api/orders) or the admin's (/api/admin/orders).
  */
-export function OrderDocuments({ orderId, base }: { orderId: string; base: '/api/orders' | '/api/admin/orders' }) {
+export function OrderDocuments({ order, base }: { order: Order; base: '/api/orders' | '/api/admin/orders' }) {
   const { t, language } = useTranslation();
+  const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
+  // Once asked for, the request keeps its place to say what became of it, though the invoice now shows above.
+  const [asked, setAsked] = useState(false);
+  const { orderId } = order;
+  const queryKey = ['order-documents', base, orderId];
   const documents = useQuery({
-    queryKey: ['order-documents', base, orderId],
+    queryKey,
     enabled: open,
     queryFn: async () => (await requestJson<{ documents: TaxDocumentSummary[] }>(`${base}/${orderId}/documents`)).documents,
   });
+  const canAsk = base === '/api/orders' && documents.data !== undefined && !documents.data.some((document) => document.kind === 'invoice') && invoiceRequestOpen(order);
   return (
     <details className="order-documents" onToggle={(event) => setOpen(event.currentTarget.open)}>
       <summary>{t('invoice.documents.title')}</summary>
@@ -48,6 +57,15 @@ export function OrderDocuments({ orderId, base }: { orderId: string; base: '/api
             );
           })}
         </ul>
+      )}
+      {(canAsk || asked) && (
+        <AskForInvoice
+          order={order}
+          onIssued={(issued) => {
+            setAsked(true);
+            queryClient.setQueryData(queryKey, issued);
+          }}
+        />
       )}
     </details>
   );

@@ -130,6 +130,12 @@ function drawQrCode(pdf: PDFKit.PDFDocument, text: string): void {
   pdf.font('regular').fontSize(8).text(text, left, top + side + 6);
 }
 
+const FILE_NAMES: Record<TaxDocumentContent['kind'], string> = { invoice: 'invoice', credit_note: 'credit-note', sale_document: 'sale-document' };
+
+/** invoice-0000000001.pdf, or invoice-0000000001-en.pdf for the English copy. */
+export const documentFileName = (document: Pick<TaxDocumentContent, 'kind' | 'number'>, language: Language) =>
+  `${FILE_NAMES[document.kind]}-${document.number}${language === 'en' ? '-en' : ''}.pdf`;
+
 export async function documentPdf(document: TaxDocumentContent, language: Language): Promise<Buffer> {
   const texts = TEXTS[language];
   const pdf = new PDFDocument({

@@ -60,8 +60,11 @@ async function paymentAndLines(tx: Executor, orderId: string) {
   return { payment, lines };
 }
 
-/** Issues a document of the order's payment, dated when the payment was made. */
-async function issue(tx: Executor, kind: TaxDocumentKind, settings: DocumentSettings, order: OrderRow, { payment, lines }: Awaited<ReturnType<typeof paymentAndLines>>) {
+/**
+ * Issues a document of the order's payment. Its taxable event is the payment; it is issued then too,
+ * unless the buyer asked for the invoice later (`issuedAt`).
+ */
+async function issue(tx: Executor, kind: TaxDocumentKind, settings: DocumentSettings, order: OrderRow, { payment, lines }: Awaited<ReturnType<typeof paymentAndLines>>, issuedAt = payment.processedAt) {
   const series = SERIES_OF[kind];
   const number = await takeNumber(tx, series, series === 'invoice' ? settings.invoiceStartNumber : 1);
   const amounts = documentAmounts({ ...order, lines }, settings.seller.vatNumber !== '');
@@ -69,7 +72,7 @@ async function issue(tx: Executor, kind: TaxDocumentKind, settings: DocumentSett
   const content: TaxDocumentContent = {
     kind,
     number: documentNumberText(number),
-    issuedAt: paidAt,
+    issuedAt: issuedAt.toISOString(),
     taxableEventAt: paidAt,
     seller: settings.seller,
     buyer: kind === 'sale_document' ? null : order.invoiceBuyer,
@@ -80,7 +83,7 @@ async function issue(tx: Executor, kind: TaxDocumentKind, settings: DocumentSett
     payment: { method: payment.method as PaymentMethod, paidAt, reference: payment.paymentId, cardLast4: payment.cardLast4 },
     corrects: null,
   };
-  await tx.insert(taxDocuments).values({ kind, series, number, orderId: order.id, issuedAt: payment.processedAt, currency: order.currency, totalMinor: amounts.totalMinor, content });
+  await tx.insert(taxDocuments).values({ kind, series, number, orderId: order.id, issuedAt, currency: order.currency, totalMinor: amounts.totalMinor, content });
 }
 
 /**
@@ -96,6 +99,14 @@ export async function issuePaymentDocuments(tx: Executor, order: OrderRow, setti
   const paid = await paymentAndLines(tx, order.id);
   if (invoice) await issue(tx, 'invoice', settings, order, paid);
   if (saleDocument) await issue(tx, 'sale_document', settings, order, paid);
+}
+
+/**
+ * Issues, now, the invoice of an order paid earlier, made out to the buyer the order now names (the
+ * caller has just set it, with the order's row locked). Its taxable event stays the payment.
+ */
+export async function issueLateInvoice(tx: Executor, order: OrderRow, settings: DocumentSettings, issuedAt: Date): Promise<void> {
+  await issue(tx, 'invoice', settings, order, await paymentAndLines(tx, order.id), issuedAt);
 }
 
 const REFUND_LINE = (orderId: string) => ({ en: `Refund for order ${orderId}`, bg: `Възстановена сума по поръчка ${orderId}` });

@@ -1,21 +1,21 @@
 import { and, asc, eq, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Currency } from '#shared/money.js';
+import { requestInvoiceSchema } from '#shared/invoice-buyer.js';
 import type { TaxDocumentContent, TaxDocumentKind, TaxDocumentSummary } from '#shared/tax-documents.js';
 import { requireAdmin, requireUser } from '#server/auth/session.js';
 import type { Database } from '#server/db/client.js';
 import { orders, taxDocuments } from '#server/db/schema.js';
 import { HttpError } from '#server/http/errors.js';
-import { documentPdf } from './document-pdf.js';
+import { documentFileName, documentPdf } from './document-pdf.js';
 import { accountingCsv } from './accounting-export.js';
 import { AuditFileError, auditFileXml, windows1251, type AuditFileSettings } from './audit-file.js';
-import { pathId } from '#server/http/validation.js';
+import { requestInvoice, type InvoiceRequestOutcome } from './invoice-request.js';
+import { parseInput, pathId } from '#server/http/validation.js';
 import { orderIdOf } from '#server/orders/routes.js';
 
 type WithOrder = { Params: { orderId: string } };
 type WithDocument = { Params: { orderId: string; documentId: string } };
-
-const FILE_NAMES: Record<TaxDocumentKind, string> = { invoice: 'invoice', credit_note: 'credit-note', sale_document: 'sale-document' };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -64,6 +64,15 @@ export function registerDocumentRoutes(app: FastifyInstance, db: Database, audit
     return { document: await findDocument(db, orderIdOf(request.params), documentId, eq(orders.userId, user.id)) };
   });
 
+  // The buyer asks for the invoice of an order placed without one.
+  app.post<WithOrder>('/api/orders/:orderId/invoice', async (request): Promise<{ outcome: InvoiceRequestOutcome; documents: TaxDocumentSummary[] }> => {
+    const user = await requireUser(db, request);
+    const orderId = orderIdOf(request.params);
+    const { invoiceBuyer } = parseInput(requestInvoiceSchema, request.body);
+    const outcome = await requestInvoice(db, user.id, orderId, invoiceBuyer, auditSettings);
+    return { outcome, documents: await listDocuments(db, orderId, eq(orders.userId, user.id)) };
+  });
+
   // The month's audit file for the revenue agency, as `npm run nra:audit` writes it.
   app.get<{ Querystring: { month?: string } }>('/api/admin/audit-file', async (request, reply) => {
     await requireAdmin(db, request);
@@ -89,7 +98,7 @@ export function registerDocumentRoutes(app: FastifyInstance, db: Database, audit
       const document = await findDocument(db, orderIdOf(request.params), documentId, visible);
       // The original is Bulgarian; an English copy on request.
       const language = request.query.language === 'en' ? 'en' : 'bg';
-      const name = `${FILE_NAMES[document.kind]}-${document.number}${language === 'en' ? '-en' : ''}.pdf`;
+      const name = documentFileName(document, language);
       return reply
         .header('cache-control', 'no-store')
         .header('content-disposition', `attachment; filename="${name}"`)

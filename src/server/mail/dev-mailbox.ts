@@ -50,6 +50,7 @@ export function registerDevMailbox(app: FastifyInstance, folder: string, access:
         (entry) => `<li>
   <p><strong>${escapeHtml(entry.subject)}</strong><br>To: ${escapeHtml(entry.to)} · ${escapeHtml(entry.sentAt)}</p>
   ${entry.link ? `<p><a href="${escapeHtml(entry.link)}">${escapeHtml(entry.link)}</a></p>` : ''}
+  ${entry.attachments?.length ? `<p>Attached (in the .eml file): ${entry.attachments.map(escapeHtml).join(', ')}</p>` : ''}
   ${entry.html ? `<p><a href="/dev/mailbox/message?key=${key}&amp;id=${encodeURIComponent(entry.id)}">Open the e-mail as the recipient sees it</a></p>` : ''}
   <details><summary>Text</summary><pre>${escapeHtml(entry.text)}</pre></details>
 </li>`,

@@ -7,11 +7,19 @@ import type { Config } from '#server/config.js';
 import type { ShopMetrics } from '#server/metrics/shop-metrics.js';
 import { makePrivateFolder, PRIVATE_FILE_MODE } from '#server/private-files.js';
 
+/** A file sent with a message: an invoice's PDF, say. */
+export interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
+}
+
 export interface MailMessage {
   to: string;
   subject: string;
   text: string;
   html: string;
+  attachments?: MailAttachment[];
   /** The message's one link, printed to the log by the development outbox. */
   link?: string;
   /** A Message-ID of our own, so that a message sent twice (after a crash) is known as one. */
@@ -27,6 +35,8 @@ export interface OutboxEntry {
   /** The HTML part, which the mailbox shows as the recipient would see it. */
   html: string;
   link: string | null;
+  /** The names of the files sent with it, which the .eml file holds. */
+  attachments?: string[];
   sentAt: string;
 }
 
@@ -60,7 +70,15 @@ export function countingSendFailures(mailer: Mailer, metrics: ShopMetrics): Mail
 /** SMTP when SMTP_URL is set; otherwise every message is written to DATA_DIR/outbox and its link logged. */
 export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
   const domain = /@([^>\s]+)>?\s*$/.exec(config.mailFrom)?.[1] ?? 'localhost';
-  const envelope = (message: MailMessage) => ({ from: config.mailFrom, to: message.to, subject: message.subject, text: message.text, html: message.html, ...(message.messageId ? { messageId: message.messageId } : {}) });
+  const envelope = (message: MailMessage) => ({
+    from: config.mailFrom,
+    to: message.to,
+    subject: message.subject,
+    text: message.text,
+    html: message.html,
+    ...(message.attachments?.length ? { attachments: message.attachments } : {}),
+    ...(message.messageId ? { messageId: message.messageId } : {}),
+  });
   if (config.smtpUrl) {
     const smtpUrl = new URL(config.smtpUrl);
     // Fail within seconds rather than leave a visitor waiting on a mail server that does not answer.
@@ -86,7 +104,7 @@ export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
       const info = await transport.sendMail(envelope(message));
       const sentAt = new Date();
       const id = `${sentAt.toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}`;
-      const entry: OutboxEntry = { id, to: message.to, subject: message.subject, text: message.text, html: message.html, link: message.link ?? null, sentAt: sentAt.toISOString() };
+      const entry: OutboxEntry = { id, to: message.to, subject: message.subject, text: message.text, html: message.html, link: message.link ?? null, attachments: message.attachments?.map((file) => file.filename) ?? [], sentAt: sentAt.toISOString() };
       await makePrivateFolder(folder);
       await writeFile(path.join(folder, `${id}.eml`), info.message as Buffer, { mode: PRIVATE_FILE_MODE });
       // Written aside and renamed, so that a reader of the outbox (the mailbox page, a test) never sees half a file.

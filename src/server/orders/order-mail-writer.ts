@@ -9,6 +9,8 @@ import { renderMail, type MailBlock, type MailDocument } from '#server/mail/mail
 import type { ClaimedMail, MailComposer } from '#server/mail/mail-queue.js';
 import { fill, type MailTextBook, type MailTexts } from '#server/mail/mail-texts.js';
 import type { MailMessage } from '#server/mail/mailer.js';
+import { documentAttachments, documentsForMail } from '#server/invoices/document-mail.js';
+import type { TaxDocumentContent } from '#shared/tax-documents.js';
 import type { OrderMailSettings } from './order-mails.js';
 import { getOrder } from './order-queries.js';
 import { returnsMailDocument, withdrawalButton } from '#server/returns/returns-mails.js';
@@ -21,25 +23,40 @@ const localeOf = (language: TextLanguage) => (language === 'bg' ? 'bg-BG' : 'en-
 export function orderMailComposer(db: Database, textBook: MailTextBook, settings: OrderMailSettings): MailComposer {
   return async (mail: ClaimedMail): Promise<MailMessage> => {
     const order = await getOrder(db, mail.orderId);
-    const writer = new OrderMailWriter(order, textBook.texts(mail.language), mail.language, settings);
-    if (mail.kind === 'withdrawal_received' || mail.kind === 'withdrawal_notice' || mail.kind === 'refund_made') {
-      return { to: mail.recipient, ...renderMail(await returnsMailDocument(db, mail, order, settings, textBook.texts(mail.language).shopName)) };
-    }
-    const document = (() => {
+    const texts = textBook.texts(mail.language);
+    const writer = new OrderMailWriter(order, texts, mail.language, settings);
+    const documents = await documentsForMail(db, mail);
+    const document = await (async () => {
       switch (mail.kind) {
         case 'order_placed':
           return writer.confirmation();
         case 'payment_received':
           return writer.receipt();
+        case 'invoice_issued': {
+          const invoice = documents.find((issued) => issued.kind === 'invoice');
+          if (!invoice) throw new Error(`Order ${order.orderId} has no invoice to send`);
+          return writer.invoiceIssued(invoice);
+        }
         case 'status_changed':
           if (!mail.orderStatus || !isNotifiedStatus(mail.orderStatus)) throw new Error(`No message for status ${mail.orderStatus}`);
           return writer.statusUpdate(mail.orderStatus);
         case 'new_order':
           return writer.ownerNotice();
+        case 'withdrawal_received':
+        case 'withdrawal_notice':
+        case 'refund_made':
+          return returnsMailDocument(db, mail, order, settings, texts.shopName);
       }
     })();
-    return { to: mail.recipient, ...renderMail(document) };
+    const attached = documents.length > 0 ? [attachedDocumentsNote(texts, mail.language, documents)] : [];
+    return { to: mail.recipient, ...renderMail({ ...document, blocks: [...document.blocks, ...attached] }), attachments: await documentAttachments(documents, mail.language) };
   };
+}
+
+/** "Attached to this e-mail: invoice No. 0000000001, sale document No. 0000000001 (PDF...)." */
+function attachedDocumentsNote(texts: MailTexts, language: TextLanguage, documents: readonly TaxDocumentContent[]): MailBlock {
+  const names = documents.map((document) => fill(texts.documents[document.kind], { number: document.number })).join(', ');
+  return { kind: 'paragraph', text: fill(language === 'en' ? texts.documents.attachedWithCopy : texts.documents.attached, { documents: names }) };
 }
 
 class OrderMailWriter {
@@ -216,6 +233,20 @@ class OrderMailWriter {
         ...this.summary(),
         this.viewOrderButton(),
       ],
+      footer: this.customerFooter(),
+    };
+  }
+
+  /** The invoice the buyer asked for after the payment, which comes attached. */
+  invoiceIssued(invoice: TaxDocumentContent): MailDocument {
+    const { texts } = this;
+    const values = { number: invoice.number, buyer: invoice.buyer?.name ?? '' };
+    return {
+      language: this.language,
+      shopName: texts.shopName,
+      subject: this.t(texts.invoiceIssued.subject, values),
+      heading: this.t(texts.invoiceIssued.heading, values),
+      blocks: [{ kind: 'paragraph', text: this.t(texts.order.greeting) }, { kind: 'paragraph', text: this.t(texts.invoiceIssued.intro, values) }, this.viewOrderButton()],
       footer: this.customerFooter(),
     };
   }

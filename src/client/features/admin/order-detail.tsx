@@ -178,7 +178,7 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
             </p>
           </form>
           <OrderDetails order={order.data.order} />
-          {order.data.order.payment && <OrderDocuments orderId={order.data.order.orderId} base="/api/admin/orders" />}
+          {order.data.order.payment && <OrderDocuments order={order.data.order} base="/api/admin/orders" />}
           {order.data.order.items.some((item) => hasChoices(item.choices ?? EMPTY_CHOICE_SUMMARY)) && (
             <>
               <h3 className="order-details__heading" id={`${id}-choices`}>

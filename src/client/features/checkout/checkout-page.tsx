@@ -33,7 +33,7 @@ import { LoadingMessage } from '#client/ui/state-message.js';
 import { settings } from '#client/settings.js';
 import { Localized } from '#client/i18n/localized.js';
 import { firstInvoiceBuyerError } from '#shared/invoice-buyer.js';
-import { EMPTY_INVOICE_DRAFT, InvoiceRequest, invoiceBuyerOf, type InvoiceDraft } from './invoice-request.js';
+import { EMPTY_INVOICE_DRAFT, InvoiceRequest, invoiceBuyerOf, type InvoiceDraft } from '#client/orders/invoice-request.js';
 
 /** What went wrong placing the order: the server's total differed from the one shown, or anything else. */
 type Problem = { kind: 'priceChanged' } | { kind: 'message'; text: string };

@@ -10,6 +10,7 @@ import { LinePrice } from '#client/ui/line-price.js';
 import { Price } from '#client/ui/price.js';
 import { LoadErrorMessage, LoadingMessage } from '#client/ui/state-message.js';
 import { OrderAfterSale } from '#client/orders/order-after-sale.js';
+import { invoiceRequestOpen } from '#client/orders/ask-for-invoice.js';
 import { OrderDocuments } from '#client/orders/order-documents.js';
 
 interface OrdersTabProps {
@@ -87,7 +88,7 @@ export function OrdersTab({ highlightedOrderId }: OrdersTabProps) {
                 </button>
               )}
             </div>
-            {order.payment && <OrderDocuments orderId={order.orderId} base="/api/orders" />}
+            {(order.payment || invoiceRequestOpen(order)) && <OrderDocuments order={order} base="/api/orders" />}
             <OrderAfterSale order={order} />
           </li>
         );

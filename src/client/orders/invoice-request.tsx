@@ -34,10 +34,12 @@ interface InvoiceRequestProps {
   onChange(draft: InvoiceDraft): void;
   /** The first rule the details break (from this form's check or the server's), shown under its field. */
   error: { field: string; messageKey: string } | null;
+  /** After the checkout the buyer has already said she wants one: the form has no "I need an invoice" box. */
+  afterCheckout?: boolean;
 }
 
 /** "I need an invoice": a company with its ЕИК, VAT number and МОЛ, or a private person; filled in from the last invoice. */
-export function InvoiceRequest({ draft, onChange, error }: InvoiceRequestProps) {
+export function InvoiceRequest({ draft, onChange, error, afterCheckout = false }: InvoiceRequestProps) {
   const { t } = useTranslation();
   const id = useId();
   const saved = useQuery({
@@ -62,11 +64,13 @@ export function InvoiceRequest({ draft, onChange, error }: InvoiceRequestProps) 
 
   return (
     <fieldset className="choice-list invoice-request">
-      <legend className="panel__title">{t('invoice.title')}</legend>
-      <label className="choice">
-        <input type="checkbox" checked={draft.wanted} onChange={(event) => change({ wanted: event.target.checked })} />
-        <span>{t('invoice.wanted')}</span>
-      </label>
+      <legend className="panel__title">{t(afterCheckout ? 'invoice.request.title' : 'invoice.title')}</legend>
+      {!afterCheckout && (
+        <label className="choice">
+          <input type="checkbox" checked={draft.wanted} onChange={(event) => change({ wanted: event.target.checked })} />
+          <span>{t('invoice.wanted')}</span>
+        </label>
+      )}
       {draft.wanted && (
         <>
           <div className="invoice-request__kinds" role="radiogroup" aria-label={t('invoice.kind')}>
