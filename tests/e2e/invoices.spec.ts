@@ -105,3 +105,46 @@ test('a company buyer asks for an invoice at checkout in Bulgarian, pays, and do
   expect(csv).toContain('Салон Красота ООД,123456786,BG123456786');
   await adminContext.close();
 });
+
+test('a buyer who did not ask at checkout asks for an invoice from her paid order, is stopped by a wrong ЕИК, and gets it on the page and by e-mail', async ({ page, inbox }, testInfo) => {
+  const audit = new Auditor(page, testInfo);
+  const email = uniqueEmail('later');
+  await page.goto('/');
+  await signIn(page, inbox, email);
+  const productId = (await (await page.request.get('/api/products')).json()).products[0].id as string;
+  await page.request.post('/api/addresses', { data: { fullName: 'Ana Petrova', streetAddress: '7 Shipka St', city: 'Sofia', postalCode: '1504', country: 'BG', phone: '0888 123 456' } });
+  const cart = (await (await page.request.post('/api/cart/operations', { data: { operations: [{ id: key(), type: 'add', productId }] } })).json()) as CartResponse;
+  const total = priceLines(cart.items, undefined, 'card').total;
+  const placed = await page.request.post('/api/orders', { data: { idempotencyKey: key(), paymentMethod: 'card', expectedTotalMinor: total, acceptTerms: true, language: 'en' } });
+  const { orderId } = ((await placed.json()) as { order: Order }).order;
+  expect((await page.request.post(`/api/orders/${orderId}/payment`, { data: { method: 'card', cardLast4: '4242' } })).status()).toBe(200);
+
+  await page.goto(`/profile?order=${orderId}`);
+  const orderCard = page.getByRole('listitem', { name: new RegExp(orderId) });
+  await orderCard.getByText('Invoices and documents').click();
+  await expect(orderCard.getByText(/^You can ask for an invoice until /)).toBeVisible();
+  await orderCard.getByRole('button', { name: 'Ask for an invoice' }).click();
+  await orderCard.getByLabel('Company name').fill('Beauty Salon Ltd');
+  await orderCard.getByLabel('Company number (ЕИК)').fill('123456789');
+  await orderCard.getByLabel('Responsible person (МОЛ)').fill('Ana Petrova');
+  await orderCard.getByLabel('Registered address').fill('7 Shipka St, 1504 Sofia');
+  expect(await hasHorizontalScroll(page)).toBe(false);
+  await orderCard.getByRole('button', { name: 'Ask for the invoice' }).click();
+  const uic = orderCard.getByLabel('Company number (ЕИК)');
+  await expect(orderCard.getByRole('alert')).toContainText('check digit is wrong');
+  await expect(uic).toBeFocused();
+  await audit.check('profile: asking for an invoice, with an error');
+
+  await uic.fill('123456786');
+  await orderCard.getByRole('button', { name: 'Ask for the invoice' }).click();
+  await expect(orderCard.getByRole('status')).toHaveText('Your invoice has been issued. We have also e-mailed it to you.');
+  const link = orderCard.getByRole('link', { name: /^Download \(PDF\): Invoice \d{10}$/ });
+  await expect(link).toBeVisible();
+  await expect(orderCard.getByRole('button', { name: 'Ask for an invoice' })).toHaveCount(0);
+  await audit.check('profile: the invoice asked for');
+  const number = /(\d{10})$/.exec((await link.getAttribute('aria-label'))!)![1]!;
+  const mail = await inbox.waitForMail(email, 15_000, (received) => received.subject.startsWith('Invoice No.'));
+  expect(mail.subject).toBe(`Invoice No. ${number} for order #${orderId}`);
+  expect(mail.attachments.map((file) => file.filename)).toEqual([`invoice-${number}.pdf`, `invoice-${number}-en.pdf`]);
+  await audit.report();
+});
