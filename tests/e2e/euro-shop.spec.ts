@@ -3,6 +3,7 @@ import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test
 import type { Product } from '#shared/catalog.js';
 import { formatBgnEquivalent, formatMoney, lineText, taxContainedIn } from '#shared/money.js';
 import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
+import { Auditor } from './accessibility.js';
 import { acceptTerms } from './checkout-steps.js';
 import { expect, hasHorizontalScroll, plainCard, test } from './fixtures.js';
 import { createProduct } from './shop-api.js';
@@ -292,5 +293,29 @@ test('in a Bulgarian Chromium, the admin types a price with a decimal comma, is 
   await price.pressSequentially('100000,01');
   await save();
   await expect(page.getByRole('alert')).toHaveText(/^Цената може да е най-много 100\s000,00\s€\.$/);
+  await context.close();
+});
+
+test('in bg, the admin is told when a price with VAT included has no price without VAT in whole cents, and which prices near it have one', async ({ browser }, testInfo) => {
+  const product = await createProduct(catalogueAdmin, `Zz Nail Glue ${Date.now()}`, '10.00');
+  const context = await browser.newContext({ baseURL: shop.baseURL, extraHTTPHeaders: clientAddressHeader(), locale: 'bg-BG' });
+  await context.addCookies((await catalogueAdmin.storageState()).cookies);
+  await context.addInitScript(() => localStorage.setItem('language', 'bg'));
+  const page = await context.newPage();
+  const audit = new Auditor(page, testInfo);
+  await page.goto('/admin');
+  await page.getByRole('button', { name: new RegExp(`^Редактирайте: ${product.name.en}`) }).click();
+  const price = page.getByLabel('Цена (€)');
+  const warning = page.getByRole('status').filter({ hasText: 'цели стотинки' });
+  await expect(price).toHaveValue('10,00');
+  await expect(warning).toHaveCount(0);
+  // 9,99 € at 20%: 8,32 € + 1,66 € is 9,98 € and 8,33 € + 1,67 € is 10,00 €.
+  await price.fill('9,99');
+  await expect(warning).toContainText('При ДДС 20% никоя цена без ДДС в цели стотинки не дава тези цени');
+  await expect(warning.getByRole('listitem')).toHaveText(['9,99 € (цената на продукта); най-близките цени, които имат такава: 9,98 € и 10,00 €']);
+  await audit.check('admin: a price without a whole-cent net price');
+  await price.fill('9,98');
+  await expect(warning).toHaveCount(0);
+  await audit.report();
   await context.close();
 });

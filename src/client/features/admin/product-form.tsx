@@ -15,6 +15,7 @@ import { PhotoManager, photoItemOf, type PhotoItem } from './photo-manager.js';
 import { isPriceJump, photoFailuresText, priceFieldText, productMessageValues } from './product-messages.js';
 import { saveProductWithPhotos } from './save-product-photos.js';
 import { StockHistory } from './stock-history.js';
+import { VatPriceWarning } from './vat-price-warning.js';
 import { CombinationStockEditor } from './combination-stock-editor.js';
 import { LeadTimeField } from './lead-time-field.js';
 import { fieldId } from './model-fields.js';
@@ -249,6 +250,7 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
           </select>
         </div>
       </div>
+      <VatPriceWarning price={price} groups={model.groups} pricing={settings.pricing} id={`${id}-vat-prices`} />
       {!perCombination && (
         <fieldset className="field product-form__stock">
           <legend className="field__label">{t('admin.products.stock')}</legend>
