@@ -70,6 +70,14 @@ for (const target of databaseTargets) {
         expect(receipt.text).toContain(language === 'en' ? `invoice No. ${number}, sale document No. ${saleNumber}` : `фактура № ${number}, документ за регистриране на продажба № ${saleNumber}`);
         const original = await pdfText(pdfsOf(receipt)[0]!.content);
         for (const text of ['ФАКТУРА', number, 'ЕИК: 123456786', 'Салон Красота ООД']) expect(original, text).toContain(text);
+
+        // The original sent is the one the shop keeps, and the one the buyer downloads from then on.
+        const kept = async () => (await testApp.database.db.select({ originalPdf: taxDocuments.originalPdf }).from(taxDocuments).where(eq(taxDocuments.id, invoice!.id)))[0]!.originalPdf;
+        expect(Buffer.compare((await kept())!, pdfsOf(receipt)[0]!.content)).toBe(0);
+        const asKept = Buffer.from('%PDF-1.3 as kept');
+        await testApp.database.db.update(taxDocuments).set({ originalPdf: asKept }).where(eq(taxDocuments.id, invoice!.id));
+        const downloaded = await testApp.app.inject({ method: 'GET', url: `/api/orders/${order.orderId}/documents/${invoice!.id}/pdf`, headers: { cookie } });
+        expect(downloaded.rawPayload.toString()).toBe('%PDF-1.3 as kept');
       }
     });
 

@@ -608,6 +608,11 @@ export const taxDocuments = pgTable(
     /** The total of the document, VAT included; negative for a credit note. */
     totalMinor: integer('total_minor').notNull(),
     content: jsonb('content').$type<TaxDocumentContent>().notNull(),
+    /**
+     * The Bulgarian original as a PDF, kept the first time it is made (outside the issuing transaction,
+     * which stays short), so that what the buyer received stays byte for byte what the shop keeps.
+     */
+    originalPdf: bytea('original_pdf'),
   },
   (table) => [
     uniqueIndex('tax_documents_series_number_idx').on(table.series, table.number),

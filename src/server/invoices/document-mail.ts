@@ -1,19 +1,20 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { TextLanguage } from '#shared/catalog.js';
 import type { OrderMailKind } from '#shared/order-mails.js';
-import type { TaxDocumentContent, TaxDocumentKind } from '#shared/tax-documents.js';
+import type { TaxDocumentKind } from '#shared/tax-documents.js';
 import type { Executor } from '#server/db/client.js';
 import { taxDocuments } from '#server/db/schema.js';
 import type { MailAttachment } from '#server/mail/mailer.js';
-import { documentFileName, documentPdf } from './document-pdf.js';
+import { documentFileName } from './document-pdf.js';
+import { documentForPdfColumns, storedDocumentPdf, type DocumentForPdf } from './stored-pdf.js';
 
 /** The documents a message about an order carries: the receipt its payment's, the invoice's own message the invoice, a refund's its credit note. */
-export async function documentsForMail(db: Executor, mail: { orderId: string; kind: OrderMailKind; subjectId: string | null }): Promise<TaxDocumentContent[]> {
+export async function documentsForMail(db: Executor, mail: { orderId: string; kind: OrderMailKind; subjectId: string | null }): Promise<DocumentForPdf[]> {
   const kinds: Partial<Record<OrderMailKind, TaxDocumentKind[]>> = { payment_received: ['invoice', 'sale_document'], invoice_issued: ['invoice'], refund_made: ['credit_note'] };
   const wanted = kinds[mail.kind];
   if (!wanted) return [];
-  const rows = await db
-    .select({ content: taxDocuments.content })
+  return db
+    .select(documentForPdfColumns)
     .from(taxDocuments)
     .where(
       and(
@@ -24,14 +25,13 @@ export async function documentsForMail(db: Executor, mail: { orderId: string; ki
       ),
     )
     .orderBy(asc(taxDocuments.issuedAt), asc(taxDocuments.kind));
-  return rows.map((row) => row.content);
 }
 
 /** The documents as PDF files: the Bulgarian original of each, and for a message in English its English copy too. */
-export async function documentAttachments(documents: readonly TaxDocumentContent[], language: TextLanguage): Promise<MailAttachment[]> {
+export async function documentAttachments(db: Executor, documents: readonly DocumentForPdf[], language: TextLanguage): Promise<MailAttachment[]> {
   const languages: Array<'bg' | 'en'> = language === 'en' ? ['bg', 'en'] : ['bg'];
   const files = documents.flatMap((document) => languages.map((copy) => ({ document, copy })));
   return Promise.all(
-    files.map(async ({ document, copy }) => ({ filename: documentFileName(document, copy), content: await documentPdf(document, copy), contentType: 'application/pdf' })),
+    files.map(async ({ document, copy }) => ({ filename: documentFileName(document.content, copy), content: await storedDocumentPdf(db, document, copy), contentType: 'application/pdf' })),
   );
 }

@@ -119,7 +119,7 @@ const REFUND_LINE = (orderId: string) => ({ en: `Refund for order ${orderId}`, b
  */
 export async function issueCreditNote(tx: Executor, orderId: string, refund: { id: string; amountMinor: number; createdAt: Date }): Promise<void> {
   const [invoice] = await tx
-    .select()
+    .select({ id: taxDocuments.id, currency: taxDocuments.currency, content: taxDocuments.content })
     .from(taxDocuments)
     .where(and(eq(taxDocuments.orderId, orderId), eq(taxDocuments.kind, 'invoice')));
   if (!invoice) return;

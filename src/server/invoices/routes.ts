@@ -1,4 +1,4 @@
-import { and, asc, eq, type SQL } from 'drizzle-orm';
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Currency } from '#shared/money.js';
 import { requestInvoiceSchema } from '#shared/invoice-buyer.js';
@@ -7,7 +7,8 @@ import { requireAdmin, requireUser } from '#server/auth/session.js';
 import type { Database } from '#server/db/client.js';
 import { orders, taxDocuments } from '#server/db/schema.js';
 import { HttpError } from '#server/http/errors.js';
-import { documentFileName, documentPdf } from './document-pdf.js';
+import { documentFileName } from './document-pdf.js';
+import { documentForPdfColumns, storedDocumentPdf, type DocumentForPdf } from './stored-pdf.js';
 import { accountingCsv } from './accounting-export.js';
 import { AuditFileError, auditFileXml, windows1251, type AuditFileSettings } from './audit-file.js';
 import { requestInvoice, type InvoiceRequestOutcome } from './invoice-request.js';
@@ -37,16 +38,18 @@ async function listDocuments(db: Database, orderId: string, visible: SQL | undef
   }));
 }
 
-async function findDocument(db: Database, orderId: string, documentId: string, visible: SQL | undefined): Promise<TaxDocumentContent> {
-  const notFound = new HttpError(404, 'not_found', `Document ${documentId.slice(0, 100)} not found`);
-  if (!UUID.test(documentId)) throw notFound;
+const notFound = (documentId: string) => new HttpError(404, 'not_found', `Document ${documentId.slice(0, 100)} not found`);
+
+/** One document of an order that the condition lets the asker see; its kept PDF only when it is to be sent. */
+async function findDocument(db: Database, orderId: string, documentId: string, visible: SQL | undefined, withPdf = false): Promise<DocumentForPdf> {
+  if (!UUID.test(documentId)) throw notFound(documentId);
   const [row] = await db
-    .select({ content: taxDocuments.content })
+    .select({ ...documentForPdfColumns, originalPdf: withPdf ? documentForPdfColumns.originalPdf : sql<Buffer | null>`null` })
     .from(taxDocuments)
     .innerJoin(orders, eq(orders.id, taxDocuments.orderId))
     .where(and(eq(taxDocuments.id, documentId), eq(taxDocuments.orderId, orderId), visible));
-  if (!row) throw notFound;
-  return row.content;
+  if (!row) throw notFound(documentId);
+  return row;
 }
 
 /** An order's invoices, credit notes and sale documents, for its buyer and for the admin. */
@@ -61,7 +64,7 @@ export function registerDocumentRoutes(app: FastifyInstance, db: Database, audit
     const user = await requireUser(db, request);
     reply.header('cache-control', 'no-store');
     const documentId = pathId(request.params.documentId, 'Document not found');
-    return { document: await findDocument(db, orderIdOf(request.params), documentId, eq(orders.userId, user.id)) };
+    return { document: (await findDocument(db, orderIdOf(request.params), documentId, eq(orders.userId, user.id))).content };
   });
 
   // The buyer asks for the invoice of an order placed without one.
@@ -95,15 +98,15 @@ export function registerDocumentRoutes(app: FastifyInstance, db: Database, audit
     app.get<WithDocument & { Querystring: { language?: string } }>(`${prefix}/:orderId/documents/:documentId/pdf`, async (request, reply) => {
       const visible = prefix === '/api/admin/orders' ? (await requireAdmin(db, request), undefined) : eq(orders.userId, (await requireUser(db, request)).id);
       const documentId = pathId(request.params.documentId, 'Document not found');
-      const document = await findDocument(db, orderIdOf(request.params), documentId, visible);
+      const document = await findDocument(db, orderIdOf(request.params), documentId, visible, true);
       // The original is Bulgarian; an English copy on request.
       const language = request.query.language === 'en' ? 'en' : 'bg';
-      const name = documentFileName(document, language);
+      const name = documentFileName(document.content, language);
       return reply
         .header('cache-control', 'no-store')
         .header('content-disposition', `attachment; filename="${name}"`)
         .type('application/pdf')
-        .send(await documentPdf(document, language));
+        .send(await storedDocumentPdf(db, document, language));
     });
   }
 
@@ -135,6 +138,6 @@ export function registerDocumentRoutes(app: FastifyInstance, db: Database, audit
     await requireAdmin(db, request);
     reply.header('cache-control', 'no-store');
     const documentId = pathId(request.params.documentId, 'Document not found');
-    return { document: await findDocument(db, orderIdOf(request.params), documentId, undefined) };
+    return { document: (await findDocument(db, orderIdOf(request.params), documentId, undefined)).content };
   });
 }

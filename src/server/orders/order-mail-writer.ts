@@ -33,7 +33,7 @@ export function orderMailComposer(db: Database, textBook: MailTextBook, settings
         case 'payment_received':
           return writer.receipt();
         case 'invoice_issued': {
-          const invoice = documents.find((issued) => issued.kind === 'invoice');
+          const invoice = documents.find((issued) => issued.content.kind === 'invoice')?.content;
           if (!invoice) throw new Error(`Order ${order.orderId} has no invoice to send`);
           return writer.invoiceIssued(invoice);
         }
@@ -48,8 +48,8 @@ export function orderMailComposer(db: Database, textBook: MailTextBook, settings
           return returnsMailDocument(db, mail, order, settings, texts.shopName);
       }
     })();
-    const attached = documents.length > 0 ? [attachedDocumentsNote(texts, mail.language, documents)] : [];
-    return { to: mail.recipient, ...renderMail({ ...document, blocks: [...document.blocks, ...attached] }), attachments: await documentAttachments(documents, mail.language) };
+    const attached = documents.length > 0 ? [attachedDocumentsNote(texts, mail.language, documents.map((issued) => issued.content))] : [];
+    return { to: mail.recipient, ...renderMail({ ...document, blocks: [...document.blocks, ...attached] }), attachments: await documentAttachments(db, documents, mail.language) };
   };
 }
 
