@@ -65,6 +65,11 @@ export interface TaxDocumentContent {
   netMinor: number;
   vatMinor: number;
   totalMinor: number;
+  /**
+   * A euro document's total in leva at the fixed rate, while the shop shows both currencies
+   * (SHOW_BGN_EQUIVALENT); absent otherwise.
+   */
+  totalBgnMinor?: number;
   payment: DocumentPayment;
   /** The invoice a credit note corrects. */
   corrects: { number: string; issuedAt: string } | null;

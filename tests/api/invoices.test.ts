@@ -2,7 +2,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InvoiceBuyer } from '#shared/invoice-buyer.js';
-import { formatMinor } from '#shared/money.js';
+import { eurToBgnMinor, formatMinor } from '#shared/money.js';
 import type { Order } from '#shared/orders.js';
 import type { TaxDocumentContent, TaxDocumentSummary } from '#shared/tax-documents.js';
 import { admins, orders, products, taxDocuments, users } from '#server/db/schema.js';
@@ -231,6 +231,35 @@ describeEachDatabase(
     });
   },
   SELLER,
+);
+
+describeEachDatabase(
+  'invoices of a euro shop that shows leva too',
+  (context) => {
+    it('states the invoice’s and the credit note’s totals in leva at the fixed rate as well', async () => {
+      const testApp = context();
+      const [{ id: product }] = (await testApp.database.db.insert(products).values(testProduct({ name: 'Pearl Set', priceMinor: 2399 })).returning({ id: products.id })) as [{ id: string }];
+      await testApp.database.db.insert(admins).values({ id: 'owner@shop.test' });
+      const admin = await signIn(testApp, 'owner@shop.test');
+      const cookie = await signIn(testApp, 'euro@example.com');
+      await fillCart(testApp, cookie, [product]);
+      const order = await placeOrder(testApp, cookie, { paymentMethod: 'card', invoiceBuyer: company });
+      expect(order.currency).toBe('EUR');
+      expect((await pay(testApp, cookie, order.orderId)).statusCode).toBe(200);
+      const refunded = await testApp.app.inject({ method: 'POST', url: `/api/admin/orders/${order.orderId}/refunds`, headers: { cookie: admin }, payload: { requestId: 'euro-refund-0123456789', amountMinor: 1000, reason: 'one nail broke' } });
+      expect(refunded.statusCode).toBe(201);
+      const documents = await documentsOf(testApp, order.orderId);
+      const [invoice, note] = (['invoice', 'credit_note'] as const).map((kind) => documents.find((document) => document.kind === kind));
+      expect(invoice!.content).toMatchObject({ kind: 'invoice', currency: 'EUR', totalMinor: order.pricing.total, totalBgnMinor: eurToBgnMinor(order.pricing.total) });
+      expect(note!.content).toMatchObject({ kind: 'credit_note', totalMinor: -1000, totalBgnMinor: -eurToBgnMinor(1000) });
+      const text = await pdfText((await testApp.app.inject({ method: 'GET', url: `/api/orders/${order.orderId}/documents/${invoice!.id}/pdf`, headers: { cookie } })).rawPayload);
+      expect(text).toContain(`Сума за плащане ${formatMinor(order.pricing.total, 'bg')} евро`);
+      expect(text).toContain(`Равностойност в лева по фиксирания курс 1,95583 лв. за 1 евро ${formatMinor(eurToBgnMinor(order.pricing.total), 'bg')} лв.`);
+      const english = await pdfText((await testApp.app.inject({ method: 'GET', url: `/api/orders/${order.orderId}/documents/${note!.id}/pdf?language=en`, headers: { cookie } })).rawPayload);
+      expect(english).toContain(`In leva at the fixed rate of 1.95583 BGN per euro ${formatMinor(-eurToBgnMinor(1000), 'en')} BGN`);
+    });
+  },
+  { ...SELLER, SHOP_CURRENCY: 'EUR', SHOW_BGN_EQUIVALENT: 'true' },
 );
 
 /**

@@ -44,6 +44,7 @@ const TEXTS = {
     vat: 'ДДС',
     total: 'Сума за плащане',
     totalCredited: 'Сума за възстановяване',
+    totalInBgn: 'Равностойност в лева по фиксирания курс 1,95583 лв. за 1 евро',
     inWords: 'Словом',
     payment: 'Начин на плащане',
     methods: { card: 'с карта', pay_by_link: 'чрез връзка за плащане', cash_on_delivery: 'наложен платеж' },
@@ -75,6 +76,7 @@ const TEXTS = {
     vat: 'VAT',
     total: 'Amount due',
     totalCredited: 'Amount refunded',
+    totalInBgn: 'In leva at the fixed rate of 1.95583 BGN per euro',
     inWords: 'In words',
     payment: 'Payment',
     methods: { card: 'by card', pay_by_link: 'by payment link', cash_on_delivery: 'cash on delivery' },
@@ -214,13 +216,16 @@ export async function documentPdf(document: TaxDocumentContent, language: Langua
   const totals: [string, string][] = [
     ...(vatShown ? ([[texts.net, money(document.netMinor, currency, language)], [texts.vat, money(document.vatMinor, currency, language)]] as [string, string][]) : []),
     [document.totalMinor < 0 ? texts.totalCredited : texts.total, money(document.totalMinor, currency, language)],
+    ...(document.totalBgnMinor === undefined ? [] : ([[texts.totalInBgn, money(document.totalBgnMinor, 'BGN', language)]] as [string, string][])),
   ];
   pdf.fontSize(10);
   for (const [label, amount] of totals) {
     const y = pdf.y;
     pdf.font('regular').text(label, left, y, { width: width - 130, align: 'right' });
+    const labelBottom = pdf.y;
     pdf.font('bold').text(amount, left + width - 120, y, { width: 120, align: 'right' });
     pdf.x = left;
+    pdf.y = Math.max(labelBottom, pdf.y);
   }
   const words = language === 'bg' ? bulgarianAmountInWords(Math.abs(document.totalMinor), currency) : englishAmountInWords(Math.abs(document.totalMinor), currency);
   pdf.moveDown().font('regular').text(`${texts.inWords}: ${words}`, left, pdf.y, { width });

@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Currency } from '#shared/money.js';
+import { eurToBgnMinor, type Currency } from '#shared/money.js';
 import type { PaymentMethod } from '#shared/orders.js';
 import { documentNumberText, MAX_DOCUMENT_NUMBER, type DocumentLine, type DocumentSeller, type TaxDocumentContent, type TaxDocumentKind } from '#shared/tax-documents.js';
 import type { Config } from '#server/config.js';
@@ -13,7 +13,13 @@ export interface DocumentSettings {
   /** Online payments get the shop's own sale document (Н-18's alternative regime). */
   alternativeRegime: boolean;
   invoiceStartNumber: number;
+  /** Euro documents state their total in leva too, as every price of the shop does while this lasts. */
+  showBgnEquivalent: boolean;
 }
+
+/** A euro amount in leva at the fixed rate, for a document that shows both; a credit note's negative amounts too. */
+const totalBgn = (settings: { showBgnEquivalent: boolean }, currency: string, totalMinor: number) =>
+  settings.showBgnEquivalent && currency === 'EUR' ? { totalBgnMinor: Math.sign(totalMinor) * eurToBgnMinor(Math.abs(totalMinor)) } : {};
 
 export function documentSettingsOf(config: Config): DocumentSettings {
   const { seller, taxDocuments: settings } = config;
@@ -21,6 +27,7 @@ export function documentSettingsOf(config: Config): DocumentSettings {
     seller: { legalName: seller.legalName, uic: seller.uic, vatNumber: seller.vatNumber, address: seller.address, napShopNumber: settings.napShopNumber ?? null },
     alternativeRegime: settings.alternativeRegime,
     invoiceStartNumber: settings.invoiceStartNumber,
+    showBgnEquivalent: config.showBgnEquivalent,
   };
 }
 
@@ -80,6 +87,7 @@ async function issue(tx: Executor, kind: TaxDocumentKind, settings: DocumentSett
     orderedAt: order.orderedAt.toISOString(),
     currency: order.currency as Currency,
     ...amounts,
+    ...totalBgn(settings, order.currency, amounts.totalMinor),
     payment: { method: payment.method as PaymentMethod, paidAt, reference: payment.paymentId, cardLast4: payment.cardLast4 },
     corrects: null,
   };
@@ -150,6 +158,7 @@ export async function issueCreditNote(tx: Executor, orderId: string, refund: { i
     netMinor: -(refund.amountMinor - vatMinor),
     vatMinor: -vatMinor,
     totalMinor: -refund.amountMinor,
+    ...totalBgn({ showBgnEquivalent: corrected.totalBgnMinor !== undefined }, corrected.currency, -refund.amountMinor),
     corrects: { number: corrected.number, issuedAt: corrected.issuedAt },
   };
   await tx.insert(taxDocuments).values({
