@@ -71,7 +71,7 @@ export interface TaxDocumentContent {
    */
   totalBgnMinor?: number;
   payment: DocumentPayment;
-  /** The invoice a credit note corrects. */
+  /** The invoice a credit note corrects, or that a corrected invoice is issued in place of. */
   corrects: { number: string; issuedAt: string } | null;
 }
 

@@ -151,6 +151,48 @@ for (const target of databaseTargets) {
       expect((await documentsOf(cancelled.orderId)).map((document) => document.kind)).toEqual([]);
     });
 
+    it('corrects an invoice’s buyer by a credit note that cancels it and a new invoice in its place, next in the sequence, both e-mailed; later refunds correct the new one', async () => {
+      const email = 'corrected@example.com';
+      const cookie = await signInThroughInbox(testApp, inbox, email);
+      await fillCart(testApp, cookie, [product]);
+      const order = await placeOrder(testApp, cookie, { paymentMethod: 'card', invoiceBuyer: { ...company, name: 'Салон Красотa ООД' }, language: 'bg' });
+      expect((await pay(cookie, order.orderId)).statusCode).toBe(200);
+      const correct = (who: string, invoiceBuyer: unknown) => testApp.app.inject({ method: 'POST', url: `/api/admin/orders/${order.orderId}/invoice-correction`, headers: { cookie: who }, payload: { invoiceBuyer } });
+
+      expect((await correct(cookie, company)).statusCode).toBe(403);
+      expect((await correct(admin, { ...company, uic: '123456789' })).json().error).toMatchObject({ field: 'invoiceBuyer.uic', messageKey: 'invoice.validation.invalidUic' });
+      const corrected = await correct(admin, company);
+      expect(corrected.statusCode).toBe(200);
+      const invoices = (await documentsOf(order.orderId)).filter((document) => document.series === 'invoice');
+      const [first, cancelling, replacement] = invoices;
+      expect(invoices.map((document) => [document.kind, document.number - first!.number, document.correctsId, document.refundId, document.totalMinor])).toEqual([
+        ['invoice', 0, null, null, order.pricing.total],
+        ['credit_note', 1, first!.id, null, -order.pricing.total],
+        ['invoice', 2, first!.id, null, order.pricing.total],
+      ]);
+      expect(cancelling!.content.lines.map((line) => line.valueMinor)).toEqual(first!.content.lines.map((line) => -line.valueMinor));
+      expect(replacement!.content).toMatchObject({ buyer: company, taxableEventAt: first!.content.taxableEventAt, corrects: { number: first!.content.number }, lines: first!.content.lines });
+      expect(corrected.json<{ documents: TaxDocumentSummary[] }>().documents.map((document) => document.number)).toEqual(
+        expect.arrayContaining([first!.content.number, cancelling!.content.number, replacement!.content.number]),
+      );
+      expect((await correct(admin, company)).json().error).toMatchObject({ messageKey: 'invoice.correction.unchanged' });
+      expect(await pdfText((await testApp.app.inject({ method: 'GET', url: `/api/orders/${order.orderId}/documents/${replacement!.id}/pdf`, headers: { cookie } })).rawPayload)).toContain(
+        `Издадена вместо фактура ${first!.content.number}`,
+      );
+
+      const mail = await inbox.waitForMail(email, 15_000, (received) => received.subject.startsWith('Коригирана фактура'));
+      expect(mail.subject).toBe(`Коригирана фактура № ${replacement!.content.number} за поръчка № ${order.orderId}`);
+      expect(mail.text).toContain(`кредитно известие № ${cancelling!.content.number} анулира фактура № ${first!.content.number}`);
+      expect(pdfsOf(mail).map((file) => file.filename)).toEqual([`credit-note-${cancelling!.content.number}.pdf`, `invoice-${replacement!.content.number}.pdf`]);
+
+      // A refund now corrects the invoice that stands; and an order with money returned is not corrected again.
+      const refunded = await testApp.app.inject({ method: 'POST', url: `/api/admin/orders/${order.orderId}/refunds`, headers: { cookie: admin }, payload: { requestId: 'refund-after-correction', amountMinor: 500, reason: 'late' } });
+      expect(refunded.statusCode).toBe(201);
+      const note = (await documentsOf(order.orderId)).find((document) => document.refundId !== null)!;
+      expect(note).toMatchObject({ kind: 'credit_note', correctsId: replacement!.id, totalMinor: -500 });
+      expect((await correct(admin, { ...company, name: 'Друг салон ООД' })).json().error).toMatchObject({ messageKey: 'invoice.correction.refunded' });
+    });
+
     it('attaches a refund’s credit note to the refund’s e-mail', async () => {
       const email = 'refund@example.com';
       const cookie = await signInThroughInbox(testApp, inbox, email);

@@ -11,10 +11,11 @@ import { signIn } from './sign-in-steps.js';
 
 const key = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`.padEnd(20, '0');
 
-test('a company buyer asks for an invoice at checkout in Bulgarian, pays, and downloads the PDF with its number, ЕИК and total; the admin exports the month', async ({ page, inbox, browser, baseURL }, testInfo) => {
+test('a company buyer asks for an invoice at checkout in Bulgarian, pays, and downloads the PDF with its number, ЕИК and total; the admin exports the month and corrects the invoice’s buyer', async ({ page, inbox, browser, baseURL }, testInfo) => {
   const audit = new Auditor(page, testInfo);
+  const buyerEmail = uniqueEmail('salon');
   await page.goto('/');
-  await signIn(page, inbox, uniqueEmail('salon'));
+  await signIn(page, inbox, buyerEmail);
   await page.getByRole('button', { name: 'Български' }).click();
   // The address and the cart through the API: the checkout's own parts are what this test is about.
   const productId = (await (await page.request.get('/api/products')).json()).products[0].id as string;
@@ -103,6 +104,20 @@ test('a company buyer asks for an invoice at checkout in Bulgarian, pays, and do
   const csv = await readFile((await exported.path())!, 'utf8');
   expect(csv).toContain(`invoice,${number},`);
   expect(csv).toContain('Салон Красота ООД,123456786,BG123456786');
+
+  // The company's name was misspelt: the admin corrects the invoice, by a credit note and a new invoice.
+  await admin.goto(`/admin?tab=orders&order=${orderId}`);
+  await admin.getByText('Invoices and documents').click();
+  await admin.getByRole('button', { name: "Correct the invoice's buyer" }).click();
+  await expect(admin.getByLabel('Company name')).toHaveValue('Салон Красота ООД');
+  await admin.getByLabel('Company name').fill('Салон Красота и Стил ООД');
+  await admin.getByRole('button', { name: 'Issue the corrected invoice' }).click();
+  await expect(admin.getByRole('status').filter({ hasText: 'The credit note and the corrected invoice were issued' })).toBeVisible();
+  const next = (offset: number) => String(Number(number) + offset).padStart(10, '0');
+  await expect(admin.getByRole('link', { name: `Download (PDF): Credit note ${next(1)}` })).toBeVisible();
+  await expect(admin.getByRole('link', { name: `Download (PDF): Invoice ${next(2)}` })).toBeVisible();
+  const corrected = await inbox.waitForMail(buyerEmail, 15_000, (mail) => mail.subject.startsWith('Коригирана фактура'));
+  expect(corrected.attachments.map((file) => file.filename)).toEqual([`credit-note-${next(1)}.pdf`, `invoice-${next(2)}.pdf`]);
   await adminContext.close();
 });
 

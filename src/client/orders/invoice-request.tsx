@@ -36,15 +36,20 @@ interface InvoiceRequestProps {
   error: { field: string; messageKey: string } | null;
   /** After the checkout the buyer has already said she wants one: the form has no "I need an invoice" box. */
   afterCheckout?: boolean;
+  /** The form's title after the checkout, when it is not the buyer asking (the admin correcting, say). */
+  legend?: string;
+  /** Fill the form in from the signed-in buyer's last invoice (not for the admin, whose own it would be). */
+  fillFromProfile?: boolean;
 }
 
 /** "I need an invoice": a company with its ЕИК, VAT number and МОЛ, or a private person; filled in from the last invoice. */
-export function InvoiceRequest({ draft, onChange, error, afterCheckout = false }: InvoiceRequestProps) {
+export function InvoiceRequest({ draft, onChange, error, afterCheckout = false, legend, fillFromProfile = true }: InvoiceRequestProps) {
   const { t } = useTranslation();
   const id = useId();
   const saved = useQuery({
     queryKey: ['account', 'invoice-buyer'],
     queryFn: async () => (await requestJson<{ buyer: InvoiceBuyer | null }>('/api/account/invoice-buyer')).buyer,
+    enabled: fillFromProfile,
     staleTime: 60_000,
   });
   const savedBuyer = saved.data;
@@ -64,7 +69,7 @@ export function InvoiceRequest({ draft, onChange, error, afterCheckout = false }
 
   return (
     <fieldset className="choice-list invoice-request">
-      <legend className="panel__title">{t(afterCheckout ? 'invoice.request.title' : 'invoice.title')}</legend>
+      <legend className="panel__title">{legend ?? t(afterCheckout ? 'invoice.request.title' : 'invoice.title')}</legend>
       {!afterCheckout && (
         <label className="choice">
           <input type="checkbox" checked={draft.wanted} onChange={(event) => change({ wanted: event.target.checked })} />

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Order } from '#shared/orders.js';
 import type { TaxDocumentSummary } from '#shared/tax-documents.js';
@@ -14,7 +14,14 @@ import { AskForInvoice, invoiceRequestOpen } from './ask-for-invoice.js';
  * at checkout. Asked for only when opened, so a list of orders costs nothing more. `base` is the
  * buyer's API (/api/orders) or the admin's (/api/admin/orders).
  */
-export function OrderDocuments({ order, base }: { order: Order; base: '/api/orders' | '/api/admin/orders' }) {
+interface OrderDocumentsProps {
+  order: Order;
+  base: '/api/orders' | '/api/admin/orders';
+  /** More to do with the documents once they are loaded (the admin's correction); `update` shows them as they then are. */
+  actions?(documents: TaxDocumentSummary[], update: (documents: TaxDocumentSummary[]) => void): ReactNode;
+}
+
+export function OrderDocuments({ order, base, actions }: OrderDocumentsProps) {
   const { t, language } = useTranslation();
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
@@ -58,6 +65,7 @@ export function OrderDocuments({ order, base }: { order: Order; base: '/api/orde
           })}
         </ul>
       )}
+      {documents.data && actions?.(documents.data, (issued) => queryClient.setQueryData(queryKey, issued))}
       {(canAsk || asked) && (
         <AskForInvoice
           order={order}

@@ -599,7 +599,7 @@ export const taxDocuments = pgTable(
     orderId: text('order_id')
       .notNull()
       .references(() => orders.id),
-    /** The invoice a credit note corrects. */
+    /** The invoice a credit note corrects, or that a corrected invoice is issued in place of. */
     correctsId: uuid('corrects_id'),
     /** The refund a credit note documents. */
     refundId: uuid('refund_id'),
@@ -619,8 +619,12 @@ export const taxDocuments = pgTable(
     index('tax_documents_order_idx').on(table.orderId, table.issuedAt),
     // The month's documents for the audit file and the accountant's export.
     index('tax_documents_issued_idx').on(table.issuedAt),
-    // One invoice and one sale document per order; a refund is documented once.
-    uniqueIndex('tax_documents_order_kind_idx').on(table.orderId, table.kind).where(sql`${table.kind} in ('invoice', 'sale_document')`),
+    // One sale document per order, and one first invoice; an invoice is replaced (after a credit note
+    // cancels it) at most once, cancelled at most once, and a refund is documented once.
+    uniqueIndex('tax_documents_order_sale_idx').on(table.orderId).where(sql`${table.kind} = 'sale_document'`),
+    uniqueIndex('tax_documents_order_invoice_idx').on(table.orderId).where(sql`${table.kind} = 'invoice' and ${table.correctsId} is null`),
+    uniqueIndex('tax_documents_replaces_idx').on(table.correctsId).where(sql`${table.kind} = 'invoice'`),
+    uniqueIndex('tax_documents_cancels_idx').on(table.correctsId).where(sql`${table.kind} = 'credit_note' and ${table.refundId} is null`),
     uniqueIndex('tax_documents_refund_idx').on(table.refundId),
     check('tax_documents_kind_known', sql`${table.kind} in ('invoice', 'credit_note', 'sale_document')`),
     check('tax_documents_series_known', sql`${table.series} in ('invoice', 'sale')`),

@@ -93,7 +93,9 @@ export async function auditFileXml(db: Executor, monthText: string, settings: Au
   const documents = await db
     .select({ orderId: taxDocuments.orderId, kind: taxDocuments.kind, number: taxDocuments.number, issuedAt: taxDocuments.issuedAt })
     .from(taxDocuments)
-    .where(and(inArray(taxDocuments.orderId, orderIds), inArray(taxDocuments.kind, ['sale_document', 'invoice'])));
+    .where(and(inArray(taxDocuments.orderId, orderIds), inArray(taxDocuments.kind, ['sale_document', 'invoice'])))
+    // An order's first invoice documents its sale; one issued in its place later does not change that.
+    .orderBy(asc(taxDocuments.number));
   const returned = await db
     .select({ orderId: refunds.orderId, amountMinor: refunds.amountMinor, method: refunds.method, createdAt: refunds.createdAt, currency: orders.currency })
     .from(refunds)

@@ -29,6 +29,7 @@ const TEXTS = {
     issued: 'Дата на издаване',
     taxableEvent: 'Дата на данъчното събитие',
     corrects: 'Към фактура',
+    replaces: 'Издадена вместо фактура',
     of: 'от',
     seller: 'Доставчик',
     buyer: 'Получател',
@@ -61,6 +62,7 @@ const TEXTS = {
     issued: 'Date of issue',
     taxableEvent: 'Date of the taxable event',
     corrects: 'Corrects invoice',
+    replaces: 'Issued in place of invoice',
     of: 'of',
     seller: 'Seller',
     buyer: 'Buyer',
@@ -164,7 +166,7 @@ export async function documentPdf(document: TaxDocumentContent, language: Langua
   pdf.text(`${texts.number}: ${document.number}`);
   pdf.text(`${texts.issued}: ${dateText(document.issuedAt, language)}`);
   pdf.text(`${texts.taxableEvent}: ${dateText(document.taxableEventAt, language)}`);
-  if (document.corrects) pdf.text(`${texts.corrects} ${document.corrects.number} ${texts.of} ${dateText(document.corrects.issuedAt, language)}`);
+  if (document.corrects) pdf.text(`${document.kind === 'invoice' ? texts.replaces : texts.corrects} ${document.corrects.number} ${texts.of} ${dateText(document.corrects.issuedAt, language)}`);
   pdf.text(`${texts.order}: ${document.orderId}`);
   pdf.moveDown();
 

@@ -1,5 +1,6 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { eurToBgnMinor, type Currency } from '#shared/money.js';
+import type { InvoiceBuyer } from '#shared/invoice-buyer.js';
 import type { PaymentMethod } from '#shared/orders.js';
 import { documentNumberText, MAX_DOCUMENT_NUMBER, type DocumentLine, type DocumentSeller, type TaxDocumentContent, type TaxDocumentKind } from '#shared/tax-documents.js';
 import type { Config } from '#server/config.js';
@@ -119,32 +120,39 @@ export async function issueLateInvoice(tx: Executor, order: OrderRow, settings: 
 
 const REFUND_LINE = (orderId: string) => ({ en: `Refund for order ${orderId}`, bg: `Възстановена сума по поръчка ${orderId}` });
 
-/**
- * Issues, in the refund's transaction, the credit note that corrects the order's invoice by the amount
- * refunded: the next number of the invoices' sequence, the invoice's seller and buyer, and negative
- * amounts. A refund of everything negates the invoice's lines; a part refund is one line whose VAT is
- * the invoice's in proportion (half-up). An order without an invoice needs none.
- */
-export async function issueCreditNote(tx: Executor, orderId: string, refund: { id: string; amountMinor: number; createdAt: Date }): Promise<void> {
+type InvoiceRow = { id: string; currency: string; content: TaxDocumentContent };
+
+/** The order's invoice as it stands: the last one issued (a corrected invoice replaces the one before). */
+export async function currentInvoice(tx: Executor, orderId: string): Promise<InvoiceRow | undefined> {
   const [invoice] = await tx
     .select({ id: taxDocuments.id, currency: taxDocuments.currency, content: taxDocuments.content })
     .from(taxDocuments)
-    .where(and(eq(taxDocuments.orderId, orderId), eq(taxDocuments.kind, 'invoice')));
-  if (!invoice) return;
+    .where(and(eq(taxDocuments.orderId, orderId), eq(taxDocuments.kind, 'invoice')))
+    .orderBy(desc(taxDocuments.number))
+    .limit(1);
+  return invoice;
+}
+
+/**
+ * Issues a credit note of an invoice: the next number of the invoices' sequence, the invoice's seller
+ * and buyer, and negative amounts. Of the whole invoice it negates the invoice's lines; of a part, it
+ * is one line whose VAT is the invoice's in proportion (half-up).
+ */
+async function issueCreditNoteOf(tx: Executor, invoice: InvoiceRow, amountMinor: number, at: Date, refundId: string | null): Promise<void> {
   const corrected = invoice.content;
-  const whole = refund.amountMinor === corrected.totalMinor;
-  const vatMinor = whole ? corrected.vatMinor : Math.floor((2 * refund.amountMinor * corrected.vatMinor + corrected.totalMinor) / (2 * corrected.totalMinor));
+  const whole = amountMinor === corrected.totalMinor;
+  const vatMinor = whole ? corrected.vatMinor : Math.floor((2 * amountMinor * corrected.vatMinor + corrected.totalMinor) / (2 * corrected.totalMinor));
   const lines: DocumentLine[] = whole
     ? corrected.lines.map((line) => ({ ...line, unitNetMinor: -line.unitNetMinor, netMinor: -line.netMinor, vatMinor: -line.vatMinor, valueMinor: -line.valueMinor }))
     : [
         {
-          description: REFUND_LINE(orderId),
+          description: REFUND_LINE(corrected.orderId),
           quantity: 1,
-          unitNetMinor: -(refund.amountMinor - vatMinor),
+          unitNetMinor: -(amountMinor - vatMinor),
           vatRateBasisPoints: vatMinor === 0 ? 0 : Math.max(...corrected.lines.map((line) => line.vatRateBasisPoints)),
-          netMinor: -(refund.amountMinor - vatMinor),
+          netMinor: -(amountMinor - vatMinor),
           vatMinor: -vatMinor,
-          valueMinor: -refund.amountMinor,
+          valueMinor: -amountMinor,
         },
       ];
   const number = await takeNumber(tx, 'invoice', 1);
@@ -152,25 +160,58 @@ export async function issueCreditNote(tx: Executor, orderId: string, refund: { i
     ...corrected,
     kind: 'credit_note',
     number: documentNumberText(number),
-    issuedAt: refund.createdAt.toISOString(),
-    taxableEventAt: refund.createdAt.toISOString(),
+    issuedAt: at.toISOString(),
+    taxableEventAt: at.toISOString(),
     lines,
-    netMinor: -(refund.amountMinor - vatMinor),
+    netMinor: -(amountMinor - vatMinor),
     vatMinor: -vatMinor,
-    totalMinor: -refund.amountMinor,
-    ...totalBgn({ showBgnEquivalent: corrected.totalBgnMinor !== undefined }, corrected.currency, -refund.amountMinor),
+    totalMinor: -amountMinor,
+    ...totalBgn({ showBgnEquivalent: corrected.totalBgnMinor !== undefined }, corrected.currency, -amountMinor),
     corrects: { number: corrected.number, issuedAt: corrected.issuedAt },
   };
   await tx.insert(taxDocuments).values({
     kind: 'credit_note',
     series: 'invoice',
     number,
-    orderId,
+    orderId: corrected.orderId,
     correctsId: invoice.id,
-    refundId: refund.id,
-    issuedAt: refund.createdAt,
+    refundId,
+    issuedAt: at,
     currency: invoice.currency,
-    totalMinor: -refund.amountMinor,
+    totalMinor: -amountMinor,
     content,
   });
+}
+
+/**
+ * Issues, in the refund's transaction, the credit note that corrects the order's invoice by the amount
+ * refunded. An order without an invoice needs none.
+ */
+export async function issueCreditNote(tx: Executor, orderId: string, refund: { id: string; amountMinor: number; createdAt: Date }): Promise<void> {
+  const invoice = await currentInvoice(tx, orderId);
+  if (invoice) await issueCreditNoteOf(tx, invoice, refund.amountMinor, refund.createdAt, refund.id);
+}
+
+/**
+ * Corrects the buyer of an invoice, as the law has it (an issued invoice is never changed): a credit
+ * note cancels the whole invoice, and a new invoice with the next number, made out to the corrected
+ * buyer, is issued in its place, for the same payment. The caller holds the order's row and has
+ * checked that nothing was refunded. Returns the new invoice's id.
+ */
+export async function replaceInvoice(tx: Executor, invoice: InvoiceRow, buyer: InvoiceBuyer, at: Date): Promise<string> {
+  const replaced = invoice.content;
+  await issueCreditNoteOf(tx, invoice, replaced.totalMinor, at, null);
+  const number = await takeNumber(tx, 'invoice', 1);
+  const content: TaxDocumentContent = {
+    ...replaced,
+    number: documentNumberText(number),
+    issuedAt: at.toISOString(),
+    buyer,
+    corrects: { number: replaced.number, issuedAt: replaced.issuedAt },
+  };
+  const [row] = await tx
+    .insert(taxDocuments)
+    .values({ kind: 'invoice', series: 'invoice', number, orderId: replaced.orderId, correctsId: invoice.id, issuedAt: at, currency: invoice.currency, totalMinor: replaced.totalMinor, content })
+    .returning({ id: taxDocuments.id });
+  return row!.id;
 }

@@ -11,6 +11,7 @@ import { documentFileName } from './document-pdf.js';
 import { documentForPdfColumns, storedDocumentPdf, type DocumentForPdf } from './stored-pdf.js';
 import { accountingCsv } from './accounting-export.js';
 import { AuditFileError, auditFileXml, windows1251, type AuditFileSettings } from './audit-file.js';
+import { correctInvoiceBuyer } from './invoice-correction.js';
 import { requestInvoice, type InvoiceRequestOutcome } from './invoice-request.js';
 import { parseInput, pathId } from '#server/http/validation.js';
 import { orderIdOf } from '#server/orders/routes.js';
@@ -74,6 +75,15 @@ export function registerDocumentRoutes(app: FastifyInstance, db: Database, audit
     const { invoiceBuyer } = parseInput(requestInvoiceSchema, request.body);
     const outcome = await requestInvoice(db, user.id, orderId, invoiceBuyer, auditSettings);
     return { outcome, documents: await listDocuments(db, orderId, eq(orders.userId, user.id)) };
+  });
+
+  // The admin corrects the buyer of an order's invoice: a credit note, and a new invoice in its place.
+  app.post<WithOrder>('/api/admin/orders/:orderId/invoice-correction', async (request): Promise<{ documents: TaxDocumentSummary[] }> => {
+    await requireAdmin(db, request);
+    const orderId = orderIdOf(request.params);
+    const { invoiceBuyer } = parseInput(requestInvoiceSchema, request.body);
+    await correctInvoiceBuyer(db, orderId, invoiceBuyer);
+    return { documents: await listDocuments(db, orderId, undefined) };
   });
 
   // The month's audit file for the revenue agency, as `npm run nra:audit` writes it.

@@ -32,10 +32,12 @@ export function orderMailComposer(db: Database, textBook: MailTextBook, settings
           return writer.confirmation();
         case 'payment_received':
           return writer.receipt();
-        case 'invoice_issued': {
+        case 'invoice_issued':
+        case 'invoice_corrected': {
           const invoice = documents.find((issued) => issued.content.kind === 'invoice')?.content;
           if (!invoice) throw new Error(`Order ${order.orderId} has no invoice to send`);
-          return writer.invoiceIssued(invoice);
+          const creditNote = documents.find((issued) => issued.content.kind === 'credit_note')?.content;
+          return mail.kind === 'invoice_corrected' && creditNote ? writer.invoiceCorrected(invoice, creditNote) : writer.invoiceIssued(invoice);
         }
         case 'status_changed':
           if (!mail.orderStatus || !isNotifiedStatus(mail.orderStatus)) throw new Error(`No message for status ${mail.orderStatus}`);
@@ -247,6 +249,20 @@ class OrderMailWriter {
       subject: this.t(texts.invoiceIssued.subject, values),
       heading: this.t(texts.invoiceIssued.heading, values),
       blocks: [{ kind: 'paragraph', text: this.t(texts.order.greeting) }, { kind: 'paragraph', text: this.t(texts.invoiceIssued.intro, values) }, this.viewOrderButton()],
+      footer: this.customerFooter(),
+    };
+  }
+
+  /** The invoice made out again to a corrected buyer, with the credit note that cancels the one before; both come attached. */
+  invoiceCorrected(invoice: TaxDocumentContent, creditNote: TaxDocumentContent): MailDocument {
+    const { texts } = this;
+    const values = { number: invoice.number, buyer: invoice.buyer?.name ?? '', creditNote: creditNote.number, replaced: creditNote.corrects?.number ?? '' };
+    return {
+      language: this.language,
+      shopName: texts.shopName,
+      subject: this.t(texts.invoiceCorrected.subject, values),
+      heading: this.t(texts.invoiceCorrected.heading, values),
+      blocks: [{ kind: 'paragraph', text: this.t(texts.order.greeting) }, { kind: 'paragraph', text: this.t(texts.invoiceCorrected.intro, values) }, this.viewOrderButton()],
       footer: this.customerFooter(),
     };
   }

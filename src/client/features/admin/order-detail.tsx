@@ -23,6 +23,7 @@ import { Localized, useLocalize } from '#client/i18n/localized.js';
 import { EMPTY_CHOICE_SUMMARY, hasChoices } from '#shared/product-options.js';
 import type { OrderAfterSale } from '#shared/withdrawals.js';
 import { LineChoices } from './line-choices.js';
+import { CorrectInvoice } from './correct-invoice.js';
 import { RefundForm } from './refund-form.js';
 
 type TimelineEntry =
@@ -178,7 +179,13 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
             </p>
           </form>
           <OrderDetails order={order.data.order} />
-          {order.data.order.payment && <OrderDocuments order={order.data.order} base="/api/admin/orders" />}
+          {order.data.order.payment && (
+            <OrderDocuments
+              order={order.data.order}
+              base="/api/admin/orders"
+              actions={(documents, update) => <CorrectInvoice order={order.data.order} documents={documents} onCorrected={update} />}
+            />
+          )}
           {order.data.order.items.some((item) => hasChoices(item.choices ?? EMPTY_CHOICE_SUMMARY)) && (
             <>
               <h3 className="order-details__heading" id={`${id}-choices`}>

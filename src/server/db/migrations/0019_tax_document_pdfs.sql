@@ -1,1 +1,0 @@
-ALTER TABLE "tax_documents" ADD COLUMN "original_pdf" "bytea";
