@@ -77,3 +77,14 @@ export const MAX_CART_PIECES = 100;
 
 /** Pieces in a cart or order: the sum of its lines' quantities. */
 export const pieceCount = (lines: readonly { quantity: number }[]) => lines.reduce((sum, line) => sum + line.quantity, 0);
+
+/** "Pearl Tips × 2, Gold Foil": an order's lines in a few words, for lists. */
+export function describeLines(lines: readonly { name: LocalizedText; quantity: number }[]): string {
+  return lines
+    .map((line) => {
+      const name = line.name.en || line.name.bg;
+      return line.quantity > 1 ? `${name} × ${line.quantity}` : name;
+    })
+    .join(', ')
+    .slice(0, 500);
+}

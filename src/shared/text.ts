@@ -9,6 +9,9 @@ const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF
 
 export const isStorableText = (text: string): boolean => !UNSTORABLE.test(text);
 
+/** The text without what isStorableText refuses: for text a person did not type, such as another shop's export. */
+export const storableText = (text: string): string => text.replace(new RegExp(UNSTORABLE.source, 'g'), '');
+
 /**
  * Text as people type it: trimmed, at most `max` characters, and storable, each rule with its
  * message key; `missing` is the key for a required field that is absent or empty.

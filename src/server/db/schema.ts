@@ -630,3 +630,21 @@ export const taxDocuments = pgTable(
     check('tax_documents_series_known', sql`${table.series} in ('invoice', 'sale')`),
   ],
 );
+
+/**
+ * What an import brought in from another shop's data (`npm run import:legacy`): each record by its
+ * original id, the shop's own record it became, and a fingerprint of what the export said of it, so
+ * that the same export imported again changes nothing and a newer one updates only what changed.
+ */
+export const importedRecords = pgTable(
+  'imported_records',
+  {
+    source: text('source').notNull(),
+    collection: text('collection').notNull(),
+    originalId: text('original_id').notNull(),
+    localId: text('local_id').notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    importedAt: moment('imported_at').notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.source, table.collection, table.originalId] })],
+);

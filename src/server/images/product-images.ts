@@ -60,6 +60,17 @@ export class ProductImages {
    * any metadata and anything hidden after the pixels.
    */
   async storeUpload(productId: string, upload: Buffer): Promise<string> {
+    await this.checkUpload(upload);
+    const sharp = await loadSharp();
+    try {
+      return await this.store(productId, sharp(upload, { failOn: 'error', limitInputPixels: MAX_PHOTO_PIXELS }).rotate());
+    } catch {
+      throw new HttpError(415, 'unsupported_media_type', 'The image could not be read.');
+    }
+  }
+
+  /** Refuses, by its header alone, what storeUpload would not take: another format, too many pixels. */
+  async checkUpload(upload: Buffer): Promise<void> {
     const sharp = await loadSharp();
     // metadata() reads the header only.
     const header = await sharp(upload, { limitInputPixels: false })
@@ -71,11 +82,6 @@ export class ProductImages {
     // The size the header states, before any pixel is decoded; sharp is told the same limit.
     if ((header.width ?? 0) * (header.height ?? 0) > MAX_PHOTO_PIXELS) {
       throw invalidInput('image', PHOTO_TOO_MANY_PIXELS);
-    }
-    try {
-      return await this.store(productId, sharp(upload, { failOn: 'error', limitInputPixels: MAX_PHOTO_PIXELS }).rotate());
-    } catch {
-      throw new HttpError(415, 'unsupported_media_type', 'The image could not be read.');
     }
   }
 

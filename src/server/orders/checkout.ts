@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { pieceCount } from '#shared/cart.js';
-import type { LocalizedText, TextLanguage } from '#shared/catalog.js';
+import { describeLines, pieceCount } from '#shared/cart.js';
+import type { TextLanguage } from '#shared/catalog.js';
 import { priceLines, type PricingRules } from '#shared/money.js';
 import type { InvoiceBuyer } from '#shared/invoice-buyer.js';
 import { placedOrderStatus, type Order, type PaymentMethod } from '#shared/orders.js';
@@ -189,13 +189,3 @@ export async function placeOrder(
   return placed;
 }
 
-/** "Pearl Tips × 2, Gold Foil": the order's lines in a few words, for lists. */
-function describeLines(lines: readonly { name: LocalizedText; quantity: number }[]): string {
-  return lines
-    .map((line) => {
-      const name = line.name.en || line.name.bg;
-      return line.quantity > 1 ? `${name} × ${line.quantity}` : name;
-    })
-    .join(', ')
-    .slice(0, 500);
-}
