@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Address } from '#shared/addresses.js';
@@ -140,6 +140,27 @@ for (const target of databaseTargets) {
       expect((await db.select({ email: users.email }).from(users)).map((user) => user.email).sort()).toEqual(['maria@example.com', 'newcomer@example.com', 'petya@example.com']);
       expect((await db.select({ id: admins.id }).from(admins)).map((admin) => admin.id).sort()).toEqual(['helper@example.com', 'owner@example.com']);
       expect(await db.select().from(mailQueue)).toEqual([]);
+    });
+
+    it('keeps the batches finished before a failure, writes nothing of the failed one, and goes on after them when run again', async () => {
+      const other = await createTestApp(target, { SEED_DEMO: 'false' });
+      try {
+        const db = other.database.db;
+        // The database refuses one order, as a fault half-way through would stop the import.
+        await db.execute(sql`create function refuse_order() returns trigger language plpgsql as $$ begin if new.id = 'ORD-1003' then raise exception 'refused'; end if; return new; end $$`);
+        await db.execute(sql`create trigger refuse_order before insert on orders for each row execute function refuse_order()`);
+        const importing = importLegacyExport(db, readLegacyExport(JSON.stringify(legacyExport(photos.url))), { ...options, productImages: other.images });
+        await expect(importing).rejects.toMatchObject({ cause: expect.objectContaining({ message: 'refused' }) });
+        expect(await db.select({ id: products.id }).from(products)).toHaveLength(4);
+        expect(await db.select({ id: orders.id }).from(orders)).toEqual([]);
+        await db.execute(sql`drop trigger refuse_order on orders`);
+        const resumed = await importLegacyExport(db, readLegacyExport(JSON.stringify(legacyExport(photos.url))), { ...options, productImages: other.images });
+        expect(resumed.counts.products).toEqual({ created: 0, updated: 0, unchanged: 4, skipped: 1 });
+        expect(resumed.counts['art-users']).toEqual({ created: 0, updated: 0, unchanged: 2, skipped: 2 });
+        expect(resumed.counts.orders).toEqual({ created: 4, updated: 0, unchanged: 0, skipped: 2 });
+      } finally {
+        await other.close();
+      }
     });
 
     it('changes nothing when the same export is imported again, and updates only what a newer one changed', async () => {
