@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addWorkingDays, BULGARIAN_HOLIDAYS, dispatchDate, isWorkingDay, latestDate, sofiaDate } from './working-days.js';
+import { addWorkingDays, BULGARIAN_HOLIDAYS, dispatchDate, isWorkingDay, latestDate, nextDay, sofiaDate, sofiaMidnight } from './working-days.js';
 
 describe('isWorkingDay', () => {
   it('is Monday to Friday outside the holidays', () => {
@@ -88,5 +88,18 @@ describe('sofiaDate and dispatchDate', () => {
   it('ships a mixed order by its latest line', () => {
     expect(latestDate(['2026-12-09', '2027-01-08', '2026-11-30'])).toBe('2027-01-08');
     expect(latestDate([])).toBeNull();
+  });
+});
+
+describe('sofiaMidnight', () => {
+  it.each([
+    ['2026-01-15', '2026-01-14T22:00:00.000Z'],
+    ['2026-07-01', '2026-06-30T21:00:00.000Z'],
+    // The days summer time begins and ends: midnight is still before the change.
+    ['2026-03-29', '2026-03-28T22:00:00.000Z'],
+    ['2026-10-25', '2026-10-24T21:00:00.000Z'],
+  ])('%s begins at %s', (day, moment) => {
+    expect(sofiaMidnight(day).toISOString()).toBe(moment);
+    expect(nextDay(day) > day).toBe(true);
   });
 });

@@ -43,11 +43,22 @@ const HOLIDAYS = new Set(Object.values(BULGARIAN_HOLIDAYS).flat());
 export const sofiaDate = (moment: Date): string =>
   new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Sofia', year: 'numeric', month: '2-digit', day: '2-digit' }).format(moment);
 
-const nextDay = (isoDate: string): string => {
+/** The day after a date (yyyy-mm-dd). */
+export const nextDay = (isoDate: string): string => {
   const date = new Date(`${isoDate}T12:00:00Z`);
   date.setUTCDate(date.getUTCDate() + 1);
   return date.toISOString().slice(0, 10);
 };
+
+/** The moment a day (yyyy-mm-dd) begins in Sofia: midnight there is 22:00 or 21:00 UTC the day before. */
+export function sofiaMidnight(isoDate: string): Date {
+  const utcMidnight = Date.parse(`${isoDate}T00:00:00Z`);
+  for (const hours of [2, 3]) {
+    const moment = new Date(utcMidnight - hours * 3_600_000);
+    if (sofiaDate(moment) === isoDate && sofiaDate(new Date(moment.getTime() - 1)) !== isoDate) return moment;
+  }
+  throw new Error(`No midnight in Sofia on ${isoDate}`);
+}
 
 export function isWorkingDay(isoDate: string): boolean {
   const weekday = new Date(`${isoDate}T12:00:00Z`).getUTCDay();

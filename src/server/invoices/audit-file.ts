@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, inArray, lt } from 'drizzle-orm';
 import { bgnToEurMinor, eurToBgnMinor, type Currency } from '#shared/money.js';
-import { sofiaDate } from '#shared/working-days.js';
+import { sofiaDate, sofiaMidnight } from '#shared/working-days.js';
 import type { Executor } from '#server/db/client.js';
 import { orderItems, orders, payments, refunds, taxDocuments } from '#server/db/schema.js';
 import { documentAmounts } from './document-lines.js';
@@ -36,16 +36,6 @@ export function parseTaxMonth(text: string): { year: number; month: number; star
   const start = sofiaMidnight(`${year}-${pad(month)}-01`);
   const end = sofiaMidnight(month === 12 ? `${year + 1}-01-01` : `${year}-${pad(month + 1)}-01`);
   return { year, month, start, end };
-}
-
-/** The moment a day (yyyy-mm-dd) begins in Sofia: midnight there is 22:00 or 21:00 UTC the day before. */
-function sofiaMidnight(isoDate: string): Date {
-  const utcMidnight = Date.parse(`${isoDate}T00:00:00Z`);
-  for (const hours of [2, 3]) {
-    const moment = new Date(utcMidnight - hours * 3_600_000);
-    if (sofiaDate(moment) === isoDate && sofiaDate(new Date(moment.getTime() - 1)) !== isoDate) return moment;
-  }
-  throw new Error(`No midnight in Sofia on ${isoDate}`);
 }
 
 const pad = (number: number) => String(number).padStart(2, '0');
