@@ -56,6 +56,3 @@ const INVOICE_REQUEST_DAYS = 5;
 
 /** The last moment a paid order's invoice can be asked for. */
 export const invoiceRequestDeadline = (paidAt: string): Date => new Date(Date.parse(paidAt) + INVOICE_REQUEST_DAYS * 24 * 60 * 60 * 1000);
-
-/** A buyer's request for the invoice of an order placed without one. */
-export const requestInvoiceSchema = z.object({ invoiceBuyer: invoiceBuyerSchema });

@@ -104,6 +104,15 @@ test('a company buyer asks for an invoice at checkout in Bulgarian, pays, and do
   const csv = await readFile((await exported.path())!, 'utf8');
   expect(csv).toContain(`invoice,${number},`);
   expect(csv).toContain('Салон Красота ООД,123456786,BG123456786');
+  // The orders of this month so far, for the accountant, in the admin's language.
+  await admin.getByText('Orders for the accountant').click();
+  const ordering = admin.waitForEvent('download');
+  await admin.getByRole('button', { name: 'Orders (CSV)' }).click();
+  const ordersFile = await ordering;
+  expect(ordersFile.suggestedFilename()).toMatch(/^orders-\d{4}-\d{2}-01-\d{4}-\d{2}-\d{2}\.csv$/);
+  const ordersCsv = await readFile((await ordersFile.path())!, 'utf8');
+  expect(ordersCsv).toContain('Order,Ordered at,Paid at,Status');
+  expect(ordersCsv).toContain(`${orderId},`);
 
   // The company's name was misspelt: the admin corrects the invoice, by a credit note and a new invoice.
   await admin.goto(`/admin?tab=orders&order=${orderId}`);

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ADMIN_ORDERS_PAGE_SIZE, type AdminOrderDetail, type AdminOrderPage } from '#shared/admin.js';
@@ -30,6 +31,7 @@ import { countedPayment, recordCashPayment } from '#server/payments/service.js';
 import type { DocumentSettings } from '#server/invoices/issue-documents.js';
 import { stockChangesOfOrder, stockChangesOfProduct } from '#server/stock/service.js';
 import { workList } from './work-list.js';
+import { ordersCsv, periodBounds } from './orders-export.js';
 
 interface ProductForm {
   fields: ProductFields;
@@ -207,6 +209,19 @@ export function registerAdminRoutes(
     const query = parseInput(orderQuerySchema, request.query);
     reply.header('cache-control', 'no-store');
     return searchOrders(db, { status: query.status as OrderStatus | undefined, search: query.q, after: query.after, before: query.before, pageSize: query.pageSize });
+  });
+
+  // The orders of a period for the accountant, as CSV in the admin's language.
+  app.get<{ Querystring: { from?: string; to?: string; language?: string } }>('/api/admin/orders-export', async (request, reply) => {
+    await requireAdmin(db, request);
+    const period = { from: String(request.query.from ?? ''), to: String(request.query.to ?? '') };
+    periodBounds(period);
+    const language = request.query.language === 'bg' ? 'bg' : 'en';
+    return reply
+      .header('cache-control', 'no-store')
+      .header('content-disposition', `attachment; filename="orders-${period.from}-${period.to}.csv"`)
+      .type('text/csv; charset=utf-8')
+      .send(Readable.from(ordersCsv(db, period, language)));
   });
 
   app.get<{ Params: { orderId: string } }>('/api/admin/orders/:orderId', async (request, reply): Promise<AdminOrderDetail> => {

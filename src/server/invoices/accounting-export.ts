@@ -1,13 +1,9 @@
 import { and, asc, eq, gte, inArray, lt } from 'drizzle-orm';
+import { csvRow } from '#shared/csv.js';
 import { sofiaDate } from '#shared/working-days.js';
 import type { Executor } from '#server/db/client.js';
 import { orders, payments, taxDocuments } from '#server/db/schema.js';
 import { decimal, parseTaxMonth } from './audit-file.js';
-
-const csvField = (value: string | number) => {
-  const text = String(value);
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-};
 
 /**
  * The accountant's CSV of a month (in Sofia): every invoice and credit note issued and every payment
@@ -50,5 +46,5 @@ export async function accountingCsv(db: Executor, monthText: string): Promise<st
     }),
     ...received.map(({ payment, currency }) => ['payment', '', sofiaDate(payment.processedAt), payment.orderId, '', '', '', '', '', '', decimal(payment.amountMinor), currency, payment.method, payment.paymentId]),
   ];
-  return `\uFEFF${[header, ...rows].map((row) => row.map(csvField).join(',')).join('\r\n')}\r\n`;
+  return `\uFEFF${[header, ...rows].map((row) => csvRow(row)).join('')}`;
 }

@@ -1,7 +1,8 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Currency } from '#shared/money.js';
-import { requestInvoiceSchema } from '#shared/invoice-buyer.js';
+import { z } from 'zod';
+import { invoiceBuyerSchema } from '#shared/invoice-buyer.js';
 import type { TaxDocumentContent, TaxDocumentKind, TaxDocumentSummary } from '#shared/tax-documents.js';
 import { requireAdmin, requireUser } from '#server/auth/session.js';
 import type { Database } from '#server/db/client.js';
@@ -18,6 +19,9 @@ import { orderIdOf } from '#server/orders/routes.js';
 
 type WithOrder = { Params: { orderId: string } };
 type WithDocument = { Params: { orderId: string; documentId: string } };
+
+/** Who an invoice asked for (or corrected) after checkout is to be made out to. */
+const requestInvoiceSchema = z.object({ invoiceBuyer: invoiceBuyerSchema });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

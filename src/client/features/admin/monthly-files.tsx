@@ -50,7 +50,7 @@ export function MonthlyFiles() {
   };
 
   return (
-    <details className="monthly-files">
+    <details className="admin-files">
       <summary>{t('admin.monthlyFiles.title')}</summary>
       <div className="toolbar">
         <div className="field field--inline">

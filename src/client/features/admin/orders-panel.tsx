@@ -15,6 +15,7 @@ import { Toast } from '#client/ui/toast.js';
 import { useAdminOrders, type OrderFilter } from './admin-api.js';
 import { adminHref, useAdminView } from './admin-location.js';
 import { MonthlyFiles } from './monthly-files.js';
+import { OrdersExport } from './orders-export.js';
 import { OrderDetail } from './order-detail.js';
 
 export function OrdersPanel() {
@@ -177,6 +178,7 @@ export function OrdersPanel() {
             </>
           )}
           <MonthlyFiles />
+          <OrdersExport />
         </>
       )}
       {toast && <Toast message={toast.message} kind={toast.kind} onDone={hideToast} />}

@@ -1,4 +1,5 @@
-import { formatMoney, nearestWholeCentNetPrices, parsePriceToMinor, taxPercentText, wholeCentNetPrice, type PricingRules } from '#shared/money.js';
+import { formatMoney, parsePriceToMinor, taxPercentText, type PricingRules } from '#shared/money.js';
+import { nearestWholeCentNetPrices, wholeCentNetPrice } from '#shared/vat-prices.js';
 import { useTranslation } from '#client/i18n/i18n.js';
 import { parsePriceDelta, type GroupForm } from './product-model-form.js';
 
