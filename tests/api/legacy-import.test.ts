@@ -10,7 +10,8 @@ import { addresses, admins, cartItems, importedRecords, mailQueue, orders, produ
 import { ImportImages } from '#server/import/import-images.js';
 import { printImportReport } from '#server/import/import-report.js';
 import { LegacyExportError, readLegacyExport } from '#server/import/legacy-export.js';
-import { importLegacyExport, type ImportReport, type LegacyImportOptions } from '#server/import/legacy-import.js';
+import type { ImportReport } from '#server/import/import-run.js';
+import { importLegacyExport, type LegacyImportOptions } from '#server/import/legacy-import.js';
 import { legacyExport, newerLegacyExport } from '../support/legacy-sample.js';
 import { signIn } from './sign-in.js';
 import { createTestApp, databaseTargets, type TestApp } from './test-app.js';

@@ -1,4 +1,4 @@
-import type { ImportReport } from './legacy-import.js';
+import type { ImportReport } from './import-run.js';
 
 /** The report as the import command prints it: what was (or would be) done per collection, then every problem. */
 export function printImportReport(report: ImportReport): string {

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { and, count, eq, sql } from 'drizzle-orm';
 import { describeLines, pieceCount } from '#shared/cart.js';
 import type { TextLanguage } from '#shared/catalog.js';
@@ -6,15 +6,14 @@ import { bgnToEurMinor, eurToBgnMinor, type Currency } from '#shared/money.js';
 import type { OrderStatus } from '#shared/order-status.js';
 import { mockPaymentPath } from '#shared/routes.js';
 import type { Database, Executor } from '#server/db/client.js';
-import { addresses, admins, cartItems, importedRecords, orderItems, orders, orderStatusChanges, payments, productPhotos, products, users, withdrawals } from '#server/db/schema.js';
-import { inTransaction } from '#server/db/transaction.js';
-import { HttpError } from '#server/http/errors.js';
+import { addresses, admins, cartItems, orderItems, orders, orderStatusChanges, payments, productPhotos, products, users, withdrawals } from '#server/db/schema.js';
 import type { ProductImages } from '#server/images/product-images.js';
 import { catalogueChanged } from '#server/catalog/catalogue-state.js';
 import { freeSlug, productColumns } from '#server/catalog/product-writes.js';
 import { recordStockSet } from '#server/stock/service.js';
 import type { ImportImages } from './import-images.js';
-import { LEGACY_COLLECTIONS, type ImportProblem, type LegacyCollection, type LegacyCustomer, type LegacyExport, type LegacyOrder, type LegacyProduct } from './legacy-export.js';
+import { fingerprintOf, ImportedRecords, ImportPhotos, noCounts, runImport, type Batch, type ImportReport } from './import-run.js';
+import { LEGACY_COLLECTIONS, type LegacyCollection, type LegacyCustomer, type LegacyExport, type LegacyOrder, type LegacyProduct } from './legacy-export.js';
 
 export interface LegacyImportOptions {
   /** Writes nothing: the whole import runs in one transaction that is rolled back, photos are only checked. */
@@ -32,29 +31,10 @@ export interface LegacyImportOptions {
   publicUrl: string;
 }
 
-interface CollectionCounts {
-  created: number;
-  updated: number;
-  unchanged: number;
-  skipped: number;
-}
-
-export interface ImportReport {
-  dryRun: boolean;
-  counts: Record<LegacyCollection, CollectionCounts>;
-  problems: ImportProblem[];
-}
-
-const SOURCE = 'legacy';
 /** Records per transaction: a stopped import keeps every batch it finished, and starts again after them. */
 const BATCH_SIZE = 100;
 /** Who the stock history names for counts an import set. */
 const IMPORTER = 'import';
-
-class DryRunRollback extends Error {}
-
-/** What the export said of a record, in a few characters: the same record imported again is known unchanged. */
-const fingerprintOf = (record: unknown) => createHash('sha256').update(JSON.stringify(record)).digest('base64url').slice(0, 32);
 
 /**
  * Writes the original app's records into the shop. Each record is matched with what an earlier
@@ -64,35 +44,24 @@ const fingerprintOf = (record: unknown) => createHash('sha256').update(JSON.stri
  * half-way keeps its finished batches and, started again, goes on after them. Order e-mails are not
  * queued: the customers heard of these orders long ago.
  */
-export async function importLegacyExport(db: Database, data: LegacyExport, options: LegacyImportOptions): Promise<ImportReport> {
-  const counts = Object.fromEntries(LEGACY_COLLECTIONS.map((collection) => [collection, { created: 0, updated: 0, unchanged: 0, skipped: data.unreadable[collection] }])) as ImportReport['counts'];
-  const report: ImportReport = { dryRun: options.dryRun, counts, problems: [...data.problems] };
-  if (options.dryRun) {
-    try {
-      await db.transaction(async (tx) => {
-        await new LegacyImport(report, options, async (work) => work(tx)).run(data);
-        throw new DryRunRollback();
-      });
-    } catch (error) {
-      if (!(error instanceof DryRunRollback)) throw error;
-    }
-  } else {
-    await new LegacyImport(report, options, (work) => inTransaction(db, work)).run(data);
-  }
+export async function importLegacyExport(db: Database, data: LegacyExport, options: LegacyImportOptions): Promise<ImportReport<LegacyCollection>> {
+  const counts = Object.fromEntries(LEGACY_COLLECTIONS.map((collection) => [collection, noCounts(data.unreadable[collection])])) as Record<LegacyCollection, ReturnType<typeof noCounts>>;
+  const report: ImportReport<LegacyCollection> = { dryRun: options.dryRun, counts, problems: [...data.problems] };
+  await runImport(db, options.dryRun, (batch) => new LegacyImport(report, options, batch).run(data));
   return report;
 }
 
-type Batch = (work: (tx: Executor) => Promise<void>) => Promise<void>;
-
 class LegacyImport {
-  /** Photos stored for products of the batch being written, removed again if the batch fails. */
-  private storedImages: string[] = [];
+  private readonly imported = new ImportedRecords('legacy');
+  private readonly photos: ImportPhotos;
 
   constructor(
-    private readonly report: ImportReport,
+    private readonly report: ImportReport<LegacyCollection>,
     private readonly options: LegacyImportOptions,
     private readonly batch: Batch,
-  ) {}
+  ) {
+    this.photos = new ImportPhotos(options.images, options.productImages, options.dryRun);
+  }
 
   async run(data: LegacyExport): Promise<void> {
     if (data.products.length > 0 && this.options.exportCurrency !== this.options.shopCurrency) {
@@ -107,16 +76,12 @@ class LegacyImport {
   private async inBatches<T>(records: readonly T[], write: (tx: Executor, record: T) => Promise<void>, catalogue = false): Promise<void> {
     for (let start = 0; start < records.length; start += BATCH_SIZE) {
       const batch = records.slice(start, start + BATCH_SIZE);
-      this.storedImages = [];
-      try {
-        await this.batch(async (tx) => {
+      await this.photos.batch(() =>
+        this.batch(async (tx) => {
           for (const record of batch) await write(tx, record);
           if (catalogue) await catalogueChanged(tx);
-        });
-      } catch (error) {
-        if (!(error instanceof DryRunRollback)) await Promise.all(this.storedImages.map((key) => this.options.productImages.remove(key)));
-        throw error;
-      }
+        }),
+      );
     }
   }
 
@@ -124,19 +89,12 @@ class LegacyImport {
     this.report.problems.push({ collection, id, field, message });
   }
 
-  private async previous(tx: Executor, collection: LegacyCollection, originalId: string) {
-    const [row] = await tx
-      .select({ localId: importedRecords.localId, fingerprint: importedRecords.fingerprint })
-      .from(importedRecords)
-      .where(and(eq(importedRecords.source, SOURCE), eq(importedRecords.collection, collection), eq(importedRecords.originalId, originalId)));
-    return row;
+  private previous(tx: Executor, collection: LegacyCollection, originalId: string) {
+    return this.imported.previous(tx, collection, originalId);
   }
 
-  private async remember(tx: Executor, collection: LegacyCollection, originalId: string, localId: string, fingerprint: string): Promise<void> {
-    await tx
-      .insert(importedRecords)
-      .values({ source: SOURCE, collection, originalId, localId, fingerprint })
-      .onConflictDoUpdate({ target: [importedRecords.source, importedRecords.collection, importedRecords.originalId], set: { localId, fingerprint, importedAt: sql`now()` } });
+  private remember(tx: Executor, collection: LegacyCollection, originalId: string, localId: string, fingerprint: string): Promise<void> {
+    return this.imported.remember(tx, collection, originalId, localId, fingerprint);
   }
 
   /** A price of the export in the shop's currency. */
@@ -188,21 +146,8 @@ class LegacyImport {
   /** The product's photo, from its address or the folder; one that cannot be read leaves the product without one. */
   private async photo(tx: Executor, productId: string, product: LegacyProduct): Promise<void> {
     if (!product.imageUrl) return;
-    const found = await this.options.images.find(product.imageUrl);
-    if ('problem' in found) return this.problem('products', product.originalId, 'imageUrl', `${found.problem}; the product has no photo`);
-    try {
-      if (this.options.dryRun) {
-        await this.options.productImages.checkUpload(found.bytes);
-        return;
-      }
-      const imageKey = await this.options.productImages.storeUpload(productId, found.bytes);
-      this.storedImages.push(imageKey);
-      await tx.insert(productPhotos).values({ productId, position: 0, imageKey });
-    } catch (error) {
-      if (!(error instanceof HttpError)) throw error;
-      const reason = error.statusCode === 415 ? error.message : 'The image has more pixels than the shop takes.';
-      this.problem('products', product.originalId, 'imageUrl', `${reason} The product has no photo.`);
-    }
+    const problem = await this.photos.add(tx, productId, product.imageUrl, 0);
+    if (problem) this.problem('products', product.originalId, 'imageUrl', problem);
   }
 
   /** The shop's account for the address, made when there is none. */
