@@ -79,8 +79,8 @@ for (const target of databaseTargets) {
       ]) {
         expect(problems).toContain(expected);
       }
-      expect(problems.some((problem) => problem.startsWith('products/prod-glue/imageUrl:') && problem.includes('answered 404') && problem.endsWith('the product has no photo'))).toBe(true);
-      expect(problems).toContain('products/prod-kit/imageUrl: Only JPEG, PNG and WebP images are accepted. The product has no photo.');
+      expect(problems.some((problem) => problem.startsWith('products/prod-glue/imageUrl:') && problem.includes('answered 404') && problem.endsWith('the product has no photo from it'))).toBe(true);
+      expect(problems).toContain('products/prod-kit/imageUrl: Only JPEG, PNG and WebP images are accepted. The product has no photo from it.');
       const db = testApp.database.db;
       for (const table of [products, users, orders, admins, importedRecords, productPhotos]) expect(await db.select().from(table)).toEqual([]);
       expect(await testApp.images.listKeys()).toEqual([]);
