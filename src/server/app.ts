@@ -42,6 +42,7 @@ import { registerOrderRoutes } from '#server/orders/routes.js';
 import { registerPaymentRoutes } from '#server/payments/routes.js';
 import { documentSettingsOf } from '#server/invoices/issue-documents.js';
 import { registerDocumentRoutes } from '#server/invoices/routes.js';
+import { registerProductCsvRoutes } from '#server/import/routes.js';
 import { registerReturnsRoutes } from '#server/returns/routes.js';
 import { registerPageFallback, type PageSource } from './pages.js';
 import { registerSeoRoutes } from '#server/seo/routes.js';
@@ -158,6 +159,7 @@ export async function buildApp({ config, database, images, pages, logger = false
   registerOrderRoutes(app, db, checkoutSettings, metrics);
   registerPaymentRoutes(app, db, config.paymentMethods, metrics, documents);
   registerDocumentRoutes(app, db, { ...documents, publicUrl: config.publicUrl });
+  registerProductCsvRoutes(app, db, images, config.publicUrl);
   registerAdminRoutes(app, db, images, mailSettings, metrics, documents);
   registerLegalRoutes(app, config);
   registerReturnsRoutes(app, db, mailSettings, config);

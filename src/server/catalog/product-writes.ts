@@ -114,7 +114,7 @@ export function repriced<Model extends Pick<ProductModel, 'optionGroups' | 'ques
  * the form (stockSeen) is not written back over orders taken since it was opened, and one the admin
  * changed is refused when orders changed it meanwhile. Every count set is logged.
  */
-async function replaceCombinations(tx: Executor, productId: string, model: ProductModelInput, admin: string): Promise<void> {
+export async function replaceCombinations(tx: Executor, productId: string, model: ProductModelInput, admin: string): Promise<void> {
   const wanted = model.stockMode === 'combination' && model.optionGroups.length > 0 ? model.combinations : [];
   const current = await tx.select({ key: productCombinations.key, stock: productCombinations.stock }).from(productCombinations).where(eq(productCombinations.productId, productId));
   const before = new Map(current.map((row) => [row.key, row.stock]));

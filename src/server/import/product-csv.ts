@@ -74,7 +74,7 @@ function rowsOf(text: string): { header: string[]; rows: Row[] } {
 }
 
 /** Which shop wrote the file, by its columns. */
-export function detectFormat(header: readonly string[]): ProductCsvFormat | null {
+function detectFormat(header: readonly string[]): ProductCsvFormat | null {
   const names = new Set(header.map((name) => name.toLowerCase()));
   if (names.has('handle') && names.has('title')) return 'shopify';
   if (names.has('type') && names.has('name') && (names.has('regular price') || names.has('sku'))) return 'woocommerce';
