@@ -14,6 +14,7 @@ import { deleteProduct, useAdminProducts } from './admin-api.js';
 import { useAdminView } from './admin-location.js';
 import { ProductForm } from './product-form.js';
 import { Localized, useLocalize } from '#client/i18n/localized.js';
+import { ProductCsv } from './product-csv.js';
 
 type Editing = { product?: Product } | null;
 
@@ -91,6 +92,7 @@ export function ProductsPanel() {
           </select>
         </div>
       </div>
+      <ProductCsv onImported={() => void refresh()} />
       {products.isPending ? (
         <LoadingMessage>{t('admin.products.loading')}</LoadingMessage>
       ) : products.isError ? (
