@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -12,14 +12,16 @@ import { projectPath } from '#server/project-path.js';
 import { legacyExport } from '../support/legacy-sample.js';
 import { createPostgresDatabase, databaseTargets } from './test-app.js';
 
-/** The command, on the database the environment names: PostgreSQL by DATABASE_URL, else the embedded one in DATA_DIR. */
-const command = (args: string[], environment: Record<string, string>) => {
+/** A command, on the database the environment names: PostgreSQL by DATABASE_URL, else the embedded one in DATA_DIR. */
+const script = (file: string) => (args: string[], environment: Record<string, string>) => {
   const { DATABASE_URL: inherited, ...base } = process.env;
   void inherited;
-  return promisify(execFile)(process.execPath, ['--import', 'tsx', projectPath('src/server/import-legacy-cli.ts'), ...args], {
+  return promisify(execFile)(process.execPath, ['--import', 'tsx', projectPath(file), ...args], {
     env: { ...base, PUBLIC_URL: 'http://shop.test', SEED_DEMO: 'false', ...environment },
   });
 };
+const command = script('src/server/import-legacy-cli.ts');
+const productsCommand = script('src/server/products-csv-cli.ts');
 
 describe('npm run import:legacy', () => {
   let folder: string;
@@ -27,6 +29,11 @@ describe('npm run import:legacy', () => {
     folder = await mkdtemp(path.join(tmpdir(), 'legacy-import-'));
     await writeFile(path.join(folder, 'export.json'), JSON.stringify(legacyExport('https://old-shop.example/photos')));
     await writeFile(path.join(folder, 'broken.json'), '{"orders": {');
+    // A file too large to read at once, made sparse: it takes no room on the disk.
+    await truncate(path.join(folder, 'huge.json'), 201 * 1024 * 1024).catch(async () => {
+      await writeFile(path.join(folder, 'huge.json'), '');
+      await truncate(path.join(folder, 'huge.json'), 201 * 1024 * 1024);
+    });
     // The photos in a folder, named as their addresses end: the import reads them instead of fetching.
     const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#c98aa5' } }).png().toBuffer();
     for (const name of ['almond.png', 'coffin.png']) await writeFile(path.join(folder, name), png);
@@ -44,6 +51,7 @@ describe('npm run import:legacy', () => {
       try {
         await expect(command([], environment)).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('Usage:') });
         await expect(command([path.join(folder, 'broken.json')], environment)).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('The file is not valid JSON') });
+        await expect(command([path.join(folder, 'huge.json')], environment)).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('is larger than 200 MB; split the export by collection') });
 
         const file = path.join(folder, 'export.json');
         const dryRun = await command([file, '--images', folder, '--dry-run'], environment);
@@ -54,6 +62,12 @@ describe('npm run import:legacy', () => {
         const imported = await command([file, '--images', folder], environment);
         expect(imported.stdout).toMatch(/^Imported:\n/);
         expect(imported.stdout).toContain('products   4 created, 0 updated, 0 unchanged, 1 skipped');
+
+        // The catalogue out as Shopify's CSV and checked back in by the product import's dry run.
+        const csvFile = path.join(dataDir, 'products.csv');
+        await productsCommand(['export', '--out', csvFile], environment);
+        const checked = await productsCommand(['import', csvFile, '--dry-run'], environment);
+        expect(checked.stdout).toContain('products  4 create, 0 update, 0 leave unchanged, 0 skip');
 
         const opened = await openDatabase(location);
         try {

@@ -202,6 +202,8 @@ for (const target of databaseTargets) {
       expect(unreadable.statusCode).toBe(400);
       expect(unreadable.json().error.messageKey).toBe('admin.productCsv.errors.unreadable');
       expect((await upload(file, '', customer)).statusCode).toBe(403);
+      // Larger than an upload may be: refused before it is read.
+      expect((await upload('x'.repeat(10 * 1024 * 1024 + 1))).statusCode).toBe(413);
 
       const exported = await testApp.app.inject({ method: 'GET', url: '/api/admin/products/export', headers: { cookie: admin } });
       expect(exported.statusCode).toBe(200);

@@ -38,7 +38,7 @@ export function ProductCsv({ onImported }: { onImported(): void }) {
       if (!response.ok) {
         const answer = (await response.json().catch(() => null)) as ApiErrorBody | null;
         setReport(null);
-        setError(t(answer?.error.messageKey ?? 'admin.productCsv.errors.failed'));
+        setError(t(response.status === 413 ? 'admin.productCsv.errors.tooLarge' : (answer?.error.messageKey ?? 'admin.productCsv.errors.failed')));
         return;
       }
       setReport(((await response.json()) as { report: ImportReport }).report);
