@@ -1,7 +1,5 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { InvoiceBuyer } from '#shared/invoice-buyer.js';
 import type { TaxDocumentSummary } from '#shared/tax-documents.js';
 import { addAdmin } from '#server/auth/roles.js';
 import { payments, products, taxDocuments, users } from '#server/db/schema.js';
@@ -9,23 +7,8 @@ import { startSmtpInbox, type ReceivedMail, type SmtpInbox } from '../support/sm
 import { fillCart, placeOrder, signInThroughInbox } from './shopper.js';
 import { createTestApp, databaseTargets, type TestApp } from './test-app.js';
 import { testProduct } from './test-products.js';
+import { company, pdfText, SELLER } from './invoice-fixtures.js';
 
-async function pdfText(bytes: Uint8Array): Promise<string> {
-  const { text } = await extractText(await getDocumentProxy(new Uint8Array(bytes)), { mergePages: true });
-  return text.replace(/\s+/g, ' ');
-}
-
-const company: InvoiceBuyer = { kind: 'company', name: 'Салон Красота ООД', uic: '123456786', vatNumber: 'BG123456786', responsiblePerson: 'Мария Иванова', address: 'ул. Шипка 7, 1504 София' };
-
-const SELLER = {
-  SHOP_LEGAL_NAME: 'Ателие Нокти ЕООД',
-  SHOP_UIC: '204567893',
-  SHOP_VAT_NUMBER: 'BG204567893',
-  SHOP_ADDRESS: 'ул. Граф Игнатиев 1, 1000 София',
-  SHOP_NAP_NUMBER: 'RF0001234',
-  NRA_ALTERNATIVE_REGIME: 'true',
-  PAYMENT_METHODS: 'card,cash_on_delivery,pay_by_link',
-};
 
 for (const target of databaseTargets) {
   describe(`documents by e-mail, and invoices asked for after checkout [${target}]`, () => {

@@ -1,7 +1,5 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { InvoiceBuyer } from '#shared/invoice-buyer.js';
 import { eurToBgnMinor, formatMinor } from '#shared/money.js';
 import type { Order } from '#shared/orders.js';
 import type { TaxDocumentContent, TaxDocumentSummary } from '#shared/tax-documents.js';
@@ -12,26 +10,14 @@ import { fillCart, placeOrder } from './shopper.js';
 import { signIn } from './sign-in.js';
 import { createTestApp, databaseTargets, describeEachDatabase, type TestApp } from './test-app.js';
 import { testProduct } from './test-products.js';
+import { company, pdfText, SELLER } from './invoice-fixtures.js';
 
-/** The text of a PDF's pages, as a reader copies it, with runs of white space as one space. */
-async function pdfText(bytes: Uint8Array): Promise<string> {
-  const { text } = await extractText(await getDocumentProxy(new Uint8Array(bytes)), { mergePages: true });
-  return text.replace(/\s+/g, ' ');
-}
-
-const company: InvoiceBuyer = { kind: 'company', name: 'Салон Красота ООД', uic: '123456786', vatNumber: 'BG123456786', responsiblePerson: 'Мария Иванова', address: 'ул. Шипка 7, 1504 София' };
-
-const SELLER = {
-  SHOP_LEGAL_NAME: 'Ателие Нокти ЕООД',
-  SHOP_UIC: '204567893',
-  SHOP_VAT_NUMBER: 'BG204567893',
-  SHOP_ADDRESS: 'ул. Граф Игнатиев 1, 1000 София',
-  SHOP_NAP_NUMBER: 'RF0001234',
-  NRA_ALTERNATIVE_REGIME: 'true',
+/** The seller with prices that include 20% VAT, invoices numbered from 41. */
+const PRICES_WITH_VAT = {
+  ...SELLER,
   INVOICE_START_NUMBER: '41',
   PRICES_INCLUDE_TAX: 'true',
   TAX_RATE: '0.2',
-  PAYMENT_METHODS: 'card,cash_on_delivery,pay_by_link',
 };
 
 const pay = (testApp: TestApp, cookie: string, orderId: string) =>
@@ -230,7 +216,7 @@ describeEachDatabase(
       expect(invoice!.content.buyer).toEqual(company);
     });
   },
-  SELLER,
+  PRICES_WITH_VAT,
 );
 
 describeEachDatabase(
@@ -259,7 +245,7 @@ describeEachDatabase(
       expect(english).toContain(`In leva at the fixed rate of 1.95583 BGN per euro ${formatMinor(-eurToBgnMinor(1000), 'en')} BGN`);
     });
   },
-  { ...SELLER, SHOP_CURRENCY: 'EUR', SHOW_BGN_EQUIVALENT: 'true' },
+  { ...PRICES_WITH_VAT, SHOP_CURRENCY: 'EUR', SHOW_BGN_EQUIVALENT: 'true' },
 );
 
 /**
@@ -272,8 +258,8 @@ describe.skipIf(!databaseTargets.includes('postgres'))('invoice numbers with man
   let second: TestApp;
 
   beforeAll(async () => {
-    first = await createTestApp('postgres', { ...SELLER, INVOICE_START_NUMBER: '1000' });
-    second = await createTestApp('postgres', { ...SELLER, INVOICE_START_NUMBER: '1000' }, { databaseUrl: first.databaseUrl });
+    first = await createTestApp('postgres', { ...PRICES_WITH_VAT, INVOICE_START_NUMBER: '1000' });
+    second = await createTestApp('postgres', { ...PRICES_WITH_VAT, INVOICE_START_NUMBER: '1000' }, { databaseUrl: first.databaseUrl });
   }, 60_000);
 
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
-import type { ApiErrorBody } from '#shared/api-errors.js';
 import { useTranslation } from '#client/i18n/i18n.js';
+import { downloadFile } from './download-file.js';
 
 /** Last month in Sofia (yyyy-mm): the month whose files are filed now. */
 function lastMonth(): string {
@@ -29,19 +29,8 @@ export function MonthlyFiles() {
     setBusy(true);
     setError(null);
     try {
-      const response = await fetch(`${file.path}?month=${encodeURIComponent(month)}`, { credentials: 'same-origin' });
-      if (!response.ok) {
-        const body = (await response.json().catch(() => null)) as ApiErrorBody | null;
-        const key = body?.error.messageKey;
-        setError(key ? t(key, { month }) : t('admin.monthlyFiles.errors.failed'));
-        return;
-      }
-      const url = URL.createObjectURL(await response.blob());
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = file.fileName(month);
-      link.click();
-      URL.revokeObjectURL(url);
+      const result = await downloadFile(`${file.path}?month=${encodeURIComponent(month)}`, file.fileName(month));
+      if (!result.saved) setError(result.messageKey ? t(result.messageKey, { month }) : t('admin.monthlyFiles.errors.failed'));
     } catch {
       setError(t('admin.monthlyFiles.errors.failed'));
     } finally {

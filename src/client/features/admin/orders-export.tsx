@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
-import type { ApiErrorBody } from '#shared/api-errors.js';
 import { useTranslation } from '#client/i18n/i18n.js';
+import { downloadFile } from './download-file.js';
 
 /** Today in Sofia (yyyy-mm-dd), and the first day of its month. */
 function thisMonthSoFar(): { from: string; to: string } {
@@ -25,18 +25,8 @@ export function OrdersExport() {
     setError(null);
     try {
       const query = new URLSearchParams({ ...period, language });
-      const response = await fetch(`/api/admin/orders-export?${query.toString()}`, { credentials: 'same-origin' });
-      if (!response.ok) {
-        const body = (await response.json().catch(() => null)) as ApiErrorBody | null;
-        setError(t(body?.error.messageKey ?? 'admin.ordersExport.errors.failed'));
-        return;
-      }
-      const url = URL.createObjectURL(await response.blob());
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = `orders-${period.from}-${period.to}.csv`;
-      link.click();
-      URL.revokeObjectURL(url);
+      const result = await downloadFile(`/api/admin/orders-export?${query.toString()}`, `orders-${period.from}-${period.to}.csv`);
+      if (!result.saved) setError(t(result.messageKey ?? 'admin.ordersExport.errors.failed'));
     } catch {
       setError(t('admin.ordersExport.errors.failed'));
     } finally {
