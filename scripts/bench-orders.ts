@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { priceLines } from '#shared/money.js';
+import { priceLines } from '#shared/pricing.js';
 import { buildApp } from '#server/app.js';
 import { hashSecret } from '#server/auth/session.js';
 import { loadConfig } from '#server/config.js';

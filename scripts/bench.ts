@@ -31,7 +31,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { MAX_CART_PIECES, type CartOperation } from '#shared/cart.js';
 import type { CatalogueResponse } from '#shared/catalog.js';
-import { priceLines } from '#shared/money.js';
+import { priceLines } from '#shared/pricing.js';
 import { projectPath } from '#server/project-path.js';
 import { freePort } from '../tests/support/free-port.js';
 import { startSmtpInbox, type SmtpInbox } from '../tests/support/smtp-inbox.js';

@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { count, sql } from 'drizzle-orm';
 import { ADMIN_ORDERS_PAGE_SIZE } from '#shared/admin.js';
 import { pieceCount } from '#shared/cart.js';
-import { priceLines } from '#shared/money.js';
+import { priceLines } from '#shared/pricing.js';
 import { normalizeOrderStatus, ORDER_STATUSES, storedValuesOf } from '#shared/order-status.js';
 import { placedOrderStatus } from '#shared/orders.js';
 import { seedDemoCatalogue } from '#server/catalog/seed-demo-catalogue.js';

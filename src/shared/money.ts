@@ -34,55 +34,8 @@ export const SPEC_PRICING: PricingRules = {
   cashOnDeliveryFeeMinor: 0,
 };
 
-export interface Pricing {
-  subtotal: number;
-  /** Added to the subtotal, or (when taxIncluded) the part of the total that is tax. */
-  tax: number;
-  shipping: number;
-  /** The cash-on-delivery fee; 0 for other payment methods. */
-  fee: number;
-  total: number;
-  taxIncluded: boolean;
-  /** The rate the tax was computed at, in basis points. */
-  taxRateBasisPoints: number;
-}
-
 /** Half-up division of non-negative integers: the nearest whole number, .5 going up. */
-const divideHalfUp = (numerator: number, denominator: number) => Math.floor((2 * numerator + denominator) / (2 * denominator));
-
-/** Tax at the rate, added to an amount, rounded half-up to the minor unit. */
-export function taxFor(amountMinor: number, taxRateBasisPoints = SPEC_PRICING.taxRateBasisPoints): number {
-  return divideHalfUp(amountMinor * taxRateBasisPoints, 10_000);
-}
-
-/** The tax contained in a final amount (amount × rate / (1 + rate)), rounded half-up. */
-export function taxContainedIn(amountMinor: number, taxRateBasisPoints: number): number {
-  return divideHalfUp(amountMinor * taxRateBasisPoints, 10_000 + taxRateBasisPoints);
-}
-
-/**
- * Pricing of an order or cart from its lines' unit prices and quantities. Shipping (and the
- * cash-on-delivery fee) apply only to a non-empty cart. Tax is added to the subtotal, as the
- * specification has it; with prices that include tax, the total is what the shelf prices, shipping
- * and fee add up to, and the tax shown is the part of that total that is tax.
- */
-export function priceLines(
-  lines: readonly { priceMinor: number; quantity: number }[],
-  rules: PricingRules = SPEC_PRICING,
-  paymentMethod?: string,
-): Pricing {
-  const subtotal = lines.reduce((sum, line) => sum + line.priceMinor * line.quantity, 0);
-  const any = lines.some((line) => line.quantity > 0);
-  const shipping = any ? rules.shippingMinor : 0;
-  const fee = any && paymentMethod === 'cash_on_delivery' ? rules.cashOnDeliveryFeeMinor : 0;
-  const taxRateBasisPoints = rules.taxRateBasisPoints;
-  if (rules.pricesIncludeTax) {
-    const total = subtotal + shipping + fee;
-    return { subtotal, tax: taxContainedIn(total, taxRateBasisPoints), shipping, fee, total, taxIncluded: true, taxRateBasisPoints };
-  }
-  const tax = taxFor(subtotal, taxRateBasisPoints);
-  return { subtotal, tax, shipping, fee, total: subtotal + tax + shipping + fee, taxIncluded: false, taxRateBasisPoints };
-}
+export const divideHalfUp = (numerator: number, denominator: number) => Math.floor((2 * numerator + denominator) / (2 * denominator));
 
 /** "5" for 500 basis points, "20" for 2000, "9.5" for 950: the rate as people write it. */
 export const taxPercentText = (taxRateBasisPoints: number) => String(taxRateBasisPoints / 100);

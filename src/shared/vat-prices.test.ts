@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { taxFor } from './money.js';
+import { taxFor } from './pricing.js';
 import { nearestWholeCentNetPrices, wholeCentNetPrice } from './vat-prices.js';
 
 describe('VAT-inclusive prices and whole-cent net prices', () => {

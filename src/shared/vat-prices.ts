@@ -1,4 +1,4 @@
-import { taxFor } from './money.js';
+import { taxFor } from './pricing.js';
 
 /**
  * The price without VAT, in whole minor units, whose VAT at the rate (half-up) makes up exactly this

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { beforeEach, expect, it } from 'vitest';
 import { ADMIN_ORDER_COUNT_LIMIT, type AdminOrderPage } from '#shared/admin.js';
 import { PRODUCT_IMAGE_WIDTHS, type Product } from '#shared/catalog.js';
-import { priceLines } from '#shared/money.js';
+import { priceLines } from '#shared/pricing.js';
 import type { Order } from '#shared/orders.js';
 import { admins, orderCustomerEmails, orders, orderStatusChanges, payments, products, users } from '#server/db/schema.js';
 import { SEARCH_EMAIL_LIST_LIMIT } from '#server/orders/order-queries.js';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CartResponse } from '#shared/cart.js';
 import { coverUrl, type Product } from '#shared/catalog.js';
-import { priceLines } from '#shared/money.js';
+import { priceLines } from '#shared/pricing.js';
 import type { Order } from '#shared/orders.js';
 import { readManifest } from '#server/backup/backup-archive.js';
 import { backupAccessFile, readBackupAccess } from '#server/backup/backup-access.js';

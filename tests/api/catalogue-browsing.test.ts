@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import type { CartItem } from '#shared/cart.js';
 import type { CatalogueResponse, Product, ProductPageResponse } from '#shared/catalog.js';
-import { priceLines } from '#shared/money.js';
+import { priceLines } from '#shared/pricing.js';
 import type { Order } from '#shared/orders.js';
 import { admins, products } from '#server/db/schema.js';
 import { pngImage, productForm } from './product-form.js';

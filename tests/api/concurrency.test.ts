@@ -5,7 +5,7 @@ import { beforeAll, expect, it } from 'vitest';
 import type { Address } from '#shared/addresses.js';
 import { SIGN_IN_RATE_LIMIT } from '#shared/auth.js';
 import { MAX_CART_PIECES, pieceCount, type CartItem, type CartOperation, type CartOperationsResponse } from '#shared/cart.js';
-import { priceLines } from '#shared/money.js';
+import { priceLines } from '#shared/pricing.js';
 import type { Order } from '#shared/orders.js';
 import { orderItems, orders, products } from '#server/db/schema.js';
 import { sofia } from './sample-data.js';

@@ -3,7 +3,7 @@ import { count, eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CartResponse } from '#shared/cart.js';
-import { priceLines } from '#shared/money.js';
+import { priceLines } from '#shared/pricing.js';
 import { checkCatalogueCurrency, convertCatalogueToEuro } from '#server/catalog/currency.js';
 import { orders, products } from '#server/db/schema.js';
 import { projectPath } from '#server/project-path.js';

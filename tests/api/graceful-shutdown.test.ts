@@ -3,7 +3,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CartResponse } from '#shared/cart.js';
-import { priceLines } from '#shared/money.js';
+import { priceLines } from '#shared/pricing.js';
 import type { Order } from '#shared/orders.js';
 import { mailQueue, orders } from '#server/db/schema.js';
 import { RECONNECT_EVENT } from '#server/live/routes.js';

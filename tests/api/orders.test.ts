@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import type { Address } from '#shared/addresses.js';
 import type { CartResponse } from '#shared/cart.js';
-import { priceLines } from '#shared/money.js';
+import { priceLines } from '#shared/pricing.js';
 import type { Order } from '#shared/orders.js';
 import { orders, payments, products } from '#server/db/schema.js';
 import { termsVersion } from '#server/legal/service.js';

@@ -5,7 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import pg from 'pg';
 import { beforeAll, expect, it } from 'vitest';
 import type { CartItem, CartOperationsResponse, CartResponse } from '#shared/cart.js';
-import { priceLines } from '#shared/money.js';
+import { priceLines } from '#shared/pricing.js';
 import { DEFAULT_NAIL_SIZE_CHART, type NailSizeChart } from '#shared/nail-sizes.js';
 import type { Order } from '#shared/orders.js';
 import type { LeadTime, LineChoices, OptionGroup, ProductQuestion } from '#shared/product-options.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CartResponse } from '#shared/cart.js';
-import { priceLines } from '#shared/money.js';
+import { priceLines } from '#shared/pricing.js';
 import type { Order } from '#shared/orders.js';
 import type { SmtpInbox } from '../support/smtp-inbox.js';
 import { sofia } from './sample-data.js';

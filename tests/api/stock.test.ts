@@ -7,7 +7,7 @@ import type { AdminOrderDetail } from '#shared/admin.js';
 import type { CartItem, CartOperation } from '#shared/cart.js';
 import type { Product } from '#shared/catalog.js';
 import type { LiveReadyEvent, StockEvent } from '#shared/live.js';
-import { priceLines } from '#shared/money.js';
+import { priceLines } from '#shared/pricing.js';
 import type { Order } from '#shared/orders.js';
 import type { StockChange, StockShortage } from '#shared/stock.js';
 import { admins, orderItems, orders, products, stockChanges } from '#server/db/schema.js';

@@ -6,7 +6,7 @@ import type { AdminOrderDetail, AdminOrderPage } from '#shared/admin.js';
 import { SIGN_IN_RATE_LIMIT, type SessionResponse } from '#shared/auth.js';
 import type { CartOperationsResponse, CartResponse } from '#shared/cart.js';
 import type { CatalogueResponse } from '#shared/catalog.js';
-import { priceLines } from '#shared/money.js';
+import { priceLines } from '#shared/pricing.js';
 import type { Order } from '#shared/orders.js';
 import { openEventStream, type EventStreamReader } from '../support/event-stream.js';
 import { startRoundRobinProxy, SERVED_BY_HEADER, type RoundRobinProxy } from '../support/round-robin-proxy.js';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
 import type { Product } from '#shared/catalog.js';
-import { formatBgnEquivalent, formatMoney, lineText, taxContainedIn } from '#shared/money.js';
+import { formatBgnEquivalent, formatMoney, lineText } from '#shared/money.js';
+import { taxContainedIn } from '#shared/pricing.js';
 import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
 import { Auditor } from './accessibility.js';
 import { acceptTerms } from './checkout-steps.js';

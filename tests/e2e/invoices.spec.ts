@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { extractText, getDocumentProxy } from 'unpdf';
 import type { CartResponse } from '#shared/cart.js';
-import { formatMinor, priceLines } from '#shared/money.js';
+import { formatMinor } from '#shared/money.js';
+import { priceLines } from '#shared/pricing.js';
 import type { Order } from '#shared/orders.js';
 import { bulgarianAmountInWords } from '#server/invoices/amount-in-words.js';
 import { Auditor } from './accessibility.js';

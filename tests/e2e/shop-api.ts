@@ -2,7 +2,7 @@ import { expect, type APIRequestContext } from '@playwright/test';
 import sharp from 'sharp';
 import type { CartResponse } from '#shared/cart.js';
 import type { Product } from '#shared/catalog.js';
-import { priceLines } from '#shared/money.js';
+import { priceLines } from '#shared/pricing.js';
 import type { OrderStatus } from '#shared/order-status.js';
 import type { Order, PaymentMethod } from '#shared/orders.js';
 

@@ -1,6 +1,7 @@
 import type { APIRequestContext } from '@playwright/test';
 import type { CartResponse } from '#shared/cart.js';
-import { formatMoney, priceLines } from '#shared/money.js';
+import { formatMoney } from '#shared/money.js';
+import { priceLines } from '#shared/pricing.js';
 import { adminOrderPath } from '#shared/routes.js';
 import type { Order } from '#shared/orders.js';
 import { Auditor } from './accessibility.js';

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import type { APIRequestContext, Page } from '@playwright/test';
 import type { CartOperationsResponse } from '#shared/cart.js';
 import type { Product } from '#shared/catalog.js';
-import { priceLines } from '#shared/money.js';
+import { priceLines } from '#shared/pricing.js';
 import { DEFAULT_NAIL_SIZE_CHART } from '#shared/nail-sizes.js';
 import type { Order } from '#shared/orders.js';
 import { Auditor } from './accessibility.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { priceLines, SPEC_PRICING, type PricingRules } from '#shared/money.js';
+import { SPEC_PRICING, type PricingRules } from '#shared/money.js';
+import { priceLines } from '#shared/pricing.js';
 import { documentAmounts, shareOut, type PricedOrder } from './document-lines.js';
 
 describe('shareOut', () => {

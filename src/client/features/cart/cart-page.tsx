@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, Redirect, useLocation } from 'wouter';
 import { MAX_CART_PIECES, pieceCount } from '#shared/cart.js';
-import { priceLines, taxPercentText } from '#shared/money.js';
+import { taxPercentText } from '#shared/money.js';
+import { priceLines } from '#shared/pricing.js';
 import { PAGE_ROUTES, profilePath } from '#shared/routes.js';
 import { settings } from '#client/settings.js';
 import { CartError, useCartWithCurrentPrices } from '#client/cart/cart-context.js';

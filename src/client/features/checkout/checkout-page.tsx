@@ -2,7 +2,7 @@ import { useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, Redirect, useLocation } from 'wouter';
 import type { AddressInput } from '#shared/addresses.js';
-import { priceLines } from '#shared/money.js';
+import { priceLines } from '#shared/pricing.js';
 import { exceedsStock } from '#shared/stock.js';
 import { DEFAULT_PAYMENT_METHOD, type PaymentMethod } from '#shared/orders.js';
 import { legalPath, PAGE_ROUTES, profilePath } from '#shared/routes.js';
