@@ -34,7 +34,7 @@ describe('loadConfig', () => {
   });
 
   it('prices as the specification by default, and as a Bulgarian euro shop when told', () => {
-    expect(loadConfig({}).pricing).toEqual({ currency: 'BGN', taxRateBasisPoints: 500, shippingMinor: 599, pricesIncludeTax: false, cashOnDeliveryFeeMinor: 0 });
+    expect(loadConfig({}).pricing).toEqual({ currency: 'BGN', taxRateBasisPoints: 500, shippingMinor: 599, pricesIncludeTax: false, cashOnDeliveryFeeMinor: 0, freeShippingFromMinor: null });
     expect(loadConfig({}).paymentMethods).toEqual(['pay_by_link', 'card']);
     const euro = loadConfig({
       SHOP_CURRENCY: 'EUR',
@@ -43,9 +43,11 @@ describe('loadConfig', () => {
       SHIPPING_FEE: '3,06',
       PRICES_INCLUDE_TAX: 'true',
       COD_FEE: '1.5',
+      FREE_SHIPPING_FROM: '50',
       PAYMENT_METHODS: 'cash_on_delivery, card, cash_on_delivery',
     });
-    expect(euro.pricing).toEqual({ currency: 'EUR', taxRateBasisPoints: 2000, shippingMinor: 306, pricesIncludeTax: true, cashOnDeliveryFeeMinor: 150 });
+    expect(euro.pricing).toEqual({ currency: 'EUR', taxRateBasisPoints: 2000, shippingMinor: 306, pricesIncludeTax: true, cashOnDeliveryFeeMinor: 150, freeShippingFromMinor: 5000 });
+    expect(() => loadConfig({ FREE_SHIPPING_FROM: 'fifty' })).toThrow('FREE_SHIPPING_FROM must be an amount such as 5.99');
     expect(euro.showBgnEquivalent).toBe(true);
     expect(euro.paymentMethods).toEqual(['cash_on_delivery', 'card']);
     expect(loadConfig({ TAX_RATE: '0.095', SHIPPING_FEE: '0' }).pricing).toMatchObject({ taxRateBasisPoints: 950, shippingMinor: 0 });

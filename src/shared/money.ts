@@ -24,6 +24,8 @@ export interface PricingRules {
   pricesIncludeTax: boolean;
   /** Charged on top for cash on delivery. */
   cashOnDeliveryFeeMinor: number;
+  /** Shipping is free from this subtotal on; null: never. */
+  freeShippingFromMinor: number | null;
 }
 
 export const SPEC_PRICING: PricingRules = {
@@ -32,6 +34,7 @@ export const SPEC_PRICING: PricingRules = {
   shippingMinor: 599,
   pricesIncludeTax: false,
   cashOnDeliveryFeeMinor: 0,
+  freeShippingFromMinor: null,
 };
 
 /** Half-up division of non-negative integers: the nearest whole number, .5 going up. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SPEC_PRICING, type PricingRules } from './money.js';
-import { priceLines, taxContainedIn, taxFor } from './pricing.js';
+import { freeShippingGap, priceLines, taxContainedIn, taxFor } from './pricing.js';
 
 describe('taxFor', () => {
   it.each([
@@ -42,7 +42,7 @@ describe('priceLines', () => {
 });
 
 describe('priceLines under the shop’s rules', () => {
-  const euroFinal: PricingRules = { currency: 'EUR', taxRateBasisPoints: 2000, shippingMinor: 450, pricesIncludeTax: true, cashOnDeliveryFeeMinor: 199 };
+  const euroFinal: PricingRules = { currency: 'EUR', taxRateBasisPoints: 2000, shippingMinor: 450, pricesIncludeTax: true, cashOnDeliveryFeeMinor: 199, freeShippingFromMinor: null };
   const euroAdded: PricingRules = { ...euroFinal, pricesIncludeTax: false };
   const lines = [
     { priceMinor: 1738, quantity: 2 },
@@ -87,5 +87,27 @@ describe('priceLines under the shop’s rules', () => {
     [10_000_000, 900, 825_688], // 825,688.07
   ])('the tax contained in %i at %i basis points is %i', (amount, rate, tax) => {
     expect(taxContainedIn(amount, rate)).toBe(tax);
+  });
+});
+
+describe('free shipping from a subtotal', () => {
+  const rules = (pricesIncludeTax: boolean): PricingRules => ({ ...SPEC_PRICING, taxRateBasisPoints: 2000, pricesIncludeTax, freeShippingFromMinor: 6000 });
+
+  it.each([
+    // Below the threshold: shipping is charged and the cart says how much is missing.
+    [false, [{ priceMinor: 2500, quantity: 2 }], { subtotal: 5000, tax: 1000, shipping: 599, total: 6599 }, 1000],
+    [true, [{ priceMinor: 2500, quantity: 2 }], { subtotal: 5000, tax: 933, shipping: 599, total: 5599 }, 1000],
+    // From the threshold on, shipping is free, with tax added and with tax included; the subtotal is the products' as shown.
+    [false, [{ priceMinor: 3000, quantity: 2 }], { subtotal: 6000, tax: 1200, shipping: 0, total: 7200 }, 0],
+    [true, [{ priceMinor: 3000, quantity: 2 }], { subtotal: 6000, tax: 1000, shipping: 0, total: 6000 }, 0],
+    [true, [{ priceMinor: 5999, quantity: 1 }], { subtotal: 5999, tax: 1100, shipping: 599, total: 6598 }, 1],
+  ])('with tax included %s, %j costs %j and needs %i more', (included, lines, expected, gap) => {
+    expect(priceLines(lines, rules(included))).toMatchObject(expected);
+    expect(freeShippingGap(expected.subtotal, rules(included))).toBe(gap);
+  });
+
+  it('is never free without a threshold, and an empty cart has no shipping to be free of', () => {
+    expect(freeShippingGap(1_000_000, SPEC_PRICING)).toBeNull();
+    expect(priceLines([], rules(false))).toMatchObject({ shipping: 0, total: 0 });
   });
 });

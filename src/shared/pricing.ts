@@ -32,7 +32,7 @@ export function taxContainedIn(amountMinor: number, taxRateBasisPoints: number):
 
 /**
  * Pricing of an order or cart from its lines' unit prices and quantities. Shipping (and the
- * cash-on-delivery fee) apply only to a non-empty cart. Tax is added to the subtotal, as the
+ * cash-on-delivery fee) apply only to a non-empty cart, shipping only below the free-shipping subtotal. Tax is added to the subtotal, as the
  * specification has it; with prices that include tax, the total is what the shelf prices, shipping
  * and fee add up to, and the tax shown is the part of that total that is tax.
  */
@@ -43,7 +43,7 @@ export function priceLines(
 ): Pricing {
   const subtotal = lines.reduce((sum, line) => sum + line.priceMinor * line.quantity, 0);
   const any = lines.some((line) => line.quantity > 0);
-  const shipping = any ? rules.shippingMinor : 0;
+  const shipping = any && freeShippingGap(subtotal, rules) !== 0 ? rules.shippingMinor : 0;
   const fee = any && paymentMethod === 'cash_on_delivery' ? rules.cashOnDeliveryFeeMinor : 0;
   const taxRateBasisPoints = rules.taxRateBasisPoints;
   if (rules.pricesIncludeTax) {
@@ -52,4 +52,13 @@ export function priceLines(
   }
   const tax = taxFor(subtotal, taxRateBasisPoints);
   return { subtotal, tax, shipping, fee, total: subtotal + tax + shipping + fee, taxIncluded: false, taxRateBasisPoints };
+}
+
+/**
+ * How much more the lines' subtotal (the products' prices as shown, before any tax that is added)
+ * needs for free shipping: 0 once it has reached the shop's threshold, null when the shop has none.
+ */
+export function freeShippingGap(subtotalMinor: number, rules: Pick<PricingRules, 'freeShippingFromMinor'>): number | null {
+  if (rules.freeShippingFromMinor === null) return null;
+  return Math.max(0, rules.freeShippingFromMinor - subtotalMinor);
 }

@@ -70,6 +70,7 @@ test.beforeAll(async ({ playwright }) => {
     SHIPPING_FEE: '4.50',
     PAYMENT_METHODS: 'cash_on_delivery,card',
     COD_FEE: '1.99',
+    FREE_SHIPPING_FROM: '150',
   });
   catalogueAdmin = await signedInApi(playwright, shop.baseURL, inbox, CATALOGUE_ADMIN);
 });
@@ -319,4 +320,33 @@ test('in bg, the admin is told when a price with VAT included has no price witho
   await expect(warning).toHaveCount(0);
   await audit.report();
   await context.close();
+});
+
+test('in bg, the cart counts down to free shipping, and from the threshold on the cart and the checkout say shipping is free', async ({ browser }, testInfo) => {
+  const product = await createProduct(catalogueAdmin, `Zz Gift Box ${testInfo.project.name} ${Date.now()}`, '80.00');
+  const page = await newPage(browser, 'bg');
+  const audit = new Auditor(page, testInfo);
+  await page.goto('/');
+  await signIn(page, inbox, `free-shipping-${testInfo.project.name}-${Date.now()}@example.com`);
+  await page.request.post('/api/addresses', { data: { fullName: 'Петя Димитрова', streetAddress: 'ул. Шипка 7', city: 'София', postalCode: '1504', country: 'BG', phone: '0888 123 456' } });
+  const add = () => page.request.post('/api/cart/operations', { data: { operations: [{ id: randomUUID().replace(/-/g, ''), type: 'add', productId: product.id }] } });
+  expect((await add()).ok()).toBe(true);
+
+  await page.goto('/cart');
+  // 80,00 € of 150,00 €: 70,00 € more.
+  await expect.poll(async () => seen(await page.locator('.cart__free-shipping').textContent())).toBe(`Още ${seen(dual(7000, 'bg'))} до безплатна доставка.`);
+  await audit.check('cart: the way to free shipping');
+  expect((await add()).ok()).toBe(true);
+  await page.reload();
+  await expect(page.getByText('Цените са с включен ДДС (20%). Доставката е безплатна.')).toBeVisible();
+  await expect(page.locator('.cart__free-shipping')).toHaveText('');
+
+  await page.goto('/checkout');
+  const summary = page.locator('dl.pricing');
+  await expect.poll(async () => seen(await summary.textContent())).toContain('ДоставкаБезплатна');
+  // Cash on delivery is the shop's first method: its fee stays.
+  expect(seen(await summary.textContent())).toContain(`${TEXTS.bg.total}${dual(16000 + COD_FEE, 'bg')}`);
+  expect(await hasHorizontalScroll(page)).toBe(false);
+  await audit.report();
+  await page.context().close();
 });

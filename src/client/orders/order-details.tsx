@@ -53,19 +53,18 @@ export function PricingTable({ pricing, currency }: { pricing: Order['pricing'];
     [
       [t('checkout.subtotal'), pricing.subtotal],
       !pricing.taxIncluded && [taxLabel('checkout.tax'), pricing.tax],
-      [t('checkout.shipping'), pricing.shipping],
+      // Shipping of goods that cost something and nothing for it is free shipping (the shop's threshold), said so.
+      [t('checkout.shipping'), pricing.shipping === 0 && pricing.subtotal > 0 ? t('checkout.freeShipping') : pricing.shipping],
       pricing.fee > 0 && [t('checkout.cashOnDeliveryFeeLine'), pricing.fee],
       pricing.taxIncluded && [taxLabel('checkout.taxIncluded'), pricing.tax],
-    ] satisfies Array<[string, number] | false>
+    ] satisfies Array<[string, number | string] | false>
   ).filter((row) => row !== false);
   return (
     <dl className="pricing">
       {rows.map(([label, minor]) => (
         <div key={label} className="pricing__row">
           <dt>{label}</dt>
-          <dd>
-            <Price minor={minor} currency={currency} />
-          </dd>
+          <dd>{typeof minor === 'string' ? minor : <Price minor={minor} currency={currency} />}</dd>
         </div>
       ))}
       <div className="pricing__row pricing__row--total">

@@ -124,7 +124,7 @@ class OrderMailWriter {
         rows: [
           [texts.order.subtotal, this.money(order.pricing.subtotal)],
           ...(order.pricing.taxIncluded ? [] : [[this.t(texts.order.tax), this.money(order.pricing.tax)] as [string, string]]),
-          [texts.order.shipping, this.money(order.pricing.shipping)],
+          [texts.order.shipping, order.pricing.shipping === 0 && order.pricing.subtotal > 0 ? texts.order.freeShipping : this.money(order.pricing.shipping)],
           ...(order.pricing.fee > 0 ? [[texts.order.cashOnDeliveryFee, this.money(order.pricing.fee)] as [string, string]] : []),
           // Final prices contain the tax: a plain row of what the amounts above hold, so that the total stays the last, bold row.
           ...(order.pricing.taxIncluded ? [[this.t(texts.order.taxIncluded), this.money(order.pricing.tax)] as [string, string]] : []),

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, Redirect, useLocation } from 'wouter';
 import { MAX_CART_PIECES, pieceCount } from '#shared/cart.js';
 import { taxPercentText } from '#shared/money.js';
-import { priceLines } from '#shared/pricing.js';
+import { freeShippingGap, priceLines } from '#shared/pricing.js';
 import { PAGE_ROUTES, profilePath } from '#shared/routes.js';
 import { settings } from '#client/settings.js';
 import { CartError, useCartWithCurrentPrices } from '#client/cart/cart-context.js';
@@ -91,6 +91,7 @@ export default function CartPage() {
   }
 
   const { subtotal } = priceLines(cart.items, settings.pricing);
+  const shippingGap = freeShippingGap(subtotal, settings.pricing);
   const cartFull = pieceCount(cart.items) >= MAX_CART_PIECES;
   const pricesChanged = cart.items.some((item) => earlierPriceOf(item) !== null);
   // A line whose choices no longer fit its product would only be refused at checkout.
@@ -187,10 +188,20 @@ export default function CartPage() {
           </p>
           <ShipsBy dates={cart.items.map((item) => item.dispatchBy)} />
           <p className="muted cart__note">
-            {t(settings.pricing.pricesIncludeTax ? 'cartPage.taxIncludedShippingNote' : 'cartPage.taxShippingNote', {
-              percent: taxPercentText(settings.pricing.taxRateBasisPoints),
-              shipping: priceText(settings.pricing.shippingMinor),
-            })}
+            {t(
+              shippingGap === 0
+                ? settings.pricing.pricesIncludeTax
+                  ? 'cartPage.taxIncludedNoteFreeShipping'
+                  : 'cartPage.taxNoteFreeShipping'
+                : settings.pricing.pricesIncludeTax
+                  ? 'cartPage.taxIncludedShippingNote'
+                  : 'cartPage.taxShippingNote',
+              { percent: taxPercentText(settings.pricing.taxRateBasisPoints), shipping: priceText(settings.pricing.shippingMinor) },
+            )}
+          </p>
+          {/* Told as the cart changes, without moving the focus. */}
+          <p className="cart__free-shipping" aria-live="polite">
+            {shippingGap !== null && shippingGap > 0 && t('cartPage.freeShippingGap', { amount: priceText(shippingGap) })}
           </p>
           <div className="cart__actions">
             <Link href={PAGE_ROUTES.home} className="button">
