@@ -3,13 +3,14 @@ import { and, count, eq, sql } from 'drizzle-orm';
 import { describeLines, pieceCount } from '#shared/cart.js';
 import type { TextLanguage } from '#shared/catalog.js';
 import { bgnToEurMinor, eurToBgnMinor, type Currency } from '#shared/money.js';
-import type { OrderStatus } from '#shared/order-status.js';
+import { ORDER_STATUSES, type OrderStatus } from '#shared/order-status.js';
 import { mockPaymentPath } from '#shared/routes.js';
 import type { Database, Executor } from '#server/db/client.js';
 import { addresses, admins, cartItems, orderItems, orders, orderStatusChanges, payments, productPhotos, products, users, withdrawals } from '#server/db/schema.js';
 import type { ProductImages } from '#server/images/product-images.js';
 import { catalogueChanged } from '#server/catalog/catalogue-state.js';
 import { freeSlug, productColumns } from '#server/catalog/product-writes.js';
+import { STATUS_TIME_COLUMNS } from '#server/orders/order-queries.js';
 import { recordStockSet } from '#server/stock/service.js';
 import type { ImportImages } from './import-images.js';
 import { fingerprintOf, ImportedRecords, ImportPhotos, noCounts, runImport, type Batch, type ImportReport } from './import-run.js';
@@ -51,8 +52,16 @@ export async function importLegacyExport(db: Database, data: LegacyExport, optio
   return report;
 }
 
+/** The order's column of the first time it entered each status, from its dated history (oldest first). */
+function statusTimeColumns(statusTimes: LegacyOrder['statusTimes']) {
+  const columns = Object.fromEntries(ORDER_STATUSES.map((status) => [STATUS_TIME_COLUMNS[status], null])) as Record<(typeof STATUS_TIME_COLUMNS)[OrderStatus], Date | null>;
+  for (const entry of statusTimes) columns[STATUS_TIME_COLUMNS[entry.status]] ??= new Date(entry.at);
+  return columns;
+}
+
 class LegacyImport {
   private readonly imported = new ImportedRecords('legacy');
+  private readonly productIds = new Map<string, string | undefined>();
   private readonly photos: ImportPhotos;
 
   constructor(
@@ -104,11 +113,16 @@ class LegacyImport {
     return shopCurrency === 'EUR' ? bgnToEurMinor(minor) : eurToBgnMinor(minor);
   }
 
-  /** The product the export's id became, if it was imported and is still in the shop. */
+  /**
+   * The product the export's id became, if it was imported and is still in the shop. Products are all
+   * written before the customers and orders that name them, so each id is looked up once per run,
+   * not once per cart line and order line.
+   */
   private async localProduct(tx: Executor, originalId: string): Promise<string | undefined> {
+    if (this.productIds.has(originalId)) return this.productIds.get(originalId);
     const imported = await this.previous(tx, 'products', originalId);
-    if (!imported) return undefined;
-    const [row] = await tx.select({ id: products.id }).from(products).where(eq(products.id, imported.localId));
+    const [row] = imported ? await tx.select({ id: products.id }).from(products).where(eq(products.id, imported.localId)) : [];
+    this.productIds.set(originalId, row?.id);
     return row?.id;
   }
 
@@ -229,8 +243,6 @@ class LegacyImport {
       return void counts.skipped++;
     }
     const user = await this.userFor(tx, order.customerEmail, order.orderedAt);
-    const firstTimes: Partial<Record<OrderStatus, Date>> = {};
-    for (const entry of order.statusTimes) firstTimes[entry.status] ??= new Date(entry.at);
     const address = order.shippingAddress;
     const lineNames = order.lines.map((line) => ({ name: { en: line.name, bg: '' }, quantity: line.quantity }));
     const payable = order.status === 'pending' && !order.payment && order.paymentMethod !== 'cash_on_delivery';
@@ -262,14 +274,7 @@ class LegacyImport {
       createdAt: new Date(order.orderedAt),
       orderedAt: new Date(order.orderedAt),
       updatedAt: new Date(order.updatedAt),
-      pendingAt: firstTimes.pending ?? null,
-      acceptedAt: firstTimes.accepted ?? null,
-      paidAt: firstTimes.paid ?? null,
-      preparingAt: firstTimes.preparing ?? null,
-      readyAt: firstTimes.ready ?? null,
-      sentAt: firstTimes.sent ?? null,
-      deliveredAt: firstTimes.delivered ?? null,
-      cancelledAt: firstTimes.cancelled ?? null,
+      ...statusTimeColumns(order.statusTimes),
     };
     let linesKept = false;
     if (existing) {
