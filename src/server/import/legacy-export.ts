@@ -201,12 +201,21 @@ export function moneyOf(value: unknown): number | undefined {
   return Math.min(Math.round(amount * 100), MAX_PRICE_MINOR);
 }
 
+/**
+ * The shop's category a name spells, as other shops and the original app write it ("nailArt",
+ * "Nail Art", "nail_art" are nail-art): '' for no name, null for a name that is no category of the shop.
+ */
+export function categoryNamed(name: string): ProductCategory | '' | null {
+  const spelt = name.trim().replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase().replace(/[\s_]+/g, '-');
+  if (spelt === '') return '';
+  return (PRODUCT_CATEGORIES as readonly string[]).includes(spelt) ? (spelt as ProductCategory) : null;
+}
+
 /** nails, nail-art (also spelt nailArt, as some of the app's texts do), accessories, kits or none. */
 function categoryOf(reader: DocumentReader): ProductCategory | '' {
   const raw = reader.text('category', 50);
-  const spelt = raw.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase().replace(/[\s_]+/g, '-');
-  if (spelt === '') return '';
-  if ((PRODUCT_CATEGORIES as readonly string[]).includes(spelt)) return spelt as ProductCategory;
+  const category = categoryNamed(raw);
+  if (category !== null) return category;
   reader.problem('category', `"${raw}" is not a category of the shop; left without one`);
   return '';
 }

@@ -1,5 +1,5 @@
 import { productModelSchema, PRODUCT_DESCRIPTION_MAX_LENGTH, PRODUCT_NAME_MAX_LENGTH, type ProductModelInput } from '#shared/catalog-schemas.js';
-import { MAX_PRODUCT_PHOTOS, PRODUCT_CATEGORIES, type LocalizedText, type ProductCategory } from '#shared/catalog.js';
+import { MAX_PRODUCT_PHOTOS, type LocalizedText, type ProductCategory } from '#shared/catalog.js';
 import { CsvError, parseCsv } from '#shared/csv.js';
 import { MAX_PRICE_MINOR } from '#shared/money.js';
 import { MAX_OPTION_GROUPS, MAX_OPTION_VALUES, MAX_PRICE_DELTA_MINOR, type OptionGroup } from '#shared/product-options.js';
@@ -7,7 +7,7 @@ import { slugify } from '#shared/slug.js';
 import { MAX_STOCK } from '#shared/stock.js';
 import { storableText } from '#shared/text.js';
 import type { ImportProblem } from './legacy-export.js';
-import { moneyOf } from './legacy-export.js';
+import { categoryNamed, moneyOf } from './legacy-export.js';
 import { plainText } from './plain-text.js';
 
 /**
@@ -85,8 +85,8 @@ function detectFormat(header: readonly string[]): ProductCsvFormat | null {
 function categoryOf(text: string): ProductCategory | '' | null {
   if (!text) return '';
   for (const part of text.split(/[>,|/]/)) {
-    const spelt = part.trim().replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase().replace(/[\s_]+/g, '-');
-    if ((PRODUCT_CATEGORIES as readonly string[]).includes(spelt)) return spelt as ProductCategory;
+    const category = categoryNamed(part);
+    if (category) return category;
   }
   return null;
 }
