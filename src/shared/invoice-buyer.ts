@@ -56,3 +56,18 @@ const INVOICE_REQUEST_DAYS = 5;
 
 /** The last moment a paid order's invoice can be asked for. */
 export const invoiceRequestDeadline = (paidAt: string): Date => new Date(Date.parse(paidAt) + INVOICE_REQUEST_DAYS * 24 * 60 * 60 * 1000);
+
+/** Why the invoice of an order placed without one can no longer be asked for, or null while it can. */
+export type InvoiceRequestRefusal = 'invoice.request.notAvailable' | 'invoice.request.windowClosed';
+
+/**
+ * Whether a buyer may still ask for her order's invoice, by the rule the order page and the server
+ * share: not for a cancelled order or one with money returned (an invoice then needs the shop's
+ * judgement), and for a paid one only within the legal window after the payment.
+ */
+export function invoiceRequestRefusal(order: { cancelled: boolean; refunded: boolean; paidAt: string | null }, now = Date.now()): InvoiceRequestRefusal | null {
+  if (order.cancelled || order.refunded) return 'invoice.request.notAvailable';
+  if (order.paidAt && now > invoiceRequestDeadline(order.paidAt).getTime()) return 'invoice.request.windowClosed';
+  return null;
+}
+

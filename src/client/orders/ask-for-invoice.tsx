@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { invoiceRequestDeadline } from '#shared/invoice-buyer.js';
+import { invoiceRequestDeadline, invoiceRequestRefusal } from '#shared/invoice-buyer.js';
 import type { Order } from '#shared/orders.js';
 import type { TaxDocumentSummary } from '#shared/tax-documents.js';
 import { requestJson } from '#client/api/http.js';
@@ -13,10 +13,8 @@ import { EMPTY_INVOICE_DRAFT } from './invoice-request.js';
 type Outcome = 'issued' | 'on_payment';
 
 /** Whether the buyer may still ask for this order's invoice: not cancelled, nothing returned, and paid at most the legal window ago. */
-export function invoiceRequestOpen(order: Order, now = Date.now()): boolean {
-  if (order.status === 'cancelled' || (order.afterSale?.refundedMinor ?? 0) > 0) return false;
-  return !order.payment || now <= invoiceRequestDeadline(order.payment.processedAt).getTime();
-}
+export const invoiceRequestOpen = (order: Order): boolean =>
+  invoiceRequestRefusal({ cancelled: order.status === 'cancelled', refunded: (order.afterSale?.refundedMinor ?? 0) > 0, paidAt: order.payment?.processedAt ?? null }) === null;
 
 /**
  * "Ask for an invoice" on an order placed without one: the checkout's form, sent on its own. A paid

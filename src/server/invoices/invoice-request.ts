@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { TextLanguage } from '#shared/catalog.js';
-import { invoiceRequestDeadline, type InvoiceBuyer } from '#shared/invoice-buyer.js';
+import { invoiceRequestRefusal, type InvoiceBuyer, type InvoiceRequestRefusal } from '#shared/invoice-buyer.js';
 import { normalizeOrderStatus } from '#shared/order-status.js';
 import type { Database } from '#server/db/client.js';
 import { orders, payments, refunds, taxDocuments, users } from '#server/db/schema.js';
@@ -14,6 +14,11 @@ import { issueLateInvoice, type DocumentSettings } from './issue-documents.js';
 export type InvoiceRequestOutcome = 'issued' | 'on_payment';
 
 const refused = (message: string, messageKey: string) => new HttpError(409, 'conflict', message, { messageKey });
+
+const REFUSALS: Record<InvoiceRequestRefusal, (orderId: string) => string> = {
+  'invoice.request.notAvailable': (orderId) => `Order ${orderId} was cancelled or had money returned.`,
+  'invoice.request.windowClosed': (orderId) => `The time to ask for the invoice of order ${orderId} has passed.`,
+};
 
 /**
  * A buyer asks for the invoice of her order after placing it. An unpaid order keeps the buyer and is
@@ -31,14 +36,11 @@ export async function requestInvoice(db: Database, userId: string, orderId: stri
       .from(taxDocuments)
       .where(and(eq(taxDocuments.orderId, orderId), eq(taxDocuments.kind, 'invoice')));
     if (invoice) throw refused(`Order ${orderId} already has its invoice.`, 'invoice.request.exists');
-    if (normalizeOrderStatus(order.status) === 'cancelled') throw refused(`Order ${orderId} was cancelled.`, 'invoice.request.notAvailable');
     const [refund] = await tx.select({ id: refunds.id }).from(refunds).where(eq(refunds.orderId, orderId)).limit(1);
-    if (refund) throw refused(`Money was returned for order ${orderId}.`, 'invoice.request.notAvailable');
     const [payment] = await tx.select({ processedAt: payments.processedAt }).from(payments).where(eq(payments.orderId, orderId));
     const now = new Date();
-    if (payment && now > invoiceRequestDeadline(payment.processedAt.toISOString())) {
-      throw refused(`The time to ask for the invoice of order ${orderId} has passed.`, 'invoice.request.windowClosed');
-    }
+    const refusal = invoiceRequestRefusal({ cancelled: normalizeOrderStatus(order.status) === 'cancelled', refunded: refund !== undefined, paidAt: payment?.processedAt.toISOString() ?? null }, now.getTime());
+    if (refusal) throw refused(REFUSALS[refusal](orderId), refusal);
 
     const [updated] = await tx.update(orders).set({ invoiceBuyer: buyer }).where(eq(orders.id, orderId)).returning();
     await tx.update(users).set({ invoiceBuyer: buyer }).where(eq(users.id, userId));
