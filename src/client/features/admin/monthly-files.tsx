@@ -1,10 +1,11 @@
 import { useId, useState } from 'react';
+import { sofiaDate } from '#shared/working-days.js';
 import { useTranslation } from '#client/i18n/i18n.js';
-import { downloadFile } from './download-file.js';
+import { useFileDownload } from './download-file.js';
 
 /** Last month in Sofia (yyyy-mm): the month whose files are filed now. */
 function lastMonth(): string {
-  const [year, month] = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Sofia', year: 'numeric', month: '2-digit' }).format(new Date()).split('-').map(Number) as [number, number];
+  const [year, month] = sofiaDate(new Date()).split('-').map(Number) as [number, number];
   return month === 1 ? `${year - 1}-12` : `${year}-${String(month - 1).padStart(2, '0')}`;
 }
 
@@ -22,21 +23,7 @@ export function MonthlyFiles() {
   const { t } = useTranslation();
   const id = useId();
   const [month, setMonth] = useState(lastMonth);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const download = async (file: (typeof FILES)[number]) => {
-    setBusy(true);
-    setError(null);
-    try {
-      const result = await downloadFile(`${file.path}?month=${encodeURIComponent(month)}`, file.fileName(month));
-      if (!result.saved) setError(result.messageKey ? t(result.messageKey, { month }) : t('admin.monthlyFiles.errors.failed'));
-    } catch {
-      setError(t('admin.monthlyFiles.errors.failed'));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, download } = useFileDownload('admin.monthlyFiles.errors.failed');
 
   return (
     <details className="admin-files">
@@ -49,7 +36,7 @@ export function MonthlyFiles() {
           <input id={`${id}-month`} className="field__input" type="month" value={month} onChange={(event) => setMonth(event.target.value)} required />
         </div>
         {FILES.map((file) => (
-          <button key={file.name} type="button" className="button" disabled={busy || !month} onClick={() => void download(file)}>
+          <button key={file.name} type="button" className="button" disabled={busy || !month} onClick={() => void download(`${file.path}?month=${encodeURIComponent(month)}`, file.fileName(month), { month })}>
             {t(`admin.monthlyFiles.${file.name}`)}
           </button>
         ))}

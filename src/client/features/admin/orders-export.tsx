@@ -1,10 +1,11 @@
 import { useId, useState } from 'react';
+import { sofiaDate } from '#shared/working-days.js';
 import { useTranslation } from '#client/i18n/i18n.js';
-import { downloadFile } from './download-file.js';
+import { useFileDownload } from './download-file.js';
 
 /** Today in Sofia (yyyy-mm-dd), and the first day of its month. */
 function thisMonthSoFar(): { from: string; to: string } {
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Sofia', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+  const today = sofiaDate(new Date());
   return { from: `${today.slice(0, 8)}01`, to: today };
 }
 
@@ -17,22 +18,8 @@ export function OrdersExport() {
   const { t, language } = useTranslation();
   const id = useId();
   const [period, setPeriod] = useState(thisMonthSoFar);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const download = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const query = new URLSearchParams({ ...period, language });
-      const result = await downloadFile(`/api/admin/orders-export?${query.toString()}`, `orders-${period.from}-${period.to}.csv`);
-      if (!result.saved) setError(t(result.messageKey ?? 'admin.ordersExport.errors.failed'));
-    } catch {
-      setError(t('admin.ordersExport.errors.failed'));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, download } = useFileDownload('admin.ordersExport.errors.failed');
+  const query = new URLSearchParams({ ...period, language });
 
   return (
     <details className="admin-files">
@@ -46,7 +33,7 @@ export function OrdersExport() {
             <input id={`${id}-${end}`} className="field__input" type="date" value={period[end]} onChange={(event) => setPeriod({ ...period, [end]: event.target.value })} required />
           </div>
         ))}
-        <button type="button" className="button" disabled={busy || !period.from || !period.to} onClick={() => void download()}>
+        <button type="button" className="button" disabled={busy || !period.from || !period.to} onClick={() => void download(`/api/admin/orders-export?${query.toString()}`, `orders-${period.from}-${period.to}.csv`)}>
           {t('admin.ordersExport.download')}
         </button>
       </div>
