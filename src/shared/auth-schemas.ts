@@ -10,6 +10,12 @@ const emailField = z
   .max(254, { error: 'auth.errors.invalidEmail' })
   .pipe(z.email({ error: 'auth.errors.invalidEmail' }));
 
+/** The address as sign-in reads it (trimmed, lower-cased), or null when sign-in would refuse it. */
+export const signInEmailOf = (text: string): string | null => {
+  const parsed = emailField.safeParse(text);
+  return parsed.success ? parsed.data : null;
+};
+
 export const signInLinkRequestSchema = z.object({
   email: emailField,
   language: z.enum(MAIL_LANGUAGES).default('en'),

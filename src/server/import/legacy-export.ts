@@ -1,4 +1,5 @@
 import { COUNTRIES, DEFAULT_COUNTRY, type Country } from '#shared/addresses.js';
+import { signInEmailOf } from '#shared/auth-schemas.js';
 import { PRODUCT_DESCRIPTION_MAX_LENGTH, PRODUCT_NAME_MAX_LENGTH } from '#shared/catalog-schemas.js';
 import { PRODUCT_CATEGORIES, type ProductCategory } from '#shared/catalog.js';
 import { MAX_PRICE_MINOR } from '#shared/money.js';
@@ -285,7 +286,7 @@ function readProduct(reader: DocumentReader): LegacyProduct | null {
 }
 
 function readCustomer(reader: DocumentReader): LegacyCustomer | null {
-  const email = emailOf(reader.text('email', 300) || reader.id);
+  const email = signInEmailOf(reader.text('email', 300) || reader.id);
   if (!email) {
     reader.problem('email', 'is not an e-mail address; the customer was not imported');
     return null;
@@ -323,10 +324,6 @@ function readCustomer(reader: DocumentReader): LegacyCustomer | null {
   return { email, createdAt: reader.time('createdAt'), lastLoginAt: reader.time('lastLoginTime'), addresses, cart };
 }
 
-const emailOf = (text: string): string | null => {
-  const email = text.trim().toLowerCase();
-  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) && email.length <= 254 ? email : null;
-};
 
 function readOrderLines(reader: DocumentReader): LegacyOrderLine[] {
   const items = reader.get('items');
@@ -355,7 +352,7 @@ function readOrderLines(reader: DocumentReader): LegacyOrderLine[] {
 
 function readOrder(reader: DocumentReader): LegacyOrder | null {
   const id = reader.text('orderId', 100) || reader.id;
-  const customerEmail = emailOf(reader.text('customerEmail', 300));
+  const customerEmail = signInEmailOf(reader.text('customerEmail', 300));
   if (!customerEmail) {
     reader.problem('customerEmail', 'is not an e-mail address; the order was not imported');
     return null;
@@ -500,7 +497,7 @@ export function readLegacyExport(json: string): LegacyExport {
   }
   const admins = new Set<string>();
   for (const reader of documents('admins')) {
-    const email = emailOf(reader.text('email', 300)) ?? emailOf(reader.id);
+    const email = signInEmailOf(reader.text('email', 300)) ?? signInEmailOf(reader.id);
     if (email) admins.add(email);
     else {
       reader.problem('email', 'neither the id nor the email field is an e-mail address; skipped');
