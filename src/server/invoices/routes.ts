@@ -1,5 +1,5 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Currency } from '#shared/money.js';
 import { z } from 'zod';
 import { invoiceBuyerSchema } from '#shared/invoice-buyer.js';
@@ -59,19 +59,6 @@ async function findDocument(db: Database, orderId: string, documentId: string, v
 
 /** An order's invoices, credit notes and sale documents, for its buyer and for the admin. */
 export function registerDocumentRoutes(app: FastifyInstance, db: Database, auditSettings: AuditFileSettings): void {
-  app.get<WithOrder>('/api/orders/:orderId/documents', async (request, reply): Promise<{ documents: TaxDocumentSummary[] }> => {
-    const user = await requireUser(db, request);
-    reply.header('cache-control', 'no-store');
-    return { documents: await listDocuments(db, orderIdOf(request.params), eq(orders.userId, user.id)) };
-  });
-
-  app.get<WithDocument>('/api/orders/:orderId/documents/:documentId', async (request, reply): Promise<{ document: TaxDocumentContent }> => {
-    const user = await requireUser(db, request);
-    reply.header('cache-control', 'no-store');
-    const documentId = pathId(request.params.documentId, 'Document not found');
-    return { document: (await findDocument(db, orderIdOf(request.params), documentId, eq(orders.userId, user.id))).content };
-  });
-
   // The buyer asks for the invoice of an order placed without one.
   app.post<WithOrder>('/api/orders/:orderId/invoice', async (request): Promise<{ outcome: InvoiceRequestOutcome; documents: TaxDocumentSummary[] }> => {
     const user = await requireUser(db, request);
@@ -108,9 +95,26 @@ export function registerDocumentRoutes(app: FastifyInstance, db: Database, audit
       .send(windows1251(audit.xml));
   });
 
-  for (const prefix of ['/api/orders', '/api/admin/orders']) {
+  // An order's documents, listed, opened and as PDFs: through /api/orders for the order's buyer, through /api/admin/orders for the admin.
+  for (const prefix of ['/api/orders', '/api/admin/orders'] as const) {
+    const visibleTo = async (request: FastifyRequest): Promise<SQL | undefined> =>
+      prefix === '/api/admin/orders' ? (await requireAdmin(db, request), undefined) : eq(orders.userId, (await requireUser(db, request)).id);
+
+    app.get<WithOrder>(`${prefix}/:orderId/documents`, async (request, reply): Promise<{ documents: TaxDocumentSummary[] }> => {
+      const visible = await visibleTo(request);
+      reply.header('cache-control', 'no-store');
+      return { documents: await listDocuments(db, orderIdOf(request.params), visible) };
+    });
+
+    app.get<WithDocument>(`${prefix}/:orderId/documents/:documentId`, async (request, reply): Promise<{ document: TaxDocumentContent }> => {
+      const visible = await visibleTo(request);
+      reply.header('cache-control', 'no-store');
+      const documentId = pathId(request.params.documentId, 'Document not found');
+      return { document: (await findDocument(db, orderIdOf(request.params), documentId, visible)).content };
+    });
+
     app.get<WithDocument & { Querystring: { language?: string } }>(`${prefix}/:orderId/documents/:documentId/pdf`, async (request, reply) => {
-      const visible = prefix === '/api/admin/orders' ? (await requireAdmin(db, request), undefined) : eq(orders.userId, (await requireUser(db, request)).id);
+      const visible = await visibleTo(request);
       const documentId = pathId(request.params.documentId, 'Document not found');
       const document = await findDocument(db, orderIdOf(request.params), documentId, visible, true);
       // The original is Bulgarian; an English copy on request.
@@ -140,18 +144,5 @@ export function registerDocumentRoutes(app: FastifyInstance, db: Database, audit
       .header('content-disposition', `attachment; filename="accounting-${month}.csv"`)
       .type('text/csv; charset=utf-8')
       .send(csv);
-  });
-
-  app.get<WithOrder>('/api/admin/orders/:orderId/documents', async (request, reply): Promise<{ documents: TaxDocumentSummary[] }> => {
-    await requireAdmin(db, request);
-    reply.header('cache-control', 'no-store');
-    return { documents: await listDocuments(db, orderIdOf(request.params), undefined) };
-  });
-
-  app.get<WithDocument>('/api/admin/orders/:orderId/documents/:documentId', async (request, reply): Promise<{ document: TaxDocumentContent }> => {
-    await requireAdmin(db, request);
-    reply.header('cache-control', 'no-store');
-    const documentId = pathId(request.params.documentId, 'Document not found');
-    return { document: (await findDocument(db, orderIdOf(request.params), documentId, undefined)).content };
   });
 }
