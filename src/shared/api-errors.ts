@@ -39,6 +39,8 @@ export const API_ERROR_CODES = [
   'invalid_cursor',
   /** The catalogue's prices were converted to another currency while this server runs; it takes no order until restarted. */
   'currency_changed',
+  /** A discount code the checkout does not take; messageKey says why (discountRefusalKey). */
+  'discount_refused',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 

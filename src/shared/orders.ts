@@ -95,6 +95,8 @@ export const placeOrderSchema = z.object({
   acceptTerms: z.literal(true, { error: 'checkout.errors.termsRequired' }),
   /** Who the invoice is to be made out to, when the buyer asks for one. */
   invoiceBuyer: invoiceBuyerSchema.optional(),
+  /** The discount code the buyer applied, as typed (normalised and checked by the server). */
+  discountCode: z.string().max(64).optional(),
 });
 export type PlaceOrderRequest = z.input<typeof placeOrderSchema>;
 

@@ -17,6 +17,17 @@ export interface Pricing {
   taxIncluded: boolean;
   /** The rate the tax was computed at, in basis points. */
   taxRateBasisPoints: number;
+  /** Taken off the products' subtotal by a discount code (0 without one), before tax. */
+  discount: number;
+  /** The discount code applied (its discount, or free shipping), or null. */
+  discountCode: string | null;
+}
+
+/** A discount code's effect on a price (applyDiscount in discounts.ts). */
+export interface PriceReduction {
+  code: string;
+  productsMinor: number;
+  freeShipping: boolean;
 }
 
 
@@ -31,27 +42,52 @@ export function taxContainedIn(amountMinor: number, taxRateBasisPoints: number):
 }
 
 /**
- * Pricing of an order or cart from its lines' unit prices and quantities. Shipping (and the
- * cash-on-delivery fee) apply only to a non-empty cart, shipping only below the free-shipping subtotal. Tax is added to the subtotal, as the
- * specification has it; with prices that include tax, the total is what the shelf prices, shipping
- * and fee add up to, and the tax shown is the part of that total that is tax.
+ * Shares a whole amount out over weights in proportion, in whole minor units that add up to it
+ * exactly: each share rounded down, and the units left over going to the largest remainders (the
+ * earlier weight first on a tie).
+ */
+export function shareOut(amount: number, weights: readonly number[]): number[] {
+  const whole = weights.reduce((sum, weight) => sum + weight, 0);
+  if (whole === 0) return weights.map(() => 0);
+  const shares = weights.map((weight) => Math.floor((amount * weight) / whole));
+  const remainders = weights.map((weight, index) => ({ index, remainder: (amount * weight) % whole }));
+  let left = amount - shares.reduce((sum, share) => sum + share, 0);
+  for (const { index } of remainders.sort((a, b) => b.remainder - a.remainder || a.index - b.index)) {
+    if (left === 0) break;
+    shares[index]! += 1;
+    left -= 1;
+  }
+  return shares;
+}
+
+/**
+ * Pricing of an order or cart from its lines' unit prices and quantities, less a discount code's
+ * reduction. Shipping (and the cash-on-delivery fee) apply only to a non-empty cart, shipping only
+ * below the free-shipping subtotal (compared with the products' price after the discount) and without
+ * a free-shipping code. Tax is added to the discounted subtotal, as the specification has it; with
+ * prices that include tax, the total is what the shelf prices less the discount, shipping and fee add
+ * up to, and the tax shown is the part of that total that is tax.
  */
 export function priceLines(
   lines: readonly { priceMinor: number; quantity: number }[],
   rules: PricingRules = SPEC_PRICING,
   paymentMethod?: string,
+  reduction: PriceReduction | null = null,
 ): Pricing {
   const subtotal = lines.reduce((sum, line) => sum + line.priceMinor * line.quantity, 0);
+  const discount = Math.min(reduction?.productsMinor ?? 0, subtotal);
+  const goods = subtotal - discount;
   const any = lines.some((line) => line.quantity > 0);
-  const shipping = any && freeShippingGap(subtotal, rules) !== 0 ? rules.shippingMinor : 0;
+  const shipping = any && !reduction?.freeShipping && freeShippingGap(goods, rules) !== 0 ? rules.shippingMinor : 0;
   const fee = any && paymentMethod === 'cash_on_delivery' ? rules.cashOnDeliveryFeeMinor : 0;
   const taxRateBasisPoints = rules.taxRateBasisPoints;
+  const common = { subtotal, shipping, fee, taxRateBasisPoints, discount, discountCode: reduction?.code ?? null };
   if (rules.pricesIncludeTax) {
-    const total = subtotal + shipping + fee;
-    return { subtotal, tax: taxContainedIn(total, taxRateBasisPoints), shipping, fee, total, taxIncluded: true, taxRateBasisPoints };
+    const total = goods + shipping + fee;
+    return { ...common, tax: taxContainedIn(total, taxRateBasisPoints), total, taxIncluded: true };
   }
-  const tax = taxFor(subtotal, taxRateBasisPoints);
-  return { subtotal, tax, shipping, fee, total: subtotal + tax + shipping + fee, taxIncluded: false, taxRateBasisPoints };
+  const tax = taxFor(goods, taxRateBasisPoints);
+  return { ...common, tax, total: goods + tax + shipping + fee, taxIncluded: false };
 }
 
 /**

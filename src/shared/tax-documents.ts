@@ -70,6 +70,8 @@ export interface TaxDocumentContent {
    * (SHOW_BGN_EQUIVALENT); absent otherwise.
    */
   totalBgnMinor?: number;
+  /** A discount code's reduction, already taken off the lines' amounts; absent without one. */
+  discount?: { code: string; amountMinor: number };
   payment: DocumentPayment;
   /** The invoice a credit note corrects, or that a corrected invoice is issued in place of. */
   corrects: { number: string; issuedAt: string } | null;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addWorkingDays, BULGARIAN_HOLIDAYS, dispatchDate, isWorkingDay, latestDate, nextDay, sofiaDate, sofiaMidnight } from './working-days.js';
+import { addWorkingDays, BULGARIAN_HOLIDAYS, dispatchDate, isWorkingDay, latestDate, nextDay } from './working-days.js';
+import { sofiaDate, sofiaMidnight } from './sofia-time.js';
 
 describe('isWorkingDay', () => {
   it('is Monday to Friday outside the holidays', () => {

@@ -1,4 +1,5 @@
 import type { LeadTime } from './product-options.js';
+import { sofiaDate } from './sofia-time.js';
 
 /**
  * Working days in Bulgaria: Monday to Friday, except the public holidays (Labour Code, art. 154),
@@ -39,26 +40,12 @@ export const BULGARIAN_HOLIDAYS: Readonly<Record<number, readonly string[]>> = {
 
 const HOLIDAYS = new Set(Object.values(BULGARIAN_HOLIDAYS).flat());
 
-/** A date (yyyy-mm-dd) as the day it is in Sofia at this moment. */
-export const sofiaDate = (moment: Date): string =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Sofia', year: 'numeric', month: '2-digit', day: '2-digit' }).format(moment);
-
 /** The day after a date (yyyy-mm-dd). */
 export const nextDay = (isoDate: string): string => {
   const date = new Date(`${isoDate}T12:00:00Z`);
   date.setUTCDate(date.getUTCDate() + 1);
   return date.toISOString().slice(0, 10);
 };
-
-/** The moment a day (yyyy-mm-dd) begins in Sofia: midnight there is 22:00 or 21:00 UTC the day before. */
-export function sofiaMidnight(isoDate: string): Date {
-  const utcMidnight = Date.parse(`${isoDate}T00:00:00Z`);
-  for (const hours of [2, 3]) {
-    const moment = new Date(utcMidnight - hours * 3_600_000);
-    if (sofiaDate(moment) === isoDate && sofiaDate(new Date(moment.getTime() - 1)) !== isoDate) return moment;
-  }
-  throw new Error(`No midnight in Sofia on ${isoDate}`);
-}
 
 export function isWorkingDay(isoDate: string): boolean {
   const weekday = new Date(`${isoDate}T12:00:00Z`).getUTCDay();

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import { parseCsv } from '#shared/csv.js';
-import { sofiaDate } from '#shared/working-days.js';
+import { sofiaDate } from '#shared/sofia-time.js';
 import { ordersCsv } from '#server/admin/orders-export.js';
 import { admins, orders, products } from '#server/db/schema.js';
 import { fillCart, placeOrder } from './shopper.js';

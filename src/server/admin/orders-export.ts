@@ -3,7 +3,8 @@ import type { TextLanguage } from '#shared/catalog.js';
 import { csvRow } from '#shared/csv.js';
 import { normalizeOrderStatus, type OrderStatus } from '#shared/order-status.js';
 import type { PaymentMethod } from '#shared/orders.js';
-import { nextDay, sofiaMidnight } from '#shared/working-days.js';
+import { nextDay } from '#shared/working-days.js';
+import { sofiaDateTime, sofiaMidnight } from '#shared/sofia-time.js';
 import type { Executor } from '#server/db/client.js';
 import { orderItems, orders, payments } from '#server/db/schema.js';
 import { HttpError } from '#server/http/errors.js';
@@ -58,7 +59,7 @@ export async function* ordersCsv(db: Executor, period: ExportPeriod, language: T
   const row = (cells: string[]) => csvRow(cells, separator);
   // No thousands separator, which a spreadsheet would read as text.
   const amount = (minor: number) => (language === 'bg' ? (minor / 100).toFixed(2).replace('.', ',') : (minor / 100).toFixed(2));
-  const time = (moment: Date | null) => (moment ? sofiaTime(moment) : '');
+  const time = (moment: Date | null) => (moment ? sofiaDateTime(moment).replace('T', ' ') : '');
   yield `\uFEFF${row(words.headers)}`;
   // The last order read, its time as the database has it: in microseconds, which a Date would cut to milliseconds.
   let after: { createdAt: string; id: string } | undefined;
@@ -107,7 +108,3 @@ export async function* ordersCsv(db: Executor, period: ExportPeriod, language: T
     if (rows.length < pageSize) return;
   }
 }
-
-/** "2026-11-26 14:05", in Sofia. */
-const sofiaTime = (moment: Date) =>
-  new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Sofia', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' }).format(moment);

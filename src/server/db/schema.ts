@@ -335,8 +335,14 @@ export const orders = pgTable(
     dispatchBy: date('dispatch_by'),
     /** Who the buyer asked the invoice to be made out to; null when no invoice was asked for. */
     invoiceBuyer: jsonb('invoice_buyer').$type<InvoiceBuyer>(),
+    /** The discount code the order was placed with, and what it took off the products (before tax). */
+    discountCodeId: uuid('discount_code_id').references(() => discountCodes.id),
+    discountCode: text('discount_code'),
+    discountMinor: integer('discount_minor').notNull().default(0),
   },
   (table) => [
+    // A code's uses, counted under its row's lock at every checkout with it, and its revenue.
+    index('orders_discount_code_idx').on(table.discountCodeId, table.userId).where(sql`${table.discountCodeId} is not null`),
     // One customer's orders newest first: their own list, and the admin's search, which finds the
     // e-mails in order_customer_emails and then walks this index for each (order-queries.ts).
     index('orders_customer_email_created_id_idx').on(table.customerEmail, table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
@@ -355,6 +361,36 @@ export const orders = pgTable(
     uniqueIndex('orders_user_idempotency_key_idx').on(table.userId, table.idempotencyKey),
     check('orders_payment_method_known', sql`${table.paymentMethod} in ('pay_by_link', 'card', 'cash_on_delivery')`),
     check('orders_currency_known', sql`${table.currency} in ('BGN', 'EUR')`),
+  ],
+);
+
+/**
+ * Discount codes the owner hands out (src/shared/discounts.ts has the rules). A code is stored in
+ * capitals; a deleted code keeps its row for the orders placed with it, and its text is free again.
+ */
+export const discountCodes = pgTable(
+  'discount_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    code: text('code').notNull(),
+    kind: text('kind').notNull(),
+    /** Basis points for a percentage, minor units of the shop's currency for an amount, 0 for free shipping. */
+    value: integer('value').notNull(),
+    minSubtotalMinor: integer('min_subtotal_minor'),
+    startsAt: moment('starts_at'),
+    endsAt: moment('ends_at'),
+    usageLimit: integer('usage_limit'),
+    perCustomerLimit: integer('per_customer_limit'),
+    /** The products and categories it is limited to; both empty: every product. */
+    productIds: jsonb('product_ids').$type<string[]>().notNull().default([]),
+    categories: jsonb('categories').$type<string[]>().notNull().default([]),
+    paused: boolean('paused').notNull().default(false),
+    createdAt: createdAt(),
+    deletedAt: moment('deleted_at'),
+  },
+  (table) => [
+    uniqueIndex('discount_codes_code_idx').on(table.code).where(sql`${table.deletedAt} is null`),
+    check('discount_codes_kind_known', sql`${table.kind} in ('percent', 'amount', 'free_shipping')`),
   ],
 );
 
@@ -402,6 +438,8 @@ export const orderItems = pgTable(
     dispatchBy: date('dispatch_by'),
     /** The product's rule for the right of withdrawal when ordered (RETURN_RULES): the one the buyer was told. */
     returnRule: text('return_rule').notNull().default('standard'),
+    /** The line's part of the order's discount (shareOut): what the buyer paid for it is price × quantity less this. */
+    discountMinor: integer('discount_minor').notNull().default(0),
   },
   (table) => [
     uniqueIndex('order_items_order_position_idx').on(table.orderId, table.position),

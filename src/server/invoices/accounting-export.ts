@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, inArray, lt } from 'drizzle-orm';
 import { csvRow } from '#shared/csv.js';
-import { sofiaDate } from '#shared/working-days.js';
+import { sofiaDate } from '#shared/sofia-time.js';
 import type { Executor } from '#server/db/client.js';
 import { orders, payments, taxDocuments } from '#server/db/schema.js';
 import { decimal, parseTaxMonth } from './audit-file.js';

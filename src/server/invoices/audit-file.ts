@@ -1,10 +1,11 @@
 import { and, asc, eq, gte, inArray, lt } from 'drizzle-orm';
 import { bgnToEurMinor, eurToBgnMinor, type Currency } from '#shared/money.js';
-import { sofiaDate, sofiaMidnight } from '#shared/working-days.js';
+import { sofiaDate, sofiaMidnight } from '#shared/sofia-time.js';
 import type { Executor } from '#server/db/client.js';
 import { orderItems, orders, payments, refunds, taxDocuments } from '#server/db/schema.js';
 import { documentAmounts } from './document-lines.js';
 import type { DocumentSettings } from './issue-documents.js';
+import { taxContainedIn } from '#shared/pricing.js';
 
 /**
  * The month's standardised audit file for the revenue agency (Наредба Н-18, Приложение № 38), as its
@@ -46,6 +47,15 @@ const fileCurrency = (year: number): Currency => (year >= 2026 ? 'EUR' : 'BGN');
 function convert(minor: number, from: Currency, to: Currency): number {
   if (from === to) return minor;
   return to === 'EUR' ? bgnToEurMinor(minor) : eurToBgnMinor(minor);
+}
+
+/**
+ * A discount code's reduction without VAT: as it is, where VAT was added after it or the seller
+ * charges none; less the VAT it contains, where the prices included VAT.
+ */
+function discountWithoutVat(order: { discountMinor: number; taxIncluded: boolean; taxRateBasisPoints: number }, vatRegistered: boolean): number {
+  if (!vatRegistered || !order.taxIncluded) return order.discountMinor;
+  return order.discountMinor - taxContainedIn(order.discountMinor, order.taxRateBasisPoints);
 }
 
 /** An amount in minor units as the files write it: 12.34, with a point. */
@@ -108,6 +118,9 @@ export async function auditFileXml(db: Executor, monthText: string, settings: Au
     const ownDocuments = documents.filter((document) => document.orderId === order.id);
     const document = ownDocuments.find((entry) => entry.kind === 'sale_document') ?? ownDocuments.find((entry) => entry.kind === 'invoice');
     const sum = (pick: (article: (typeof articles)[number]) => number) => articles.reduce((total, article) => total + pick(article), 0);
+    // The articles are at what was paid for them, the discount taken off; the order's total before it
+    // adds the discount back, without its VAT, so that ord_total1 − ord_disc + ord_vat = ord_total2.
+    const discount = convert(discountWithoutVat(order, settings.seller.vatNumber !== ''), from, currency);
     return [
       '<orderenum>',
       `<ord_n>${escapeXml(order.id)}</ord_n>`,
@@ -128,8 +141,8 @@ export async function auditFileXml(db: Executor, monthText: string, settings: Au
         ].join(''),
       ),
       '</art>',
-      `<ord_total1>${decimal(sum((article) => article.net))}</ord_total1>`,
-      '<ord_disc>0.00</ord_disc>',
+      `<ord_total1>${decimal(sum((article) => article.net) + discount)}</ord_total1>`,
+      `<ord_disc>${decimal(discount)}</ord_disc>`,
       `<ord_vat>${decimal(sum((article) => article.vat))}</ord_vat>`,
       `<ord_total2>${decimal(sum((article) => article.value))}</ord_total2>`,
       `<paym>${paymentCode(payment.method)}</paym>`,

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { SPEC_PRICING, type PricingRules } from '#shared/money.js';
 import { priceLines } from '#shared/pricing.js';
-import { documentAmounts, shareOut, type PricedOrder } from './document-lines.js';
+import { applyDiscount, type DiscountTerms } from '#shared/discounts.js';
+import { shareOut } from '#shared/pricing.js';
+import { documentAmounts, type PricedOrder } from './document-lines.js';
 
 describe('shareOut', () => {
   it.each([
@@ -18,10 +20,12 @@ describe('shareOut', () => {
 });
 
 /** An order priced by the shop's own rules, as checkout prices it. */
-function order(lines: { priceMinor: number; quantity: number }[], rules: Partial<PricingRules> = {}, method?: string): PricedOrder {
-  const pricing = priceLines(lines, { ...SPEC_PRICING, ...rules }, method);
+function order(lines: { priceMinor: number; quantity: number }[], rules: Partial<PricingRules> = {}, method?: string, discount?: DiscountTerms): PricedOrder {
+  const applied = discount ? applyDiscount(discount, lines.map((line, index) => ({ ...line, productId: `p${index}` }))) : null;
+  if (applied && 'refusal' in applied) throw new Error(applied.refusal);
+  const pricing = priceLines(lines, { ...SPEC_PRICING, ...rules }, method, applied);
   return {
-    lines: lines.map((line, index) => ({ ...line, nameEn: `Set ${index + 1}`, nameBg: `Комплект ${index + 1}` })),
+    lines: lines.map((line, index) => ({ ...line, nameEn: `Set ${index + 1}`, nameBg: `Комплект ${index + 1}`, discountMinor: applied?.lineShares[index] ?? 0 })),
     shippingMinor: pricing.shipping,
     feeMinor: pricing.fee,
     taxMinor: pricing.tax,
@@ -89,5 +93,23 @@ describe('documentAmounts', () => {
 
   it('refuses an order whose stored total its lines do not make', () => {
     expect(() => documentAmounts({ ...order([{ priceMinor: 1000, quantity: 1 }]), totalMinor: 1 }, true)).toThrow(/add up to/);
+  });
+
+  it.each([
+    ['VAT added', { pricesIncludeTax: false, taxRateBasisPoints: 2000 }],
+    ['VAT included', { pricesIncludeTax: true, taxRateBasisPoints: 2000 }],
+  ] as const)('with a discount code and %s, each line is at what was paid for it and the lines add up to the order', (_mode, rules) => {
+    const tenPercentOffFirst: DiscountTerms = { code: 'LAUNCH10', kind: 'percent', value: 1000, minSubtotalMinor: null, eligibleProductIds: ['p0'] };
+    const placed = order([{ priceMinor: 1999, quantity: 3 }, { priceMinor: 1250, quantity: 1 }], { currency: 'EUR', shippingMinor: 500, ...rules }, undefined, tenPercentOffFirst);
+    // 10% of 59.97, rounded half-up, off the first line only.
+    expect(placed.lines.map((line) => line.discountMinor)).toEqual([600, 0]);
+    const amounts = documentAmounts(placed, true);
+    const [first, second] = amounts.lines;
+    expect(first!.valueMinor).toBe(rules.pricesIncludeTax ? 5397 : 5397 + first!.vatMinor);
+    expect(second!.valueMinor).toBe(rules.pricesIncludeTax ? 1250 : 1250 + second!.vatMinor);
+    expect(amounts.totalMinor).toBe(placed.totalMinor);
+    expect(amounts.vatMinor).toBe(placed.taxMinor);
+    // The discount lowered the VAT base: 20% of (59.97 − 6.00 + 12.50) added, or contained in the total.
+    expect(placed.taxMinor).toBe(rules.pricesIncludeTax ? 1191 : 1329);
   });
 });

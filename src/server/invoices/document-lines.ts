@@ -1,8 +1,10 @@
+import { shareOut } from '#shared/pricing.js';
 import type { DocumentLine } from '#shared/tax-documents.js';
 
 /** An order's amounts as it was placed: the lines and totals it stores. */
 export interface PricedOrder {
-  lines: readonly { nameEn: string; nameBg: string; priceMinor: number; quantity: number }[];
+  /** discountMinor: the line's part of a discount code's reduction, which its amount is less. */
+  lines: readonly { nameEn: string; nameBg: string; priceMinor: number; quantity: number; discountMinor: number }[];
   shippingMinor: number;
   feeMinor: number;
   taxMinor: number;
@@ -22,36 +24,18 @@ const SHIPPING = { en: 'Shipping', bg: 'Доставка' };
 const CASH_ON_DELIVERY_FEE = { en: 'Cash on delivery fee', bg: 'Такса за наложен платеж' };
 
 /**
- * Shares a whole amount out over weights in proportion, in whole minor units that add up to it
- * exactly: each share rounded down, and the units left over going to the largest remainders (the
- * earlier line first on a tie).
- */
-export function shareOut(amount: number, weights: readonly number[]): number[] {
-  const whole = weights.reduce((sum, weight) => sum + weight, 0);
-  if (whole === 0) return weights.map(() => 0);
-  const shares = weights.map((weight) => Math.floor((amount * weight) / whole));
-  const remainders = weights.map((weight, index) => ({ index, remainder: (amount * weight) % whole }));
-  let left = amount - shares.reduce((sum, share) => sum + share, 0);
-  for (const { index } of remainders.sort((a, b) => b.remainder - a.remainder || a.index - b.index)) {
-    if (left === 0) break;
-    shares[index]! += 1;
-    left -= 1;
-  }
-  return shares;
-}
-
-/**
  * The lines of a document for an order, with the order's own totals: the VAT of each line is the
  * order's VAT shared out over the lines that carry it, in proportion to their amounts (shareOut), so
  * that the lines' VAT adds up to the order's to the cent, and net plus VAT is what the buyer paid for
- * each line. The order's VAT is computed once, on its total, by the pricing rules (priceLines), and a
+ * each line. A line's amount is what the buyer paid for it: its price less its part of a discount
+ * code's reduction, which lowers its VAT base. The order's VAT is computed once, on its total, by the pricing rules (priceLines), and a
  * document never computes it again. With prices that include VAT, every line carries it (shipping
  * and the fee too); with VAT added, it was added to the goods only, so only their lines carry it.
  * A seller not registered for VAT shows none: each line is its whole value.
  */
 export function documentAmounts(order: PricedOrder, vatRegistered: boolean): DocumentAmounts {
   const entries = [
-    ...order.lines.map((line) => ({ description: { en: line.nameEn, bg: line.nameBg || line.nameEn }, quantity: line.quantity, amount: line.priceMinor * line.quantity, goods: true })),
+    ...order.lines.map((line) => ({ description: { en: line.nameEn, bg: line.nameBg || line.nameEn }, quantity: line.quantity, amount: line.priceMinor * line.quantity - line.discountMinor, goods: true })),
     ...(order.shippingMinor > 0 ? [{ description: SHIPPING, quantity: 1, amount: order.shippingMinor, goods: false }] : []),
     ...(order.feeMinor > 0 ? [{ description: CASH_ON_DELIVERY_FEE, quantity: 1, amount: order.feeMinor, goods: false }] : []),
   ];

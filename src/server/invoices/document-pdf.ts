@@ -5,7 +5,7 @@ import QRCode from 'qrcode';
 import type { InvoiceBuyer } from '#shared/invoice-buyer.js';
 import { formatMinor, taxPercentText, type Currency } from '#shared/money.js';
 import type { TaxDocumentContent } from '#shared/tax-documents.js';
-import { sofiaDate } from '#shared/working-days.js';
+import { sofiaDate } from '#shared/sofia-time.js';
 import { bulgarianAmountInWords, englishAmountInWords } from './amount-in-words.js';
 import { saleQrText } from './sale-qr.js';
 
@@ -46,6 +46,7 @@ const TEXTS = {
     total: 'Сума за плащане',
     totalCredited: 'Сума за възстановяване',
     totalInBgn: 'Равностойност в лева по фиксирания курс 1,95583 лв. за 1 евро',
+    discount: 'Отстъпка с код {code}, приспадната в стойността на редовете',
     inWords: 'Словом',
     payment: 'Начин на плащане',
     methods: { card: 'с карта', pay_by_link: 'чрез връзка за плащане', cash_on_delivery: 'наложен платеж' },
@@ -79,6 +80,7 @@ const TEXTS = {
     total: 'Amount due',
     totalCredited: 'Amount refunded',
     totalInBgn: 'In leva at the fixed rate of 1.95583 BGN per euro',
+    discount: 'Discount with code {code}, taken off the lines\' amounts',
     inWords: 'In words',
     payment: 'Payment',
     methods: { card: 'by card', pay_by_link: 'by payment link', cash_on_delivery: 'cash on delivery' },
@@ -216,6 +218,7 @@ export async function documentPdf(document: TaxDocumentContent, language: Langua
   pdf.moveDown();
 
   const totals: [string, string][] = [
+    ...(document.discount ? ([[texts.discount.replace('{code}', document.discount.code), money(document.discount.amountMinor, currency, language)]] as [string, string][]) : []),
     ...(vatShown ? ([[texts.net, money(document.netMinor, currency, language)], [texts.vat, money(document.vatMinor, currency, language)]] as [string, string][]) : []),
     [document.totalMinor < 0 ? texts.totalCredited : texts.total, money(document.totalMinor, currency, language)],
     ...(document.totalBgnMinor === undefined ? [] : ([[texts.totalInBgn, money(document.totalBgnMinor, 'BGN', language)]] as [string, string][])),

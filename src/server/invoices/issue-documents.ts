@@ -61,7 +61,7 @@ async function paymentAndLines(tx: Executor, orderId: string) {
   const [payment] = await tx.select().from(payments).where(eq(payments.orderId, orderId));
   if (!payment) throw new Error(`Order ${orderId} has no payment to document`);
   const lines = await tx
-    .select({ nameEn: orderItems.nameEn, nameBg: orderItems.nameBg, priceMinor: orderItems.priceMinor, quantity: orderItems.quantity })
+    .select({ nameEn: orderItems.nameEn, nameBg: orderItems.nameBg, priceMinor: orderItems.priceMinor, quantity: orderItems.quantity, discountMinor: orderItems.discountMinor })
     .from(orderItems)
     .where(eq(orderItems.orderId, orderId))
     .orderBy(asc(orderItems.position));
@@ -89,6 +89,7 @@ async function issue(tx: Executor, kind: TaxDocumentKind, settings: DocumentSett
     currency: order.currency as Currency,
     ...amounts,
     ...totalBgn(settings, order.currency, amounts.totalMinor),
+    ...(order.discountCode && order.discountMinor > 0 ? { discount: { code: order.discountCode, amountMinor: order.discountMinor } } : {}),
     payment: { method: payment.method as PaymentMethod, paidAt, reference: payment.paymentId, cardLast4: payment.cardLast4 },
     corrects: null,
   };

@@ -1,8 +1,5 @@
 import type { TaxDocumentContent } from '#shared/tax-documents.js';
-import { sofiaDate } from '#shared/working-days.js';
-
-const sofiaTime = (moment: Date) =>
-  new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Sofia', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(moment);
+import { sofiaClockTime, sofiaDate } from '#shared/sofia-time.js';
 
 /**
  * The text of a sale document's QR code (Наредба Н-18, чл. 52о, ал. 1, т. 6, in the form of
@@ -11,5 +8,5 @@ const sofiaTime = (moment: Date) =>
  */
 export function saleQrText(document: Pick<TaxDocumentContent, 'seller' | 'orderId' | 'payment' | 'totalMinor'>): string {
   const paidAt = new Date(document.payment.paidAt);
-  return [document.seller.napShopNumber ?? '', document.orderId, document.payment.reference, sofiaDate(paidAt), sofiaTime(paidAt), (document.totalMinor / 100).toFixed(2)].join('*');
+  return [document.seller.napShopNumber ?? '', document.orderId, document.payment.reference, sofiaDate(paidAt), sofiaClockTime(paidAt), (document.totalMinor / 100).toFixed(2)].join('*');
 }

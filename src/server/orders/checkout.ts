@@ -17,6 +17,7 @@ import { inTransaction } from '#server/db/transaction.js';
 import { HttpError } from '#server/http/errors.js';
 import { changeNotices } from '#server/notices/live-hub.js';
 import type { ShopMetrics } from '#server/metrics/shop-metrics.js';
+import { discountForCheckout } from '#server/promotions/discount-codes.js';
 import { takeStock } from '#server/stock/service.js';
 import { queueOrderPlacedMails, type OrderMailSettings } from './order-mails.js';
 import { STATUS_TIME_COLUMNS, toOrder, withDetails, type OrderItemRow } from './order-queries.js';
@@ -38,6 +39,8 @@ export interface PlaceOrderInput {
   expectedTotalMinor: number;
   language: TextLanguage;
   invoiceBuyer?: InvoiceBuyer;
+  /** The discount code the buyer applied, as typed. */
+  discountCode?: string;
 }
 
 async function findByIdempotencyKey(db: Executor, userId: string, key: string): Promise<Order | undefined> {
@@ -58,7 +61,8 @@ export interface CheckoutSettings {
  * Places an order from the customer's cart on the server, at the products' current prices, in one
  * transaction that also takes the ordered lines out of the cart and their pieces out of stock: it
  * all happens or none of it does. If a line's choices no longer fit its product (choices_changed),
- * the total is not the one the customer confirmed (price_changed) or a product or combination has
+ * a discount code is refused (discount_refused, with the reason), the total is not the one the
+ * customer confirmed (price_changed) or a product or combination has
  * fewer pieces left than the cart holds (stock_short), nothing is written and the answer is 409.
  * A request repeated with the same idempotency key returns the order the first one placed.
  * A new order is counted once it has committed.
@@ -102,8 +106,10 @@ export async function placeOrder(
       );
     }
 
+    // The code's row stays locked until the order commits, so its limits hold under parallel checkouts.
+    const discount = input.discountCode ? await discountForCheckout(tx, input.discountCode, user.id, lines) : null;
     // Unit prices with the lines' choices (unitPriceMinor), so that options and add-ons are in every total.
-    const pricing = priceLines(lines, settings.pricing, input.paymentMethod);
+    const pricing = priceLines(lines, settings.pricing, input.paymentMethod, discount);
     if (pricing.total !== input.expectedTotalMinor) {
       return repeatOrRefuse(new HttpError(409, 'price_changed', `The order total is now ${pricing.total}, not ${input.expectedTotalMinor}; confirm it again.`));
     }
@@ -145,6 +151,9 @@ export async function placeOrder(
         termsVersion,
         termsAcceptedAt: sql`now()`,
         invoiceBuyer: input.invoiceBuyer ?? null,
+        discountCodeId: discount?.codeId ?? null,
+        discountCode: discount?.code ?? null,
+        discountMinor: pricing.discount,
         // now() is the transaction's start, the same moment as created_at's default.
         [STATUS_TIME_COLUMNS[status]]: sql`now()`,
       })
@@ -168,6 +177,7 @@ export async function placeOrder(
       combinationKey: line.combinationKey,
       dispatchBy: line.dispatchBy,
       returnRule: line.returnRule,
+      discountMinor: discount?.lineShares[position] ?? 0,
     }));
     // The order's lines and its first status written, the ordered lines taken out of the cart, and
     // the customer's open pages told of both, in one round trip. Every part runs whatever the final

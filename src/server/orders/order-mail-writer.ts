@@ -14,9 +14,9 @@ import type { TaxDocumentContent } from '#shared/tax-documents.js';
 import type { OrderMailSettings } from './order-mails.js';
 import { getOrder } from './order-queries.js';
 import { returnsMailDocument, withdrawalButton } from '#server/returns/returns-mails.js';
+import { SHOP_TIME_ZONE } from '#shared/sofia-time.js';
 
 /** Times in e-mails are the shop's own, in Bulgaria. */
-const SHOP_TIME_ZONE = 'Europe/Sofia';
 const localeOf = (language: TextLanguage) => (language === 'bg' ? 'bg-BG' : 'en-GB');
 
 /** Writes the e-mail of a queued message from the order as it is now, in the message's language. */
@@ -123,6 +123,7 @@ class OrderMailWriter {
         emphasizeLast: true,
         rows: [
           [texts.order.subtotal, this.money(order.pricing.subtotal)],
+          ...this.discountRows(),
           ...(order.pricing.taxIncluded ? [] : [[this.t(texts.order.tax), this.money(order.pricing.tax)] as [string, string]]),
           [texts.order.shipping, order.pricing.shipping === 0 && order.pricing.subtotal > 0 ? texts.order.freeShipping : this.money(order.pricing.shipping)],
           ...(order.pricing.fee > 0 ? [[texts.order.cashOnDeliveryFee, this.money(order.pricing.fee)] as [string, string]] : []),
@@ -132,6 +133,13 @@ class OrderMailWriter {
         ],
       },
     ];
+  }
+
+  /** The discount code's row, under the subtotal: what it took off the products, or free shipping. */
+  private discountRows(): [string, string][] {
+    const { discount, discountCode } = this.order.pricing;
+    if (!discountCode) return [];
+    return [[this.t(this.texts.order.discount, { code: discountCode }), discount > 0 ? `−${this.money(discount)}` : this.texts.order.discountFreeShipping]];
   }
 
   /** The order's lines, each with its choices in small print ("Almond · Medium · Sizes 3-6-5-7-9 / 3-6-5-7-9"). */

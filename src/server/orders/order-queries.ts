@@ -68,6 +68,8 @@ export function toOrder(row: OrderRow, items: OrderItemRow[], payment: PaymentRo
       total: row.totalMinor,
       taxIncluded: row.taxIncluded,
       taxRateBasisPoints: row.taxRateBasisPoints,
+      discount: row.discountMinor,
+      discountCode: row.discountCode,
     },
     itemSummary: { count: row.itemCount, description: row.itemDescription },
     shippingAddress: {

@@ -2,14 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import { placeOrderSchema, type Order } from '#shared/orders.js';
 import { requireUser } from '#server/auth/session.js';
 import type { Database } from '#server/db/client.js';
+import type { GuessLimit } from '#server/http/guess-limit.js';
 import { parseInput, pathId } from '#server/http/validation.js';
 import type { ShopMetrics } from '#server/metrics/shop-metrics.js';
+import { isUnknownCode } from '#server/promotions/routes.js';
 import { placeOrder, type CheckoutSettings } from './checkout.js';
 import { listCustomerOrders } from './order-queries.js';
 
 export const orderIdOf = ({ orderId }: { orderId: string }) => pathId(orderId, `Order ${orderId.slice(0, 100)} not found`);
 
-export function registerOrderRoutes(app: FastifyInstance, db: Database, settings: CheckoutSettings, metrics: ShopMetrics): void {
+/** The customer's orders, and checkout; a discount code at checkout counts against the same guess limit as its check. */
+export function registerOrderRoutes(app: FastifyInstance, db: Database, settings: CheckoutSettings, metrics: ShopMetrics, discountGuesses: GuessLimit): void {
   app.get('/api/orders', async (request, reply): Promise<{ orders: Order[] }> => {
     const user = await requireUser(db, request);
     reply.header('cache-control', 'no-store');
@@ -19,7 +22,8 @@ export function registerOrderRoutes(app: FastifyInstance, db: Database, settings
   app.post('/api/orders', async (request, reply) => {
     const user = await requireUser(db, request);
     const input = parseInput(placeOrderSchema, request.body);
-    const { order, created } = await placeOrder(db, user, input, settings, metrics);
+    const place = () => placeOrder(db, user, input, settings, metrics);
+    const { order, created } = input.discountCode ? await discountGuesses.guard(request.ip, isUnknownCode, place) : await place();
     return reply.status(created ? 201 : 200).send({ order });
   });
 }

@@ -8,9 +8,9 @@ import type { ClaimedMail } from '#server/mail/mail-queue.js';
 import { fill } from '#server/mail/mail-texts.js';
 import type { OrderMailSettings } from '#server/orders/order-mails.js';
 import { refundForMail, withdrawalForMail } from './service.js';
+import { SHOP_TIME_ZONE } from '#shared/sofia-time.js';
 
 /** The acknowledgement states the moment of submission to the second, in the shop's time (Bulgaria). */
-const SHOP_TIME_ZONE = 'Europe/Sofia';
 
 const TEXTS = {
   en: {

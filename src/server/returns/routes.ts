@@ -4,12 +4,12 @@ import { refundSchema, WITHDRAWAL_STATES, withdrawalConfirmSchema, withdrawalPre
 import { findSessionUser, requireAdmin, requireUser } from '#server/auth/session.js';
 import type { Database } from '#server/db/client.js';
 import { HttpError } from '#server/http/errors.js';
+import { GuessLimit } from '#server/http/guess-limit.js';
 import { parseInput, pathId } from '#server/http/validation.js';
 import type { OrderMailSettings } from '#server/orders/order-mails.js';
 import { getOrder } from '#server/orders/order-queries.js';
 import { orderIdOf } from '#server/orders/routes.js';
 import { setCustomerCancellation } from './after-sale.js';
-import { GuessLimit } from './guess-limit.js';
 import { cancelOwnOrder, confirmWithdrawal, listWithdrawals, previewWithdrawal, receiveGoods, refundOrder } from './service.js';
 
 const listQuery = z.object({ state: z.enum(WITHDRAWAL_STATES).optional() });
@@ -20,17 +20,10 @@ const listQuery = z.object({ state: z.enum(WITHDRAWAL_STATES).optional() });
  */
 export function registerReturnsRoutes(app: FastifyInstance, db: Database, mail: OrderMailSettings, settings: { customerCancellation: boolean }): void {
   setCustomerCancellation(settings.customerCancellation);
-  const guesses = new GuessLimit();
-  /** A lookup of an order, refused while its address has guessed too often, and counted when it finds none (a buyer's own order is always found). */
-  const lookUp = async <Result>(address: string, find: () => Promise<Result>): Promise<Result> => {
-    guesses.check(address);
-    try {
-      return await find();
-    } catch (error) {
-      if (error instanceof HttpError && error.statusCode === 404) guesses.miss(address);
-      throw error;
-    }
-  };
+  const guesses = new GuessLimit('Too many order numbers and e-mail addresses that did not match; try again later.');
+  /** A lookup of an order; finding none is a miss (a buyer's own order is always found). */
+  const lookUp = <Result>(address: string, find: () => Promise<Result>) =>
+    guesses.guard(address, (error) => error instanceof HttpError && error.statusCode === 404, find);
 
   app.post('/api/withdrawals/preview', async (request, reply): Promise<{ preview: WithdrawalPreview }> => {
     const input = parseInput(withdrawalPreviewSchema, request.body);

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { sofiaDate } from '#shared/working-days.js';
+import { sofiaDate } from '#shared/sofia-time.js';
 import { useTranslation } from '#client/i18n/i18n.js';
 import { useFileDownload } from './download-file.js';
 

@@ -14,7 +14,7 @@ const refusal = (limit: GuessLimit, address: string): HttpError | null => {
 describe('the withdrawal form’s limit on wrong order-and-e-mail pairs', () => {
   it('refuses an address after ten wrong pairs in 15 minutes, until the oldest leaves the window', () => {
     let now = 0;
-    const limit = new GuessLimit(() => now);
+    const limit = new GuessLimit('Too many guesses.', () => now);
     for (let miss = 0; miss < 9; miss += 1) {
       limit.miss('10.0.0.1');
       now += 1000;
@@ -33,7 +33,7 @@ describe('the withdrawal form’s limit on wrong order-and-e-mail pairs', () => 
 
   it('forgets the addresses used longest ago when it holds too many', () => {
     let now = 0;
-    const limit = new GuessLimit(() => now);
+    const limit = new GuessLimit('Too many guesses.', () => now);
     for (let miss = 0; miss < 10; miss += 1) limit.miss('first');
     for (let address = 0; address < 10_000; address += 1) limit.miss(`other-${address}`);
     now += 1;
