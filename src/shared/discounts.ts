@@ -8,7 +8,7 @@ import { shareOut } from './pricing.js';
  * show it) and by the server (to charge it). Amounts are integer minor units of the shop's currency.
  */
 
-export const DISCOUNT_KINDS = ['percent', 'amount', 'free_shipping'] as const;
+const DISCOUNT_KINDS = ['percent', 'amount', 'free_shipping'] as const;
 export type DiscountKind = (typeof DISCOUNT_KINDS)[number];
 
 /** Letters A–Z, digits, '-' and '_', 3 to 32 of them; typed in any case, with spaces around. */

@@ -125,6 +125,8 @@ export interface WithdrawalLine {
   priceMinor: number;
   /** Pieces ordered. */
   quantity: number;
+  /** The line's part of a discount code's reduction, for all its pieces. */
+  discountMinor: number;
   /** Pieces that may still be withdrawn (0 when exempt or already withdrawn). */
   withdrawable: number;
   exemption: LineExemption | null;
@@ -162,7 +164,8 @@ export interface Withdrawal {
   acknowledgementEmail: string;
   reason: string | null;
   iban: string | null;
-  lines: { position: number; name: LocalizedText; priceMinor: number; quantity: number }[];
+  /** paidMinor: what the buyer paid for the withdrawn pieces, their price less their part of a discount code's reduction. */
+  lines: { position: number; name: LocalizedText; priceMinor: number; quantity: number; paidMinor: number }[];
   /** Every piece of every withdrawable line of the order is now withdrawn. */
   wholeOrder: boolean;
 }

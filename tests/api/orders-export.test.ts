@@ -45,7 +45,7 @@ describeEachDatabase(
       expect(response.headers['content-disposition']).toBe(`attachment; filename="orders-${today()}-${today()}.csv"`);
       expect(response.body.startsWith('\uFEFF')).toBe(true);
       const [header, ...rows] = parseCsv(response.body);
-      expect(header).toEqual(['Order', 'Ordered at', 'Paid at', 'Status', 'E-mail', 'Customer', 'Lines', 'Subtotal', 'Net', 'VAT', 'Shipping', 'Cash on delivery fee', 'Total', 'Currency', 'Payment method']);
+      expect(header).toEqual(['Order', 'Ordered at', 'Paid at', 'Status', 'E-mail', 'Customer', 'Lines', 'Subtotal', 'Discount', 'Discount code', 'Net', 'VAT', 'Shipping', 'Cash on delivery fee', 'Total', 'Currency', 'Payment method']);
       expect(rows.map((row) => row[0])).toEqual(placed.slice(0, 4));
       const [paid, cash] = rows;
       const order = (await context().database.db.select().from(orders).where(eq(orders.id, placed[0]!)))[0]!;
@@ -58,6 +58,8 @@ describeEachDatabase(
         `'=HYPERLINK("http://evil.example")`,
         'Pearl Set × 2 (23.99)',
         (order.subtotalMinor / 100).toFixed(2),
+        '0.00',
+        '',
         ((order.totalMinor - order.taxMinor) / 100).toFixed(2),
         (order.taxMinor / 100).toFixed(2),
         (order.shippingMinor / 100).toFixed(2),
@@ -67,7 +69,7 @@ describeEachDatabase(
         'Card',
       ]);
       expect(cash!.slice(2, 4)).toEqual(['', 'Accepted']);
-      expect(cash![14]).toBe('Cash on delivery');
+      expect(cash![16]).toBe('Cash on delivery');
     });
 
     it('writes Bulgarian headers, words, decimal commas and semicolons for a Bulgarian Excel', async () => {
@@ -76,8 +78,8 @@ describeEachDatabase(
       expect(header!.slice(0, 4)).toEqual(['Поръчка', 'Дата на поръчката', 'Платена на', 'Състояние']);
       expect(first![3]).toBe('Платена');
       expect(first![6]).toBe('Перлен комплект × 2 (23,99)');
-      expect(first![12]).toMatch(/^\d+,\d{2}$/);
-      expect(first![14]).toBe('Карта');
+      expect(first![14]).toMatch(/^\d+,\d{2}$/);
+      expect(first![16]).toBe('Карта');
     });
 
     it('reads a page at a time and loses no order between pages', async () => {

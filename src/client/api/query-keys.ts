@@ -49,6 +49,11 @@ export const queryKeys = {
   adminProductList: (stock: StockFilter | '', language: string) => [...adminProducts, stock, language] as const,
   stockHistory: (productId: string) => [...adminProducts, 'stock-changes', productId] as const,
 
+  /** A discount code's terms for the products in the cart (their ids, sorted and joined). */
+  discountCode: (code: string, productIds: string) => [...carts, 'discount', code, productIds] as const,
+  /** The admin's discount codes. */
+  adminDiscountCodes: () => ['admin', 'discount-codes'] as const,
+
   legalPage: (page: LegalPage, language: TextLanguage) => ['legal', page, language] as const,
 
   /** What the live channel's topic about the signed-in user makes stale. */

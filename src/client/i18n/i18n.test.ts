@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DISCOUNT_REFUSALS, discountRefusalKey } from '#shared/discounts.js';
 import bgCore from './bg.json';
 import bgShop from './bg.shop.json';
 import bgPages from './bg.pages.json';
@@ -58,5 +59,9 @@ describe('translations', () => {
       return english === valueAt(bg, key) && /[a-z]{3,}\s+[a-z]{3,}/i.test(english) && !english.includes('Nail Art Atelier');
     });
     expect(sameAsEnglish).toEqual([]);
+  });
+
+  it('say why each discount code is refused', () => {
+    for (const reason of DISCOUNT_REFUSALS) expect(englishKeys, reason).toContain(discountRefusalKey(reason));
   });
 });

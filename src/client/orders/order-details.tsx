@@ -52,6 +52,8 @@ export function PricingTable({ pricing, currency }: { pricing: Order['pricing'];
   const rows = (
     [
       [t('checkout.subtotal'), pricing.subtotal],
+      // Taken off, so written with a minus; a free-shipping code takes nothing off and says so.
+      pricing.discountCode !== null && [t('checkout.discount', { code: pricing.discountCode }), pricing.discount > 0 ? -pricing.discount : t('checkout.discountFreeShipping')],
       !pricing.taxIncluded && [taxLabel('checkout.tax'), pricing.tax],
       // Shipping of goods that cost something and nothing for it is free shipping (the shop's threshold), said so.
       [t('checkout.shipping'), pricing.shipping === 0 && pricing.subtotal > 0 ? t('checkout.freeShipping') : pricing.shipping],
@@ -64,7 +66,17 @@ export function PricingTable({ pricing, currency }: { pricing: Order['pricing'];
       {rows.map(([label, minor]) => (
         <div key={label} className="pricing__row">
           <dt>{label}</dt>
-          <dd>{typeof minor === 'string' ? minor : <Price minor={minor} currency={currency} />}</dd>
+          <dd>
+            {typeof minor === 'string' ? (
+              minor
+            ) : minor < 0 ? (
+              <>
+                −<Price minor={-minor} currency={currency} />
+              </>
+            ) : (
+              <Price minor={minor} currency={currency} />
+            )}
+          </dd>
         </div>
       ))}
       <div className="pricing__row pricing__row--total">

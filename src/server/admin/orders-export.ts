@@ -17,12 +17,12 @@ const MAX_DAYS = 400;
 // The same words as the admin's screens (orders.status in the client's texts), for a file read without them.
 const WORDS = {
   en: {
-    headers: ['Order', 'Ordered at', 'Paid at', 'Status', 'E-mail', 'Customer', 'Lines', 'Subtotal', 'Net', 'VAT', 'Shipping', 'Cash on delivery fee', 'Total', 'Currency', 'Payment method'],
+    headers: ['Order', 'Ordered at', 'Paid at', 'Status', 'E-mail', 'Customer', 'Lines', 'Subtotal', 'Discount', 'Discount code', 'Net', 'VAT', 'Shipping', 'Cash on delivery fee', 'Total', 'Currency', 'Payment method'],
     status: { pending: 'Pending', accepted: 'Accepted', paid: 'Paid', preparing: 'Preparing', ready: 'Ready for pickup', sent: 'Sent', delivered: 'Delivered', cancelled: 'Cancelled' },
     methods: { card: 'Card', pay_by_link: 'Pay by link', cash_on_delivery: 'Cash on delivery' },
   },
   bg: {
-    headers: ['Поръчка', 'Дата на поръчката', 'Платена на', 'Състояние', 'Имейл', 'Клиент', 'Артикули', 'Междинна сума', 'Без ДДС', 'ДДС', 'Доставка', 'Такса за наложен платеж', 'Общо', 'Валута', 'Начин на плащане'],
+    headers: ['Поръчка', 'Дата на поръчката', 'Платена на', 'Състояние', 'Имейл', 'Клиент', 'Артикули', 'Междинна сума', 'Отстъпка', 'Код за отстъпка', 'Без ДДС', 'ДДС', 'Доставка', 'Такса за наложен платеж', 'Общо', 'Валута', 'Начин на плащане'],
     status: { pending: 'Очаква плащане', accepted: 'Приета', paid: 'Платена', preparing: 'Подготвя се', ready: 'Готова за вземане', sent: 'Изпратена', delivered: 'Доставена', cancelled: 'Отменена' },
     methods: { card: 'Карта', pay_by_link: 'Плащане чрез линк', cash_on_delivery: 'Наложен платеж' },
   },
@@ -93,6 +93,8 @@ export async function* ordersCsv(db: Executor, period: ExportPeriod, language: T
         order.shippingFullName,
         described,
         amount(order.subtotalMinor),
+        amount(order.discountMinor),
+        order.discountCode ?? '',
         amount(order.totalMinor - order.taxMinor),
         amount(order.taxMinor),
         amount(order.shippingMinor),

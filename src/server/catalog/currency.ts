@@ -5,6 +5,7 @@ import { convertCartPricesToEuro } from '#server/cart/currency.js';
 import type { Database, DatabaseHandle, Executor } from '#server/db/client.js';
 import { products, shopState } from '#server/db/schema.js';
 import { HttpError } from '#server/http/errors.js';
+import { convertDiscountCodesToEuro } from '#server/promotions/discount-codes.js';
 import { CHANGE_CHANNEL } from './catalogue-cache.js';
 import { catalogueChanged } from './catalogue-state.js';
 import { repriced } from './product-writes.js';
@@ -189,6 +190,7 @@ export async function convertCatalogueToEuro(db: Database): Promise<PriceChange[
       changes.push({ name: row.nameEn || row.nameBg, beforeMinor: row.priceMinor, afterMinor });
     }
     await convertCartPricesToEuro(tx);
+    await convertDiscountCodesToEuro(tx);
     await recordCurrency(tx, 'EUR');
     if (rows.length > 0) await catalogueChanged(tx);
     return changes;

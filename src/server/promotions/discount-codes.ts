@@ -13,6 +13,7 @@ import {
   type discountCodeInputSchema,
 } from '#shared/discounts.js';
 import type { z } from 'zod';
+import { bgnToEurMinor } from '#shared/money.js';
 import type { Executor } from '#server/db/client.js';
 import { discountCodes, orders, products } from '#server/db/schema.js';
 import { databaseErrorCode, UNIQUE_VIOLATION } from '#server/db/transaction.js';
@@ -31,7 +32,7 @@ const REFUSAL_MESSAGES: Record<DiscountRefusal, string> = {
 };
 
 /** A code refused, with the reason the buyer is told (the field is the checkout's code box). */
-export const discountRefused = (reason: DiscountRefusal) =>
+const discountRefused = (reason: DiscountRefusal) =>
   new HttpError(409, 'discount_refused', REFUSAL_MESSAGES[reason], { field: 'discountCode', messageKey: discountRefusalKey(reason) });
 
 /**
@@ -203,4 +204,25 @@ export async function deleteDiscountCode(db: Executor, id: string): Promise<void
     .where(and(eq(discountCodes.id, id), isNull(discountCodes.deletedAt)))
     .returning({ id: discountCodes.id });
   if (changed.length === 0) throw notFound();
+}
+
+/**
+ * At the euro's introduction (npm run currency:euro), the amounts of codes that are not deleted are
+ * converted with the catalogue: a fixed amount off and a minimum subtotal, at the fixed rate, half-up.
+ */
+export async function convertDiscountCodesToEuro(tx: Executor): Promise<void> {
+  const rows = await tx
+    .select({ id: discountCodes.id, kind: discountCodes.kind, value: discountCodes.value, minSubtotalMinor: discountCodes.minSubtotalMinor })
+    .from(discountCodes)
+    .where(isNull(discountCodes.deletedAt))
+    .for('update');
+  for (const row of rows) {
+    await tx
+      .update(discountCodes)
+      .set({
+        value: row.kind === 'amount' ? bgnToEurMinor(row.value) : row.value,
+        minSubtotalMinor: row.minSubtotalMinor === null ? null : bgnToEurMinor(row.minSubtotalMinor),
+      })
+      .where(eq(discountCodes.id, row.id));
+  }
 }

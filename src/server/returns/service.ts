@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { ApiErrorCode } from '#shared/api-errors.js';
 import type { TextLanguage } from '#shared/catalog.js';
-import type { Currency } from '#shared/money.js';
+import { divideHalfUp, type Currency } from '#shared/money.js';
 import { normalizeOrderStatus } from '#shared/order-status.js';
 import type { PaymentMethod } from '#shared/orders.js';
 import {
@@ -80,6 +80,7 @@ async function orderLines(tx: Executor, order: OrderRow): Promise<{ lines: Withd
       choices: item.choices,
       priceMinor: item.priceMinor,
       quantity: item.quantity,
+      discountMinor: item.discountMinor,
       withdrawable: exemption ? 0 : Math.max(0, item.quantity - (withdrawn.get(item.position) ?? 0)),
       exemption,
       sealed: item.returnRule === 'hygiene_sealed',
@@ -154,7 +155,10 @@ function toWithdrawal(row: WithdrawalRow, lines: WithdrawalLine[]): Withdrawal {
     iban: row.iban,
     lines: row.lines.map(({ position, quantity }) => {
       const line = lines.find((candidate) => candidate.position === position);
-      return { position, quantity, name: line?.name ?? { en: '', bg: '' }, priceMinor: line?.priceMinor ?? 0 };
+      const priceMinor = line?.priceMinor ?? 0;
+      // The pieces' part of the line's discount, rounded half-up: all of it when every piece comes back.
+      const discount = line && line.quantity > 0 ? divideHalfUp(line.discountMinor * quantity, line.quantity) : 0;
+      return { position, quantity, name: line?.name ?? { en: '', bg: '' }, priceMinor, paidMinor: priceMinor * quantity - discount };
     }),
     wholeOrder: withdrawnAll,
   };
@@ -213,10 +217,14 @@ export async function confirmWithdrawal(
   });
 }
 
-/** The tax share of some lines when prices are before tax: the order's tax in proportion, rounded half-up. */
+/**
+ * Some lines with their tax when prices are before tax: the order's tax in proportion to what was paid
+ * for the products (after a discount), rounded half-up.
+ */
 function linesRefund(order: OrderRow, linesMinor: number): number {
-  if (order.taxIncluded || order.subtotalMinor === 0) return linesMinor;
-  return linesMinor + Math.floor((order.taxMinor * linesMinor * 2 + order.subtotalMinor) / (order.subtotalMinor * 2));
+  const goods = order.subtotalMinor - order.discountMinor;
+  if (order.taxIncluded || goods === 0) return linesMinor;
+  return linesMinor + divideHalfUp(order.taxMinor * linesMinor, goods);
 }
 
 interface MoneyState {
@@ -234,11 +242,11 @@ async function moneyOf(tx: Executor, orderId: string): Promise<MoneyState> {
 }
 
 /**
- * The law's default refund of a withdrawal (art. 13): the withdrawn lines with their tax, plus the
+ * The law's default refund of a withdrawal (art. 13): what was paid for the withdrawn lines with their tax, plus the
  * standard shipping once every piece of the order is withdrawn, within what is left to refund.
  */
 function suggestedRefund(order: OrderRow, withdrawal: Withdrawal, money: MoneyState): number {
-  const linesMinor = withdrawal.lines.reduce((sum, line) => sum + line.priceMinor * line.quantity, 0);
+  const linesMinor = withdrawal.lines.reduce((sum, line) => sum + line.paidMinor, 0);
   const shipping = withdrawal.wholeOrder ? order.shippingMinor : 0;
   return Math.max(0, Math.min(linesRefund(order, linesMinor) + shipping, money.paidMinor - money.refundedMinor));
 }

@@ -9,11 +9,11 @@ import type { OrderFilter } from './admin-api.js';
 // all open the same tab, list and order: /admin (products), /admin?stock=soldOut, /admin?tab=orders&status=paid&q=abv&after=<cursor>,
 // and an open order adds order=NA-....; the work list is /admin?tab=work-list(&status=paid), the size chart /admin?tab=size-chart.
 
-export const ADMIN_TABS = ['products', 'orders', 'workList', 'sizeChart', 'returns'] as const;
+export const ADMIN_TABS = ['products', 'orders', 'workList', 'sizeChart', 'returns', 'discounts'] as const;
 type AdminTab = (typeof ADMIN_TABS)[number];
 
 /** Each tab but the first as the address names it. */
-const TAB_PARAMS: Record<Exclude<AdminTab, 'products'>, string> = { orders: 'orders', workList: 'work-list', sizeChart: 'size-chart', returns: 'returns' };
+const TAB_PARAMS: Record<Exclude<AdminTab, 'products'>, string> = { orders: 'orders', workList: 'work-list', sizeChart: 'size-chart', returns: 'returns', discounts: 'discounts' };
 const tabOf = (param: string | null): AdminTab => (Object.keys(TAB_PARAMS) as Exclude<AdminTab, 'products'>[]).find((tab) => TAB_PARAMS[tab] === param) ?? 'products';
 
 export interface AdminView {

@@ -13,11 +13,15 @@ import { ADMIN_TABS, useAdminView } from './admin-location.js';
 import { WORK_LIST_STATUSES } from '#shared/work-list.js';
 import { OrdersPanel } from './orders-panel.js';
 import { ProductsPanel } from './products-panel.js';
+import DiscountsPanel from './discounts-panel.js';
 
 // The maker's work list and the size chart are opened now and then: each comes in a chunk of its own.
 const WorkListPanel = lazy(() => import('./work-list-panel.js'));
 const SizeChartEditor = lazy(() => import('./size-chart-editor.js'));
 const ReturnsPanel = lazy(() => import('./returns-panel.js'));
+
+/** What a lazily loaded tab says while its chunk comes. */
+const LOADING_TEXTS = { workList: 'admin.workList.loading', returns: 'admin.returns.loading', sizeChart: 'admin.sizeChart.loading' } as const;
 
 export default function AdminPage() {
   const { t, language } = useTranslation();
@@ -59,8 +63,10 @@ export default function AdminPage() {
           <ProductsPanel />
         ) : view.tab === 'orders' ? (
           <OrdersPanel />
+        ) : view.tab === 'discounts' ? (
+          <DiscountsPanel onToast={setToast} />
         ) : (
-          <Suspense fallback={<LoadingMessage>{t(view.tab === 'workList' ? 'admin.workList.loading' : view.tab === 'returns' ? 'admin.returns.loading' : 'admin.sizeChart.loading')}</LoadingMessage>}>
+          <Suspense fallback={<LoadingMessage>{t(LOADING_TEXTS[view.tab])}</LoadingMessage>}>
             {view.tab === 'workList' ? (
               <WorkListPanel
                 status={view.filter.status === '' ? '' : (WORK_LIST_STATUSES.find((status) => status === view.filter.status) ?? '')}

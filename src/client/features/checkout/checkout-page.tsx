@@ -34,6 +34,7 @@ import { settings } from '#client/settings.js';
 import { Localized } from '#client/i18n/localized.js';
 import { firstInvoiceBuyerError } from '#shared/invoice-buyer.js';
 import { EMPTY_INVOICE_DRAFT, InvoiceRequest, invoiceBuyerOf, type InvoiceDraft } from '#client/orders/invoice-request.js';
+import { useDiscountCode } from './discount-code.js';
 
 /** What went wrong placing the order: the server's total differed from the one shown, or anything else. */
 type Problem = { kind: 'priceChanged' } | { kind: 'message'; text: string };
@@ -72,6 +73,7 @@ export default function CheckoutPage() {
   /** The prices the customer saw when the server last refused the total, by cart line, to flag what changed. */
   const [seenPrices, setSeenPrices] = useState<ReadonlyMap<string, number>>(new Map());
   const priceText = usePriceText();
+  const discount = useDiscountCode(cart.items);
   usePageMeta({ page: 'checkout', noIndex: true });
 
   if (!user) return <Redirect to={PAGE_ROUTES.home} replace />;
@@ -83,8 +85,8 @@ export default function CheckoutPage() {
   const saved = addresses.data ?? [];
   const selected = saved.find((address) => address.id === chosenAddressId) ?? saved.find((address) => address.isDefault) ?? saved[0];
   const showForm = addingAddress || (addresses.isSuccess && saved.length === 0);
-  // Priced as the server will price it, the cash-on-delivery fee included when that is chosen: the order is placed only at this total.
-  const pricing = priceLines(cart.items, settings.pricing, paymentMethod);
+  // Priced as the server will price it, the cash-on-delivery fee and a discount code included: the order is placed only at this total.
+  const pricing = priceLines(cart.items, settings.pricing, paymentMethod, discount.applied);
   // A line asking for more than is left would only be refused: the customer changes it in the cart first.
   const shortLines = cart.items.some(exceedsStock);
   // Lines added offline are not on the server yet: an order now would not hold them, nor the total shown.
@@ -120,8 +122,18 @@ export default function CheckoutPage() {
     setProblem(null);
     try {
       // The total shown is the one confirmed: the server places the order only at that total.
-      const order = await placeOrder({ idempotencyKey, addressId: selected.id, paymentMethod, expectedTotalMinor: pricing.total, language, acceptTerms: true, invoiceBuyer });
+      const order = await placeOrder({
+        idempotencyKey,
+        addressId: selected.id,
+        paymentMethod,
+        expectedTotalMinor: pricing.total,
+        language,
+        acceptTerms: true,
+        invoiceBuyer,
+        discountCode: discount.code ?? undefined,
+      });
       setPlaced(true);
+      discount.clear();
       markOrderJustPlaced(order.orderId, order.paymentMethod);
       const cashOnDelivery = order.paymentMethod === 'cash_on_delivery';
       // An order paid to the courier has no payment page to remember anything for.
@@ -151,6 +163,10 @@ export default function CheckoutPage() {
         const details = (error.details.shortages ?? []).map((shortage) => shortageText(t, language, shortage)).join(' ');
         setProblem({ kind: 'message', text: t('checkout.errors.stockShort', { details }) });
         void queryClient.invalidateQueries({ queryKey: queryKeys.carts() });
+      } else if (error instanceof ApiError && error.code === 'discount_refused') {
+        // The code changed since it was checked (used up meanwhile, paused, ended): checked again, it says why, and the total is shown without it.
+        setProblem({ kind: 'message', text: t('checkout.errors.discountRefused') });
+        discount.recheck();
       } else if (error instanceof ApiError && error.details.field?.startsWith('invoiceBuyer.') && error.details.messageKey) {
         // A rule of the invoice details the server checked: shown under its field, as the form's own check would.
         setInvoiceError({ field: error.details.field.slice('invoiceBuyer.'.length), messageKey: error.details.messageKey });
@@ -227,6 +243,7 @@ export default function CheckoutPage() {
               );
             })}
           </ul>
+          {discount.field}
           <PricingTable pricing={pricing} currency={settings.pricing.currency} />
           <ShipsBy dates={cart.items.map((item) => item.dispatchBy)} />
 
@@ -287,7 +304,7 @@ export default function CheckoutPage() {
           {shortLines && <p className="muted">{t('checkout.shortLines')}</p>}
           {choicesChanged && <p className="muted">{t('choices.problemLines')}</p>}
           <div className="form-actions">
-            <button type="button" className="button button--primary" onClick={() => void submit()} disabled={placing || showForm || waitingForSync || shortLines || choicesChanged}>
+            <button type="button" className="button button--primary" onClick={() => void submit()} disabled={placing || showForm || waitingForSync || shortLines || choicesChanged || discount.checking}>
               {placing ? t('checkout.placing') : t('checkout.placeOrder')}
             </button>
             <Link href={PAGE_ROUTES.cart} className="button">

@@ -1,0 +1,118 @@
+import { useId, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { applyDiscount, discountRefusalKey, type AppliedDiscount, type DiscountTerms } from '#shared/discounts.js';
+import type { CartItem } from '#shared/cart.js';
+import { errorText } from '#client/api/error-text.js';
+import { requestJson } from '#client/api/http.js';
+import { queryKeys } from '#client/api/query-keys.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { usePriceText } from '#client/ui/price.js';
+
+/** The code applied in this tab, kept while the buyer goes back to her cart and returns. */
+const STORAGE_KEY = 'checkout.discountCode';
+const storedCode = () => sessionStorage.getItem(STORAGE_KEY) ?? '';
+
+const checkCode = async (code: string) =>
+  (await requestJson<{ terms: DiscountTerms }>('/api/discount-codes/check', { method: 'POST', body: JSON.stringify({ code }) })).terms;
+
+export interface DiscountCodeState {
+  /** The code as typed, to send with the order; null while none applies. */
+  code: string | null;
+  /** What it takes off the cart as it is now, for priceLines; null while none applies. */
+  applied: AppliedDiscount | null;
+  /** The code field and its messages. */
+  field: React.ReactNode;
+  /** A code is being checked: the total is not known yet. */
+  checking: boolean;
+  /** Checks the applied code again (after the server refused it at checkout). */
+  recheck: () => void;
+  /** Forgets the code (after the order is placed). */
+  clear: () => void;
+}
+
+/**
+ * The checkout's discount code: typed and applied, checked by the server against the cart's products
+ * (again whenever they change), and applied to the cart by the shared rule (applyDiscount), so the
+ * discount shown is the one the order gets. A code that does not apply to the cart as it is now says
+ * why and takes nothing off; the order is then placed without it.
+ */
+export function useDiscountCode(items: readonly CartItem[]): DiscountCodeState {
+  const { t } = useTranslation();
+  const priceText = usePriceText();
+  const inputId = useId();
+  const messageId = useId();
+  const [code, setCode] = useState(storedCode);
+  const [typed, setTyped] = useState(code);
+  const productIds = [...new Set(items.map((item) => item.productId))].sort().join(',');
+  const check = useQuery({
+    queryKey: queryKeys.discountCode(code, productIds),
+    queryFn: () => checkCode(code),
+    enabled: code !== '',
+    retry: false,
+    staleTime: Infinity,
+  });
+
+  const apply = (next: string) => {
+    const trimmed = next.trim();
+    setCode(trimmed);
+    setTyped(trimmed);
+    if (trimmed) sessionStorage.setItem(STORAGE_KEY, trimmed);
+    else sessionStorage.removeItem(STORAGE_KEY);
+  };
+
+  const result = check.data ? applyDiscount(check.data, items) : null;
+  const applied = result && !('refusal' in result) ? result : null;
+  const problem = check.isError
+    ? errorText(t, check.error)
+    : result && 'refusal' in result
+      ? t(discountRefusalKey(result.refusal), { minimum: priceText(check.data?.minSubtotalMinor ?? 0) })
+      : null;
+
+  const field = (
+    <form
+      className="discount-code"
+      onSubmit={(event) => {
+        event.preventDefault();
+        apply(typed);
+      }}
+    >
+      <label htmlFor={inputId} className="field__label">{t('checkout.discountCode.label')}</label>
+      <div className="discount-code__row">
+        <input
+          id={inputId}
+          name="discountCode"
+          className="field__input"
+          value={typed}
+          maxLength={64}
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          aria-invalid={problem !== null}
+          aria-describedby={messageId}
+          onChange={(event) => setTyped(event.target.value)}
+        />
+        {code && typed.trim() === code ? (
+          <button type="button" className="button" onClick={() => apply('')}>
+            {t('checkout.discountCode.remove')}
+          </button>
+        ) : (
+          <button type="submit" className="button" disabled={typed.trim() === '' || check.isFetching}>
+            {t('checkout.discountCode.apply')}
+          </button>
+        )}
+      </div>
+      <p id={messageId} role="status" className={problem ? 'form-error' : 'muted'}>
+        {check.isFetching ? t('checkout.discountCode.checking') : problem ?? (applied ? t('checkout.discountCode.applied', { code: applied.code }) : '')}
+      </p>
+    </form>
+  );
+
+  return {
+    code: applied ? code : null,
+    applied,
+    field,
+    checking: check.isFetching,
+    recheck: () => void check.refetch(),
+    clear: () => apply(''),
+  };
+}
