@@ -128,14 +128,17 @@ const codeTaken = (code: string) => new HttpError(409, 'conflict', `The code ${c
 const isUniqueViolation = (error: unknown) => databaseErrorCode(error) === UNIQUE_VIOLATION;
 
 export async function listDiscountCodes(db: Executor): Promise<DiscountCodeSummary[]> {
+  const counted = sql`${orders.status} <> 'cancelled'`;
   const rows = await db
     .select({
       code: discountCodes,
-      uses: sql<number>`(select count(*) from ${orders} where ${orders.discountCodeId} = ${discountCodes.id} and ${orders.status} <> 'cancelled')`.mapWith(Number),
-      revenueMinor: sql<number>`(select coalesce(sum(${orders.totalMinor}), 0) from ${orders} where ${orders.discountCodeId} = ${discountCodes.id} and ${orders.status} <> 'cancelled')`.mapWith(Number),
+      uses: sql<number>`count(${orders.id}) filter (where ${counted})`.mapWith(Number),
+      revenueMinor: sql<number>`coalesce(sum(${orders.totalMinor}) filter (where ${counted}), 0)`.mapWith(Number),
     })
     .from(discountCodes)
+    .leftJoin(orders, eq(orders.discountCodeId, discountCodes.id))
     .where(isNull(discountCodes.deletedAt))
+    .groupBy(discountCodes.id)
     .orderBy(desc(discountCodes.createdAt), desc(discountCodes.id));
   return rows.map(({ code, uses, revenueMinor }) => summaryOf(code, uses, revenueMinor));
 }
