@@ -25,6 +25,7 @@ describe('the admin view in the address', () => {
     ['tab=work-list&status=delivered', { tab: 'workList', filter: noFilter, orderId: null, stock: '' }],
     ['tab=size-chart', { tab: 'sizeChart', filter: noFilter, orderId: null, stock: '' }],
     ['tab=returns', { tab: 'returns', filter: noFilter, orderId: null, stock: '' }],
+    ['tab=discounts', { tab: 'discounts', filter: noFilter, orderId: null, stock: '' }],
   ])('reads %j', (query, expected) => {
     expect(view(query)).toEqual(expected);
   });
@@ -38,6 +39,7 @@ describe('the admin view in the address', () => {
     ['/admin?tab=orders', { tab: 'orders', filter: noFilter, orderId: null, stock: 'low' }],
     ['/admin?tab=work-list&status=paid', { tab: 'workList', filter: { ...noFilter, status: 'paid' }, orderId: null, stock: '' }],
     ['/admin?tab=size-chart', { tab: 'sizeChart', filter: noFilter, orderId: null, stock: '' }],
+    ['/admin?tab=discounts', { tab: 'discounts', filter: noFilter, orderId: null, stock: '' }],
     ['/admin?tab=orders&status=sent&q=maria%40abv.bg&after=WyIyMDI2Il0&order=NA-7K3P9X2Q', { tab: 'orders', filter: { status: 'sent', search: 'maria@abv.bg', after: 'WyIyMDI2Il0', before: '' }, orderId: 'NA-7K3P9X2Q', stock: '' }],
   ] as [string, AdminView][])('writes %s', (href, written) => {
     expect(adminHref(written)).toBe(href);

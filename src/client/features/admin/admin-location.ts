@@ -7,7 +7,7 @@ import type { OrderFilter } from './admin-api.js';
 
 // What the dashboard shows lives in its address, so that a reload, the Back button and a shared link
 // all open the same tab, list and order: /admin (products), /admin?stock=soldOut, /admin?tab=orders&status=paid&q=abv&after=<cursor>,
-// and an open order adds order=NA-....; the work list is /admin?tab=work-list(&status=paid), the size chart /admin?tab=size-chart.
+// and an open order adds order=NA-....; the work list is /admin?tab=work-list(&status=paid), the size chart /admin?tab=size-chart, the discount codes /admin?tab=discounts.
 
 export const ADMIN_TABS = ['products', 'orders', 'workList', 'sizeChart', 'returns', 'discounts'] as const;
 type AdminTab = (typeof ADMIN_TABS)[number];
@@ -57,6 +57,7 @@ function adminSearch({ tab, filter, orderId, stock }: AdminView): string {
   }
   if (tab === 'sizeChart') params.set('tab', TAB_PARAMS.sizeChart);
   if (tab === 'returns') params.set('tab', TAB_PARAMS.returns);
+  if (tab === 'discounts') params.set('tab', TAB_PARAMS.discounts);
   if (tab === 'orders') {
     params.set('tab', 'orders');
     if (filter.status) params.set('status', filter.status);

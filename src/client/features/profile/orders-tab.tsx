@@ -69,6 +69,18 @@ export function OrdersTab({ highlightedOrderId }: OrdersTabProps) {
                 </li>
               ))}
             </ul>
+            {order.pricing.discountCode !== null && (
+              <p className="order-card__discount">
+                {t('checkout.discount', { code: order.pricing.discountCode })}:{' '}
+                {order.pricing.discount > 0 ? (
+                  <>
+                    −<Price minor={order.pricing.discount} currency={order.currency} />
+                  </>
+                ) : (
+                  t('checkout.discountFreeShipping')
+                )}
+              </p>
+            )}
             <div className="order-card__foot">
               <span>
                 {t('orders.total')}: <Price minor={order.pricing.total} currency={order.currency} />
