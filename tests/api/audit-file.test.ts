@@ -7,6 +7,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import type { InvoiceBuyer } from '#shared/invoice-buyer.js';
 import { bgnToEurMinor } from '#shared/money.js';
+import { priceLines } from '#shared/pricing.js';
 import type { Order } from '#shared/orders.js';
 import { admins, orders, payments, products, refunds, taxDocuments } from '#server/db/schema.js';
 import { projectPath } from '#server/project-path.js';
@@ -118,7 +119,8 @@ describeEachDatabase(
       const orderTexts = xml.split('<orderenum>').slice(1);
       const paidTotals = [card, plain, cash].map((order) => order.pricing.total).concat([bgnToEurMinor(leva.pricing.total)]);
       orderTexts.forEach((text, index) => {
-        const [net, vat, gross] = [values(text, 'ord_total1'), values(text, 'ord_vat'), values(text, 'ord_total2')].map((entry) => cents(entry[0]!));
+        const [net, discount, vat, gross] = [values(text, 'ord_total1'), values(text, 'ord_disc'), values(text, 'ord_vat'), values(text, 'ord_total2')].map((entry) => cents(entry[0]!));
+        expect(discount, `order ${index}`).toBe(0);
         expect(net! + vat!, `order ${index}`).toBe(gross);
         expect(total(values(text, 'art_sum'))).toBe(gross);
         expect(total(values(text, 'art_vat'))).toBe(vat);
@@ -162,6 +164,26 @@ describeEachDatabase(
       expect(rows.slice(2).map((row) => [row[3], cents(row[10]!)])).toEqual(expect.arrayContaining(november.map((row) => [row.orderId, row.amount])));
       expect(rows.slice(2)).toHaveLength(november.length);
       expect((await testApp.app.inject({ method: 'GET', url: '/api/admin/accounting-export?month=2026-1', headers: { cookie: admin } })).statusCode).toBe(400);
+    });
+
+    it('gives a discount code’s reduction without VAT in ord_disc, the articles at what was paid for them', async () => {
+      const testApp = context();
+      const created = await testApp.app.inject({ method: 'POST', url: '/api/admin/discount-codes', headers: { cookie: admin }, payload: { code: 'AUTUMN', kind: 'percent', value: 1500 } });
+      expect(created.statusCode).toBe(201);
+      // 3 × 23.99 = 71.97, 15% off: 10.80 (10.7955 rounded half-up), of which 1.80 is VAT at 20% included.
+      const discounted = priceLines([{ priceMinor: 2399, quantity: 3 }], testApp.config.pricing, 'card', { code: 'AUTUMN', productsMinor: 1080, freeShipping: false });
+      const order = await paidOrder(testApp, { paymentMethod: 'card', discountCode: 'autumn', expectedTotalMinor: discounted.total }, '2026-10-10T10:00:00Z');
+      expect(order.pricing).toMatchObject({ discount: 1080, discountCode: 'AUTUMN', total: discounted.total });
+
+      const xml = new TextDecoder('windows-1251').decode((await download(testApp, '2026-10')).rawPayload);
+      expect(await schemaErrors(xml)).toEqual([]);
+      const [net, discount, vat, gross] = ['ord_total1', 'ord_disc', 'ord_vat', 'ord_total2'].map((element) => cents(values(xml, element)[0]!));
+      expect(discount).toBe(1080 - 180);
+      expect(net! - discount! + vat!).toBe(gross);
+      expect(gross).toBe(order.pricing.total);
+      expect(total(values(xml, 'art_sum'))).toBe(gross);
+      // The set's line is at what was paid for it: 71.97 − 10.80.
+      expect(cents(values(xml, 'art_sum')[0]!)).toBe(7197 - 1080);
     });
 
     it('refuses a month with no order paid, a month written otherwise, and anyone but an admin', async () => {
