@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import type { PublicSettings } from '#shared/settings.js';
 import { registerAccountRoutes } from '#server/account/routes.js';
 import { registerAddressRoutes } from '#server/addresses/routes.js';
-import { registerAdminRoutes } from '#server/admin/routes.js';
+import { registerAdminRoutes, registerDashboardRoutes } from '#server/admin/routes.js';
 import { registerAuthRoutes } from '#server/auth/routes.js';
 import { SessionCache } from '#server/auth/session-cache.js';
 import { registerCartRoutes } from '#server/cart/routes.js';
@@ -164,6 +164,7 @@ export async function buildApp({ config, database, images, pages, logger = false
   registerDocumentRoutes(app, db, { ...documents, publicUrl: config.publicUrl });
   registerProductCsvRoutes(app, db, images, config.publicUrl);
   registerAdminRoutes(app, db, images, mailSettings, metrics, documents);
+  registerDashboardRoutes(app, db, config.pricing.currency);
   registerLegalRoutes(app, config);
   registerReturnsRoutes(app, db, mailSettings, config);
 

@@ -22,7 +22,7 @@ describe('priceLines', () => {
   const one = (priceMinor: number) => ({ priceMinor, quantity: 1 });
 
   it('charges no shipping for an empty cart', () => {
-    expect(priceLines([])).toEqual({ subtotal: 0, tax: 0, shipping: 0, fee: 0, total: 0, taxIncluded: false, taxRateBasisPoints: 500 });
+    expect(priceLines([])).toEqual({ subtotal: 0, tax: 0, shipping: 0, fee: 0, total: 0, taxIncluded: false, taxRateBasisPoints: 500, discount: 0, discountCode: null });
   });
 
   it('adds 5% tax and 5.99 shipping to a non-empty cart', () => {

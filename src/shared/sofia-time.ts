@@ -45,3 +45,13 @@ export function fromSofiaDateTime(local: string): Date {
 /** The time of day in Sofia to the second, hh:mm:ss. */
 export const sofiaClockTime = (moment: Date): string =>
   new Intl.DateTimeFormat('en-GB', { timeZone: SHOP_TIME_ZONE, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(moment);
+
+/** The date `days` calendar days after a date (yyyy-mm-dd); before it when negative. */
+export function addDays(isoDate: string, days: number): string {
+  const date = new Date(`${isoDate}T12:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}
+
+/** Calendar days from one date (yyyy-mm-dd) to another: 0 for the same day. */
+export const daysBetween = (from: string, to: string): number => Math.round((Date.parse(`${to}T12:00:00Z`) - Date.parse(`${from}T12:00:00Z`)) / 86_400_000);

@@ -8,6 +8,8 @@ import { WORK_LIST_STATUSES, type WorkListResponse } from '#shared/work-list.js'
 import { photoOrderSchema } from '#shared/photo-schemas.js';
 import { TEXT_LANGUAGES, type Product } from '#shared/catalog.js';
 import type { Order } from '#shared/orders.js';
+import { dashboardQuerySchema, type Dashboard } from '#shared/dashboard.js';
+import type { Currency } from '#shared/money.js';
 import { STOCK_FILTERS, type StockChange } from '#shared/stock.js';
 import type { OrderStatus } from '#shared/order-status.js';
 import { orderSearchSchema, orderStatusSchema } from '#shared/admin-order-schemas.js';
@@ -31,6 +33,7 @@ import { countedPayment, recordCashPayment } from '#server/payments/service.js';
 import type { DocumentSettings } from '#server/invoices/issue-documents.js';
 import { stockChangesOfOrder, stockChangesOfProduct } from '#server/stock/service.js';
 import { workList } from './work-list.js';
+import { dashboard } from './dashboard.js';
 import { ordersCsv, periodBounds } from './orders-export.js';
 
 interface ProductForm {
@@ -112,6 +115,16 @@ const orderQuerySchema = z.object({
 async function orderDetail(db: Database, orderId: string, order?: Order): Promise<AdminOrderDetail> {
   const [found, stockChanges, mails] = await Promise.all([order ?? getOrder(db, orderId), stockChangesOfOrder(db, orderId), listOrderMails(db, orderId)]);
   return { order: found, stockChanges, mails };
+}
+
+/** The admin's dashboard of sales, best sellers, stock and work, in the shop's currency. */
+export function registerDashboardRoutes(app: FastifyInstance, db: Database, currency: Currency): void {
+  app.get('/api/admin/dashboard', async (request, reply): Promise<Dashboard> => {
+    await requireAdmin(db, request);
+    const range = parseInput(dashboardQuerySchema, request.query);
+    reply.header('cache-control', 'no-store');
+    return dashboard(db, currency, range);
+  });
 }
 
 export function registerAdminRoutes(

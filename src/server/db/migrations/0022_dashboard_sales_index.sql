@@ -1,0 +1,1 @@
+CREATE INDEX "orders_created_sales_idx" ON "orders" USING btree ("created_at","status","currency","total_minor");
