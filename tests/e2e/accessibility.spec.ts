@@ -26,6 +26,7 @@ const LANGUAGES = {
     addressesTab: 'My Addresses',
     delete: 'Delete',
     addProduct: 'Add product',
+    dashboardSales: 'Sales per day',
     saveProduct: 'Save product',
     cancel: 'Cancel',
     ordersTab: 'Order Management',
@@ -44,6 +45,7 @@ const LANGUAGES = {
     addressesTab: 'Моите адреси',
     delete: 'Изтрийте',
     addProduct: 'Добавете продукт',
+    dashboardSales: 'Продажби по дни',
     saveProduct: 'Запазете продукта',
     cancel: 'Отказ',
     ordersTab: 'Управление на поръчки',
@@ -204,6 +206,9 @@ for (const [language, text] of Object.entries(LANGUAGES)) {
       await page.context().addCookies((await adminApi.storageState()).cookies);
 
       await page.goto('/admin');
+      await expect(page.getByRole('heading', { name: text.dashboardSales })).toBeVisible();
+      await audit.check('admin: dashboard');
+      await page.goto('/admin?tab=products');
       await expect(page.getByRole('table')).toBeVisible();
       await audit.check('admin: products');
       await page.getByRole('button', { name: text.delete, exact: false }).first().click();

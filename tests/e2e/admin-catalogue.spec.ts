@@ -23,7 +23,7 @@ test('an admin adds a product with three photos and texts in both languages, reo
   const nameEn = `Zz Aurora Chrome Set ${stamp}`;
   const nameBg = `Яя Комплект „Аврора“ ${stamp}`;
   await signInAsApiAdmin(page, adminApi);
-  await page.goto('/admin');
+  await page.goto('/admin?tab=products');
   await page.getByRole('button', { name: 'Add product' }).click();
   await expect(page.getByRole('heading', { name: 'Add product' })).toBeVisible();
 
@@ -120,7 +120,7 @@ test('an admin whose photo of too many pixels is refused is told which and why i
   const nameEn = `Zz Huge Photo Set ${Date.now()}`;
   const listed = async () => ((await (await adminApi.get('/api/admin/products')).json()) as { products: Product[] }).products.find((product) => product.name.en === nameEn)!;
   await signInAsApiAdmin(page, adminApi);
-  await page.goto('/admin');
+  await page.goto('/admin?tab=products');
   await page.getByRole('button', { name: 'Add product' }).click();
   await page.getByLabel('Price (BGN)').fill('12.00');
   await page.getByLabel('Name (English)').fill(nameEn);

@@ -15,7 +15,7 @@ test('an admin exports the catalogue as Shopify’s CSV, checks another shop’s
     csvRow([handle, '', '', '', '', 'Coffin', 'shopify', '1', '23.00', '']),
   ].join('');
   await page.context().addCookies((await adminApi.storageState()).cookies);
-  await page.goto('/admin');
+  await page.goto('/admin?tab=products');
   await page.getByText('Import and export products (CSV)').click();
 
   const exporting = page.waitForEvent('download');

@@ -31,7 +31,7 @@ async function savedProduct(adminApi: APIRequestContext, nameEn: string): Promis
 
 test('a one-of-a-kind piece’s form stays short: its options wait closed behind one line', async ({ page, adminApi }) => {
   await signInAsApiAdmin(page, adminApi);
-  await page.goto('/admin');
+  await page.goto('/admin?tab=products');
   await page.getByRole('button', { name: 'Add product' }).click();
   await expect(page.getByText('Options, sizes and questions')).toBeVisible();
   await expect(page.getByText('None: the product is sold as it is')).toBeVisible();
@@ -44,7 +44,7 @@ test('a one-of-a-kind piece’s form stays short: its options wait closed behind
 test('an owner marks a product hygiene-sealed in its form, and its page tells the buyer before she orders, in both languages', async ({ page, adminApi }) => {
   const nameEn = `Zz Rose Cuticle Oil ${Date.now()}`;
   await signInAsApiAdmin(page, adminApi);
-  await page.goto('/admin');
+  await page.goto('/admin?tab=products');
   await page.getByRole('button', { name: 'Add product' }).click();
   const rule = page.getByRole('group', { name: 'Right of withdrawal' });
   await expect(rule.getByRole('radio', { name: 'Returnable within 14 days of delivery' })).toBeChecked();
@@ -71,7 +71,7 @@ test('an admin gives a press-on set shape and length options with a count per co
   const nameEn = `Zz Rose Quartz Set ${stamp}`;
   const nameBg = `Яя Комплект „Розов кварц“ ${stamp}`;
   await signInAsApiAdmin(page, adminApi);
-  await page.goto('/admin');
+  await page.goto('/admin?tab=products');
   await page.getByRole('button', { name: 'Add product' }).click();
   await page.getByLabel('Name (English)', { exact: true }).fill(nameEn);
   await page.getByLabel('Name (Bulgarian)', { exact: true }).fill(nameBg);

@@ -10,7 +10,7 @@ test('the admin’s product table is sorted by the names in the admin’s langua
   const sortedIn = async (language: 'en' | 'bg') =>
     ((await (await page.request.get(`/api/products?lang=${language}&sort=name`)).json()) as { products: { name: Names }[] }).products.map((product) => product.name);
 
-  await page.goto('/admin');
+  await page.goto('/admin?tab=products');
   const names = page.getByRole('table').getByRole('rowheader');
   await expect(names.first()).toBeVisible();
   const byEnglish = await sortedIn('en');

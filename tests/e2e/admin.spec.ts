@@ -16,7 +16,9 @@ test('an admin adds a product with an image, sees it on the home page, edits and
   await page.goto('/');
   await signIn(page, inbox, SHOP_ADMIN_EMAIL);
   await page.getByRole('banner').getByRole('link', { name: 'Admin' }).click();
-  await expect(page.getByRole('tab', { name: 'Product Management' })).toHaveAttribute('aria-selected', 'true');
+  // The dashboard comes first; the products are the next tab.
+  await expect(page.getByRole('tab', { name: 'Dashboard' })).toHaveAttribute('aria-selected', 'true');
+  await page.getByRole('tab', { name: 'Product Management' }).click();
   await expect(page.getByRole('table')).toBeVisible();
 
   await page.getByRole('button', { name: 'Add product' }).click();
@@ -151,24 +153,29 @@ async function signInAsApiAdmin(page: Page, adminApi: APIRequestContext) {
 test('the admin tabs follow the arrow keys, Home and End, with one tab stop', async ({ page, adminApi, baseURL }) => {
   await signInAsApiAdmin(page, adminApi);
   await page.goto('/admin');
+  const dashboardTab = page.getByRole('tab', { name: 'Dashboard' });
   const productsTab = page.getByRole('tab', { name: 'Product Management' });
   const ordersTab = page.getByRole('tab', { name: 'Order Management' });
   const workListTab = page.getByRole('tab', { name: 'Work list' });
   const sizeChartTab = page.getByRole('tab', { name: 'Size chart' });
   const returnsTab = page.getByRole('tab', { name: 'Returns' });
-  await expect(productsTab).toHaveAttribute('aria-selected', 'true');
-  await expect(page.getByRole('tabpanel', { name: 'Product Management' })).toBeVisible();
+  const discountsTab = page.getByRole('tab', { name: 'Discounts' });
+  await expect(dashboardTab).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('tabpanel', { name: 'Dashboard' })).toBeVisible();
 
-  await productsTab.focus();
+  await dashboardTab.focus();
   const steps: [string, typeof productsTab, string][] = [
+    ['ArrowRight', productsTab, '/admin?tab=products'],
     ['ArrowRight', ordersTab, '/admin?tab=orders'],
     ['ArrowRight', workListTab, '/admin?tab=work-list'],
     ['ArrowRight', sizeChartTab, '/admin?tab=size-chart'],
     ['ArrowRight', returnsTab, '/admin?tab=returns'],
-    ['ArrowRight', productsTab, '/admin'],
+    ['ArrowRight', discountsTab, '/admin?tab=discounts'],
+    ['ArrowRight', dashboardTab, '/admin'],
+    ['ArrowLeft', discountsTab, '/admin?tab=discounts'],
+    ['Home', dashboardTab, '/admin'],
+    ['End', discountsTab, '/admin?tab=discounts'],
     ['ArrowLeft', returnsTab, '/admin?tab=returns'],
-    ['Home', productsTab, '/admin'],
-    ['End', returnsTab, '/admin?tab=returns'],
     ['ArrowLeft', sizeChartTab, '/admin?tab=size-chart'],
     ['ArrowLeft', workListTab, '/admin?tab=work-list'],
     ['ArrowLeft', ordersTab, '/admin?tab=orders'],
@@ -181,7 +188,7 @@ test('the admin tabs follow the arrow keys, Home and End, with one tab stop', as
   }
   await expect(page.getByRole('tabpanel', { name: 'Order Management' })).toBeVisible();
   // Only the selected tab is in the Tab order; Tab goes on into its panel.
-  await expect(productsTab).toHaveAttribute('tabindex', '-1');
+  await expect(dashboardTab).toHaveAttribute('tabindex', '-1');
   await expect(ordersTab).toHaveAttribute('tabindex', '0');
   await page.keyboard.press('Tab');
   await expect(page.getByLabel('Status', { exact: true })).toBeFocused();
@@ -222,7 +229,7 @@ test('the admin’s tab, search and open order are in the address, so reload and
   await expect(search).toHaveValue('');
   await page.goBack();
   await expect(page).toHaveURL(`${baseURL}/admin`);
-  await expect(page.getByRole('tab', { name: 'Product Management' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('tab', { name: 'Dashboard' })).toHaveAttribute('aria-selected', 'true');
   await page.goForward();
   await page.goForward();
   await page.goForward();

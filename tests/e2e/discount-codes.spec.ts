@@ -7,12 +7,14 @@ import { expect, SHOP_ADMIN_EMAIL, test, uniqueEmail } from './shop-fixtures.js'
 import { signIn } from './sign-in-steps.js';
 
 // The owner creates a discount code in the admin; a buyer applies it at checkout, sees the discount as
-// its own line and gets the order at that total; the owner then sees the code used. In English on the
+// its own line and gets the order at that total; the owner then sees the code used, and the order on
+// the dashboard. In English on the
 // desktop and in Bulgarian on the phone.
 
 const TEXTS = {
   en: {
     tab: 'Discounts',
+    today: 'Today',
     newCode: 'New discount code',
     code: 'Code',
     percent: 'Percentage off the products (%)',
@@ -27,6 +29,7 @@ const TEXTS = {
   },
   bg: {
     tab: 'Отстъпки',
+    today: 'Днес',
     newCode: 'Нов код за отстъпка',
     code: 'Код',
     percent: 'Процент отстъпка от продуктите (%)',
@@ -54,7 +57,12 @@ test('the owner creates a discount code, a buyer uses it at checkout, and the ow
   // The owner's side: a code of 10% off, created in the Discounts tab.
   await page.goto('/');
   await signIn(page, inbox, SHOP_ADMIN_EMAIL);
+  // The dashboard, the admin's first tab: today's orders before the buyer's.
   await page.goto('/admin');
+  const ordersToday = async () => Number.parseInt((await page.getByRole('article', { name: words.today }).locator('dd').nth(1).textContent())!, 10);
+  await expect(page.getByRole('article', { name: words.today })).toBeVisible();
+  const before = await ordersToday();
+  await audit.check('dashboard');
   await page.getByRole('tab', { name: words.tab }).click();
   await expect(page).toHaveURL(/tab=discounts/);
   await page.getByRole('button', { name: words.newCode }).click();
@@ -101,5 +109,8 @@ test('the owner creates a discount code, a buyer uses it at checkout, and the ow
 
   await page.reload();
   await expect(page.getByRole('listitem', { name: code })).toContainText(words.used);
+  // The dashboard counts her order today.
+  await page.goto('/admin');
+  await expect.poll(ordersToday).toBe(before + 1);
   await audit.report();
 });

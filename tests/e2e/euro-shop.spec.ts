@@ -236,7 +236,7 @@ test('in a Bulgarian Chromium, the admin types a price with a decimal comma, is 
   await context.addCookies((await catalogueAdmin.storageState()).cookies);
   await context.addInitScript(() => localStorage.setItem('language', 'bg'));
   const page = await context.newPage();
-  await page.goto('/admin');
+  await page.goto('/admin?tab=products');
   const edit = async () => {
     await page.getByRole('button', { name: new RegExp(`^Редактирайте: ${product.name.en}`) }).click();
     return page.getByLabel('Цена (€)');
@@ -305,7 +305,7 @@ test('in bg, the admin is told when a price with VAT included has no price witho
   await context.addInitScript(() => localStorage.setItem('language', 'bg'));
   const page = await context.newPage();
   const audit = new Auditor(page, testInfo);
-  await page.goto('/admin');
+  await page.goto('/admin?tab=products');
   await page.getByRole('button', { name: new RegExp(`^Редактирайте: ${product.name.en}`) }).click();
   const price = page.getByLabel('Цена (€)');
   const warning = page.getByRole('status').filter({ hasText: 'цели стотинки' });

@@ -51,6 +51,8 @@ export const queryKeys = {
 
   /** A discount code's terms for the products in the cart (their ids, sorted and joined). */
   discountCode: (code: string, productIds: string) => [...carts, 'discount', code, productIds] as const,
+  /** The admin's dashboard for a range of days (empty: the last 30). */
+  adminDashboard: (from: string, to: string) => [...adminOrders, 'dashboard', from, to] as const,
   /** The admin's discount codes. */
   adminDiscountCodes: () => ['admin', 'discount-codes'] as const,
 

@@ -7,7 +7,8 @@ const noFilter = { status: '', search: '', after: '', before: '' } as const;
 
 describe('the admin view in the address', () => {
   it.each<[string, AdminView]>([
-    ['', { tab: 'products', filter: noFilter, orderId: null, stock: '' }],
+    ['', { tab: 'dashboard', filter: noFilter, orderId: null, stock: '' }],
+    ['tab=products', { tab: 'products', filter: noFilter, orderId: null, stock: '' }],
     ['tab=orders', { tab: 'orders', filter: noFilter, orderId: null, stock: '' }],
     ['tab=orders&status=paid&q=+abv.bg+&after=WyIyMDI2Il0', { tab: 'orders', filter: { status: 'paid', search: 'abv.bg', after: 'WyIyMDI2Il0', before: '' }, orderId: null, stock: '' }],
     ['tab=orders&before=WyIyMDI2Il0', { tab: 'orders', filter: { ...noFilter, before: 'WyIyMDI2Il0' }, orderId: null, stock: '' }],
@@ -15,7 +16,8 @@ describe('the admin view in the address', () => {
     ['tab=orders&before=b-1&after=a_2', { tab: 'orders', filter: { ...noFilter, after: 'a_2' }, orderId: null, stock: '' }],
     // An order opens the orders tab even without it; values nobody could have chosen fall back.
     ['order=NA-7K3P9X2Q', { tab: 'orders', filter: noFilter, orderId: 'NA-7K3P9X2Q', stock: '' }],
-    ['tab=nothing&status=shipped&after=', { tab: 'products', filter: noFilter, orderId: null, stock: '' }],
+    ['tab=nothing&status=shipped&after=', { tab: 'dashboard', filter: noFilter, orderId: null, stock: '' }],
+    ['tab=products&stock=low', { tab: 'products', filter: noFilter, orderId: null, stock: 'low' }],
     ['tab=orders&after=not%20a%20cursor&before=%2F', { tab: 'orders', filter: noFilter, orderId: null, stock: '' }],
     ['stock=soldOut', { tab: 'products', filter: noFilter, orderId: null, stock: 'soldOut' }],
     ['stock=everything', { tab: 'products', filter: noFilter, orderId: null, stock: '' }],
@@ -31,10 +33,11 @@ describe('the admin view in the address', () => {
   });
 
   it.each([
-    ['/admin', { tab: 'products', filter: { status: 'paid', search: 'x', after: 'c1', before: '' }, orderId: 'NA-1', stock: '' }],
+    ['/admin', { tab: 'dashboard', filter: noFilter, orderId: null, stock: '' }],
+    ['/admin?tab=products', { tab: 'products', filter: { status: 'paid', search: 'x', after: 'c1', before: '' }, orderId: 'NA-1', stock: '' }],
     ['/admin?tab=orders&before=c-0', { tab: 'orders', filter: { ...noFilter, before: 'c-0' }, orderId: null, stock: '' }],
     ['/admin?tab=orders', { tab: 'orders', filter: noFilter, orderId: null, stock: '' }],
-    ['/admin?stock=low', { tab: 'products', filter: noFilter, orderId: null, stock: 'low' }],
+    ['/admin?tab=products&stock=low', { tab: 'products', filter: noFilter, orderId: null, stock: 'low' }],
     // The stock filter belongs to the products tab.
     ['/admin?tab=orders', { tab: 'orders', filter: noFilter, orderId: null, stock: 'low' }],
     ['/admin?tab=work-list&status=paid', { tab: 'workList', filter: { ...noFilter, status: 'paid' }, orderId: null, stock: '' }],

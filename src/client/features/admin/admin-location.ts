@@ -6,15 +6,24 @@ import { WORK_LIST_STATUSES } from '#shared/work-list.js';
 import type { OrderFilter } from './admin-api.js';
 
 // What the dashboard shows lives in its address, so that a reload, the Back button and a shared link
-// all open the same tab, list and order: /admin (products), /admin?stock=soldOut, /admin?tab=orders&status=paid&q=abv&after=<cursor>,
+// all open the same tab, list and order: /admin (the dashboard), /admin?tab=products(&stock=soldOut), /admin?tab=orders&status=paid&q=abv&after=<cursor>,
 // and an open order adds order=NA-....; the work list is /admin?tab=work-list(&status=paid), the size chart /admin?tab=size-chart, the discount codes /admin?tab=discounts.
 
-export const ADMIN_TABS = ['products', 'orders', 'workList', 'sizeChart', 'returns', 'discounts'] as const;
+export const ADMIN_TABS = ['dashboard', 'products', 'orders', 'workList', 'sizeChart', 'returns', 'discounts'] as const;
 type AdminTab = (typeof ADMIN_TABS)[number];
 
 /** Each tab but the first as the address names it. */
-const TAB_PARAMS: Record<Exclude<AdminTab, 'products'>, string> = { orders: 'orders', workList: 'work-list', sizeChart: 'size-chart', returns: 'returns', discounts: 'discounts' };
-const tabOf = (param: string | null): AdminTab => (Object.keys(TAB_PARAMS) as Exclude<AdminTab, 'products'>[]).find((tab) => TAB_PARAMS[tab] === param) ?? 'products';
+const TAB_PARAMS: Record<Exclude<AdminTab, 'dashboard'>, string> = {
+  products: 'products',
+  orders: 'orders',
+  workList: 'work-list',
+  sizeChart: 'size-chart',
+  returns: 'returns',
+  discounts: 'discounts',
+};
+/** The tab an address names; a stock filter alone is the product list's, as links made before the dashboard have it. */
+const tabOf = (param: string | null, stock: string | null): AdminTab =>
+  (Object.keys(TAB_PARAMS) as Exclude<AdminTab, 'dashboard'>[]).find((tab) => TAB_PARAMS[tab] === param) ?? (param === null && stock ? 'products' : 'dashboard');
 
 export interface AdminView {
   tab: AdminTab;
@@ -31,7 +40,7 @@ export function readAdminView(params: URLSearchParams): AdminView {
   const orderId = params.get('order') || null;
   const status = params.get('status');
   const after = cursorIn(params.get('after'));
-  const tab = orderId ? 'orders' : tabOf(params.get('tab'));
+  const tab = orderId ? 'orders' : tabOf(params.get('tab'), params.get('stock'));
   // The work list shows only open orders: another status in its address is one nobody could have chosen there.
   const statusShown = tab === 'workList' ? WORK_LIST_STATUSES.find((candidate) => candidate === status) : isOrderStatus(status) ? status : undefined;
   return {
@@ -50,7 +59,10 @@ export function readAdminView(params: URLSearchParams): AdminView {
 /** The query string of a view, with only what differs from the defaults. */
 function adminSearch({ tab, filter, orderId, stock }: AdminView): string {
   const params = new URLSearchParams();
-  if (tab === 'products' && stock) params.set('stock', stock);
+  if (tab === 'products') {
+    params.set('tab', TAB_PARAMS.products);
+    if (stock) params.set('stock', stock);
+  }
   if (tab === 'workList') {
     params.set('tab', TAB_PARAMS.workList);
     if (filter.status) params.set('status', filter.status);

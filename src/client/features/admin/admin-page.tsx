@@ -14,6 +14,7 @@ import { WORK_LIST_STATUSES } from '#shared/work-list.js';
 import { OrdersPanel } from './orders-panel.js';
 import { ProductsPanel } from './products-panel.js';
 import DiscountsPanel from './discounts-panel.js';
+import DashboardPanel from './dashboard-panel.js';
 
 // The maker's work list and the size chart are opened now and then: each comes in a chunk of its own.
 const WorkListPanel = lazy(() => import('./work-list-panel.js'));
@@ -59,7 +60,9 @@ export default function AdminPage() {
         onSelect={(tab) => setView({ tab, filter: { status: '', search: '', after: '', before: '' }, orderId: null, stock: '' })}
       />
       <div {...tabPanelProps('admin', view.tab)}>
-        {view.tab === 'products' ? (
+        {view.tab === 'dashboard' ? (
+          <DashboardPanel />
+        ) : view.tab === 'products' ? (
           <ProductsPanel />
         ) : view.tab === 'orders' ? (
           <OrdersPanel />
