@@ -1,5 +1,6 @@
 /**
- * Fills a database with sample customers and orders, then times the admin order list on it.
+ * Fills a database with sample customers and orders, then times the admin order list and the
+ * dashboard on it.
  *
  *   npm run orders:generate -- 100000        add 100,000 orders, then measure
  *   npm run orders:generate -- 0             only measure what is there
@@ -14,6 +15,8 @@ import { pieceCount } from '#shared/cart.js';
 import { priceLines } from '#shared/pricing.js';
 import { normalizeOrderStatus, ORDER_STATUSES, storedValuesOf } from '#shared/order-status.js';
 import { placedOrderStatus } from '#shared/orders.js';
+import { addDays, sofiaDate } from '#shared/sofia-time.js';
+import { dashboard } from '#server/admin/dashboard.js';
 import { seedDemoCatalogue } from '#server/catalog/seed-demo-catalogue.js';
 import { loadConfig } from '#server/config.js';
 import { openDatabase, type Database } from '#server/db/client.js';
@@ -189,6 +192,33 @@ async function measure(db: Database): Promise<void> {
   }
 }
 
+/** The admin dashboard as it opens (the last 30 days) and over a whole year, in the p95 of RUNS runs each. */
+async function measureDashboard(db: Database): Promise<void> {
+  const today = sofiaDate(new Date());
+  const cases: [string, { from?: string; to?: string }][] = [
+    ['dashboard, last 30 days (as it opens)', {}],
+    ['dashboard, last 365 days', { from: addDays(today, -364), to: today }],
+  ];
+  const timings = cases.map((): Timing => ({ wall: [], cpu: [], total: '' }));
+  for (let run = 0; run < RUNS; run += 1) {
+    for (const [index, [, range]] of cases.entries()) {
+      const timing = timings[index]!;
+      const cpuBefore = process.cpuUsage();
+      const started = performance.now();
+      const board = await dashboard(db, 'BGN', range);
+      timing.wall.push(performance.now() - started);
+      const cpu = process.cpuUsage(cpuBefore);
+      timing.cpu.push((cpu.user + cpu.system) / 1000);
+      timing.total = `${board.range.current.orders.toLocaleString('en')} orders in the range`;
+    }
+  }
+  console.warn(`\nAdmin dashboard (95th percentile of ${RUNS} runs of each, the cases taking turns):`);
+  for (const [index, [label]] of cases.entries()) {
+    const { wall, cpu, total } = timings[index]!;
+    console.warn(`  ${label.padEnd(44)} ${p95(wall).toFixed(1).padStart(7)} ms wall  ${p95(cpu).toFixed(1).padStart(7)} ms CPU   ${total}`);
+  }
+}
+
 const requested = Number(process.argv[2] ?? '100000');
 if (!Number.isInteger(requested) || requested < 0) {
   console.error('Usage: npm run orders:generate -- <number of orders to add, 0 to only measure>');
@@ -205,6 +235,7 @@ try {
     await database.db.execute(sql`analyze`);
   }
   await measure(database.db);
+  await measureDashboard(database.db);
 } finally {
   await database.close();
 }

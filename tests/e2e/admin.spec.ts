@@ -51,6 +51,7 @@ test('an admin adds a product with an image, sees it on the home page, edits and
   await expect.poll(() => card.getByRole('img').evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBeGreaterThan(0);
 
   await page.getByRole('banner').getByRole('link', { name: 'Admin' }).click();
+  await page.getByRole('tab', { name: 'Product Management' }).click();
   await page.getByRole('button', { name: `Edit: ${name}` }).click();
   await page.getByLabel('Price (BGN)').fill('29.90');
   await page.getByRole('button', { name: 'Save product' }).click();
