@@ -2,7 +2,6 @@ import { useCallback, useId, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { changePercent, type BestSeller, type Dashboard, type SalesComparison, type StockAlert } from '#shared/dashboard.js';
-import { formatMoney } from '#shared/money.js';
 import type { StockFilter } from '#shared/stock.js';
 import { errorText } from '#client/api/error-text.js';
 import { requestJson } from '#client/api/http.js';
@@ -102,8 +101,10 @@ function RangeSales({ board, onRange, failure }: { board: Dashboard; onRange: (r
   const ids = useId();
   const [from, setFrom] = useState(board.range.from);
   const [to, setTo] = useState(board.range.to);
-  const formatAmount = useCallback((minor: number) => formatMoney(minor, board.currency, language), [board.currency, language]);
-  const formatDay = useCallback((isoDate: string) => dayText(isoDate, language), [language]);
+  // The axes' labels are short: whole units (the currency is in the heading) and the day without its weekday.
+  const locale = language === 'bg' ? 'bg-BG' : 'en-GB';
+  const formatAmount = useCallback((minor: number) => new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(minor / 100), [locale]);
+  const formatDay = useCallback((isoDate: string) => new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(`${isoDate}T12:00:00Z`)), [locale]);
   const { points, unit } = board.chart;
   return (
     <section className="dashboard__range panel" aria-labelledby={`${ids}-title`}>
@@ -139,7 +140,9 @@ function RangeSales({ board, onRange, failure }: { board: Dashboard; onRange: (r
         </p>
       )}
       <PeriodCard title={t('admin.dashboard.rangeCard')} sales={board.range} />
-      <h3 className="dashboard__chart-title">{t(unit === 'week' ? 'admin.dashboard.perWeek' : 'admin.dashboard.perDay')}</h3>
+      <h3 className="dashboard__chart-title">
+        {t(unit === 'week' ? 'admin.dashboard.perWeek' : 'admin.dashboard.perDay')} ({board.currency === 'EUR' ? '€' : t('admin.dashboard.leva')})
+      </h3>
       <SalesChart points={points} formatAmount={formatAmount} formatDay={formatDay} />
       <details className="dashboard__table">
         <summary>{t('admin.dashboard.asTable')}</summary>

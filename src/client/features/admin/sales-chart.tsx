@@ -52,8 +52,8 @@ function draw(UPlot: typeof uPlot, element: HTMLDivElement, { points, formatAmou
       cursor: { show: false },
       scales: { x: { time: false }, y: { range: (_self, _min, max) => [0, Math.max(max, 1)] } },
       axes: [
-        { values: (_self, ticks) => ticks.map((tick) => (Number.isInteger(tick) && points[tick] ? formatDay(points[tick]!.start) : '')), space: 60 },
-        { values: (_self, ticks) => ticks.map((tick) => formatAmount(Math.round(tick))), size: 80 },
+        { values: (_self, ticks) => ticks.map((tick) => (Number.isInteger(tick) && points[tick] ? formatDay(points[tick]!.start) : '')), space: 70 },
+        { values: (_self, ticks) => ticks.map((tick) => formatAmount(Math.round(tick))), size: 60 },
       ],
       series: [{}, { fill: accent, stroke: accent, paths: UPlot.paths.bars!({ size: [0.7, 40] }), points: { show: false } }],
     },
