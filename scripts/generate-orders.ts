@@ -29,6 +29,9 @@ const CUSTOMERS = 5_000;
 const BATCH = 1_000;
 /** Legacy values that old data may hold; the admin list must show them through the spec's mapping. */
 const STORED_STATUSES = [...ORDER_STATUSES, 'ordered', 'shipped', 'completed'];
+/** What becomes of an order within a fortnight, as in a shop: delivered (also the legacy value) or cancelled. */
+const CLOSED_STATUSES = ['delivered', 'delivered', 'delivered', 'completed', 'cancelled'];
+const OPEN_FOR_MS = 14 * 24 * 60 * 60 * 1000;
 const CITIES = ['Sofia', 'Plovdiv', 'Varna', 'Burgas', 'Ruse', 'Stara Zagora'];
 
 /** A small seeded generator, so that two runs build the same shapes of data. */
@@ -77,7 +80,8 @@ async function generate(db: Database, images: ProductImages, total: number): Pro
       const lines = Array.from({ length: 1 + Math.floor(random.next() * 3) }, () => ({ ...random.pick(catalogue), quantity: 1 + Math.floor(random.next() * 2) }));
       const pricing = priceLines(lines);
       const createdAt = new Date(now - Math.floor(random.next() * yearMs));
-      const stored = random.pick(STORED_STATUSES);
+      // Orders of the last fortnight are in any status; older ones are closed, so that the open ones are as few as a shop's.
+      const stored = random.pick(now - createdAt.getTime() > OPEN_FOR_MS ? CLOSED_STATUSES : STORED_STATUSES);
       const id = newOrderId();
       const onlineMethod = random.next() < 0.5 ? 'pay_by_link' : 'card';
       // An accepted order is one paid in cash on delivery, placed as accepted rather than pending.
@@ -107,7 +111,7 @@ async function generate(db: Database, images: ProductImages, total: number): Pro
         [STATUS_TIME_COLUMNS[placedStatus]]: createdAt,
         [STATUS_TIME_COLUMNS[normalizeOrderStatus(stored)]]: createdAt,
       });
-      lines.forEach((line, position) => itemRows.push({ orderId: id, position, productId: line.id, nameEn: line.name, nameBg: line.nameBg, priceMinor: line.priceMinor, quantity: line.quantity, addedAt: createdAt }));
+      lines.forEach((line, position) => itemRows.push({ orderId: id, position, productId: line.id, nameEn: line.name, nameBg: line.nameBg, priceMinor: line.priceMinor, quantity: line.quantity, addedAt: createdAt, orderedAt: createdAt }));
       historyRows.push({ orderId: id, position: 0, status: placedStatus, changedAt: createdAt });
       if (normalizeOrderStatus(stored) !== placedStatus) historyRows.push({ orderId: id, position: 1, status: normalizeOrderStatus(stored), changedAt: createdAt });
     }

@@ -52,7 +52,7 @@ describeEachDatabase(
         orderedAt: createdAt,
         dispatchBy,
       });
-      await testApp.database.db.insert(orderItems).values({ orderId: id, position: 0, productId: product, nameEn: product === pearl ? 'Pearl Set' : 'Cuticle Oil', nameBg: '', priceMinor: Math.floor(totalMinor / quantity), quantity, dispatchBy });
+      await testApp.database.db.insert(orderItems).values({ orderId: id, position: 0, productId: product, nameEn: product === pearl ? 'Pearl Set' : 'Cuticle Oil', nameBg: '', priceMinor: Math.floor(totalMinor / quantity), quantity, dispatchBy, orderedAt: createdAt });
     };
 
     beforeAll(async () => {

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, isNotNull, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, lt, lte, ne, notInArray, sql, type SQL } from 'drizzle-orm';
 import {
   DASHBOARD_DAILY_MAX_DAYS,
   DASHBOARD_MAX_DAYS,
@@ -22,15 +22,16 @@ const BEST_SELLERS = 5;
 const STOCK_ALERTS = 10;
 
 /**
- * An amount of an order in the shop's currency: as it is, or converted at the fixed rate, half-up,
- * as bgnToEurMinor and eurToBgnMinor do (integer division of non-negative bigints rounds down).
+ * An amount in the other currency converted to the shop's at the fixed rate, half-up, as bgnToEurMinor
+ * and eurToBgnMinor do (integer division of non-negative bigints rounds down).
  */
-function inShopCurrency(amount: SQL | typeof orders.totalMinor, shop: Currency): SQL {
+function fromOtherCurrency(amount: SQL, shop: Currency): SQL {
   const { numerator, denominator } = BGN_PER_EUR;
-  return shop === 'EUR'
-    ? sql`case when ${orders.currency} = 'EUR' then (${amount})::bigint else (2 * (${amount})::bigint * ${denominator} + ${numerator}) / (2 * ${numerator}) end`
-    : sql`case when ${orders.currency} = 'BGN' then (${amount})::bigint else (2 * (${amount})::bigint * ${numerator} + ${denominator}) / (2 * ${denominator}) end`;
+  return shop === 'EUR' ? sql`(2 * (${amount})::bigint * ${denominator} + ${numerator}) / (2 * ${numerator})` : sql`(2 * (${amount})::bigint * ${numerator} + ${denominator}) / (2 * ${denominator})`;
 }
+
+/** An amount of an order in the shop's currency: as it is, or converted. */
+const inShopCurrency = (amount: SQL, shop: Currency): SQL => sql`case when ${orders.currency} = ${shop} then (${amount})::bigint else ${fromOtherCurrency(amount, shop)} end`;
 
 const sold = sql`${orders.status} <> 'cancelled'`;
 
@@ -60,7 +61,7 @@ async function compareSales(db: Executor, periods: Period[], shop: Currency): Pr
   const windows = periods.flatMap((period) => [period, before(period)]).map(({ from, to }) => ({ start: sofiaMidnight(from), end: sofiaMidnight(addDays(to, 1)) }));
   const start = new Date(Math.min(...windows.map((window) => window.start.getTime())));
   const end = new Date(Math.max(...windows.map((window) => window.end.getTime())));
-  const revenue = inShopCurrency(orders.totalMinor, shop);
+  const revenue = inShopCurrency(sql`${orders.totalMinor}`, shop);
   const columns = Object.fromEntries(
     windows.flatMap((window, index) => {
       const inside = sql`${orders.createdAt} >= ${window.start.toISOString()} and ${orders.createdAt} < ${window.end.toISOString()}`;
@@ -89,7 +90,7 @@ async function salesChart(db: Executor, range: Period, shop: Currency): Promise<
   const end = sofiaMidnight(addDays(range.to, 1));
   const bucket = sql<number>`width_bucket(extract(epoch from ${orders.createdAt})::float8, ${`{${bounds.join(',')}}`}::float8[])`.mapWith(Number);
   const rows = await db
-    .select({ bucket, revenueMinor: sql<number>`sum(${inShopCurrency(orders.totalMinor, shop)})`.mapWith(Number), orders: count() })
+    .select({ bucket, revenueMinor: sql<number>`sum(${inShopCurrency(sql`${orders.totalMinor}`, shop)})`.mapWith(Number), orders: count() })
     .from(orders)
     .where(and(gte(orders.createdAt, sofiaMidnight(range.from)), lt(orders.createdAt, end), sold))
     .groupBy(sql`1`);
@@ -98,27 +99,42 @@ async function salesChart(db: Executor, range: Period, shop: Currency): Promise<
   return { unit, points };
 }
 
-/** The products that sold most in the range, by pieces and by what was paid for them (their share of a discount taken off). */
+/**
+ * The products that sold most in the range, by pieces and by what was paid for them (their share of a
+ * discount taken off): the range's lines read from order_items_ordered_sales_idx alone, less those of
+ * the range's cancelled orders (few, found by orders_status_created_id_idx), each in the shop's currency.
+ */
 async function bestSellers(db: Executor, range: Period, shop: Currency): Promise<Dashboard['bestSellers']> {
-  const paid = inShopCurrency(sql`${orderItems.priceMinor} * ${orderItems.quantity} - ${orderItems.discountMinor}`, shop);
+  const start = sofiaMidnight(range.from);
+  const end = sofiaMidnight(addDays(range.to, 1));
+  const cancelled = db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.status, 'cancelled'), gte(orders.createdAt, start), lt(orders.createdAt, end)));
+  // The range's orders in the other currency (none, but for a range from before the change to the euro).
+  const otherCurrency = db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(ne(orders.currency, shop), gte(orders.createdAt, start), lt(orders.createdAt, end)));
+  const paid = sql`${orderItems.priceMinor}::bigint * ${orderItems.quantity} - ${orderItems.discountMinor}`;
   const pieces = sql<number>`sum(${orderItems.quantity})`.mapWith(Number);
-  const revenue = sql<number>`sum(${paid})`.mapWith(Number);
-  const query = (order: SQL) =>
+  const revenue = sql<number>`sum(case when ${inArray(orderItems.orderId, otherCurrency)} then ${fromOtherCurrency(paid, shop)} else ${paid} end)`.mapWith(Number);
+  const top = (order: SQL) =>
     db
-      .select({ productId: orderItems.productId, nameEn: sql<string>`max(${orderItems.nameEn})`, nameBg: sql<string>`max(${orderItems.nameBg})`, pieces, revenue })
+      .select({ productId: orderItems.productId, pieces, revenue })
       .from(orderItems)
-      .innerJoin(orders, eq(orders.id, orderItems.orderId))
-      .where(and(gte(orders.createdAt, sofiaMidnight(range.from)), lt(orders.createdAt, sofiaMidnight(addDays(range.to, 1))), sold, isNotNull(orderItems.productId)))
+      .where(and(gte(orderItems.orderedAt, start), lt(orderItems.orderedAt, end), isNotNull(orderItems.productId), notInArray(orderItems.orderId, cancelled)))
       .groupBy(orderItems.productId)
       .orderBy(order, asc(orderItems.productId))
       .limit(BEST_SELLERS);
-  const toBestSeller = (row: Awaited<ReturnType<typeof query>>[number]): BestSeller => ({
-    productId: row.productId,
-    name: { en: row.nameEn, bg: row.nameBg },
-    pieces: row.pieces,
-    revenueMinor: row.revenue,
-  });
-  const [byPieces, byRevenue] = await Promise.all([query(desc(pieces)), query(desc(revenue))]);
+  const [byPieces, byRevenue] = await Promise.all([top(desc(pieces)), top(desc(revenue))]);
+  // Named as the products are now; a product deleted since has no line here (its lines lost their product).
+  const ids = [...new Set([...byPieces, ...byRevenue].map((row) => row.productId!))];
+  const names = ids.length === 0 ? [] : await db.select({ id: products.id, nameEn: products.nameEn, nameBg: products.nameBg }).from(products).where(inArray(products.id, ids));
+  const toBestSeller = (row: { productId: string | null; pieces: number; revenue: number }): BestSeller => {
+    const product = names.find((candidate) => candidate.id === row.productId);
+    return { productId: row.productId, name: { en: product?.nameEn ?? '', bg: product?.nameBg ?? '' }, pieces: row.pieces, revenueMinor: row.revenue };
+  };
   return { byPieces: byPieces.map(toBestSeller), byRevenue: byRevenue.map(toBestSeller) };
 }
 

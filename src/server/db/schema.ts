@@ -442,8 +442,12 @@ export const orderItems = pgTable(
     returnRule: text('return_rule').notNull().default('standard'),
     /** The line's part of the order's discount (shareOut): what the buyer paid for it is price × quantity less this. */
     discountMinor: integer('discount_minor').notNull().default(0),
+    /** When its order was placed (orders.created_at), so that a period's lines are one range of an index. */
+    orderedAt: moment('ordered_at').notNull().defaultNow(),
   },
   (table) => [
+    // The dashboard's best sellers of a period: its lines read from this index alone.
+    index('order_items_ordered_sales_idx').on(table.orderedAt, table.productId, table.quantity, table.priceMinor, table.discountMinor, table.orderId),
     uniqueIndex('order_items_order_position_idx').on(table.orderId, table.position),
     check('order_items_return_rule_known', sql`${table.returnRule} in ('standard', 'personalised', 'hygiene_sealed')`),
   ],

@@ -291,7 +291,7 @@ class LegacyImport {
     if (!linesKept) {
       for (const [position, line] of order.lines.entries()) {
         const productId = line.productId ? ((await this.localProduct(tx, line.productId)) ?? null) : null;
-        await tx.insert(orderItems).values({ orderId: order.id, position, productId, nameEn: line.name, priceMinor: line.priceMinor, quantity: line.quantity, addedAt: line.addedAt ? new Date(line.addedAt) : null });
+        await tx.insert(orderItems).values({ orderId: order.id, position, productId, nameEn: line.name, priceMinor: line.priceMinor, quantity: line.quantity, addedAt: line.addedAt ? new Date(line.addedAt) : null, orderedAt: new Date(order.orderedAt) });
       }
     }
     await tx.insert(orderStatusChanges).values(order.statusTimes.map((entry, position) => ({ orderId: order.id, position, status: entry.status, changedAt: new Date(entry.at) })));

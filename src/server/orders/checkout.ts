@@ -178,6 +178,8 @@ export async function placeOrder(
       dispatchBy: line.dispatchBy,
       returnRule: line.returnRule,
       discountMinor: discount?.lineShares[position] ?? 0,
+      // The order's own created_at: both are the transaction's now().
+      orderedAt: row.createdAt,
     }));
     // The order's lines and its first status written, the ordered lines taken out of the cart, and
     // the customer's open pages told of both, in one round trip. Every part runs whatever the final
