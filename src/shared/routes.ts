@@ -89,7 +89,7 @@ export const adminOrderPath = (orderId: string) => PAGE_ROUTES.admin + query(new
 
 /** The dashboard with the form for a new product open (an empty shop's home page links to it). */
 export const NEW_PRODUCT_PARAM = 'product';
-export const adminNewProductPath = `${PAGE_ROUTES.admin}?${NEW_PRODUCT_PARAM}=new`;
+export const adminNewProductPath = `${PAGE_ROUTES.admin}?tab=products&${NEW_PRODUCT_PARAM}=new`;
 
 /**
  * Each language of an indexable page has its own address: English is the address without a

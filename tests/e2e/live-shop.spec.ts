@@ -53,7 +53,7 @@ test('the owner of a new live shop is led from the empty home page to the form f
   await signIn(page, inbox, OWNER);
   await expect(page.getByText('Your shop has no products yet.')).toBeVisible();
   await page.getByRole('link', { name: 'Add your first product' }).click();
-  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page).toHaveURL(/\/admin\?tab=products$/);
   await expect(page.getByRole('heading', { name: 'Add product' })).toBeVisible();
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByText('No products yet.', { exact: true })).toBeVisible();

@@ -27,12 +27,12 @@ export function ProductsPanel() {
   const queryClient = useQueryClient();
   const showModal = useModal();
   const [params, setParams] = useSearchParams();
-  // /admin?product=new (an empty shop's home page links there) opens the form for a new product.
+  // /admin?tab=products&product=new (an empty shop's home page links there) opens the form for a new product.
   const [editing, setEditing] = useState<Editing>(() => (params.get(NEW_PRODUCT_PARAM) === 'new' ? {} : null));
   const [deleting, setDeleting] = useState<Product | null>(null);
   const opensNewProduct = params.has(NEW_PRODUCT_PARAM);
   useEffect(() => {
-    // Once opened, the address is the dashboard's again, so that a reload after saving does not open an empty form.
+    // Once opened, the address is the product list's again, so that a reload after saving does not open an empty form.
     if (!opensNewProduct) return;
     const rest = new URLSearchParams(params);
     rest.delete(NEW_PRODUCT_PARAM);
