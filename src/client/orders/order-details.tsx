@@ -1,3 +1,4 @@
+import type { ReactElement } from 'react';
 import { taxPercentText, type Currency } from '#shared/money.js';
 import type { Order, PaymentMethod } from '#shared/orders.js';
 import { AddressText } from '#client/addresses/address-text.js';
@@ -52,31 +53,20 @@ export function PricingTable({ pricing, currency }: { pricing: Order['pricing'];
   const rows = (
     [
       [t('checkout.subtotal'), pricing.subtotal],
-      // Taken off, so written with a minus; a free-shipping code takes nothing off and says so.
-      pricing.discountCode !== null && [t('checkout.discount', { code: pricing.discountCode }), pricing.discount > 0 ? -pricing.discount : t('checkout.discountFreeShipping')],
+      pricing.discountCode !== null && [t('checkout.discount', { code: pricing.discountCode }), <DiscountAmount key="discount" pricing={pricing} currency={currency} />],
       !pricing.taxIncluded && [taxLabel('checkout.tax'), pricing.tax],
       // Shipping of goods that cost something and nothing for it is free shipping (the shop's threshold), said so.
       [t('checkout.shipping'), pricing.shipping === 0 && pricing.subtotal > 0 ? t('checkout.freeShipping') : pricing.shipping],
       pricing.fee > 0 && [t('checkout.cashOnDeliveryFeeLine'), pricing.fee],
       pricing.taxIncluded && [taxLabel('checkout.taxIncluded'), pricing.tax],
-    ] satisfies Array<[string, number | string] | false>
+    ] satisfies Array<[string, number | string | ReactElement] | false>
   ).filter((row) => row !== false);
   return (
     <dl className="pricing">
       {rows.map(([label, minor]) => (
         <div key={label} className="pricing__row">
           <dt>{label}</dt>
-          <dd>
-            {typeof minor === 'string' ? (
-              minor
-            ) : minor < 0 ? (
-              <>
-                −<Price minor={-minor} currency={currency} />
-              </>
-            ) : (
-              <Price minor={minor} currency={currency} />
-            )}
-          </dd>
+          <dd>{typeof minor === 'number' ? <Price minor={minor} currency={currency} /> : minor}</dd>
         </div>
       ))}
       <div className="pricing__row pricing__row--total">
@@ -86,6 +76,17 @@ export function PricingTable({ pricing, currency }: { pricing: Order['pricing'];
         </dd>
       </div>
     </dl>
+  );
+}
+
+/** What a discount code took off: the amount with a minus, or, for a free-shipping code, which takes nothing off, so said. */
+export function DiscountAmount({ pricing, currency }: { pricing: Pick<Order['pricing'], 'discount'>; currency: Currency }) {
+  const { t } = useTranslation();
+  if (pricing.discount === 0) return <>{t('checkout.discountFreeShipping')}</>;
+  return (
+    <>
+      −<Price minor={pricing.discount} currency={currency} />
+    </>
   );
 }
 

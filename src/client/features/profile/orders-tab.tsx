@@ -3,7 +3,7 @@ import { useLocation } from 'wouter';
 import { paymentStateOf } from '#shared/orders.js';
 import { paymentPath } from '#shared/routes.js';
 import { useTranslation } from '#client/i18n/i18n.js';
-import { OrderLineName, OrderShipsBy, OrderStatusBadge } from '#client/orders/order-details.js';
+import { DiscountAmount, OrderLineName, OrderShipsBy, OrderStatusBadge } from '#client/orders/order-details.js';
 import { useOrders } from '#client/orders/orders-api.js';
 import { formatDateTime } from '#client/ui/format-date.js';
 import { LinePrice } from '#client/ui/line-price.js';
@@ -71,14 +71,7 @@ export function OrdersTab({ highlightedOrderId }: OrdersTabProps) {
             </ul>
             {order.pricing.discountCode !== null && (
               <p className="order-card__discount">
-                {t('checkout.discount', { code: order.pricing.discountCode })}:{' '}
-                {order.pricing.discount > 0 ? (
-                  <>
-                    −<Price minor={order.pricing.discount} currency={order.currency} />
-                  </>
-                ) : (
-                  t('checkout.discountFreeShipping')
-                )}
+                {t('checkout.discount', { code: order.pricing.discountCode })}: <DiscountAmount pricing={order.pricing} currency={order.currency} />
               </p>
             )}
             <div className="order-card__foot">
