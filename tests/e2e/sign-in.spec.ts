@@ -1,5 +1,5 @@
 import { expect, SHOP_ADMIN_EMAIL, test, uniqueEmail as unique } from './shop-fixtures.js';
-import { requestLinkThroughUi, signIn } from './sign-in-steps.js';
+import { requestLinkThroughUi, signIn, signInRequest } from './sign-in-steps.js';
 
 test('signs in with the link from the e-mail, stays signed in after reload, signs out, and the link works only once', async ({ page, inbox, allowConsoleErrors }) => {
   allowConsoleErrors(/status of 400/); // the second use of the link is refused
@@ -38,6 +38,37 @@ test('signs in with the link from the e-mail, stays signed in after reload, sign
   await expect(page.getByRole('dialog', { name: 'Sign in' }).getByRole('textbox')).toHaveValue(email);
   await page.keyboard.press('Escape');
   await expect(header.getByRole('button', { name: 'Log in' })).toBeVisible();
+});
+
+test('signing out while the cart is still loading ends its request, so the server never refuses it', async ({ page, inbox }) => {
+  await signInRequest(page.request, inbox, unique('hurried'));
+  // The cart's request reaches the server just after the session has ended there, and its answer reaches
+  // the page before the sign-out's does: the order in which a slow network can deliver them.
+  let sessionEnded!: () => void;
+  const sessionEndedOnServer = new Promise<void>((resolve) => (sessionEnded = resolve));
+  let cartAnswered!: () => void;
+  const cartAnsweredOnServer = new Promise<void>((resolve) => (cartAnswered = resolve));
+  await page.route('**/api/cart', async (route) => {
+    await sessionEndedOnServer;
+    const response = await route.fetch();
+    await route.fulfill({ response }).catch(() => undefined);
+    cartAnswered();
+  });
+  await page.route('**/api/auth/session', async (route) => {
+    if (route.request().method() !== 'DELETE') return route.fallback();
+    const response = await route.fetch();
+    sessionEnded();
+    await cartAnsweredOnServer;
+    await route.fulfill({ response });
+  });
+  const cartRequests: string[] = [];
+  page.on('response', (response) => response.url().endsWith('/api/cart') && cartRequests.push(`answered ${response.status()}`));
+  page.on('requestfailed', (request) => request.url().endsWith('/api/cart') && cartRequests.push('ended by the page'));
+  await page.goto('/');
+  const header = page.getByRole('banner');
+  await header.getByRole('button', { name: 'Log out' }).click();
+  await expect(header.getByRole('button', { name: 'Log in' })).toBeVisible();
+  expect(cartRequests).toEqual(['ended by the page']);
 });
 
 test.describe('in Bulgarian', () => {

@@ -4,7 +4,7 @@ import { queryKeys } from '#client/api/query-keys.js';
 import { useSession } from '#client/session/session.js';
 import { fetchCartItems } from './cart-api.js';
 import { CartContext, type Cart } from './cart-context.js';
-import { readMirror, readQueue, withQueue, writeMirror } from './cart-storage.js';
+import { readMirror, readQueue, withQueue, writeMirror, type ShownCartItem } from './cart-storage.js';
 import { useCartChanges } from './use-cart-changes.js';
 import { useOfflineQueueSync } from './use-offline-queue-sync.js';
 
@@ -16,10 +16,10 @@ export function CartProvider({ children }: { children: ReactNode }) {
   const { user } = useSession();
   const email = user?.email ?? null;
 
-  const cart = useQuery({
+  const cart = useQuery<ShownCartItem[]>({
     queryKey: queryKeys.cart(email),
     enabled: email !== null,
-    queryFn: async () => withQueue(await fetchCartItems(), readQueue(localStorage, email!)),
+    queryFn: async ({ signal }) => withQueue(await fetchCartItems(signal), readQueue(localStorage, email!)),
     // Until the server answers (or while it cannot), the copy kept in this browser is shown.
     placeholderData: () => (email ? readMirror(localStorage, email) : undefined),
   });

@@ -7,7 +7,7 @@ import { queryKeys } from '#client/api/query-keys.js';
 export function useOrders(enabled = true) {
   return useQuery({
     queryKey: queryKeys.myOrders(),
-    queryFn: async () => (await requestJson<{ orders: Order[] }>('/api/orders')).orders,
+    queryFn: async ({ signal }) => (await requestJson<{ orders: Order[] }>('/api/orders', { signal })).orders,
     enabled,
   });
 }

@@ -88,9 +88,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [queryClient]);
 
   const signOut = useCallback(async () => {
+    // A personal request still under way would otherwise reach the server after the session has ended, and be refused.
+    await queryClient.cancelQueries({ predicate: isPersonal });
     await requestJson<null>('/api/auth/session', { method: 'DELETE' });
     await signedOut();
-  }, [signedOut]);
+  }, [queryClient, signedOut]);
 
   const recheck = useCallback(async () => {
     let user: SessionUser | null;
