@@ -43,7 +43,7 @@ import { registerPaymentRoutes } from '#server/payments/routes.js';
 import { documentSettingsOf } from '#server/invoices/issue-documents.js';
 import { registerDocumentRoutes } from '#server/invoices/routes.js';
 import { registerProductCsvRoutes } from '#server/import/routes.js';
-import { newDiscountGuessLimit, registerPromotionRoutes } from '#server/promotions/routes.js';
+import { newPromotionGuessLimit, registerPromotionRoutes } from '#server/promotions/routes.js';
 import { registerReturnsRoutes } from '#server/returns/routes.js';
 import { registerPageFallback, type PageSource } from './pages.js';
 import { registerSeoRoutes } from '#server/seo/routes.js';
@@ -115,7 +115,7 @@ export async function buildApp({ config, database, images, pages, logger = false
     showBgnEquivalent: config.showBgnEquivalent,
   };
   const documents = documentSettingsOf(config);
-  const checkoutSettings: CheckoutSettings = { pricing: config.pricing, paymentMethods: config.paymentMethods, termsVersion: () => termsVersion(config), mail: mailSettings };
+  const checkoutSettings: CheckoutSettings = { pricing: config.pricing, paymentMethods: config.paymentMethods, termsVersion: () => termsVersion(config), mail: mailSettings, documents };
 
   registerErrorHandler(app);
   registerGracefulClose(app);
@@ -157,9 +157,9 @@ export async function buildApp({ config, database, images, pages, logger = false
   registerCartRoutes(app, db);
   registerAddressRoutes(app, db);
   registerAccountRoutes(app, db);
-  const discountGuesses = newDiscountGuessLimit();
-  registerPromotionRoutes(app, db, discountGuesses);
-  registerOrderRoutes(app, db, checkoutSettings, metrics, discountGuesses);
+  const promotionGuesses = newPromotionGuessLimit();
+  registerPromotionRoutes(app, db, promotionGuesses, config.pricing.currency);
+  registerOrderRoutes(app, db, checkoutSettings, metrics, promotionGuesses);
   registerPaymentRoutes(app, db, config.paymentMethods, metrics, documents);
   registerDocumentRoutes(app, db, { ...documents, publicUrl: config.publicUrl });
   registerProductCsvRoutes(app, db, images, config.publicUrl);

@@ -41,6 +41,8 @@ export const API_ERROR_CODES = [
   'currency_changed',
   /** A discount code the checkout does not take; messageKey says why (discountRefusalKey). */
   'discount_refused',
+  /** A gift card the checkout does not take; messageKey says why (giftCardRefusalKey). */
+  'gift_card_refused',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 

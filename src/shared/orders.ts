@@ -7,10 +7,11 @@ import type { Currency } from './money.js';
 import type { Pricing } from './pricing.js';
 import type { OrderStatus } from './order-status.js';
 import type { ChoiceSummary } from './product-options.js';
-import type { PaymentMethod } from './payment-methods.js';
+import type { PaymentMethod, PaymentRecordMethod } from './payment-methods.js';
 import type { OrderAfterSale } from './withdrawals.js';
+import type { OrderGiftCard } from './gift-cards.js';
 
-export type { PaymentMethod } from './payment-methods.js';
+export type { PaymentMethod, PaymentRecordMethod } from './payment-methods.js';
 
 export const PAYMENT_METHODS = ['pay_by_link', 'card', 'cash_on_delivery'] as const satisfies readonly PaymentMethod[];
 export const DEFAULT_PAYMENT_METHOD: PaymentMethod = 'pay_by_link';
@@ -38,7 +39,7 @@ interface OrderItem {
 
 export interface Payment {
   paymentId: string;
-  method: PaymentMethod;
+  method: PaymentRecordMethod;
   amountMinor: number;
   processedAt: string;
   cardLast4?: string;
@@ -80,7 +81,12 @@ export interface Order {
   invoiceBuyer: InvoiceBuyer | null;
   /** Withdrawals, refunds and whether the buyer may still withdraw or cancel. */
   afterSale?: OrderAfterSale;
+  /** The gift card that paid part or all of the total; null when none did. */
+  giftCard: OrderGiftCard | null;
 }
+
+/** What is left to pay of the order once its gift card has paid its part (the whole total without one). */
+export const amountDue = (order: Pick<Order, 'pricing' | 'giftCard'>): number => order.pricing.total - (order.giftCard?.paidMinor ?? 0);
 
 export const placeOrderSchema = z.object({
   /** Chosen by the browser once per checkout, so that a repeated request places one order. */
@@ -97,6 +103,9 @@ export const placeOrderSchema = z.object({
   invoiceBuyer: invoiceBuyerSchema.optional(),
   /** The discount code the buyer applied, as typed (normalised and checked by the server). */
   discountCode: z.string().max(64).optional(),
+  /** The gift card the buyer pays with, as typed, and what she was shown it would pay. */
+  giftCardCode: z.string().max(64).optional(),
+  expectedGiftCardMinor: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
 });
 export type PlaceOrderRequest = z.input<typeof placeOrderSchema>;
 

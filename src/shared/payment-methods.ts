@@ -3,3 +3,6 @@
 
 /** Online by a payment link or a card, or cash to the courier (наложен платеж). */
 export type PaymentMethod = 'pay_by_link' | 'card' | 'cash_on_delivery';
+
+/** How a recorded payment was made: by the order's method, or, for an order a gift card paid whole, by the card. */
+export type PaymentRecordMethod = PaymentMethod | 'gift_card';

@@ -1,6 +1,6 @@
 import type { InvoiceBuyer } from './invoice-buyer.js';
 import type { Currency } from './money.js';
-import type { PaymentMethod } from './payment-methods.js';
+import type { PaymentRecordMethod } from './payment-methods.js';
 
 /**
  * The documents a sale leaves: an invoice (фактура) when the buyer asks for one, a credit note
@@ -41,7 +41,7 @@ export interface DocumentLine {
 }
 
 interface DocumentPayment {
-  method: PaymentMethod;
+  method: PaymentRecordMethod;
   paidAt: string;
   /** The payment's transaction reference. */
   reference: string;
@@ -72,6 +72,11 @@ export interface TaxDocumentContent {
   totalBgnMinor?: number;
   /** A discount code's reduction, already taken off the lines' amounts; absent without one. */
   discount?: { code: string; amountMinor: number };
+  /**
+   * What a gift card paid of the total; absent without one. A means of payment, not a discount: the
+   * lines, the VAT and the total are the sale's in full, and the payment below is of the rest.
+   */
+  giftCard?: { ending: string; amountMinor: number };
   payment: DocumentPayment;
   /** The invoice a credit note corrects, or that a corrected invoice is issued in place of. */
   corrects: { number: string; issuedAt: string } | null;

@@ -6,6 +6,7 @@ import type { Database, DatabaseHandle, Executor } from '#server/db/client.js';
 import { products, shopState } from '#server/db/schema.js';
 import { HttpError } from '#server/http/errors.js';
 import { convertDiscountCodesToEuro } from '#server/promotions/discount-codes.js';
+import { convertGiftCardsToEuro } from '#server/promotions/gift-cards.js';
 import { CHANGE_CHANNEL } from './catalogue-cache.js';
 import { catalogueChanged } from './catalogue-state.js';
 import { repriced } from './product-writes.js';
@@ -191,6 +192,7 @@ export async function convertCatalogueToEuro(db: Database): Promise<PriceChange[
     }
     await convertCartPricesToEuro(tx);
     await convertDiscountCodesToEuro(tx);
+    await convertGiftCardsToEuro(tx);
     await recordCurrency(tx, 'EUR');
     if (rows.length > 0) await catalogueChanged(tx);
     return changes;

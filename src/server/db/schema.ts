@@ -339,12 +339,20 @@ export const orders = pgTable(
     discountCodeId: uuid('discount_code_id').references(() => discountCodes.id),
     discountCode: text('discount_code'),
     discountMinor: integer('discount_minor').notNull().default(0),
+    /** The gift card that paid part or all of the order, and how much it paid: what is left to pay is the total less it. */
+    giftCardId: uuid('gift_card_id').references(() => giftCards.id),
+    /** The card's last four characters, all that the order's pages and documents show of it. */
+    giftCardEnding: text('gift_card_ending'),
+    giftCardMinor: integer('gift_card_minor').notNull().default(0),
   },
   (table) => [
     // The dashboard's sales of a period: every column it reads, in the order of the moments it ranges over.
     index('orders_created_sales_idx').on(table.createdAt, table.status, table.currency, table.totalMinor),
     // A code's uses, counted under its row's lock at every checkout with it, and its revenue.
     index('orders_discount_code_idx').on(table.discountCodeId, table.userId).where(sql`${table.discountCodeId} is not null`),
+    // A card's orders, for its uses in the admin's list.
+    index('orders_gift_card_idx').on(table.giftCardId).where(sql`${table.giftCardId} is not null`),
+    check('orders_gift_card_within_total', sql`${table.giftCardMinor} >= 0 and ${table.giftCardMinor} <= ${table.totalMinor}`),
     // One customer's orders newest first: their own list, and the admin's search, which finds the
     // e-mails in order_customer_emails and then walks this index for each (order-queries.ts).
     index('orders_customer_email_created_id_idx').on(table.customerEmail, table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
@@ -393,6 +401,29 @@ export const discountCodes = pgTable(
   (table) => [
     uniqueIndex('discount_codes_code_idx').on(table.code).where(sql`${table.deletedAt} is null`),
     check('discount_codes_kind_known', sql`${table.kind} in ('percent', 'amount', 'free_shipping')`),
+  ],
+);
+
+/**
+ * Gift cards (src/shared/gift-cards.ts has the rules): a code and what is left on it, in the shop's
+ * currency. The balance only changes under the row's lock, and the check keeps it from going below zero
+ * whatever happens. A card pays for an order as a means of payment; its orders hold what it paid.
+ */
+export const giftCards = pgTable(
+  'gift_cards',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    code: text('code').notNull().unique(),
+    currency: text('currency').notNull(),
+    initialMinor: integer('initial_minor').notNull(),
+    balanceMinor: integer('balance_minor').notNull(),
+    /** The owner's note for her own list, such as whom a card issued by hand is for. */
+    note: text('note').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    check('gift_cards_balance_within', sql`${table.balanceMinor} >= 0 and ${table.balanceMinor} <= ${table.initialMinor}`),
+    check('gift_cards_currency_known', sql`${table.currency} in ('BGN', 'EUR')`),
   ],
 );
 

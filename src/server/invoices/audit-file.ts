@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, lt } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lt, ne } from 'drizzle-orm';
 import { bgnToEurMinor, eurToBgnMinor, type Currency } from '#shared/money.js';
 import { sofiaDate, sofiaMidnight } from '#shared/sofia-time.js';
 import type { Executor } from '#server/db/client.js';
@@ -85,7 +85,8 @@ export async function auditFileXml(db: Executor, monthText: string, settings: Au
     .select({ order: orders, payment: payments })
     .from(payments)
     .innerJoin(orders, eq(orders.id, payments.orderId))
-    .where(and(gte(payments.processedAt, start), lt(payments.processedAt, end)))
+    // An order a gift card paid whole brought no money in: the card's money came in when it was sold.
+    .where(and(gte(payments.processedAt, start), lt(payments.processedAt, end), ne(payments.method, 'gift_card')))
     .orderBy(asc(payments.processedAt), asc(orders.id));
   if (paid.length === 0) throw new AuditFileError(`No order was paid in ${monthText}; the audit file lists at least one`, 'admin.monthlyFiles.errors.noOrders');
   const orderIds = paid.map((row) => row.order.id);

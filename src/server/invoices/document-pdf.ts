@@ -49,7 +49,9 @@ const TEXTS = {
     discount: 'Отстъпка с код {code}, приспадната в стойността на редовете',
     inWords: 'Словом',
     payment: 'Начин на плащане',
-    methods: { card: 'с карта', pay_by_link: 'чрез връзка за плащане', cash_on_delivery: 'наложен платеж' },
+    methods: { card: 'с карта', pay_by_link: 'чрез връзка за плащане', cash_on_delivery: 'наложен платеж', gift_card: 'с карта за подарък' },
+    giftCard: 'Платено с карта за подарък …{ending} (платежно средство, не отстъпка)',
+    rest: 'Остатък, платен {method}',
     transaction: 'Референтен номер на трансакцията',
     paidAt: 'Платено на',
     noVat: 'Основание за неначисляване на ДДС: чл. 113, ал. 9 от ЗДДС (доставчикът не е регистриран по ЗДДС).',
@@ -83,7 +85,9 @@ const TEXTS = {
     discount: 'Discount with code {code}, taken off the lines\' amounts',
     inWords: 'In words',
     payment: 'Payment',
-    methods: { card: 'by card', pay_by_link: 'by payment link', cash_on_delivery: 'cash on delivery' },
+    methods: { card: 'by card', pay_by_link: 'by payment link', cash_on_delivery: 'cash on delivery', gift_card: 'by gift card' },
+    giftCard: 'Paid with gift card …{ending} (a means of payment, not a discount)',
+    rest: 'The rest, paid {method}',
     transaction: 'Transaction reference',
     paidAt: 'Paid on',
     noVat: 'No VAT charged: the seller is not registered for VAT (art. 113(9) of the Bulgarian VAT Act).',
@@ -222,6 +226,7 @@ export async function documentPdf(document: TaxDocumentContent, language: Langua
     ...(vatShown ? ([[texts.net, money(document.netMinor, currency, language)], [texts.vat, money(document.vatMinor, currency, language)]] as [string, string][]) : []),
     [document.totalMinor < 0 ? texts.totalCredited : texts.total, money(document.totalMinor, currency, language)],
     ...(document.totalBgnMinor === undefined ? [] : ([[texts.totalInBgn, money(document.totalBgnMinor, 'BGN', language)]] as [string, string][])),
+    ...giftCardRows(document, texts, language),
   ];
   pdf.fontSize(10);
   for (const [label, amount] of totals) {
@@ -236,10 +241,20 @@ export async function documentPdf(document: TaxDocumentContent, language: Langua
   pdf.moveDown().font('regular').text(`${texts.inWords}: ${words}`, left, pdf.y, { width });
   if (!vatShown) pdf.moveDown(0.5).text(texts.noVat, { width });
   pdf.moveDown();
-  pdf.text(`${texts.payment}: ${texts.methods[document.payment.method]}`);
+  pdf.text(`${texts.payment}: ${[document.giftCard && document.payment.method !== 'gift_card' ? texts.methods.gift_card : null, texts.methods[document.payment.method]].filter(Boolean).join(', ')}`);
   pdf.text(`${texts.paidAt}: ${dateText(document.payment.paidAt, language)}`);
   pdf.text(`${texts.transaction}: ${document.payment.reference}`);
   if (document.kind === 'sale_document') drawQrCode(pdf, saleQrText(document));
   pdf.end();
   return done;
+}
+
+/** A gift card's part of the total, and the rest paid by the order's method: payments, under the total they pay. */
+function giftCardRows(document: TaxDocumentContent, texts: (typeof TEXTS)[Language], language: Language): [string, string][] {
+  const card = document.giftCard;
+  if (!card) return [];
+  const rows: [string, string][] = [[texts.giftCard.replace('{ending}', card.ending), money(card.amountMinor, document.currency, language)]];
+  const rest = document.totalMinor - card.amountMinor;
+  if (rest > 0) rows.push([texts.rest.replace('{method}', texts.methods[document.payment.method]), money(rest, document.currency, language)]);
+  return rows;
 }

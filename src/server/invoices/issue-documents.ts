@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { eurToBgnMinor, type Currency } from '#shared/money.js';
 import type { InvoiceBuyer } from '#shared/invoice-buyer.js';
-import type { PaymentMethod } from '#shared/orders.js';
+import type { PaymentRecordMethod } from '#shared/orders.js';
 import { documentNumberText, MAX_DOCUMENT_NUMBER, type DocumentLine, type DocumentSeller, type TaxDocumentContent, type TaxDocumentKind } from '#shared/tax-documents.js';
 import type { Config } from '#server/config.js';
 import type { Executor } from '#server/db/client.js';
@@ -90,7 +90,8 @@ async function issue(tx: Executor, kind: TaxDocumentKind, settings: DocumentSett
     ...amounts,
     ...totalBgn(settings, order.currency, amounts.totalMinor),
     ...(order.discountCode && order.discountMinor > 0 ? { discount: { code: order.discountCode, amountMinor: order.discountMinor } } : {}),
-    payment: { method: payment.method as PaymentMethod, paidAt, reference: payment.paymentId, cardLast4: payment.cardLast4 },
+    ...(order.giftCardEnding && order.giftCardMinor > 0 ? { giftCard: { ending: order.giftCardEnding, amountMinor: order.giftCardMinor } } : {}),
+    payment: { method: payment.method as PaymentRecordMethod, paidAt, reference: payment.paymentId, cardLast4: payment.cardLast4 },
     corrects: null,
   };
   await tx.insert(taxDocuments).values({ kind, series, number, orderId: order.id, issuedAt, currency: order.currency, totalMinor: amounts.totalMinor, content });

@@ -18,6 +18,9 @@ import { HttpError } from '#server/http/errors.js';
 import { changeNotices } from '#server/notices/live-hub.js';
 import type { ShopMetrics } from '#server/metrics/shop-metrics.js';
 import { discountForCheckout } from '#server/promotions/discount-codes.js';
+import { giftCardForCheckout } from '#server/promotions/gift-cards.js';
+import type { DocumentSettings } from '#server/invoices/issue-documents.js';
+import { recordGiftCardPayment } from '#server/payments/service.js';
 import { takeStock } from '#server/stock/service.js';
 import { queueOrderPlacedMails, type OrderMailSettings } from './order-mails.js';
 import { STATUS_TIME_COLUMNS, toOrder, withDetails, type OrderItemRow } from './order-queries.js';
@@ -41,6 +44,9 @@ export interface PlaceOrderInput {
   invoiceBuyer?: InvoiceBuyer;
   /** The discount code the buyer applied, as typed. */
   discountCode?: string;
+  /** The gift card the buyer pays with, as typed, and what she was shown it would pay. */
+  giftCardCode?: string;
+  expectedGiftCardMinor?: number;
 }
 
 async function findByIdempotencyKey(db: Executor, userId: string, key: string): Promise<Order | undefined> {
@@ -55,6 +61,8 @@ export interface CheckoutSettings {
   /** The methods the shop offers; another is refused. */
   paymentMethods: readonly PaymentMethod[];
   mail: OrderMailSettings;
+  /** For the documents of an order a gift card pays whole, which is paid as it is placed. */
+  documents: DocumentSettings;
 }
 
 /**
@@ -113,8 +121,14 @@ export async function placeOrder(
     if (pricing.total !== input.expectedTotalMinor) {
       return repeatOrRefuse(new HttpError(409, 'price_changed', `The order total is now ${pricing.total}, not ${input.expectedTotalMinor}; confirm it again.`));
     }
+    // The card's row stays locked until the order commits, so its balance holds under parallel checkouts.
+    const giftCard = input.giftCardCode
+      ? await giftCardForCheckout(tx, input.giftCardCode, settings.pricing.currency, pricing.total, input.expectedGiftCardMinor)
+      : null;
+    // An order the card pays whole is paid now, by the card; any other waits for its payment as usual.
+    const paidByGiftCard = giftCard !== null && giftCard.paidMinor === pricing.total;
     const orderId = newOrderId();
-    const status = placedOrderStatus(input.paymentMethod);
+    const status = paidByGiftCard ? 'paid' : placedOrderStatus(input.paymentMethod);
     const [row] = await tx
       .insert(orders)
       .values({
@@ -136,8 +150,8 @@ export async function placeOrder(
         paymentMethod: input.paymentMethod,
         // A mixed order ships when its last line is ready.
         dispatchBy: latestDate(lines.map((line) => line.dispatchBy)),
-        // Cash on delivery has no payment page.
-        checkoutUrl: input.paymentMethod === 'cash_on_delivery' ? null : `${mailSettings.publicUrl}${mockPaymentPath(orderId, input.paymentMethod)}`,
+        // Cash on delivery has no payment page, nor has an order that is paid already.
+        checkoutUrl: input.paymentMethod === 'cash_on_delivery' || paidByGiftCard ? null : `${mailSettings.publicUrl}${mockPaymentPath(orderId, input.paymentMethod)}`,
         paymentReference: `ref_${randomBytes(8).toString('hex')}`,
         shippingFullName: address.fullName,
         shippingStreetAddress: address.streetAddress,
@@ -154,6 +168,9 @@ export async function placeOrder(
         discountCodeId: discount?.codeId ?? null,
         discountCode: discount?.code ?? null,
         discountMinor: pricing.discount,
+        giftCardId: giftCard?.giftCardId ?? null,
+        giftCardEnding: giftCard?.ending ?? null,
+        giftCardMinor: giftCard?.paidMinor ?? 0,
         // now() is the transaction's start, the same moment as created_at's default.
         [STATUS_TIME_COLUMNS[status]]: sql`now()`,
       })
@@ -196,7 +213,8 @@ export async function placeOrder(
     // Last, so that other orders of the same products wait on their rows for as short a time as
     // possible; a shortage throws and the transaction writes nothing.
     await takeStock(tx, orderId, lines, 'sold');
-    return { order: toOrder(row, items, undefined, [{ orderId, position: 0, status, changedAt: row.createdAt }]), created: true };
+    const payment = paidByGiftCard ? await recordGiftCardPayment(tx, row, settings.documents) : undefined;
+    return { order: toOrder(row, items, payment, [{ orderId, position: 0, status, changedAt: row.createdAt }]), created: true };
   });
   if (placed.created) metrics.countOrderPlaced(input.paymentMethod);
   return placed;

@@ -1,7 +1,7 @@
 import { pickText, type TextLanguage } from '#shared/catalog.js';
 import { lineText, priceAmounts, taxPercentText } from '#shared/money.js';
 import { isNotifiedStatus, type NotifiedStatus } from '#shared/order-mails.js';
-import { dispatchDayText, paymentStateOf, type Order } from '#shared/orders.js';
+import { amountDue, dispatchDayText, paymentStateOf, type Order } from '#shared/orders.js';
 import { choicesText, hasChoices } from '#shared/product-options.js';
 import { adminOrderPath, paymentPath, profileOrderPath } from '#shared/routes.js';
 import type { Database } from '#server/db/client.js';
@@ -76,6 +76,8 @@ class OrderMailWriter {
       name: order.shippingAddress.fullName,
       email: order.customerEmail,
       total: this.money(order.pricing.total),
+      // What is left to pay once a gift card has paid its part: what the payment link or the courier asks for.
+      due: this.money(amountDue(order)),
       supportEmail: settings.supportEmail,
       percent: taxPercentText(order.pricing.taxRateBasisPoints),
     };
@@ -130,6 +132,13 @@ class OrderMailWriter {
           // Final prices contain the tax: a plain row of what the amounts above hold, so that the total stays the last, bold row.
           ...(order.pricing.taxIncluded ? [[this.t(texts.order.taxIncluded), this.money(order.pricing.tax)] as [string, string]] : []),
           [texts.order.total, this.money(order.pricing.total)],
+          // A gift card is a payment, not a discount: under the total it pays part of, then what is left to pay.
+          ...(order.giftCard
+            ? ([
+                [this.t(texts.order.giftCard, { ending: order.giftCard.ending }), `−${this.money(order.giftCard.paidMinor)}`],
+                [texts.order.amountDue, this.money(amountDue(order))],
+              ] as [string, string][])
+            : []),
         ],
       },
     ];

@@ -86,6 +86,7 @@ export function toOrder(row: OrderRow, items: OrderItemRow[], payment: PaymentRo
     checkoutUrl: row.checkoutUrl,
     paymentReference: row.paymentReference,
     invoiceBuyer: row.invoiceBuyer ?? null,
+    giftCard: row.giftCardEnding !== null && row.giftCardMinor > 0 ? { ending: row.giftCardEnding, paidMinor: row.giftCardMinor } : null,
     payment: payment
       ? {
           paymentId: payment.paymentId,

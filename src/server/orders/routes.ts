@@ -11,8 +11,8 @@ import { listCustomerOrders } from './order-queries.js';
 
 export const orderIdOf = ({ orderId }: { orderId: string }) => pathId(orderId, `Order ${orderId.slice(0, 100)} not found`);
 
-/** The customer's orders, and checkout; a discount code at checkout counts against the same guess limit as its check. */
-export function registerOrderRoutes(app: FastifyInstance, db: Database, settings: CheckoutSettings, metrics: ShopMetrics, discountGuesses: GuessLimit): void {
+/** The customer's orders, and checkout; a discount code or gift card at checkout counts against the same guess limit as their checks. */
+export function registerOrderRoutes(app: FastifyInstance, db: Database, settings: CheckoutSettings, metrics: ShopMetrics, promotionGuesses: GuessLimit): void {
   app.get('/api/orders', async (request, reply): Promise<{ orders: Order[] }> => {
     const user = await requireUser(db, request);
     reply.header('cache-control', 'no-store');
@@ -23,7 +23,7 @@ export function registerOrderRoutes(app: FastifyInstance, db: Database, settings
     const user = await requireUser(db, request);
     const input = parseInput(placeOrderSchema, request.body);
     const place = () => placeOrder(db, user, input, settings, metrics);
-    const { order, created } = input.discountCode ? await discountGuesses.guard(request.ip, isUnknownCode, place) : await place();
+    const { order, created } = input.discountCode || input.giftCardCode ? await promotionGuesses.guard(request.ip, isUnknownCode, place) : await place();
     return reply.status(created ? 201 : 200).send({ order });
   });
 }

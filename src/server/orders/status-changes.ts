@@ -7,6 +7,7 @@ import { orderItems, orders, orderStatusChanges } from '#server/db/schema.js';
 import { inTransaction } from '#server/db/transaction.js';
 import { HttpError } from '#server/http/errors.js';
 import { announceChange } from '#server/notices/live-hub.js';
+import { giveBackGiftCardPayment, retakeGiftCardPayment } from '#server/promotions/gift-cards.js';
 import { combinationCountKey, readCombinationStockForOrder, readStockForOrder, returnStock, takeStock } from '#server/stock/service.js';
 import { queueStatusMail, type OrderMailSettings } from './order-mails.js';
 import { getOrder, STATUS_TIME_COLUMNS, type OrderRow, type StatusChangeRow } from './order-queries.js';
@@ -86,8 +87,13 @@ export async function changeOrderStatus(db: Database, orderId: string, status: O
     if (!row) return false;
     const before = normalizeOrderStatus(row.status);
     if (before === status) return true;
-    if (status === 'cancelled') await returnStock(tx, orderId);
-    else if (before === 'cancelled') await retakeStock(tx, orderId);
+    if (status === 'cancelled') {
+      await returnStock(tx, orderId);
+      await giveBackGiftCardPayment(tx, orderId);
+    } else if (before === 'cancelled') {
+      await retakeStock(tx, orderId);
+      await retakeGiftCardPayment(tx, orderId);
+    }
     await setOrderStatus(tx, orderId, status);
     await queueStatusMail(tx, mailSettings, { orderId, customerEmail: row.customerEmail, language: row.language as TextLanguage }, status);
     return true;

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { TextLanguage } from '#shared/catalog.js';
 import { normalizeOrderStatus } from '#shared/order-status.js';
 import { paymentStateOf, SIMULATED_COMPLETION_MS, type Order, type PaymentMethod } from '#shared/orders.js';
-import type { Database } from '#server/db/client.js';
+import type { Database, Executor } from '#server/db/client.js';
 import { orders, payments } from '#server/db/schema.js';
 import { inTransaction } from '#server/db/transaction.js';
 import { HttpError } from '#server/http/errors.js';
@@ -12,6 +12,9 @@ import type { PaymentOutcome, ShopMetrics } from '#server/metrics/shop-metrics.j
 import { queuePaymentMail, queueStatusMail, type OrderMailSettings } from '#server/orders/order-mails.js';
 import { getCustomerOrder } from '#server/orders/order-queries.js';
 import { lockCustomerOrderRow, setOrderStatus } from '#server/orders/status-changes.js';
+
+type OrderRow = typeof orders.$inferSelect;
+type PaymentRow = typeof payments.$inferSelect;
 
 export interface PaymentDetails {
   method: PaymentMethod;
@@ -65,7 +68,7 @@ export async function recordPayment(db: Database, userId: string, orderId: strin
       paymentId: `pay_${randomBytes(12).toString('hex')}`,
       orderId,
       method: details.method,
-      amountMinor: order.totalMinor,
+      amountMinor: order.totalMinor - order.giftCardMinor,
       processedAt,
       cardLast4: details.method === 'card' ? (details.cardLast4 ?? null) : null,
     });
@@ -74,6 +77,20 @@ export async function recordPayment(db: Database, userId: string, orderId: strin
     await queuePaymentMail(tx, { orderId, customerEmail: order.customerEmail, language: order.language as TextLanguage });
   });
   return getCustomerOrder(db, userId, orderId);
+}
+
+/**
+ * The payment of an order that a gift card pays whole, in the checkout's transaction that places it
+ * (paid already): recorded as the card's, with the documents it calls for and the customer's receipt.
+ */
+export async function recordGiftCardPayment(tx: Executor, order: OrderRow, documents: DocumentSettings): Promise<PaymentRow> {
+  const [payment] = await tx
+    .insert(payments)
+    .values({ paymentId: `pay_${randomBytes(12).toString('hex')}`, orderId: order.id, method: 'gift_card', amountMinor: order.giftCardMinor, processedAt: order.createdAt })
+    .returning();
+  await issuePaymentDocuments(tx, order, documents);
+  await queuePaymentMail(tx, { orderId: order.id, customerEmail: order.customerEmail, language: order.language as TextLanguage });
+  return payment!;
 }
 
 /**
@@ -90,7 +107,7 @@ export async function recordCashPayment(db: Database, orderId: string, mailSetti
     const state = paymentStateOf({ status, payment: existing, paymentMethod: order.paymentMethod });
     if (state !== 'cashOnDelivery') throw new HttpError(409, 'order_not_payable', `Order ${orderId} takes no cash payment: ${state}.`);
     const processedAt = new Date();
-    await tx.insert(payments).values({ paymentId: `pay_${randomBytes(12).toString('hex')}`, orderId, method: 'cash_on_delivery', amountMinor: order.totalMinor, processedAt });
+    await tx.insert(payments).values({ paymentId: `pay_${randomBytes(12).toString('hex')}`, orderId, method: 'cash_on_delivery', amountMinor: order.totalMinor - order.giftCardMinor, processedAt });
     const addressee = { orderId, customerEmail: order.customerEmail, language: order.language as TextLanguage };
     if (status !== 'delivered') {
       await setOrderStatus(tx, orderId, 'delivered', processedAt);

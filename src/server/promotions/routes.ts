@@ -8,6 +8,9 @@ import { cartItems } from '#server/db/schema.js';
 import { HttpError } from '#server/http/errors.js';
 import { GuessLimit } from '#server/http/guess-limit.js';
 import { parseInput, pathId } from '#server/http/validation.js';
+import { giftCardCheckSchema, giftCardIssueSchema, type GiftCardBalance, type GiftCardSummary } from '#shared/gift-cards.js';
+import type { Currency } from '#shared/money.js';
+import { checkGiftCard, isUnknownGiftCard, issueGiftCard, listGiftCards } from './gift-cards.js';
 import { checkDiscountCode, createDiscountCode, deleteDiscountCode, listDiscountCodes, pauseDiscountCode, updateDiscountCode } from './discount-codes.js';
 
 const pauseSchema = z.object({ paused: z.boolean() });
@@ -18,17 +21,42 @@ const codeIdOf = (params: { codeId: string }) => {
   return id;
 };
 
-/** A code that does not exist (or is paused or deleted): what a guesser mostly gets. */
-export const isUnknownCode = (error: unknown) => error instanceof HttpError && error.details.messageKey === discountRefusalKey('unknown');
+/** A discount code or gift card that does not exist (or a paused or deleted code): what a guesser mostly gets. */
+export const isUnknownCode = (error: unknown) =>
+  (error instanceof HttpError && error.details.messageKey === discountRefusalKey('unknown')) || isUnknownGiftCard(error);
 
 /**
  * A client that keeps typing codes that do not exist is guessing: after a few it is refused, a real
- * code included, so that guessing tells nothing more. One limit for the check and the checkout.
+ * code included, so that guessing tells nothing more. One limit for discount codes and gift cards,
+ * their checks and the checkout.
  */
-export const newDiscountGuessLimit = () => new GuessLimit('Too many discount codes that do not exist; try again later.');
+export const newPromotionGuessLimit = () => new GuessLimit('Too many discount codes or gift cards that do not exist; try again later.');
 
-/** The buyer's check of a code at checkout, and the admin's codes. */
-export function registerPromotionRoutes(app: FastifyInstance, db: Database, guesses: GuessLimit): void {
+/** The admin's list shows the newest cards, this many; older ones are found by their code's use in orders. */
+const GIFT_CARD_LIST_LIMIT = 200;
+
+/** The buyer's check of a discount code or gift card at checkout, and the admin's codes and cards. */
+export function registerPromotionRoutes(app: FastifyInstance, db: Database, guesses: GuessLimit, currency: Currency): void {
+  app.post('/api/gift-cards/check', async (request, reply): Promise<{ card: GiftCardBalance }> => {
+    await requireUser(db, request);
+    const { code } = parseInput(giftCardCheckSchema, request.body);
+    reply.header('cache-control', 'no-store');
+    return guesses.guard(request.ip, isUnknownCode, async () => ({ card: await checkGiftCard(db, code, currency) }));
+  });
+
+  app.get('/api/admin/gift-cards', async (request, reply): Promise<{ cards: GiftCardSummary[] }> => {
+    await requireAdmin(db, request);
+    reply.header('cache-control', 'no-store');
+    return { cards: await listGiftCards(db, GIFT_CARD_LIST_LIMIT) };
+  });
+
+  app.post('/api/admin/gift-cards', async (request, reply) => {
+    await requireAdmin(db, request);
+    const input = parseInput(giftCardIssueSchema, request.body);
+    reply.header('cache-control', 'no-store');
+    return reply.status(201).send({ card: await issueGiftCard(db, input, currency) } satisfies { card: GiftCardSummary & { code: string } });
+  });
+
   app.post('/api/discount-codes/check', async (request, reply): Promise<{ terms: DiscountTerms }> => {
     const user = await requireUser(db, request);
     const { code } = parseInput(discountCheckSchema, request.body);

@@ -27,7 +27,8 @@ export async function addAfterSale(db: Executor, list: Order[], rows: readonly O
     const row = rows.find((candidate) => candidate.id === order.orderId)!;
     const status = normalizeOrderStatus(row.status);
     const ownRefunds = refunded.filter((refund) => refund.orderId === order.orderId);
-    const paidMinor = order.payment?.amountMinor ?? 0;
+    // Money paid, which refunds give back; a gift card's part goes back to the card when the order is cancelled.
+    const paidMinor = order.payment && order.payment.method !== 'gift_card' ? order.payment.amountMinor : 0;
     const refundedMinor = ownRefunds.reduce((sum, refund) => sum + refund.amountMinor, 0);
     const afterSale: OrderAfterSale = {
       withdrawalOpen: withdrawalOpen({ status, deliveredAt: row.deliveredAt }, now),

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
 import type { ApiErrorCode } from '#shared/api-errors.js';
 import type { TextLanguage } from '#shared/catalog.js';
 import { divideHalfUp, type Currency } from '#shared/money.js';
@@ -29,6 +29,7 @@ import { queueMails } from '#server/mail/mail-queue.js';
 import { announceChange } from '#server/notices/live-hub.js';
 import { ownersToNotify, queueStatusMail, type OrderMailSettings } from '#server/orders/order-mails.js';
 import { setOrderStatus } from '#server/orders/status-changes.js';
+import { giveBackGiftCardPayment } from '#server/promotions/gift-cards.js';
 import { returnPieces, returnStock } from '#server/stock/service.js';
 import { customerCancellationEnabled } from './after-sale.js';
 
@@ -232,8 +233,15 @@ interface MoneyState {
   refundedMinor: number;
 }
 
+/**
+ * What the buyer paid in money, which is what a refund gives back. What a gift card paid is not money
+ * paid: a cancellation gives it back to the card (giveBackGiftCardPayment).
+ */
 async function moneyOf(tx: Executor, orderId: string): Promise<MoneyState> {
-  const [payment] = await tx.select({ amount: payments.amountMinor }).from(payments).where(eq(payments.orderId, orderId));
+  const [payment] = await tx
+    .select({ amount: payments.amountMinor })
+    .from(payments)
+    .where(and(eq(payments.orderId, orderId), ne(payments.method, 'gift_card')));
   const [refunded] = await tx
     .select({ total: sql<number>`coalesce(sum(${refunds.amountMinor}), 0)::int` })
     .from(refunds)
@@ -414,6 +422,7 @@ export async function cancelOwnOrder(db: Database, userId: string, orderId: stri
     const status = normalizeOrderStatus(order.status);
     if (!CUSTOMER_CANCELLABLE_STATUSES.includes(status)) throw refusal(409, 'conflict', `An order that is ${status} can no longer be cancelled online.`, 'withdrawalForm', 'order_not_cancellable');
     await returnStock(tx, order.id);
+    await giveBackGiftCardPayment(tx, order.id);
     await setOrderStatus(tx, order.id, 'cancelled');
     await queueStatusMail(tx, mail, { orderId: order.id, customerEmail: order.customerEmail, language: order.language as TextLanguage }, 'cancelled');
     const money = await moneyOf(tx, order.id);

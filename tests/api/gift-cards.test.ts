@@ -1,0 +1,216 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { beforeAll, expect, it } from 'vitest';
+import type { CartResponse } from '#shared/cart.js';
+import { formatGiftCardCode, payWithGiftCard, type GiftCardBalance, type GiftCardSummary } from '#shared/gift-cards.js';
+import { amountDue, type Order } from '#shared/orders.js';
+import { priceLines } from '#shared/pricing.js';
+import { addAdmin } from '#server/auth/roles.js';
+import { giftCards, orders, payments, products } from '#server/db/schema.js';
+import type { OutboxEntry } from '#server/mail/mailer.js';
+import { eventually, fillCart, operationKey } from './shopper.js';
+import { nextClientAddress, signIn } from './sign-in.js';
+import { describeEachDatabase, type TestApp } from './test-app.js';
+import { testProduct } from './test-products.js';
+
+const checkCard = (testApp: TestApp, cookie: string, code: string, remoteAddress = nextClientAddress()) =>
+  testApp.app.inject({ method: 'POST', url: '/api/gift-cards/check', headers: { cookie }, payload: { code }, remoteAddress });
+
+/** The total her cart shows at checkout, by card. */
+async function shownTotal(testApp: TestApp, cookie: string): Promise<number> {
+  const cart = (await testApp.app.inject({ method: 'GET', url: '/api/cart', headers: { cookie } })).json<CartResponse>();
+  return priceLines(cart.items, testApp.config.pricing, 'card').total;
+}
+
+/** Places an order paid with the card as the checkout does: at the total shown, with what the card was shown to pay. */
+async function orderWithCard(testApp: TestApp, cookie: string, code: string, expectedGiftCardMinor?: number) {
+  const total = await shownTotal(testApp, cookie);
+  const checked = await checkCard(testApp, cookie, code);
+  const shownPaid = expectedGiftCardMinor ?? (checked.statusCode === 200 ? payWithGiftCard(total, checked.json<{ card: GiftCardBalance }>().card.balanceMinor).paidMinor : 0);
+  return testApp.app.inject({
+    method: 'POST',
+    url: '/api/orders',
+    headers: { cookie },
+    remoteAddress: nextClientAddress(),
+    payload: { idempotencyKey: operationKey(), acceptTerms: true, paymentMethod: 'card', expectedTotalMinor: total, giftCardCode: code, expectedGiftCardMinor: shownPaid },
+  });
+}
+
+const refusalOf = (response: { statusCode: number; json: () => { error: { code: string; messageKey?: string; field?: string } } }) => ({
+  status: response.statusCode,
+  ...response.json().error,
+});
+
+describeEachDatabase('gift cards', (context) => {
+  let admin: string;
+  let oil: string;
+  let set: string;
+  const issueCard = async (amountMinor: number, note = '') => {
+    const response = await context().app.inject({ method: 'POST', url: '/api/admin/gift-cards', headers: { cookie: admin }, payload: { amountMinor, note } });
+    if (response.statusCode !== 201) throw new Error(`Issuing the card failed: ${response.body}`);
+    return response.json<{ card: GiftCardSummary & { code: string } }>().card;
+  };
+  const balanceOf = async (id: string) => (await context().database.db.select({ balance: giftCards.balanceMinor }).from(giftCards).where(eq(giftCards.id, id)))[0]!.balance;
+
+  beforeAll(async () => {
+    const testApp = context();
+    const rows = await testApp.database.db
+      .insert(products)
+      .values([testProduct({ name: 'Cuticle Oil', priceMinor: 999, category: 'accessories' }), testProduct({ name: 'Pearl Set', priceMinor: 3400, category: 'nails' })])
+      .returning({ id: products.id });
+    [oil, set] = rows.map((row) => row.id) as [string, string];
+    await addAdmin(testApp.database.db, 'owner@shop.test');
+    admin = await signIn(testApp, 'owner@shop.test');
+  });
+
+  it('lets only an admin issue cards, checks what she types, and lists each card by its ending', async () => {
+    const testApp = context();
+    const buyer = await signIn(testApp, 'hopeful@example.com');
+    expect((await testApp.app.inject({ method: 'POST', url: '/api/admin/gift-cards', headers: { cookie: buyer }, payload: { amountMinor: 5000 } })).statusCode).toBe(403);
+    expect((await testApp.app.inject({ method: 'GET', url: '/api/admin/gift-cards' })).statusCode).toBe(401);
+    for (const [payload, field, messageKey] of [
+      [{ amountMinor: 0 }, 'amountMinor', 'giftCards.errors.amountInvalid'],
+      [{}, 'amountMinor', 'giftCards.errors.amountRequired'],
+      [{ amountMinor: 100, note: 'x'.repeat(201) }, 'note', 'giftCards.errors.noteTooLong'],
+    ] as const) {
+      const refused = await testApp.app.inject({ method: 'POST', url: '/api/admin/gift-cards', headers: { cookie: admin }, payload });
+      expect(refusalOf(refused)).toMatchObject({ status: 400, field, messageKey });
+    }
+
+    const card = await issueCard(5000, 'For Maria');
+    expect(card.code).toMatch(/^[A-HJ-NP-Z2-9]{16}$/);
+    expect(card).toMatchObject({ ending: card.code.slice(-4), initialMinor: 5000, balanceMinor: 5000, note: 'For Maria', uses: 0 });
+    const listed = (await testApp.app.inject({ method: 'GET', url: '/api/admin/gift-cards', headers: { cookie: admin } })).json<{ cards: GiftCardSummary[] }>().cards;
+    expect(listed[0]).toEqual({ id: card.id, ending: card.ending, initialMinor: 5000, balanceMinor: 5000, note: 'For Maria', createdAt: card.createdAt, uses: 0 });
+    // The list never shows a whole code.
+    expect(JSON.stringify(listed)).not.toContain(card.code);
+
+    // The buyer types it in any case, with the dashes it is printed with.
+    const checked = await checkCard(testApp, buyer, ` ${formatGiftCardCode(card.code).toLowerCase()} `);
+    expect(checked.statusCode).toBe(200);
+    expect(checked.json()).toEqual({ card: { code: card.code, balanceMinor: 5000 } });
+    expect(refusalOf(await checkCard(testApp, buyer, 'AAAA-BBBB-CCCC-DDDD'))).toMatchObject({ status: 409, code: 'gift_card_refused', field: 'giftCardCode', messageKey: 'giftCards.refused.unknown' });
+    expect(refusalOf(await checkCard(testApp, buyer, 'short'))).toMatchObject({ status: 409, messageKey: 'giftCards.refused.unknown' });
+  });
+
+  it('pays part of an order, keeps the rest on the card for the next, and the payment is of what is left to pay', async () => {
+    const testApp = context();
+    const buyer = await signIn(testApp, 'partial@example.com');
+    const card = await issueCard(1000);
+    await fillCart(testApp, buyer, [oil]);
+    const total = await shownTotal(testApp, buyer);
+
+    const placed = await orderWithCard(testApp, buyer, card.code);
+    expect(placed.statusCode).toBe(201);
+    const order = placed.json<{ order: Order }>().order;
+    // A means of payment, not a discount: the order is priced as without it.
+    expect(order.pricing).toMatchObject({ total, discount: 0 });
+    expect(order.giftCard).toEqual({ ending: card.ending, paidMinor: 1000 });
+    expect(amountDue(order)).toBe(total - 1000);
+    expect(order.status).toBe('pending');
+    expect(await balanceOf(card.id)).toBe(0);
+    expect(refusalOf(await checkCard(testApp, buyer, card.code))).toMatchObject({ status: 409, messageKey: 'giftCards.refused.empty' });
+
+    const paid = await testApp.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/payment`, headers: { cookie: buyer }, payload: { method: 'card', cardLast4: '4242' } });
+    expect(paid.statusCode).toBe(200);
+    const [payment] = await testApp.database.db.select().from(payments).where(eq(payments.orderId, order.orderId));
+    expect(payment).toMatchObject({ method: 'card', amountMinor: total - 1000 });
+
+    const mail = await eventually(async () => {
+      const folder = path.join(testApp.dataDir, 'outbox');
+      for (const file of await readdir(folder)) {
+        if (!file.endsWith('.json')) continue;
+        const entry = JSON.parse(await readFile(path.join(folder, file), 'utf8')) as OutboxEntry;
+        if (entry.to === 'partial@example.com' && entry.subject.includes(order.orderId) && entry.text.includes('Gift card')) return entry;
+      }
+      return undefined;
+    }, 15_000, 'the order e-mail');
+    expect(mail.text).toContain(`Gift card …${card.ending}`);
+    expect(mail.text).toMatch(/−BGN\s?10\.00/);
+    expect(mail.text).toContain('To pay');
+  });
+
+  it('pays a whole order, which is paid as it is placed; cancelling gives the amount back to the card and reopening takes it again', async () => {
+    const testApp = context();
+    const buyer = await signIn(testApp, 'whole@example.com');
+    const card = await issueCard(20_000);
+    await fillCart(testApp, buyer, [set]);
+    const total = await shownTotal(testApp, buyer);
+
+    const order = (await orderWithCard(testApp, buyer, card.code)).json<{ order: Order }>().order;
+    expect(order).toMatchObject({ status: 'paid', checkoutUrl: null, giftCard: { ending: card.ending, paidMinor: total } });
+    expect(order.payment).toMatchObject({ method: 'gift_card', amountMinor: total });
+    expect(amountDue(order)).toBe(0);
+    expect(await balanceOf(card.id)).toBe(20_000 - total);
+    // Nothing is left to pay online.
+    const again = await testApp.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/payment`, headers: { cookie: buyer }, payload: { method: 'card' } });
+    expect(refusalOf(again)).toMatchObject({ status: 409, code: 'order_not_payable' });
+    // No money came in, so none goes back: the customer's refundable amount is 0.
+    const shown = (await testApp.app.inject({ method: 'GET', url: `/api/orders/${order.orderId}`, headers: { cookie: buyer } })).json<{ order: Order }>().order;
+    expect(shown.afterSale?.paidMinor).toBe(0);
+
+    const setStatus = (status: string) => testApp.app.inject({ method: 'PATCH', url: `/api/admin/orders/${order.orderId}/status`, headers: { cookie: admin }, payload: { status } });
+    expect((await setStatus('cancelled')).statusCode).toBe(200);
+    expect(await balanceOf(card.id)).toBe(20_000);
+    expect((await setStatus('paid')).statusCode).toBe(200);
+    expect(await balanceOf(card.id)).toBe(20_000 - total);
+    const listed = (await testApp.app.inject({ method: 'GET', url: '/api/admin/gift-cards', headers: { cookie: admin } })).json<{ cards: GiftCardSummary[] }>().cards;
+    expect(listed.find((entry) => entry.id === card.id)).toMatchObject({ uses: 1, balanceMinor: 20_000 - total });
+  });
+
+  it('refuses an order when the card would pay another amount than the buyer saw, and writes nothing', async () => {
+    const testApp = context();
+    const buyer = await signIn(testApp, 'late@example.com');
+    const card = await issueCard(700);
+    await fillCart(testApp, buyer, [oil]);
+    const refused = await orderWithCard(testApp, buyer, card.code, 900);
+    expect(refusalOf(refused)).toMatchObject({ status: 409, code: 'gift_card_refused', field: 'giftCardCode', messageKey: 'giftCards.refused.changed' });
+    expect(await balanceOf(card.id)).toBe(700);
+    const cart = (await testApp.app.inject({ method: 'GET', url: '/api/cart', headers: { cookie: buyer } })).json<CartResponse>();
+    expect(cart.items.map((item) => item.productId)).toEqual([oil]);
+  });
+
+  it('never goes below zero when 100 buyers pay with one card at once: it pays for exactly as many orders as it holds', async () => {
+    const testApp = context();
+    const buyers = await Promise.all(
+      Array.from({ length: 100 }, async (_, index) => {
+        const cookie = await signIn(testApp, `crowd${index}@example.com`);
+        await fillCart(testApp, cookie, [oil]);
+        return cookie;
+      }),
+    );
+    const total = await shownTotal(testApp, buyers[0]!);
+    const card = await issueCard(total * 5);
+    const answers = await Promise.all(
+      buyers.map((cookie) =>
+        testApp.app.inject({
+          method: 'POST',
+          url: '/api/orders',
+          headers: { cookie },
+          remoteAddress: nextClientAddress(),
+          payload: { idempotencyKey: operationKey(), acceptTerms: true, paymentMethod: 'card', expectedTotalMinor: total, giftCardCode: card.code, expectedGiftCardMinor: total },
+        }),
+      ),
+    );
+    expect(answers.filter((answer) => answer.statusCode >= 500)).toEqual([]);
+    expect(answers.filter((answer) => answer.statusCode === 201)).toHaveLength(5);
+    const refused = answers.filter((answer) => answer.statusCode === 409).map((answer) => answer.json<{ error: { messageKey: string } }>().error.messageKey);
+    expect(refused).toEqual(Array.from({ length: 95 }, () => 'giftCards.refused.empty'));
+    expect(await balanceOf(card.id)).toBe(0);
+    const paidWithCard = await testApp.database.db.select({ minor: orders.giftCardMinor }).from(orders).where(eq(orders.giftCardId, card.id));
+    expect(paidWithCard.map((row) => row.minor)).toEqual(Array.from({ length: 5 }, () => total));
+  });
+
+  it('refuses every card from a client that keeps typing cards that do not exist, a real one included', async () => {
+    const testApp = context();
+    const guesser = await signIn(testApp, 'guesser@example.com');
+    const card = await issueCard(500);
+    const address = nextClientAddress();
+    for (let guess = 0; guess < 10; guess++) {
+      expect((await checkCard(testApp, guesser, `GUESS${String(guess).padStart(11, 'A')}`, address)).statusCode).toBe(409);
+    }
+    expect(refusalOf(await checkCard(testApp, guesser, card.code, address))).toMatchObject({ status: 429, code: 'rate_limited' });
+    expect((await checkCard(testApp, guesser, card.code)).statusCode).toBe(200);
+  });
+});
