@@ -51,6 +51,10 @@ export const queryKeys = {
 
   /** A discount code's terms for the products in the cart (their ids, sorted and joined). */
   discountCode: (code: string, productIds: string) => [...carts, 'discount', code, productIds] as const,
+  /** What is left on a gift card the buyer typed at checkout: stale with the cart, as an order changes both. */
+  giftCard: (code: string) => [...carts, 'gift-card', code] as const,
+  /** The admin's gift cards. */
+  adminGiftCards: () => ['admin', 'gift-cards'] as const,
   /** The admin's dashboard for a range of days (empty: the last 30). */
   adminDashboard: (from: string, to: string) => [...adminOrders, 'dashboard', from, to] as const,
   /** The admin's discount codes. */

@@ -1,6 +1,7 @@
 import type { ReactElement } from 'react';
 import { taxPercentText, type Currency } from '#shared/money.js';
 import type { Order, PaymentMethod } from '#shared/orders.js';
+import type { OrderGiftCard } from '#shared/gift-cards.js';
 import { AddressText } from '#client/addresses/address-text.js';
 import { useTranslation } from '#client/i18n/i18n.js';
 import { formatDateTime } from '#client/ui/format-date.js';
@@ -47,7 +48,7 @@ export function OrderStatusBadge({ status, paymentMethod }: { status: Order['sta
  * always the last, bold row: tax that is added is a line after the subtotal, and the VAT that prices
  * include is a plain row before the total, since it is part of the amounts above it, not added to them.
  */
-export function PricingTable({ pricing, currency }: { pricing: Order['pricing']; currency: Currency }) {
+export function PricingTable({ pricing, currency, giftCard = null }: { pricing: Order['pricing']; currency: Currency; giftCard?: OrderGiftCard | null }) {
   const { t } = useTranslation();
   const taxLabel = (key: 'checkout.tax' | 'checkout.taxIncluded') => t(key, { percent: taxPercentText(pricing.taxRateBasisPoints) });
   const rows = (
@@ -75,6 +76,23 @@ export function PricingTable({ pricing, currency }: { pricing: Order['pricing'];
           <Price minor={pricing.total} currency={currency} />
         </dd>
       </div>
+      {/* A gift card is a payment, not a discount: under the total it pays part of, then what is left to pay. */}
+      {giftCard && (
+        <>
+          <div className="pricing__row">
+            <dt>{t('checkout.giftCardLine', { ending: giftCard.ending })}</dt>
+            <dd>
+              −<Price minor={giftCard.paidMinor} currency={currency} />
+            </dd>
+          </div>
+          <div className="pricing__row pricing__row--total">
+            <dt>{t('checkout.amountDue')}</dt>
+            <dd>
+              <Price minor={pricing.total - giftCard.paidMinor} currency={currency} />
+            </dd>
+          </div>
+        </>
+      )}
     </dl>
   );
 }
@@ -112,7 +130,7 @@ export function OrderDetails({ order, headingLevel = 3 }: { order: Order; headin
           </li>
         ))}
       </ul>
-      <PricingTable pricing={order.pricing} currency={order.currency} />
+      <PricingTable pricing={order.pricing} currency={order.currency} giftCard={order.giftCard} />
       <p>
         {t('orders.paymentMethod')}: {t(`orders.method.${order.paymentMethod}`)}
       </p>

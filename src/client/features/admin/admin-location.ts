@@ -7,9 +7,9 @@ import type { OrderFilter } from './admin-api.js';
 
 // What the dashboard shows lives in its address, so that a reload, the Back button and a shared link
 // all open the same tab, list and order: /admin (the dashboard), /admin?tab=products(&stock=soldOut), /admin?tab=orders&status=paid&q=abv&after=<cursor>,
-// and an open order adds order=NA-....; the work list is /admin?tab=work-list(&status=paid), the size chart /admin?tab=size-chart, the discount codes /admin?tab=discounts.
+// and an open order adds order=NA-....; the work list is /admin?tab=work-list(&status=paid), the size chart /admin?tab=size-chart, the discount codes /admin?tab=discounts, the gift cards /admin?tab=gift-cards.
 
-export const ADMIN_TABS = ['dashboard', 'products', 'orders', 'workList', 'sizeChart', 'returns', 'discounts'] as const;
+export const ADMIN_TABS = ['dashboard', 'products', 'orders', 'workList', 'sizeChart', 'returns', 'discounts', 'giftCards'] as const;
 type AdminTab = (typeof ADMIN_TABS)[number];
 
 /** Each tab but the first as the address names it. */
@@ -20,6 +20,7 @@ const TAB_PARAMS: Record<Exclude<AdminTab, 'dashboard'>, string> = {
   sizeChart: 'size-chart',
   returns: 'returns',
   discounts: 'discounts',
+  giftCards: 'gift-cards',
 };
 /** The tab an address names; a stock filter alone is the product list's, as links made before the dashboard have it. */
 const tabOf = (param: string | null, stock: string | null): AdminTab =>
@@ -70,6 +71,7 @@ function adminSearch({ tab, filter, orderId, stock }: AdminView): string {
   if (tab === 'sizeChart') params.set('tab', TAB_PARAMS.sizeChart);
   if (tab === 'returns') params.set('tab', TAB_PARAMS.returns);
   if (tab === 'discounts') params.set('tab', TAB_PARAMS.discounts);
+  if (tab === 'giftCards') params.set('tab', TAB_PARAMS.giftCards);
   if (tab === 'orders') {
     params.set('tab', 'orders');
     if (filter.status) params.set('status', filter.status);

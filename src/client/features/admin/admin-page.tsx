@@ -14,6 +14,7 @@ import { WORK_LIST_STATUSES } from '#shared/work-list.js';
 import { OrdersPanel } from './orders-panel.js';
 import { ProductsPanel } from './products-panel.js';
 import DiscountsPanel from './discounts-panel.js';
+import GiftCardsPanel from './gift-cards-panel.js';
 import DashboardPanel from './dashboard-panel.js';
 
 // The maker's work list and the size chart are opened now and then: each comes in a chunk of its own.
@@ -68,6 +69,8 @@ export default function AdminPage() {
           <OrdersPanel />
         ) : view.tab === 'discounts' ? (
           <DiscountsPanel onToast={setToast} />
+        ) : view.tab === 'giftCards' ? (
+          <GiftCardsPanel onToast={setToast} />
         ) : (
           <Suspense fallback={<LoadingMessage>{t(LOADING_TEXTS[view.tab])}</LoadingMessage>}>
             {view.tab === 'workList' ? (

@@ -4,7 +4,7 @@ import { Link } from 'wouter';
 import { orderStatusSchema } from '#shared/admin-order-schemas.js';
 import { ORDER_STATUSES, type OrderStatus } from '#shared/order-status.js';
 import type { AdminOrderDetail } from '#shared/admin.js';
-import { dispatchDayText, paymentStateOf } from '#shared/orders.js';
+import { amountDue, dispatchDayText, paymentStateOf } from '#shared/orders.js';
 import type { StockChange } from '#shared/stock.js';
 import { errorText } from '#client/api/error-text.js';
 import { ApiError } from '#client/api/http.js';
@@ -112,7 +112,7 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
       void queryClient.invalidateQueries({ queryKey: queryKeys.adminOrders() });
       // The button is gone with the order paid: the focus goes to the payment it recorded rather than to the page.
       paymentHeading.current?.focus();
-      const amount = changed.order.payment?.amountMinor ?? changed.order.pricing.total;
+      const amount = changed.order.payment?.amountMinor ?? amountDue(changed.order);
       onToast({ message: t('admin.orders.cashPaymentRecorded', { amount: priceText(amount, changed.order.currency) }), kind: 'success' });
     } catch (error) {
       // Paid or cancelled meanwhile (in another window, say): the order as it now is shows which.
@@ -265,7 +265,7 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
           {confirmingCash && (
             <ConfirmDialog
               title={t('admin.orders.confirmCashPaymentTitle')}
-              message={t('admin.orders.confirmCashPayment', { amount: priceText(order.data.order.pricing.total, order.data.order.currency), orderId })}
+              message={t('admin.orders.confirmCashPayment', { amount: priceText(amountDue(order.data.order), order.data.order.currency), orderId })}
               confirmLabel={t('admin.orders.recordCashPayment')}
               onConfirm={() => void recordCash()}
               onCancel={() => setConfirmingCash(false)}

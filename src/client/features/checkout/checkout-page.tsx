@@ -35,6 +35,7 @@ import { Localized } from '#client/i18n/localized.js';
 import { firstInvoiceBuyerError } from '#shared/invoice-buyer.js';
 import { EMPTY_INVOICE_DRAFT, InvoiceRequest, invoiceBuyerOf, type InvoiceDraft } from '#client/orders/invoice-request.js';
 import { useDiscountCode } from './discount-code.js';
+import { GiftCardField, giftCardPaymentOf, useGiftCard } from './gift-card.js';
 
 /** What went wrong placing the order: the server's total differed from the one shown, or anything else. */
 type Problem = { kind: 'priceChanged' } | { kind: 'message'; text: string };
@@ -74,6 +75,7 @@ export default function CheckoutPage() {
   const [seenPrices, setSeenPrices] = useState<ReadonlyMap<string, number>>(new Map());
   const priceText = usePriceText();
   const discount = useDiscountCode(cart.items);
+  const giftCard = useGiftCard();
   usePageMeta({ page: 'checkout', noIndex: true });
 
   if (!user) return <Redirect to={PAGE_ROUTES.home} replace />;
@@ -87,6 +89,8 @@ export default function CheckoutPage() {
   const showForm = addingAddress || (addresses.isSuccess && saved.length === 0);
   // Priced as the server will price it, the cash-on-delivery fee and a discount code included: the order is placed only at this total.
   const pricing = priceLines(cart.items, settings.pricing, paymentMethod, discount.applied);
+  // A gift card pays part or all of that total; the order's own amounts stay as they are.
+  const giftCardPayment = giftCardPaymentOf(giftCard, pricing.total);
   // A line asking for more than is left would only be refused: the customer changes it in the cart first.
   const shortLines = cart.items.some(exceedsStock);
   // Lines added offline are not on the server yet: an order now would not hold them, nor the total shown.
@@ -131,9 +135,12 @@ export default function CheckoutPage() {
         acceptTerms: true,
         invoiceBuyer,
         discountCode: discount.code ?? undefined,
+        giftCardCode: giftCardPayment?.code,
+        expectedGiftCardMinor: giftCardPayment?.paidMinor,
       });
       setPlaced(true);
       discount.clear();
+      giftCard.clear();
       markOrderJustPlaced(order.orderId, order.paymentMethod);
       const cashOnDelivery = order.paymentMethod === 'cash_on_delivery';
       // An order paid to the courier has no payment page to remember anything for.
@@ -167,6 +174,10 @@ export default function CheckoutPage() {
         // The code changed since it was checked (used up meanwhile, paused, ended): checked again, it says why, and the total is shown without it.
         setProblem({ kind: 'message', text: t('checkout.errors.discountRefused') });
         discount.recheck();
+      } else if (error instanceof ApiError && error.code === 'gift_card_refused') {
+        // The card paid for another order meanwhile: asked again, it shows what it pays now, or why it pays nothing.
+        setProblem({ kind: 'message', text: t('checkout.errors.giftCardRefused') });
+        giftCard.recheck();
       } else if (error instanceof ApiError && error.details.field?.startsWith('invoiceBuyer.') && error.details.messageKey) {
         // A rule of the invoice details the server checked: shown under its field, as the form's own check would.
         setInvoiceError({ field: error.details.field.slice('invoiceBuyer.'.length), messageKey: error.details.messageKey });
@@ -244,7 +255,8 @@ export default function CheckoutPage() {
             })}
           </ul>
           {discount.field}
-          <PricingTable pricing={pricing} currency={settings.pricing.currency} />
+          <GiftCardField giftCard={giftCard} payment={giftCardPayment} />
+          <PricingTable pricing={pricing} currency={settings.pricing.currency} giftCard={giftCardPayment} />
           <ShipsBy dates={cart.items.map((item) => item.dispatchBy)} />
 
           <fieldset className="choice-list">
@@ -304,7 +316,7 @@ export default function CheckoutPage() {
           {shortLines && <p className="muted">{t('checkout.shortLines')}</p>}
           {choicesChanged && <p className="muted">{t('choices.problemLines')}</p>}
           <div className="form-actions">
-            <button type="button" className="button button--primary" onClick={() => void submit()} disabled={placing || showForm || waitingForSync || shortLines || choicesChanged || discount.checking}>
+            <button type="button" className="button button--primary" onClick={() => void submit()} disabled={placing || showForm || waitingForSync || shortLines || choicesChanged || discount.checking || giftCard.checking}>
               {placing ? t('checkout.placing') : t('checkout.placeOrder')}
             </button>
             <Link href={PAGE_ROUTES.cart} className="button">

@@ -15,7 +15,7 @@ import { MOCK_PROCESSING_MS, MOCK_SUCCESS_MS, type PaymentMethod } from '#shared
 import { ApiError } from '#client/api/http.js';
 import { useTranslation } from '#client/i18n/i18n.js';
 import { recordPayment, useOrder } from '#client/orders/orders-api.js';
-import { paymentStateOf } from '#shared/orders.js';
+import { amountDue, paymentStateOf } from '#shared/orders.js';
 import { usePageMeta } from '#client/seo/page-meta.js';
 import { useSession } from '#client/session/session.js';
 import { usePriceText } from '#client/ui/price.js';
@@ -90,7 +90,8 @@ export default function MockPaymentPage() {
     }
   };
 
-  const amount = order.data ? priceText(order.data.pricing.total, order.data.currency) : '';
+  // What is left to pay: a gift card may have paid part of the total at checkout.
+  const amount = order.data ? priceText(amountDue(order.data), order.data.currency) : '';
   // Only in the form step: once this window has paid, the order's own update to paid is no obstacle.
   const notPayable =
     step === 'form' && order.data

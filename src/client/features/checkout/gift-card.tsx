@@ -1,0 +1,140 @@
+import { useId, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { giftCardEnding, payWithGiftCard, type GiftCardBalance } from '#shared/gift-cards.js';
+import { errorText } from '#client/api/error-text.js';
+import { requestJson } from '#client/api/http.js';
+import { queryKeys } from '#client/api/query-keys.js';
+import { useTranslation } from '#client/i18n/i18n.js';
+import { usePriceText } from '#client/ui/price.js';
+
+/** The card typed in this tab, kept while the buyer goes back to her cart and returns. */
+const STORAGE_KEY = 'checkout.giftCard';
+const storedCode = () => sessionStorage.getItem(STORAGE_KEY) ?? '';
+
+const checkCard = async (code: string) =>
+  (await requestJson<{ card: GiftCardBalance }>('/api/gift-cards/check', { method: 'POST', body: JSON.stringify({ code }) })).card;
+
+export interface GiftCardState {
+  /** The code applied, as typed; '' when none is. */
+  applied: string;
+  typed: string;
+  setTyped: (typed: string) => void;
+  /** Applies what is typed (or, given '', removes the card). */
+  apply: (code: string) => void;
+  /** What is left on the applied card, once the server has said. */
+  card: GiftCardBalance | null;
+  checking: boolean;
+  /** Why the card pays nothing, in the buyer's language; null when it pays or none was typed. */
+  problem: string | null;
+  /** Asks the server again (after it refused the card at checkout). */
+  recheck: () => void;
+  /** Forgets the card (after the order is placed). */
+  clear: () => void;
+}
+
+/** What the applied card pays of a total, as the order will record it; null while it pays nothing. */
+export interface GiftCardPaymentShown {
+  code: string;
+  ending: string;
+  paidMinor: number;
+  leftMinor: number;
+}
+
+/**
+ * The checkout's gift card: what is left on it is asked of the server when the buyer applies the
+ * card, and again whenever an order may have changed it (its query is stale with the cart's).
+ */
+export function useGiftCard(): GiftCardState {
+  const { t } = useTranslation();
+  const [applied, setApplied] = useState(storedCode);
+  const [typed, setTyped] = useState(applied);
+  const check = useQuery({
+    queryKey: queryKeys.giftCard(applied),
+    queryFn: () => checkCard(applied),
+    enabled: applied !== '',
+    retry: false,
+    staleTime: 30_000,
+  });
+
+  const apply = (next: string) => {
+    const trimmed = next.trim();
+    setApplied(trimmed);
+    setTyped(trimmed);
+    if (trimmed) sessionStorage.setItem(STORAGE_KEY, trimmed);
+    else sessionStorage.removeItem(STORAGE_KEY);
+  };
+
+  return {
+    applied,
+    typed,
+    setTyped,
+    apply,
+    card: check.data ?? null,
+    checking: check.isFetching,
+    problem: check.isError ? errorText(t, check.error) : null,
+    recheck: () => void check.refetch(),
+    clear: () => apply(''),
+  };
+}
+
+/**
+ * A gift card is a means of payment: it pays part or all of the total the order is priced at
+ * (payWithGiftCard), never changing the order's lines or tax.
+ */
+export function giftCardPaymentOf(giftCard: GiftCardState, totalMinor: number): GiftCardPaymentShown | null {
+  if (!giftCard.card || giftCard.applied === '') return null;
+  const paid = payWithGiftCard(totalMinor, giftCard.card.balanceMinor);
+  if (paid.paidMinor === 0) return null;
+  return { code: giftCard.applied, ending: giftCardEnding(giftCard.card.code), paidMinor: paid.paidMinor, leftMinor: paid.balanceAfterMinor };
+}
+
+/** The gift card's field in the order summary, with what the card pays or why it pays nothing. */
+export function GiftCardField({ giftCard, payment }: { giftCard: GiftCardState; payment: GiftCardPaymentShown | null }) {
+  const { t } = useTranslation();
+  const priceText = usePriceText();
+  const inputId = useId();
+  const messageId = useId();
+  const { typed, applied, problem, checking } = giftCard;
+  return (
+    <form
+      className="discount-code"
+      onSubmit={(event) => {
+        event.preventDefault();
+        giftCard.apply(typed);
+      }}
+    >
+      <label htmlFor={inputId} className="field__label">
+        {t('checkout.giftCard.label')}
+      </label>
+      <div className="discount-code__row">
+        <input
+          id={inputId}
+          name="giftCardCode"
+          className="field__input"
+          value={typed}
+          maxLength={64}
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          aria-invalid={problem !== null}
+          aria-describedby={messageId}
+          onChange={(event) => giftCard.setTyped(event.target.value)}
+        />
+        {applied && typed.trim() === applied ? (
+          <button type="button" className="button" onClick={() => giftCard.apply('')}>
+            {t('checkout.giftCard.remove')}
+          </button>
+        ) : (
+          <button type="submit" className="button" disabled={typed.trim() === '' || checking}>
+            {t('checkout.giftCard.apply')}
+          </button>
+        )}
+      </div>
+      <p id={messageId} role="status" className={problem ? 'form-error' : 'muted'}>
+        {checking
+          ? t('checkout.giftCard.checking')
+          : (problem ?? (payment ? t('checkout.giftCard.applied', { ending: payment.ending, paid: priceText(payment.paidMinor), left: priceText(payment.leftMinor) }) : ''))}
+      </p>
+    </form>
+  );
+}
