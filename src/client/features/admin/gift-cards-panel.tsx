@@ -164,7 +164,7 @@ function IssuedCardView({ card, onToast }: { card: IssuedCard; onToast: Toast })
         {t('giftCards.admin.issued')}
       </p>
       <div className="gift-card-issued__card">
-        <p className="gift-card-issued__title">{t('giftCards.admin.title')}</p>
+        <p className="gift-card-issued__title">{t('giftCards.admin.printTitle')}</p>
         <p className="gift-card-issued__value">{t('giftCards.admin.printValue', { amount: priceText(card.initialMinor) })}</p>
         <p>
           {t('giftCards.admin.code')}: <strong className="gift-card-issued__code">{code}</strong>

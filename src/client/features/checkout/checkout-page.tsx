@@ -143,10 +143,13 @@ export default function CheckoutPage() {
       giftCard.clear();
       markOrderJustPlaced(order.orderId, order.paymentMethod);
       const cashOnDelivery = order.paymentMethod === 'cash_on_delivery';
-      // An order paid to the courier has no payment page to remember anything for.
-      if (!cashOnDelivery) rememberPaymentInfo(order.orderId, { checkoutUrl: order.checkoutUrl, paymentMethod: order.paymentMethod });
+      // A gift card may have paid the whole order as it was placed.
+      const paid = order.status === 'paid';
+      // An order paid to the courier, or paid already, has no payment page to remember anything for.
+      if (!cashOnDelivery && !paid) rememberPaymentInfo(order.orderId, { checkoutUrl: order.checkoutUrl, paymentMethod: order.paymentMethod });
       navigate(profilePath('orders'));
-      showModal({ type: 'success', message: t(cashOnDelivery ? 'checkout.orderCreatedCashOnDelivery' : 'checkout.orderCreated', { orderId: order.orderId }) });
+      const placedText = paid ? 'checkout.orderCreatedPaid' : cashOnDelivery ? 'checkout.orderCreatedCashOnDelivery' : 'checkout.orderCreated';
+      showModal({ type: 'success', message: t(placedText, { orderId: order.orderId }) });
       void queryClient.invalidateQueries({ queryKey: queryKeys.carts() });
       void queryClient.invalidateQueries({ queryKey: queryKeys.orders() });
     } catch (error) {

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'wouter';
-import { paymentStateOf } from '#shared/orders.js';
+import { amountDue, paymentStateOf } from '#shared/orders.js';
 import { paymentPath } from '#shared/routes.js';
 import { useTranslation } from '#client/i18n/i18n.js';
 import { DiscountAmount, OrderLineName, OrderShipsBy, OrderStatusBadge } from '#client/orders/order-details.js';
@@ -74,9 +74,20 @@ export function OrdersTab({ highlightedOrderId }: OrdersTabProps) {
                 {t('checkout.discount', { code: order.pricing.discountCode })}: <DiscountAmount pricing={order.pricing} currency={order.currency} />
               </p>
             )}
+            {order.giftCard && (
+              <p className="order-card__discount">
+                {t('checkout.giftCardLine', { ending: order.giftCard.ending })}: −<Price minor={order.giftCard.paidMinor} currency={order.currency} />
+              </p>
+            )}
             <div className="order-card__foot">
               <span>
                 {t('orders.total')}: <Price minor={order.pricing.total} currency={order.currency} />
+                {order.giftCard && paymentState === 'payable' && (
+                  <>
+                    {' · '}
+                    {t('checkout.amountDue')}: <Price minor={amountDue(order)} currency={order.currency} />
+                  </>
+                )}
               </span>
               {paymentState === 'cashOnDelivery' && <span className="muted">{t('profileView.cashOnDeliveryNote')}</span>}
               {paymentState === 'payable' && (
