@@ -87,6 +87,13 @@ function earlyRequestsEntry(): Plugin {
 export default defineConfig({
   root: 'src/client',
   publicDir: 'public',
+  resolve: {
+    alias: [
+      // wouter supports React before 18 through this shim; React 19 has the hook itself, and the shim's
+      // fallback code would only weigh on the first page.
+      { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: path.resolve('src/client/app/use-sync-external-store.ts') },
+    ],
+  },
   plugins: [
     react(),
     VitePWA({

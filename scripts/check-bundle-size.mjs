@@ -29,7 +29,7 @@ const total = initial.reduce((sum, file) => sum + gzippedSize(file), 0) + larges
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 for (const file of initial) console.warn(`  ${file}: ${kb(gzippedSize(file))}`);
 for (const chunk of languageChunks) console.warn(`  ${chunk.key}: ${kb(chunk.size)}`);
-console.warn(`Home page initial JavaScript: ${kb(total)} gzipped (budget ${kb(BUDGET_BYTES)}, texts of one language included)`);
+console.warn(`Home page initial JavaScript: ${kb(total)} (${total} bytes) gzipped (budget ${kb(BUDGET_BYTES)}, texts of one language included)`);
 if (total > BUDGET_BYTES) {
   console.error('The home page JavaScript is over budget.');
   process.exit(1);

@@ -161,6 +161,7 @@ test('the admin tabs follow the arrow keys, Home and End, with one tab stop', as
   const sizeChartTab = page.getByRole('tab', { name: 'Size chart' });
   const returnsTab = page.getByRole('tab', { name: 'Returns' });
   const discountsTab = page.getByRole('tab', { name: 'Discounts' });
+  const giftCardsTab = page.getByRole('tab', { name: 'Gift cards' });
   await expect(dashboardTab).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByRole('tabpanel', { name: 'Dashboard' })).toBeVisible();
 
@@ -172,10 +173,12 @@ test('the admin tabs follow the arrow keys, Home and End, with one tab stop', as
     ['ArrowRight', sizeChartTab, '/admin?tab=size-chart'],
     ['ArrowRight', returnsTab, '/admin?tab=returns'],
     ['ArrowRight', discountsTab, '/admin?tab=discounts'],
+    ['ArrowRight', giftCardsTab, '/admin?tab=gift-cards'],
     ['ArrowRight', dashboardTab, '/admin'],
-    ['ArrowLeft', discountsTab, '/admin?tab=discounts'],
+    ['ArrowLeft', giftCardsTab, '/admin?tab=gift-cards'],
     ['Home', dashboardTab, '/admin'],
-    ['End', discountsTab, '/admin?tab=discounts'],
+    ['End', giftCardsTab, '/admin?tab=gift-cards'],
+    ['ArrowLeft', discountsTab, '/admin?tab=discounts'],
     ['ArrowLeft', returnsTab, '/admin?tab=returns'],
     ['ArrowLeft', sizeChartTab, '/admin?tab=size-chart'],
     ['ArrowLeft', workListTab, '/admin?tab=work-list'],
