@@ -6,13 +6,16 @@ import type { CartResponse } from '#shared/cart.js';
 import { formatGiftCardCode, payWithGiftCard, type GiftCardBalance, type GiftCardSummary } from '#shared/gift-cards.js';
 import { amountDue, type Order } from '#shared/orders.js';
 import { priceLines } from '#shared/pricing.js';
+import { sofiaDate } from '#shared/sofia-time.js';
 import { addAdmin } from '#server/auth/roles.js';
-import { giftCards, orders, payments, products } from '#server/db/schema.js';
+import type { TaxDocumentContent } from '#shared/tax-documents.js';
+import { giftCards, orders, payments, products, taxDocuments } from '#server/db/schema.js';
 import type { OutboxEntry } from '#server/mail/mailer.js';
 import { eventually, fillCart, operationKey } from './shopper.js';
 import { nextClientAddress, signIn } from './sign-in.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';
 import { testProduct } from './test-products.js';
+import { company, pdfText, SELLER } from './invoice-fixtures.js';
 
 const checkCard = (testApp: TestApp, cookie: string, code: string, remoteAddress = nextClientAddress()) =>
   testApp.app.inject({ method: 'POST', url: '/api/gift-cards/check', headers: { cookie }, payload: { code }, remoteAddress });
@@ -214,3 +217,54 @@ describeEachDatabase('gift cards', (context) => {
     expect((await checkCard(testApp, guesser, card.code)).statusCode).toBe(200);
   });
 });
+
+describeEachDatabase(
+  'gift cards on tax documents',
+  (context) => {
+    it('an invoice shows the lines and VAT in full and the card as a payment; an order the card paid whole is not in the audit file', async () => {
+      const testApp = context();
+      const [{ id: product }] = (await testApp.database.db.insert(products).values(testProduct({ name: 'Pearl Set', priceMinor: 2399 })).returning({ id: products.id })) as [{ id: string }];
+      await addAdmin(testApp.database.db, 'owner@shop.test');
+      const admin = await signIn(testApp, 'owner@shop.test');
+      const issue = async (amountMinor: number) =>
+        (await testApp.app.inject({ method: 'POST', url: '/api/admin/gift-cards', headers: { cookie: admin }, payload: { amountMinor } })).json<{ card: GiftCardSummary & { code: string } }>().card;
+      const buyer = await signIn(testApp, 'salon-gift@example.com');
+
+      // Part paid by a card of 10.00, the rest by card payment; then one paid whole by a card.
+      const part = await issue(1000);
+      await fillCart(testApp, buyer, [product]);
+      const total = await shownTotal(testApp, buyer);
+      const placeWith = (code: string, paidMinor: number) =>
+        testApp.app.inject({
+          method: 'POST',
+          url: '/api/orders',
+          headers: { cookie: buyer },
+          payload: { idempotencyKey: operationKey(), acceptTerms: true, paymentMethod: 'card', expectedTotalMinor: total, giftCardCode: code, expectedGiftCardMinor: paidMinor, invoiceBuyer: company },
+        });
+      const partOrder = (await placeWith(part.code, 1000)).json<{ order: Order }>().order;
+      expect((await testApp.app.inject({ method: 'POST', url: `/api/orders/${partOrder.orderId}/payment`, headers: { cookie: buyer }, payload: { method: 'card', cardLast4: '4242' } })).statusCode).toBe(200);
+      const [invoice] = await testApp.database.db.select().from(taxDocuments).where(eq(taxDocuments.orderId, partOrder.orderId)).orderBy(taxDocuments.kind);
+      const content = invoice!.content as TaxDocumentContent;
+      expect(content).toMatchObject({ kind: 'invoice', totalMinor: total, giftCard: { ending: part.ending, amountMinor: 1000 }, payment: { method: 'card' } });
+      expect(content.netMinor + content.vatMinor).toBe(total);
+      const text = await pdfText((await testApp.app.inject({ method: 'GET', url: `/api/admin/orders/${partOrder.orderId}/documents/${invoice!.id}/pdf?language=en`, headers: { cookie: admin } })).rawPayload);
+      for (const expected of [`Paid with gift card …${part.ending} (a means of payment, not a discount)`, 'The rest, paid by card', 'Payment: by gift card, by card']) expect(text, expected).toContain(expected);
+
+      const whole = await issue(total);
+      await fillCart(testApp, buyer, [product]);
+      const wholeOrder = (await placeWith(whole.code, total)).json<{ order: Order }>().order;
+      expect(wholeOrder.status).toBe('paid');
+      const wholeDocuments = await testApp.database.db.select().from(taxDocuments).where(eq(taxDocuments.orderId, wholeOrder.orderId));
+      expect(wholeDocuments.map((document) => (document.content as TaxDocumentContent).payment.method)).toEqual(['gift_card', 'gift_card']);
+
+      // The month of the payments, in the shop's time zone, as the file counts them.
+      const month = sofiaDate(new Date()).slice(0, 7);
+      const audit = await testApp.app.inject({ method: 'GET', url: `/api/admin/audit-file?month=${month}`, headers: { cookie: admin } });
+      expect(audit.statusCode).toBe(200);
+      const xml = audit.rawPayload.toString('latin1');
+      expect(xml).toContain(`<ord_n>${partOrder.orderId}</ord_n>`);
+      expect(xml).not.toContain(wholeOrder.orderId);
+    });
+  },
+  SELLER,
+);
