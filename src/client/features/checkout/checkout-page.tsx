@@ -34,7 +34,7 @@ import { settings } from '#client/settings.js';
 import { Localized } from '#client/i18n/localized.js';
 import { firstInvoiceBuyerError } from '#shared/invoice-buyer.js';
 import { EMPTY_INVOICE_DRAFT, InvoiceRequest, invoiceBuyerOf, type InvoiceDraft } from '#client/orders/invoice-request.js';
-import { useDiscountCode } from './discount-code.js';
+import { DiscountCodeField, useDiscountCode } from './discount-code.js';
 import { GiftCardField, giftCardPaymentOf, useGiftCard } from './gift-card.js';
 
 /** What went wrong placing the order: the server's total differed from the one shown, or anything else. */
@@ -257,7 +257,7 @@ export default function CheckoutPage() {
               );
             })}
           </ul>
-          {discount.field}
+          <DiscountCodeField discount={discount} />
           <GiftCardField giftCard={giftCard} payment={giftCardPayment} />
           <PricingTable pricing={pricing} currency={settings.pricing.currency} giftCard={giftCardPayment} />
           <ShipsBy dates={cart.items.map((item) => item.dispatchBy)} />

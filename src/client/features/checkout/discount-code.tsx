@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { applyDiscount, discountRefusalKey, type AppliedDiscount, type DiscountTerms } from '#shared/discounts.js';
 import type { CartItem } from '#shared/cart.js';
@@ -7,6 +7,7 @@ import { requestJson } from '#client/api/http.js';
 import { queryKeys } from '#client/api/query-keys.js';
 import { useTranslation } from '#client/i18n/i18n.js';
 import { usePriceText } from '#client/ui/price.js';
+import { CodeField } from './code-field.js';
 
 /** The code applied in this tab, kept while the buyer goes back to her cart and returns. */
 const STORAGE_KEY = 'checkout.discountCode';
@@ -20,8 +21,8 @@ export interface DiscountCodeState {
   code: string | null;
   /** What it takes off the cart as it is now, for priceLines; null while none applies. */
   applied: AppliedDiscount | null;
-  /** The code field and its messages. */
-  field: React.ReactNode;
+  /** The code field's state, for DiscountCodeField. */
+  field: { typed: string; setTyped: (typed: string) => void; applied: string; apply: (code: string) => void; problem: string | null };
   /** A code is being checked: the total is not known yet. */
   checking: boolean;
   /** Checks the applied code again (after the server refused it at checkout). */
@@ -39,8 +40,6 @@ export interface DiscountCodeState {
 export function useDiscountCode(items: readonly CartItem[]): DiscountCodeState {
   const { t } = useTranslation();
   const priceText = usePriceText();
-  const inputId = useId();
-  const messageId = useId();
   const [code, setCode] = useState(storedCode);
   const [typed, setTyped] = useState(code);
   const productIds = [...new Set(items.map((item) => item.productId))].sort().join(',');
@@ -68,51 +67,32 @@ export function useDiscountCode(items: readonly CartItem[]): DiscountCodeState {
       ? t(discountRefusalKey(result.refusal), { minimum: priceText(check.data?.minSubtotalMinor ?? 0) })
       : null;
 
-  const field = (
-    <form
-      className="discount-code"
-      onSubmit={(event) => {
-        event.preventDefault();
-        apply(typed);
-      }}
-    >
-      <label htmlFor={inputId} className="field__label">{t('checkout.discountCode.label')}</label>
-      <div className="discount-code__row">
-        <input
-          id={inputId}
-          name="discountCode"
-          className="field__input"
-          value={typed}
-          maxLength={64}
-          autoComplete="off"
-          autoCapitalize="characters"
-          spellCheck={false}
-          aria-invalid={problem !== null}
-          aria-describedby={messageId}
-          onChange={(event) => setTyped(event.target.value)}
-        />
-        {code && typed.trim() === code ? (
-          <button type="button" className="button" onClick={() => apply('')}>
-            {t('checkout.discountCode.remove')}
-          </button>
-        ) : (
-          <button type="submit" className="button" disabled={typed.trim() === '' || check.isFetching}>
-            {t('checkout.discountCode.apply')}
-          </button>
-        )}
-      </div>
-      <p id={messageId} role="status" className={problem ? 'form-error' : 'muted'}>
-        {check.isFetching ? t('checkout.discountCode.checking') : problem ?? (applied ? t('checkout.discountCode.applied', { code: applied.code }) : '')}
-      </p>
-    </form>
-  );
-
   return {
     code: applied ? code : null,
     applied,
-    field,
+    field: { typed, setTyped, applied: code, apply, problem },
     checking: check.isFetching,
     recheck: () => void check.refetch(),
     clear: () => apply(''),
   };
+}
+
+/** The discount code's field in the order summary, with what the code takes off or why it takes nothing. */
+export function DiscountCodeField({ discount }: { discount: DiscountCodeState }) {
+  const { t } = useTranslation();
+  const { field } = discount;
+  return (
+    <CodeField
+      label={t('checkout.discountCode.label')}
+      name="discountCode"
+      typed={field.typed}
+      applied={field.applied}
+      onType={field.setTyped}
+      onApply={field.apply}
+      checking={discount.checking}
+      problem={field.problem}
+      appliedText={discount.applied ? t('checkout.discountCode.applied', { code: discount.applied.code }) : ''}
+      texts={{ apply: t('checkout.discountCode.apply'), remove: t('checkout.discountCode.remove'), checking: t('checkout.discountCode.checking') }}
+    />
+  );
 }

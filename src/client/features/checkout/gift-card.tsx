@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { giftCardEnding, payWithGiftCard, type GiftCardBalance } from '#shared/gift-cards.js';
 import { errorText } from '#client/api/error-text.js';
@@ -6,6 +6,7 @@ import { requestJson } from '#client/api/http.js';
 import { queryKeys } from '#client/api/query-keys.js';
 import { useTranslation } from '#client/i18n/i18n.js';
 import { usePriceText } from '#client/ui/price.js';
+import { CodeField } from './code-field.js';
 
 /** The card typed in this tab, kept while the buyer goes back to her cart and returns. */
 const STORAGE_KEY = 'checkout.giftCard';
@@ -92,49 +93,18 @@ export function giftCardPaymentOf(giftCard: GiftCardState, totalMinor: number): 
 export function GiftCardField({ giftCard, payment }: { giftCard: GiftCardState; payment: GiftCardPaymentShown | null }) {
   const { t } = useTranslation();
   const priceText = usePriceText();
-  const inputId = useId();
-  const messageId = useId();
-  const { typed, applied, problem, checking } = giftCard;
   return (
-    <form
-      className="discount-code"
-      onSubmit={(event) => {
-        event.preventDefault();
-        giftCard.apply(typed);
-      }}
-    >
-      <label htmlFor={inputId} className="field__label">
-        {t('checkout.giftCard.label')}
-      </label>
-      <div className="discount-code__row">
-        <input
-          id={inputId}
-          name="giftCardCode"
-          className="field__input"
-          value={typed}
-          maxLength={64}
-          autoComplete="off"
-          autoCapitalize="characters"
-          spellCheck={false}
-          aria-invalid={problem !== null}
-          aria-describedby={messageId}
-          onChange={(event) => giftCard.setTyped(event.target.value)}
-        />
-        {applied && typed.trim() === applied ? (
-          <button type="button" className="button" onClick={() => giftCard.apply('')}>
-            {t('checkout.giftCard.remove')}
-          </button>
-        ) : (
-          <button type="submit" className="button" disabled={typed.trim() === '' || checking}>
-            {t('checkout.giftCard.apply')}
-          </button>
-        )}
-      </div>
-      <p id={messageId} role="status" className={problem ? 'form-error' : 'muted'}>
-        {checking
-          ? t('checkout.giftCard.checking')
-          : (problem ?? (payment ? t('checkout.giftCard.applied', { ending: payment.ending, paid: priceText(payment.paidMinor), left: priceText(payment.leftMinor) }) : ''))}
-      </p>
-    </form>
+    <CodeField
+      label={t('checkout.giftCard.label')}
+      name="giftCardCode"
+      typed={giftCard.typed}
+      applied={giftCard.applied}
+      onType={giftCard.setTyped}
+      onApply={giftCard.apply}
+      checking={giftCard.checking}
+      problem={giftCard.problem}
+      appliedText={payment ? t('checkout.giftCard.applied', { ending: payment.ending, paid: priceText(payment.paidMinor), left: priceText(payment.leftMinor) }) : ''}
+      texts={{ apply: t('checkout.giftCard.apply'), remove: t('checkout.giftCard.remove'), checking: t('checkout.giftCard.checking') }}
+    />
   );
 }
