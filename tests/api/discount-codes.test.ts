@@ -9,7 +9,7 @@ import { priceLines } from '#shared/pricing.js';
 import { addAdmin } from '#server/auth/roles.js';
 import { discountCodes, orderItems, orders, products } from '#server/db/schema.js';
 import type { OutboxEntry } from '#server/mail/mailer.js';
-import { eventually, fillCart, operationKey } from './shopper.js';
+import { buyersWithCarts, checkoutsAtOnce, eventually, fillCart, operationKey } from './shopper.js';
 import { nextClientAddress, signIn } from './sign-in.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';
 import { testProduct } from './test-products.js';
@@ -173,25 +173,9 @@ describeEachDatabase(
     it('holds a usage limit of 10 when 100 buyers use the code at once, and a limit per customer', async () => {
       const testApp = context();
       await createCode({ code: 'FIRST10', kind: 'amount', value: 300, usageLimit: 10 });
-      const buyers = await Promise.all(
-        Array.from({ length: 100 }, async (_, index) => {
-          const cookie = await signIn(testApp, `rush${index}@example.com`);
-          await fillCart(testApp, cookie, [oil]);
-          return cookie;
-        }),
-      );
+      const buyers = await buyersWithCarts(testApp, 'rush', 100, [oil]);
       const total = priceLines([{ priceMinor: 999, quantity: 1 }], testApp.config.pricing, 'card', { code: 'FIRST10', productsMinor: 300, freeShipping: false }).total;
-      const answers = await Promise.all(
-        buyers.map((cookie) =>
-          testApp.app.inject({
-            method: 'POST',
-            url: '/api/orders',
-            headers: { cookie },
-            remoteAddress: nextClientAddress(),
-            payload: { idempotencyKey: operationKey(), acceptTerms: true, paymentMethod: 'card', expectedTotalMinor: total, discountCode: 'FIRST10' },
-          }),
-        ),
-      );
+      const answers = await checkoutsAtOnce(testApp, buyers, { expectedTotalMinor: total, discountCode: 'FIRST10' });
       expect(answers.filter((answer) => answer.statusCode >= 500)).toEqual([]);
       expect(answers.filter((answer) => answer.statusCode === 201)).toHaveLength(10);
       const refused = answers.filter((answer) => answer.statusCode === 409).map((answer) => answer.json<{ error: { messageKey: string } }>().error.messageKey);

@@ -11,7 +11,7 @@ import { addAdmin } from '#server/auth/roles.js';
 import type { TaxDocumentContent } from '#shared/tax-documents.js';
 import { giftCards, orders, payments, products, taxDocuments } from '#server/db/schema.js';
 import type { OutboxEntry } from '#server/mail/mailer.js';
-import { eventually, fillCart, operationKey } from './shopper.js';
+import { buyersWithCarts, checkoutsAtOnce, eventually, fillCart, operationKey } from './shopper.js';
 import { nextClientAddress, signIn } from './sign-in.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';
 import { testProduct } from './test-products.js';
@@ -176,26 +176,10 @@ describeEachDatabase('gift cards', (context) => {
 
   it('never goes below zero when 100 buyers pay with one card at once: it pays for exactly as many orders as it holds', async () => {
     const testApp = context();
-    const buyers = await Promise.all(
-      Array.from({ length: 100 }, async (_, index) => {
-        const cookie = await signIn(testApp, `crowd${index}@example.com`);
-        await fillCart(testApp, cookie, [oil]);
-        return cookie;
-      }),
-    );
+    const buyers = await buyersWithCarts(testApp, 'crowd', 100, [oil]);
     const total = await shownTotal(testApp, buyers[0]!);
     const card = await issueCard(total * 5);
-    const answers = await Promise.all(
-      buyers.map((cookie) =>
-        testApp.app.inject({
-          method: 'POST',
-          url: '/api/orders',
-          headers: { cookie },
-          remoteAddress: nextClientAddress(),
-          payload: { idempotencyKey: operationKey(), acceptTerms: true, paymentMethod: 'card', expectedTotalMinor: total, giftCardCode: card.code, expectedGiftCardMinor: total },
-        }),
-      ),
-    );
+    const answers = await checkoutsAtOnce(testApp, buyers, { expectedTotalMinor: total, giftCardCode: card.code, expectedGiftCardMinor: total });
     expect(answers.filter((answer) => answer.statusCode >= 500)).toEqual([]);
     expect(answers.filter((answer) => answer.statusCode === 201)).toHaveLength(5);
     const refused = answers.filter((answer) => answer.statusCode === 409).map((answer) => answer.json<{ error: { messageKey: string } }>().error.messageKey);

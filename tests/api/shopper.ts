@@ -4,7 +4,7 @@ import { priceLines } from '#shared/pricing.js';
 import type { Order } from '#shared/orders.js';
 import type { SmtpInbox } from '../support/smtp-inbox.js';
 import { sofia } from './sample-data.js';
-import { requestLink, tokenOf } from './sign-in.js';
+import { nextClientAddress, requestLink, signIn, tokenOf } from './sign-in.js';
 import type { TestApp } from './test-app.js';
 
 export const operationKey = () => randomUUID().replace(/-/g, '');
@@ -26,6 +26,31 @@ export async function fillCart(testApp: TestApp, cookie: string, productIds: str
   const response = await testApp.app.inject({ method: 'POST', url: '/api/cart/operations', headers: { cookie }, payload: { operations } });
   if (response.statusCode !== 200) throw new Error(`Adding to the cart failed: ${response.body}`);
 }
+
+/** Signs `count` buyers in (`name0@example.com`, …) with these products in each one's cart: a crowd for parallel checkouts. */
+export async function buyersWithCarts(testApp: TestApp, name: string, count: number, productIds: string[]): Promise<string[]> {
+  return Promise.all(
+    Array.from({ length: count }, async (_, index) => {
+      const cookie = await signIn(testApp, `${name}${index}@example.com`);
+      await fillCart(testApp, cookie, productIds);
+      return cookie;
+    }),
+  );
+}
+
+/** Every buyer places an order at once, each from her own client address, with the same order fields. */
+export const checkoutsAtOnce = (testApp: TestApp, buyers: string[], payload: Record<string, unknown>) =>
+  Promise.all(
+    buyers.map((cookie) =>
+      testApp.app.inject({
+        method: 'POST',
+        url: '/api/orders',
+        headers: { cookie },
+        remoteAddress: nextClientAddress(),
+        payload: { idempotencyKey: operationKey(), acceptTerms: true, paymentMethod: 'card', ...payload },
+      }),
+    ),
+  );
 
 /** Places an order at the total the cart shows, as the checkout page does. */
 export async function placeOrder(testApp: TestApp, cookie: string, payload: { paymentMethod?: string; [field: string]: unknown } = {}): Promise<Order> {
