@@ -32,6 +32,8 @@ export interface CartItem {
   dispatchBy: string;
   /** The product's rule for the right of withdrawal; absent on a line known only to this browser, until the server's copy comes. */
   returnRule?: ReturnRule;
+  /** A gift card sold (its product is in the gift cards category): priced without tax, discount or shipping. */
+  giftCard?: boolean;
 }
 
 /**

@@ -2,8 +2,15 @@ import type { LocalizedText, TextLanguage } from './localized-text.js';
 import type { ProductModel } from './product-options.js';
 import type { ReturnRule } from './withdrawals.js';
 
-export const PRODUCT_CATEGORIES = ['nails', 'nail-art', 'accessories', 'kits'] as const;
+export const PRODUCT_CATEGORIES = ['nails', 'nail-art', 'accessories', 'kits', 'gift-cards'] as const;
 export type ProductCategory = (typeof PRODUCT_CATEGORIES)[number];
+
+/**
+ * A product in this category is a gift card: its price is the card's value, and paying for it issues a
+ * card of that value for each piece (src/shared/gift-cards.ts). It is not shipped, carries no VAT when
+ * sold and takes no discount; the goods a card later pays for carry their VAT then.
+ */
+export const GIFT_CARD_CATEGORY = 'gift-cards' satisfies ProductCategory;
 
 export type { LocalizedText, TextLanguage } from './localized-text.js';
 

@@ -51,20 +51,22 @@ export interface DiscountLine {
   productId: string;
   priceMinor: number;
   quantity: number;
+  /** A gift card sold: money paid in advance, which no code takes anything off. */
+  giftCard?: boolean;
 }
 
 /**
- * What the code takes off these lines, or why it takes nothing. The minimum is compared with the
- * subtotal of every line (the products' prices as shown, before any tax that is added). A percentage
+ * What the code takes off these lines, or why it takes nothing (gift cards sold are left out of all
+ * of it). The minimum is compared with the subtotal of every line (the products' prices as shown, before any tax that is added). A percentage
  * is taken of the lines the code applies to and rounded half-up; a fixed amount is at most what those
  * lines cost, so a discount never makes a total negative. The amount is shared out over those lines
  * in proportion to their amounts (shareOut), which is how each line's VAT base is lowered.
  */
 export function applyDiscount(terms: DiscountTerms, lines: readonly DiscountLine[]): AppliedDiscount | { refusal: 'below_minimum' | 'not_applicable' } {
-  const amounts = lines.map((line) => line.priceMinor * line.quantity);
+  const amounts = lines.map((line) => (line.giftCard ? 0 : line.priceMinor * line.quantity));
   const subtotal = amounts.reduce((sum, amount) => sum + amount, 0);
   if (terms.minSubtotalMinor !== null && subtotal < terms.minSubtotalMinor) return { refusal: 'below_minimum' };
-  const eligible = lines.map((line) => terms.eligibleProductIds === null || terms.eligibleProductIds.includes(line.productId));
+  const eligible = lines.map((line) => !line.giftCard && (terms.eligibleProductIds === null || terms.eligibleProductIds.includes(line.productId)));
   const weights = amounts.map((amount, index) => (eligible[index] ? amount : 0));
   const base = weights.reduce((sum, weight) => sum + weight, 0);
   if (base === 0) return { refusal: 'not_applicable' };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SPEC_PRICING, type PricingRules } from './money.js';
-import { priceLines } from './pricing.js';
+import { giftCardLinesMinor, priceLines } from './pricing.js';
+import { applyDiscount } from './discounts.js';
 import {
   formatGiftCardCode,
   giftCardCodeFrom,
@@ -79,5 +80,39 @@ describe("the admin's form for a card issued by hand", () => {
     const result = giftCardIssueSchema.safeParse(input);
     expect(result.success).toBe(false);
     expect(result.error?.issues[0]?.message).toBe(key);
+  });
+});
+
+describe('gift cards sold', () => {
+  const withCard = [
+    { productId: 'set', priceMinor: 2500, quantity: 2 },
+    { productId: 'card', priceMinor: 5000, quantity: 1, giftCard: true },
+  ];
+
+  it.each([
+    // rules, tax, shipping, total: the card's 50.00 is in the subtotal and the total, outside tax and shipping
+    ['tax added', taxAdded, 1000, 599, 5000 + 1000 + 599 + 5000],
+    ['tax included', taxIncluded, 933, 599, 5000 + 599 + 5000],
+  ] as const)('with %s, carry no tax: only the goods and shipping do', (_, rules, tax, shipping, total) => {
+    expect(priceLines(withCard, rules, 'card', null)).toMatchObject({ subtotal: 10_000, tax, shipping, total });
+  });
+
+  it('ship nothing and carry no tax when the cart holds only them', () => {
+    for (const rules of [taxAdded, taxIncluded]) {
+      expect(priceLines([withCard[1]!], rules, 'card', null)).toMatchObject({ subtotal: 5000, tax: 0, shipping: 0, total: 5000 });
+    }
+  });
+
+  it('take no discount, and do not count towards its minimum', () => {
+    const terms = { code: 'TEN', kind: 'percent' as const, value: 1000, minSubtotalMinor: null, eligibleProductIds: null };
+    expect(applyDiscount(terms, withCard)).toEqual({ code: 'TEN', productsMinor: 500, lineShares: [500, 0], freeShipping: false });
+    expect(applyDiscount({ ...terms, minSubtotalMinor: 6000 }, withCard)).toEqual({ refusal: 'below_minimum' });
+    expect(applyDiscount(terms, [withCard[1]!])).toEqual({ refusal: 'not_applicable' });
+  });
+
+  it('are not paid for with another card: a card pays the rest of the order', () => {
+    const pricing = priceLines(withCard, taxAdded, 'card', null);
+    const payable = pricing.total - giftCardLinesMinor(withCard);
+    expect(payWithGiftCard(payable, 100_000)).toEqual({ paidMinor: 6599, dueMinor: 0, balanceAfterMinor: 100_000 - 6599 });
   });
 });

@@ -6,7 +6,7 @@ import type { OrderStatus } from './order-status.js';
  * is paid and a word on each status change they should know of; to the owner, a new-order notice.
  * Returns have their own messages; an invoice asked for after the payment, and a corrected one, come by themselves.
  */
-export const ORDER_MAIL_KINDS = ['order_placed', 'payment_received', 'status_changed', 'new_order', 'withdrawal_received', 'withdrawal_notice', 'refund_made', 'invoice_issued', 'invoice_corrected'] as const;
+export const ORDER_MAIL_KINDS = ['order_placed', 'payment_received', 'status_changed', 'new_order', 'withdrawal_received', 'withdrawal_notice', 'refund_made', 'invoice_issued', 'invoice_corrected', 'gift_cards_issued'] as const;
 export type OrderMailKind = (typeof ORDER_MAIL_KINDS)[number];
 
 /** The statuses a customer is told of; pending and paid have their own messages (or need none). */

@@ -77,6 +77,10 @@ export const META_TEXTS: Record<TextLanguage, MetaTexts> = {
         title: 'Kits | Nail Art Atelier',
         description: 'Nail art kits and gift boxes with everything you need to get started, shipped from Bulgaria. {prices}',
       },
+      'gift-cards': {
+        title: 'Gift cards | Nail Art Atelier',
+        description: 'Gift cards for handmade press-on nails and nail art, sent by e-mail and paid with at checkout. {prices}',
+      },
     },
     locale: 'en_US',
     prices: { BGN: 'Prices in BGN.', EUR: 'Prices in euro.', 'EUR+BGN': 'Prices in euro (and in BGN).' },
@@ -115,6 +119,10 @@ export const META_TEXTS: Record<TextLanguage, MetaTexts> = {
       kits: {
         title: 'Комплекти | Nail Art Atelier',
         description: 'Комплекти за нейл арт и подаръчни кутии с всичко необходимо, за да започнете, изпращани от България. {prices}',
+      },
+      'gift-cards': {
+        title: 'Карти за подарък | Nail Art Atelier',
+        description: 'Карти за подарък за ръчно изработени изкуствени нокти и нейл арт, изпращани по имейл и използвани при поръчка. {prices}',
       },
     },
     locale: 'bg_BG',

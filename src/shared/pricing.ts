@@ -60,34 +60,42 @@ export function shareOut(amount: number, weights: readonly number[]): number[] {
   return shares;
 }
 
+/** A line as pricing sees it; a gift card sold (giftCard) is money paid in advance, not goods. */
+export interface PricedLine {
+  priceMinor: number;
+  quantity: number;
+  giftCard?: boolean;
+}
+
+/** What the gift cards sold among the lines cost: no tax, no discount and no shipping touch it. */
+export const giftCardLinesMinor = (lines: readonly PricedLine[]) => lines.reduce((sum, line) => sum + (line.giftCard ? line.priceMinor * line.quantity : 0), 0);
+
 /**
  * Pricing of an order or cart from its lines' unit prices and quantities, less a discount code's
  * reduction. Shipping (and the cash-on-delivery fee) apply only to a non-empty cart, shipping only
  * below the free-shipping subtotal (compared with the products' price after the discount) and without
  * a free-shipping code. Tax is added to the discounted subtotal, as the specification has it; with
  * prices that include tax, the total is what the shelf prices less the discount, shipping and fee add
- * up to, and the tax shown is the part of that total that is tax.
+ * up to, and the tax shown is the part of that total that is tax. Gift cards sold are in the subtotal
+ * and the total at their value, outside all of that: no tax, and a cart of gift cards alone ships nothing.
  */
-export function priceLines(
-  lines: readonly { priceMinor: number; quantity: number }[],
-  rules: PricingRules = SPEC_PRICING,
-  paymentMethod?: string,
-  reduction: PriceReduction | null = null,
-): Pricing {
+export function priceLines(lines: readonly PricedLine[], rules: PricingRules = SPEC_PRICING, paymentMethod?: string, reduction: PriceReduction | null = null): Pricing {
   const subtotal = lines.reduce((sum, line) => sum + line.priceMinor * line.quantity, 0);
-  const discount = Math.min(reduction?.productsMinor ?? 0, subtotal);
-  const goods = subtotal - discount;
+  const cards = giftCardLinesMinor(lines);
+  const discount = Math.min(reduction?.productsMinor ?? 0, subtotal - cards);
+  const goods = subtotal - cards - discount;
+  const anyGoods = lines.some((line) => line.quantity > 0 && !line.giftCard);
   const any = lines.some((line) => line.quantity > 0);
-  const shipping = any && !reduction?.freeShipping && freeShippingGap(goods, rules) !== 0 ? rules.shippingMinor : 0;
+  const shipping = anyGoods && !reduction?.freeShipping && freeShippingGap(goods, rules) !== 0 ? rules.shippingMinor : 0;
   const fee = any && paymentMethod === 'cash_on_delivery' ? rules.cashOnDeliveryFeeMinor : 0;
   const taxRateBasisPoints = rules.taxRateBasisPoints;
   const common = { subtotal, shipping, fee, taxRateBasisPoints, discount, discountCode: reduction?.code ?? null };
   if (rules.pricesIncludeTax) {
-    const total = goods + shipping + fee;
-    return { ...common, tax: taxContainedIn(total, taxRateBasisPoints), total, taxIncluded: true };
+    const taxed = goods + shipping + fee;
+    return { ...common, tax: taxContainedIn(taxed, taxRateBasisPoints), total: taxed + cards, taxIncluded: true };
   }
   const tax = taxFor(goods, taxRateBasisPoints);
-  return { ...common, tax, total: goods + tax + shipping + fee, taxIncluded: false };
+  return { ...common, tax, total: goods + tax + shipping + fee + cards, taxIncluded: false };
 }
 
 /**

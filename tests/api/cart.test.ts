@@ -78,6 +78,7 @@ describeEachDatabase('cart', (context) => {
         problem: null,
         dispatchBy: dispatchDate(DEFAULT_LEAD_TIME, new Date()),
         returnRule: 'standard',
+        giftCard: false,
       },
     ]);
     expect(await cartOf(testApp, alice)).toEqual(body.items);

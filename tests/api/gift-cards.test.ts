@@ -11,7 +11,7 @@ import { addAdmin } from '#server/auth/roles.js';
 import type { TaxDocumentContent } from '#shared/tax-documents.js';
 import { giftCards, orders, payments, products, taxDocuments } from '#server/db/schema.js';
 import type { OutboxEntry } from '#server/mail/mailer.js';
-import { buyersWithCarts, checkoutsAtOnce, eventually, fillCart, operationKey } from './shopper.js';
+import { buyersWithCarts, checkoutsAtOnce, eventually, fillCart, operationKey, placeOrder } from './shopper.js';
 import { nextClientAddress, signIn } from './sign-in.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';
 import { testProduct } from './test-products.js';
@@ -49,6 +49,7 @@ describeEachDatabase('gift cards', (context) => {
   let admin: string;
   let oil: string;
   let set: string;
+  let voucher: string;
   const issueCard = async (amountMinor: number, note = '') => {
     const response = await context().app.inject({ method: 'POST', url: '/api/admin/gift-cards', headers: { cookie: admin }, payload: { amountMinor, note } });
     if (response.statusCode !== 201) throw new Error(`Issuing the card failed: ${response.body}`);
@@ -60,9 +61,13 @@ describeEachDatabase('gift cards', (context) => {
     const testApp = context();
     const rows = await testApp.database.db
       .insert(products)
-      .values([testProduct({ name: 'Cuticle Oil', priceMinor: 999, category: 'accessories' }), testProduct({ name: 'Pearl Set', priceMinor: 3400, category: 'nails' })])
+      .values([
+        testProduct({ name: 'Cuticle Oil', priceMinor: 999, category: 'accessories' }),
+        testProduct({ name: 'Pearl Set', priceMinor: 3400, category: 'nails' }),
+        testProduct({ name: 'Gift Card 50', priceMinor: 5000, category: 'gift-cards' }),
+      ])
       .returning({ id: products.id });
-    [oil, set] = rows.map((row) => row.id) as [string, string];
+    [oil, set, voucher] = rows.map((row) => row.id) as [string, string, string];
     await addAdmin(testApp.database.db, 'owner@shop.test');
     admin = await signIn(testApp, 'owner@shop.test');
   });
@@ -187,6 +192,54 @@ describeEachDatabase('gift cards', (context) => {
     expect(await balanceOf(card.id)).toBe(0);
     const paidWithCard = await testApp.database.db.select({ minor: orders.giftCardMinor }).from(orders).where(eq(orders.giftCardId, card.id));
     expect(paidWithCard.map((row) => row.minor)).toEqual(Array.from({ length: 5 }, () => total));
+  });
+
+  it('sells cards as products: no tax or shipping on them, issued once the order is paid, their codes e-mailed, and void if it is cancelled', async () => {
+    const testApp = context();
+    const buyer = await signIn(testApp, 'giver@example.com');
+    await fillCart(testApp, buyer, [voucher, voucher, oil]);
+    const cart = (await testApp.app.inject({ method: 'GET', url: '/api/cart', headers: { cookie: buyer } })).json<CartResponse>();
+    expect(cart.items.map((item) => item.giftCard)).toEqual([true, false]);
+    const order = await placeOrder(testApp, buyer, { paymentMethod: 'card' });
+    // Two cards of 50.00 at their value; tax and shipping on the oil alone.
+    const oilTax = Math.floor((999 * testApp.config.pricing.taxRateBasisPoints) / 10_000 + 0.5);
+    expect(order.pricing).toMatchObject({ subtotal: 10_999, tax: oilTax, shipping: 599, total: 10_999 + oilTax + 599 });
+    const issued = () => testApp.database.db.select().from(giftCards).where(eq(giftCards.orderId, order.orderId));
+    expect(await issued()).toEqual([]);
+
+    const paid = await testApp.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/payment`, headers: { cookie: buyer }, payload: { method: 'card', cardLast4: '4242' } });
+    expect(paid.statusCode).toBe(200);
+    const cards = await issued();
+    expect(cards.map((card) => [card.initialMinor, card.balanceMinor, card.currency])).toEqual([
+      [5000, 5000, 'BGN'],
+      [5000, 5000, 'BGN'],
+    ]);
+    const mail = await eventually(async () => {
+      const folder = path.join(testApp.dataDir, 'outbox');
+      for (const file of await readdir(folder)) {
+        if (!file.endsWith('.json')) continue;
+        const entry = JSON.parse(await readFile(path.join(folder, file), 'utf8')) as OutboxEntry;
+        if (entry.to === 'giver@example.com' && entry.subject === `Your gift cards from order #${order.orderId}`) return entry;
+      }
+      return undefined;
+    }, 15_000, 'the gift cards e-mail');
+    for (const card of cards) expect(mail.text).toContain(formatGiftCardCode(card.code));
+    expect(mail.text).toMatch(/Gift card of BGN\s?50\.00/);
+
+    // A card bought pays for goods, not for another card: here only the oil and its shipping.
+    const friend = await signIn(testApp, 'friend@example.com');
+    await fillCart(testApp, friend, [voucher, oil]);
+    const total = await shownTotal(testApp, friend);
+    const placed = await orderWithCard(testApp, friend, cards[0]!.code, total - 5000);
+    expect(placed.statusCode).toBe(201);
+    const friendsOrder = placed.json<{ order: Order }>().order;
+    expect(friendsOrder.giftCard?.paidMinor).toBe(total - 5000);
+    expect(amountDue(friendsOrder)).toBe(5000);
+    expect(await balanceOf(cards[0]!.id)).toBe(5000 - (total - 5000));
+
+    // Cancelling the order that bought the cards cancels what is left on them.
+    expect((await testApp.app.inject({ method: 'PATCH', url: `/api/admin/orders/${order.orderId}/status`, headers: { cookie: admin }, payload: { status: 'cancelled' } })).statusCode).toBe(200);
+    expect((await issued()).map((card) => card.balanceMinor)).toEqual([0, 0]);
   });
 
   it('refuses every card from a client that keeps typing cards that do not exist, a real one included', async () => {

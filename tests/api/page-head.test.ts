@@ -1,7 +1,7 @@
 import { brotliDecompressSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
-import { pickText, type Product, type TextLanguage } from '#shared/catalog.js';
+import { pickText, PRODUCT_CATEGORIES, type Product, type TextLanguage } from '#shared/catalog.js';
 import { metaDescription } from '#shared/page-head.js';
 import { sitemapProducts } from '#server/catalog/product-queries.js';
 import { updateProduct } from '#server/catalog/product-writes.js';
@@ -265,7 +265,7 @@ describeEachDatabase('page heads in the HTML', (context) => {
     expect(statusCode).toBe(200);
     expect(body).toContain('xmlns:xhtml="http://www.w3.org/1999/xhtml"');
     const entries = [...body.matchAll(/<url>([\s\S]*?)<\/url>/g)].map(([, entry]) => entry!);
-    expect(entries).toHaveLength(2 * (1 + 4 + products.length));
+    expect(entries).toHaveLength(2 * (1 + PRODUCT_CATEGORIES.length + products.length));
     const entry = (loc: string) => entries.find((candidate) => candidate.includes(`<loc>${loc}</loc>`));
 
     const latest = new Date(Math.max(...products.map((product) => Date.parse(product.updatedAt)))).toISOString();

@@ -174,7 +174,7 @@ async function workDue(db: Executor, today: string): Promise<Dashboard['work']> 
     })
     .from(orders)
     .innerJoin(orderItems, eq(orderItems.orderId, orders.id))
-    .where(inArray(orders.status, WORK_LIST_STATUSES.flatMap(storedValuesOf)));
+    .where(and(inArray(orders.status, WORK_LIST_STATUSES.flatMap(storedValuesOf)), eq(orderItems.giftCard, false)));
   return { lines: row!.lines, pieces: row!.pieces, overdue: row!.overdue, nextDue: row!.nextDue ? String(row!.nextDue).slice(0, 10) : null };
 }
 

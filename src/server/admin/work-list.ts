@@ -1,4 +1,4 @@
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { normalizeOrderStatus, storedValuesOf } from '#shared/order-status.js';
 import { WORK_LIST_STATUSES, type WorkListLine, type WorkListResponse } from '#shared/work-list.js';
 import type { Executor } from '#server/db/client.js';
@@ -33,7 +33,8 @@ export async function workList(db: Executor, status?: WorkListStatus): Promise<W
     })
     .from(orders)
     .innerJoin(orderItems, eq(orderItems.orderId, orders.id))
-    .where(inArray(orders.status, stored))
+    // Gift cards sold are sent by e-mail once paid: nothing to make or pack.
+    .where(and(inArray(orders.status, stored), eq(orderItems.giftCard, false)))
     .orderBy(sql`${orderItems.dispatchBy} asc nulls last`, asc(orders.orderedAt), asc(orders.id), asc(orderItems.position))
     .limit(WORK_LIST_LIMIT);
   return {

@@ -20,6 +20,7 @@ import {
 } from '#shared/product-options.js';
 import { dispatchDate } from '#shared/working-days.js';
 import { returnRuleOf, type ReturnRule } from '#shared/withdrawals.js';
+import { GIFT_CARD_CATEGORY } from '#shared/catalog.js';
 import type { Database, Executor } from '#server/db/client.js';
 import { appliedCartOperations, cartItems, productCombinations, products } from '#server/db/schema.js';
 import { PreparedStatement } from '#server/db/prepared.js';
@@ -39,7 +40,7 @@ const OPERATION_MEMORY_DAYS = 30;
  */
 const CART_LINES = `
   select line.id, line.product_id, product.slug, product.name_en, product.name_bg, line.price_minor as added_price_minor,
-    line.quantity, product.stock, product.personalised, product.hygiene_sealed, line.added_at, line.choices::text as choices, line.choice_key, ${modelColumns('product')},
+    line.quantity, product.stock, product.personalised, product.hygiene_sealed, product.category, line.added_at, line.choices::text as choices, line.choice_key, ${modelColumns('product')},
     combination.key as combination_key, combination.stock as combination_stock
   from cart_items line join products product on product.id = line.product_id
     left join product_combinations combination on product.stock_mode = 'combination' and combination.product_id = product.id
@@ -59,6 +60,7 @@ interface CartLineRow extends ModelColumnsRow {
   stock: number | null;
   personalised: boolean;
   hygiene_sealed: boolean;
+  category: string;
   /** A Date, or PostgreSQL's text for it where Drizzle has the driver leave timestamps as text (Date parses it, as Drizzle's own mapping does). */
   added_at: Date | string;
   choices: string;
@@ -108,6 +110,7 @@ function toCartItem(row: CartLineRow, chart: NailSizeChart, now: Date): CartItem
     problem: checked && 'problem' in checked ? checked.problem : null,
     dispatchBy: dispatchDate(model.leadTime, now),
     returnRule: returnRuleOf({ personalised: row.personalised, hygieneSealed: row.hygiene_sealed }),
+    giftCard: row.category === GIFT_CARD_CATEGORY,
   };
 }
 
@@ -373,6 +376,8 @@ export interface CheckoutLine {
   dispatchBy: string;
   /** The product's rule for the right of withdrawal, which the order keeps as the buyer was told it. */
   returnRule: ReturnRule;
+  /** A gift card sold, which the order issues once paid. */
+  giftCard: boolean;
 }
 
 /**
@@ -410,6 +415,7 @@ export async function takeCartForCheckout(tx: Executor, userId: string, now: Dat
       leadMaxDays: products.leadMaxDays,
       personalised: products.personalised,
       hygieneSealed: products.hygieneSealed,
+      category: products.category,
     })
     .from(cartItems)
     .innerJoin(products, eq(products.id, cartItems.productId))
@@ -461,6 +467,7 @@ export async function takeCartForCheckout(tx: Executor, userId: string, now: Dat
       problem: 'problem' in checked ? checked.problem : null,
       dispatchBy: dispatchDate(model.leadTime, now),
       returnRule: returnRuleOf(row),
+      giftCard: row.category === GIFT_CARD_CATEGORY,
     };
   });
 }

@@ -18,6 +18,7 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -164,7 +165,7 @@ export const products = pgTable(
     index('products_search_trgm_idx').using('gin', table.searchText.op('gin_trgm_ops')).with({ fastupdate: false }),
     check('products_price_not_negative', sql`${table.priceMinor} >= 0`),
     check('products_stock_not_negative', sql`${table.stock} >= 0`),
-    check('products_category_known', sql`${table.category} in ('', 'nails', 'nail-art', 'accessories', 'kits')`),
+    check('products_category_known', sql`${table.category} in ('', 'nails', 'nail-art', 'accessories', 'kits', 'gift-cards')`),
     check('products_stock_mode_known', sql`${table.stockMode} in ('product', 'combination')`),
     check('products_lead_kind_known', sql`${table.leadKind} in ('ready', 'made_to_order')`),
     check('products_lead_days_ordered', sql`0 <= ${table.leadMinDays} and ${table.leadMinDays} <= ${table.leadMaxDays}`),
@@ -419,11 +420,14 @@ export const giftCards = pgTable(
     balanceMinor: integer('balance_minor').notNull(),
     /** The owner's note for her own list, such as whom a card issued by hand is for. */
     note: text('note').notNull().default(''),
+    /** The order that bought it; null for a card issued by hand. */
+    orderId: text('order_id').references((): AnyPgColumn => orders.id),
     createdAt: createdAt(),
   },
   (table) => [
     check('gift_cards_balance_within', sql`${table.balanceMinor} >= 0 and ${table.balanceMinor} <= ${table.initialMinor}`),
     check('gift_cards_currency_known', sql`${table.currency} in ('BGN', 'EUR')`),
+    index('gift_cards_order_idx').on(table.orderId).where(sql`${table.orderId} is not null`),
   ],
 );
 
@@ -471,6 +475,8 @@ export const orderItems = pgTable(
     dispatchBy: date('dispatch_by'),
     /** The product's rule for the right of withdrawal when ordered (RETURN_RULES): the one the buyer was told. */
     returnRule: text('return_rule').notNull().default('standard'),
+    /** A gift card sold (its product in the gift cards category): no VAT, no discount, and a card issued for each piece once paid. */
+    giftCard: boolean('gift_card').notNull().default(false),
     /** The line's part of the order's discount (shareOut): what the buyer paid for it is price × quantity less this. */
     discountMinor: integer('discount_minor').notNull().default(0),
     /** When its order was placed (orders.created_at), so that a period's lines are one range of an index. */

@@ -20,7 +20,7 @@ describe('shareOut', () => {
 });
 
 /** An order priced by the shop's own rules, as checkout prices it. */
-function order(lines: { priceMinor: number; quantity: number }[], rules: Partial<PricingRules> = {}, method?: string, discount?: DiscountTerms): PricedOrder {
+function order(lines: { priceMinor: number; quantity: number; giftCard?: boolean }[], rules: Partial<PricingRules> = {}, method?: string, discount?: DiscountTerms): PricedOrder {
   const applied = discount ? applyDiscount(discount, lines.map((line, index) => ({ ...line, productId: `p${index}` }))) : null;
   if (applied && 'refusal' in applied) throw new Error(applied.refusal);
   const pricing = priceLines(lines, { ...SPEC_PRICING, ...rules }, method, applied);
@@ -66,6 +66,18 @@ describe('documentAmounts', () => {
     ]);
     expect(amounts).toMatchObject({ netMinor: 2598, vatMinor: 100, totalMinor: placed.totalMinor });
     expect(amounts.lines[1]!.unitNetMinor).toBe(333);
+  });
+
+  it.each([
+    ['VAT included', { pricesIncludeTax: true, taxRateBasisPoints: 2000 }],
+    ['VAT added', { taxRateBasisPoints: 2000 }],
+  ] as const)('with %s, a gift card sold carries no VAT: the goods and shipping carry all of it', (_, rules) => {
+    const priced = order([{ priceMinor: 2500, quantity: 2 }, { priceMinor: 5000, quantity: 1, giftCard: true }], rules);
+    const amounts = documentAmounts(priced, true);
+    const card = amounts.lines[1]!;
+    expect(card).toMatchObject({ vatRateBasisPoints: 0, vatMinor: 0, netMinor: 5000, valueMinor: 5000 });
+    expect(amounts.vatMinor).toBe(priced.taxMinor);
+    expect(amounts.totalMinor).toBe(priced.totalMinor);
   });
 
   it('shows no VAT for a seller not registered for it: each line is its whole value', () => {

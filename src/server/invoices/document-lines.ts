@@ -4,7 +4,7 @@ import type { DocumentLine } from '#shared/tax-documents.js';
 /** An order's amounts as it was placed: the lines and totals it stores. */
 export interface PricedOrder {
   /** discountMinor: the line's part of a discount code's reduction, which its amount is less. */
-  lines: readonly { nameEn: string; nameBg: string; priceMinor: number; quantity: number; discountMinor: number }[];
+  lines: readonly { nameEn: string; nameBg: string; priceMinor: number; quantity: number; discountMinor: number; giftCard?: boolean }[];
   shippingMinor: number;
   feeMinor: number;
   taxMinor: number;
@@ -35,11 +35,12 @@ const CASH_ON_DELIVERY_FEE = { en: 'Cash on delivery fee', bg: 'Такса за 
  */
 export function documentAmounts(order: PricedOrder, vatRegistered: boolean): DocumentAmounts {
   const entries = [
-    ...order.lines.map((line) => ({ description: { en: line.nameEn, bg: line.nameBg || line.nameEn }, quantity: line.quantity, amount: line.priceMinor * line.quantity - line.discountMinor, goods: true })),
-    ...(order.shippingMinor > 0 ? [{ description: SHIPPING, quantity: 1, amount: order.shippingMinor, goods: false }] : []),
-    ...(order.feeMinor > 0 ? [{ description: CASH_ON_DELIVERY_FEE, quantity: 1, amount: order.feeMinor, goods: false }] : []),
+    ...order.lines.map((line) => ({ description: { en: line.nameEn, bg: line.nameBg || line.nameEn }, quantity: line.quantity, amount: line.priceMinor * line.quantity - line.discountMinor, goods: !line.giftCard, giftCard: Boolean(line.giftCard) })),
+    ...(order.shippingMinor > 0 ? [{ description: SHIPPING, quantity: 1, amount: order.shippingMinor, goods: false, giftCard: false }] : []),
+    ...(order.feeMinor > 0 ? [{ description: CASH_ON_DELIVERY_FEE, quantity: 1, amount: order.feeMinor, goods: false, giftCard: false }] : []),
   ];
-  const carriesVat = (entry: (typeof entries)[number]) => order.taxIncluded || entry.goods;
+  // A gift card sold is money paid in advance: VAT is due on the goods it later pays for, not on it.
+  const carriesVat = (entry: (typeof entries)[number]) => !entry.giftCard && (order.taxIncluded || entry.goods);
   const vatShares = shareOut(
     order.taxMinor,
     entries.map((entry) => (carriesVat(entry) ? entry.amount : 0)),

@@ -61,7 +61,7 @@ async function paymentAndLines(tx: Executor, orderId: string) {
   const [payment] = await tx.select().from(payments).where(eq(payments.orderId, orderId));
   if (!payment) throw new Error(`Order ${orderId} has no payment to document`);
   const lines = await tx
-    .select({ nameEn: orderItems.nameEn, nameBg: orderItems.nameBg, priceMinor: orderItems.priceMinor, quantity: orderItems.quantity, discountMinor: orderItems.discountMinor })
+    .select({ nameEn: orderItems.nameEn, nameBg: orderItems.nameBg, priceMinor: orderItems.priceMinor, quantity: orderItems.quantity, discountMinor: orderItems.discountMinor, giftCard: orderItems.giftCard })
     .from(orderItems)
     .where(eq(orderItems.orderId, orderId))
     .orderBy(asc(orderItems.position));

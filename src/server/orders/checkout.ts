@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { describeLines, pieceCount } from '#shared/cart.js';
 import type { TextLanguage } from '#shared/catalog.js';
 import { type PricingRules } from '#shared/money.js';
-import { priceLines } from '#shared/pricing.js';
+import { giftCardLinesMinor, priceLines } from '#shared/pricing.js';
 import type { InvoiceBuyer } from '#shared/invoice-buyer.js';
 import { placedOrderStatus, type Order, type PaymentMethod } from '#shared/orders.js';
 import { mockPaymentPath } from '#shared/routes.js';
@@ -122,8 +122,9 @@ export async function placeOrder(
       return repeatOrRefuse(new HttpError(409, 'price_changed', `The order total is now ${pricing.total}, not ${input.expectedTotalMinor}; confirm it again.`));
     }
     // The card's row stays locked until the order commits, so its balance holds under parallel checkouts.
+    // It pays for everything but gift cards: a card does not buy another.
     const giftCard = input.giftCardCode
-      ? await giftCardForCheckout(tx, input.giftCardCode, settings.pricing.currency, pricing.total, input.expectedGiftCardMinor)
+      ? await giftCardForCheckout(tx, input.giftCardCode, settings.pricing.currency, pricing.total - giftCardLinesMinor(lines), input.expectedGiftCardMinor)
       : null;
     // An order the card pays whole is paid now, by the card; any other waits for its payment as usual.
     const paidByGiftCard = giftCard !== null && giftCard.paidMinor === pricing.total;
@@ -194,6 +195,7 @@ export async function placeOrder(
       combinationKey: line.combinationKey,
       dispatchBy: line.dispatchBy,
       returnRule: line.returnRule,
+      giftCard: line.giftCard,
       discountMinor: discount?.lineShares[position] ?? 0,
       // The order's own created_at: both are the transaction's now().
       orderedAt: row.createdAt,

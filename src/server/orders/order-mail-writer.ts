@@ -14,6 +14,8 @@ import type { TaxDocumentContent } from '#shared/tax-documents.js';
 import type { OrderMailSettings } from './order-mails.js';
 import { getOrder } from './order-queries.js';
 import { returnsMailDocument, withdrawalButton } from '#server/returns/returns-mails.js';
+import { giftCardsOfOrder } from '#server/promotions/gift-cards.js';
+import { formatGiftCardCode } from '#shared/gift-cards.js';
 import { SHOP_TIME_ZONE } from '#shared/sofia-time.js';
 
 /** Times in e-mails are the shop's own, in Bulgaria. */
@@ -48,6 +50,8 @@ export function orderMailComposer(db: Database, textBook: MailTextBook, settings
         case 'withdrawal_notice':
         case 'refund_made':
           return returnsMailDocument(db, mail, order, settings, texts.shopName);
+        case 'gift_cards_issued':
+          return writer.giftCardsIssued(await giftCardsOfOrder(db, order.orderId));
       }
     })();
     const attached = documents.length > 0 ? [attachedDocumentsNote(texts, mail.language, documents.map((issued) => issued.content))] : [];
@@ -220,6 +224,25 @@ class OrderMailWriter {
         ...this.summary(),
         ...this.address(),
         { kind: 'facts', rows: [[texts.order.paymentMethod, this.methodText()]] },
+        this.viewOrderButton(),
+      ],
+      footer: this.customerFooter(),
+    };
+  }
+
+  /** The codes of the gift cards the order bought, each with its value. */
+  giftCardsIssued(cards: readonly { code: string; initialMinor: number }[]): MailDocument {
+    const { texts } = this;
+    return {
+      language: this.language,
+      shopName: texts.shopName,
+      subject: this.t(texts.giftCardsIssued.subject),
+      heading: this.t(texts.giftCardsIssued.heading),
+      blocks: [
+        { kind: 'paragraph', text: this.t(texts.order.greeting) },
+        { kind: 'paragraph', text: this.t(texts.giftCardsIssued.intro) },
+        { kind: 'facts', rows: cards.map((card): [string, string] => [this.t(texts.giftCardsIssued.card, { amount: this.money(card.initialMinor) }), formatGiftCardCode(card.code)]) },
+        { kind: 'paragraph', text: this.t(texts.giftCardsIssued.howTo) },
         this.viewOrderButton(),
       ],
       footer: this.customerFooter(),

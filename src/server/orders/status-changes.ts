@@ -7,7 +7,7 @@ import { orderItems, orders, orderStatusChanges } from '#server/db/schema.js';
 import { inTransaction } from '#server/db/transaction.js';
 import { HttpError } from '#server/http/errors.js';
 import { announceChange } from '#server/notices/live-hub.js';
-import { giveBackGiftCardPayment, retakeGiftCardPayment } from '#server/promotions/gift-cards.js';
+import { cancelSoldGiftCards, giveBackGiftCardPayment, retakeGiftCardPayment } from '#server/promotions/gift-cards.js';
 import { combinationCountKey, readCombinationStockForOrder, readStockForOrder, returnStock, takeStock } from '#server/stock/service.js';
 import { queueStatusMail, type OrderMailSettings } from './order-mails.js';
 import { getOrder, STATUS_TIME_COLUMNS, type OrderRow, type StatusChangeRow } from './order-queries.js';
@@ -90,6 +90,7 @@ export async function changeOrderStatus(db: Database, orderId: string, status: O
     if (status === 'cancelled') {
       await returnStock(tx, orderId);
       await giveBackGiftCardPayment(tx, orderId);
+      await cancelSoldGiftCards(tx, orderId);
     } else if (before === 'cancelled') {
       await retakeStock(tx, orderId);
       await retakeGiftCardPayment(tx, orderId);

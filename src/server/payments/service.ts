@@ -12,6 +12,7 @@ import type { PaymentOutcome, ShopMetrics } from '#server/metrics/shop-metrics.j
 import { queuePaymentMail, queueStatusMail, type OrderMailSettings } from '#server/orders/order-mails.js';
 import { getCustomerOrder } from '#server/orders/order-queries.js';
 import { lockCustomerOrderRow, setOrderStatus } from '#server/orders/status-changes.js';
+import { issueSoldGiftCards } from '#server/promotions/gift-cards.js';
 
 type OrderRow = typeof orders.$inferSelect;
 type PaymentRow = typeof payments.$inferSelect;
@@ -74,6 +75,7 @@ export async function recordPayment(db: Database, userId: string, orderId: strin
     });
     await setOrderStatus(tx, orderId, 'paid', processedAt);
     await issuePaymentDocuments(tx, order, documents);
+    await issueSoldGiftCards(tx, order);
     await queuePaymentMail(tx, { orderId, customerEmail: order.customerEmail, language: order.language as TextLanguage });
   });
   return getCustomerOrder(db, userId, orderId);
@@ -114,6 +116,7 @@ export async function recordCashPayment(db: Database, orderId: string, mailSetti
       await queueStatusMail(tx, mailSettings, addressee, 'delivered');
     }
     await issuePaymentDocuments(tx, order, documents);
+    await issueSoldGiftCards(tx, order);
     await queuePaymentMail(tx, addressee);
   });
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { and, desc, eq, gte, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, ne, sql } from 'drizzle-orm';
+import type { TextLanguage } from '#shared/catalog.js';
 import type { Currency } from '#shared/money.js';
 import { bgnToEurMinor } from '#shared/money.js';
 import {
@@ -15,9 +16,10 @@ import {
   type GiftCardSummary,
 } from '#shared/gift-cards.js';
 import type { Executor } from '#server/db/client.js';
-import { giftCards, orders } from '#server/db/schema.js';
+import { giftCards, orderItems, orders } from '#server/db/schema.js';
 import { databaseErrorCode, UNIQUE_VIOLATION } from '#server/db/transaction.js';
 import { HttpError } from '#server/http/errors.js';
+import { queueMails } from '#server/mail/mail-queue.js';
 
 type GiftCardRow = typeof giftCards.$inferSelect;
 
@@ -100,6 +102,36 @@ export async function retakeGiftCardPayment(tx: Executor, orderId: string): Prom
       messageKey: 'giftCards.errors.reopenShort',
     });
   }
+}
+
+// Cards sold: issued when the order that buys them is paid, and sent to the buyer.
+
+/**
+ * Issues the cards an order bought, in the transaction that records its payment: one card for each
+ * piece of each gift card line, of the line's unit price, and the e-mail that sends their codes to
+ * the buyer. An order is paid once, so its cards are issued once.
+ */
+export async function issueSoldGiftCards(tx: Executor, order: { id: string; currency: string; customerEmail: string; language: string }): Promise<void> {
+  const lines = await tx
+    .select({ priceMinor: orderItems.priceMinor, quantity: orderItems.quantity })
+    .from(orderItems)
+    .where(and(eq(orderItems.orderId, order.id), eq(orderItems.giftCard, true)))
+    .orderBy(asc(orderItems.position));
+  if (lines.length === 0) return;
+  const cards = lines.flatMap((line) =>
+    Array.from({ length: line.quantity }, () => ({ code: giftCardCodeFrom(randomBytes(16)), currency: order.currency, initialMinor: line.priceMinor, balanceMinor: line.priceMinor, orderId: order.id })),
+  );
+  await tx.insert(giftCards).values(cards);
+  await queueMails(tx, [{ orderId: order.id, kind: 'gift_cards_issued', recipient: order.customerEmail, language: order.language as TextLanguage }]);
+}
+
+/** The cards an order bought, in the order they were issued, for the e-mail that sends them. */
+export const giftCardsOfOrder = (db: Executor, orderId: string) =>
+  db.select({ code: giftCards.code, initialMinor: giftCards.initialMinor }).from(giftCards).where(eq(giftCards.orderId, orderId)).orderBy(asc(giftCards.createdAt), asc(giftCards.code));
+
+/** A cancelled order's cards are no longer worth anything: what is left on them is cancelled with it. */
+export async function cancelSoldGiftCards(tx: Executor, orderId: string): Promise<void> {
+  await tx.update(giftCards).set({ balanceMinor: 0 }).where(eq(giftCards.orderId, orderId));
 }
 
 // The admin's side: cards issued by hand, and the list with what is left on each.

@@ -2,7 +2,7 @@ import { useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, Redirect, useLocation } from 'wouter';
 import type { AddressInput } from '#shared/addresses.js';
-import { priceLines } from '#shared/pricing.js';
+import { giftCardLinesMinor, priceLines } from '#shared/pricing.js';
 import { exceedsStock } from '#shared/stock.js';
 import { DEFAULT_PAYMENT_METHOD, type PaymentMethod } from '#shared/orders.js';
 import { legalPath, PAGE_ROUTES, profilePath } from '#shared/routes.js';
@@ -89,8 +89,8 @@ export default function CheckoutPage() {
   const showForm = addingAddress || (addresses.isSuccess && saved.length === 0);
   // Priced as the server will price it, the cash-on-delivery fee and a discount code included: the order is placed only at this total.
   const pricing = priceLines(cart.items, settings.pricing, paymentMethod, discount.applied);
-  // A gift card pays part or all of that total; the order's own amounts stay as they are.
-  const giftCardPayment = giftCardPaymentOf(giftCard, pricing.total);
+  // A gift card pays part or all of that total (but not gift cards bought); the order's own amounts stay as they are.
+  const giftCardPayment = giftCardPaymentOf(giftCard, pricing.total - giftCardLinesMinor(cart.items));
   // A line asking for more than is left would only be refused: the customer changes it in the cart first.
   const shortLines = cart.items.some(exceedsStock);
   // Lines added offline are not on the server yet: an order now would not hold them, nor the total shown.

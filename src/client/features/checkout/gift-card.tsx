@@ -79,12 +79,12 @@ export function useGiftCard(): GiftCardState {
 }
 
 /**
- * A gift card is a means of payment: it pays part or all of the total the order is priced at
- * (payWithGiftCard), never changing the order's lines or tax.
+ * A gift card is a means of payment: it pays part or all of what it may pay of the order's total
+ * (payWithGiftCard: everything but gift cards bought), never changing the order's lines or tax.
  */
-export function giftCardPaymentOf(giftCard: GiftCardState, totalMinor: number): GiftCardPaymentShown | null {
+export function giftCardPaymentOf(giftCard: GiftCardState, payableMinor: number): GiftCardPaymentShown | null {
   if (!giftCard.card || giftCard.applied === '') return null;
-  const paid = payWithGiftCard(totalMinor, giftCard.card.balanceMinor);
+  const paid = payWithGiftCard(payableMinor, giftCard.card.balanceMinor);
   if (paid.paidMinor === 0) return null;
   return { code: giftCard.applied, ending: giftCardEnding(giftCard.card.code), paidMinor: paid.paidMinor, leftMinor: paid.balanceAfterMinor };
 }
