@@ -134,3 +134,43 @@ test('the owner issues a gift card, and its recipient pays part of one order wit
   await expect(page.getByRole('row', { name: new RegExp(`…${secondCode.slice(-4)}`) })).toContainText(words.money('52.01'));
   await audit.report();
 });
+
+test('a buyer buys a gift card: no shipping or tax on it, and its code arrives by e-mail once paid and pays for her next order', async ({ page, inbox, adminApi }, testInfo) => {
+  const language = testInfo.project.name === 'phone' ? 'bg' : 'en';
+  const words = TEXTS[language];
+  const card: Product = await createProduct(adminApi, `Gift Card ${testInfo.project.name} ${Date.now() % 100_000}`, '30.00', undefined, 'gift-cards');
+  await setLanguage(page, language);
+  const email = uniqueEmail('gift-giver');
+  await page.goto('/');
+  await signIn(page, inbox, email);
+  expect((await page.request.post('/api/addresses', { data: { fullName: 'Мария Иванова', streetAddress: 'ул. Шипка 6', city: 'София', postalCode: '1504', country: 'BG', phone: '+359888123456' } })).ok()).toBe(true);
+  const add = async (productId: string) =>
+    expect((await page.request.post('/api/cart/operations', { data: { operations: [{ id: `card${Date.now()}`.padEnd(20, '0'), type: 'add', productId }] } })).ok()).toBe(true);
+  await add(card.id);
+
+  // A card alone: its value and nothing else, neither tax nor shipping.
+  await page.goto('/checkout');
+  const summary = page.locator('.pricing');
+  await expect(summary.locator('.pricing__row--total')).toContainText(words.money('30.00'));
+  await acceptTerms(page);
+  await page.getByRole('button', { name: words.placeOrder }).click();
+  const created = page.getByRole('dialog');
+  const orderId = /(NA-[A-Z2-9]{8})/.exec((await created.textContent())!)![1]!;
+  await created.getByRole('button', { name: words.ok }).click();
+  const order = (await (await page.request.get('/api/orders')).json()).orders.find((candidate: { orderId: string }) => candidate.orderId === orderId);
+  expect(order.pricing).toMatchObject({ subtotal: 3000, tax: 0, shipping: 0, total: 3000 });
+  // Paid (the simulated provider's answer, as its payment page would send it), the card is issued and its code sent.
+  expect((await page.request.post(`/api/orders/${orderId}/payment`, { data: { method: order.paymentMethod } })).ok()).toBe(true);
+  const mail = await inbox.waitForMail(email, 15_000, (message) => message.subject.includes(orderId) && /gift cards|карти за подарък/.test(message.subject));
+  const code = /([A-Z2-9]{4}(?:-[A-Z2-9]{4}){3})/.exec(mail.text)![1]!;
+
+  // Her next order, paid with the card she bought.
+  const product: Product = await createProduct(adminApi, `Gift Set ${testInfo.project.name} ${Date.now() % 100_000}`, '20.00');
+  await add(product.id);
+  await page.goto('/checkout');
+  await page.getByLabel(words.field, { exact: true }).fill(code);
+  await page.getByRole('button', { name: words.use }).click();
+  // 20.00 with 5% tax and 5.99 shipping: 26.99, all of it paid by the card.
+  await expect(summary.locator('.pricing__row').filter({ hasText: words.line(code.slice(-4)) })).toContainText(`−${words.money('26.99')}`);
+  await expect(summary.locator('.pricing__row').filter({ hasText: words.due })).toContainText(words.money('0.00'));
+});

@@ -1,7 +1,7 @@
 import { expect, type APIRequestContext } from '@playwright/test';
 import sharp from 'sharp';
 import type { CartResponse } from '#shared/cart.js';
-import type { Product } from '#shared/catalog.js';
+import type { Product, ProductCategory } from '#shared/catalog.js';
 import { priceLines } from '#shared/pricing.js';
 import type { OrderStatus } from '#shared/order-status.js';
 import type { Order, PaymentMethod } from '#shared/orders.js';
@@ -14,11 +14,11 @@ const productImage = (red = 214) =>
     .png()
     .toBuffer();
 
-const productForm = async (name: string, price: string, image: boolean, stock?: number) => ({
+const productForm = async (name: string, price: string, image: boolean, stock?: number, category: ProductCategory = 'nails') => ({
   nameEn: name,
   descriptionEn: 'A test product whose price the admin changes while a customer shops.',
   price,
-  category: 'nails',
+  category,
   ...(stock === undefined ? {} : { stock: String(stock) }),
   ...(image ? { image: { name: 'product.png', mimeType: 'image/png', buffer: await productImage() } } : {}),
 });
@@ -27,8 +27,8 @@ const productForm = async (name: string, price: string, image: boolean, stock?: 
  * A new product with an image, made to order unless a stock count is given. Its name starting with
  * "Zz" keeps it after the demo products on the home page.
  */
-export async function createProduct(admin: APIRequestContext, name: string, price: string, stock?: number): Promise<Product> {
-  const response = await admin.post('/api/admin/products', { multipart: await productForm(name, price, true, stock) });
+export async function createProduct(admin: APIRequestContext, name: string, price: string, stock?: number, category?: ProductCategory): Promise<Product> {
+  const response = await admin.post('/api/admin/products', { multipart: await productForm(name, price, true, stock, category) });
   expect(response.status(), await response.text()).toBe(201);
   return ((await response.json()) as { product: Product }).product;
 }

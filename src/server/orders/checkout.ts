@@ -150,7 +150,8 @@ export async function placeOrder(
         itemDescription: describeLines(lines),
         paymentMethod: input.paymentMethod,
         // A mixed order ships when its last line is ready.
-        dispatchBy: latestDate(lines.map((line) => line.dispatchBy)),
+        // Gift cards are sent by e-mail once paid; an order of cards alone has no day to ship by.
+        dispatchBy: latestDate(lines.filter((line) => !line.giftCard).map((line) => line.dispatchBy)),
         // Cash on delivery has no payment page, nor has an order that is paid already.
         checkoutUrl: input.paymentMethod === 'cash_on_delivery' || paidByGiftCard ? null : `${mailSettings.publicUrl}${mockPaymentPath(orderId, input.paymentMethod)}`,
         paymentReference: `ref_${randomBytes(8).toString('hex')}`,

@@ -260,7 +260,8 @@ export default function CheckoutPage() {
           <DiscountCodeField discount={discount} />
           <GiftCardField giftCard={giftCard} payment={giftCardPayment} />
           <PricingTable pricing={pricing} currency={settings.pricing.currency} giftCard={giftCardPayment} />
-          <ShipsBy dates={cart.items.map((item) => item.dispatchBy)} />
+          {/* Gift cards are sent by e-mail once paid: only goods have a day to ship by. */}
+          <ShipsBy dates={cart.items.filter((item) => !item.giftCard).map((item) => item.dispatchBy)} />
 
           <fieldset className="choice-list">
             <legend className="panel__title">{t('checkout.paymentMethod')}</legend>
