@@ -27,6 +27,7 @@ const TEXTS = {
     ok: 'OK',
     paidWhole: 'created and paid with your gift card',
     money: (text: string) => `BGN ${text}`,
+    sentByMail: 'A gift card of this value, sent to you by e-mail as soon as your order is paid.',
   },
   bg: {
     tab: 'Карти за подарък',
@@ -43,6 +44,7 @@ const TEXTS = {
     ok: 'Добре',
     paidWhole: 'създадена и платена с картата ви за подарък',
     money: (text: string) => `BGN ${text.replace('.', ',')}`,
+    sentByMail: 'Карта за подарък на тази стойност, която ви изпращаме по имейл веднага щом поръчката бъде платена.',
   },
 };
 
@@ -144,6 +146,9 @@ test('a buyer buys a gift card: no shipping or tax on it, and its code arrives b
   await page.goto('/');
   await signIn(page, inbox, email);
   expect((await page.request.post('/api/addresses', { data: { fullName: 'Мария Иванова', streetAddress: 'ул. Шипка 6', city: 'София', postalCode: '1504', country: 'BG', phone: '+359888123456' } })).ok()).toBe(true);
+  // Its page says how it comes, in place of a day to ship by.
+  await page.goto(`/product/${card.slug}`);
+  await expect(page.getByText(words.sentByMail)).toBeVisible();
   const add = async (productId: string) =>
     expect((await page.request.post('/api/cart/operations', { data: { operations: [{ id: `card${Date.now()}`.padEnd(20, '0'), type: 'add', productId }] } })).ok()).toBe(true);
   await add(card.id);

@@ -186,7 +186,7 @@ export default function CartPage() {
             <span>{t('cartPage.subtotal')}</span>
             <Price minor={subtotal} />
           </p>
-          <ShipsBy dates={cart.items.map((item) => item.dispatchBy)} />
+          <ShipsBy dates={cart.items.filter((item) => !item.giftCard).map((item) => item.dispatchBy)} />
           <p className="muted cart__note">
             {t(
               shippingGap === 0

@@ -1,6 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
 import { Link, useLocation, useParams, useSearch } from 'wouter';
-import { pickText, type Product } from '#shared/catalog.js';
+import { GIFT_CARD_CATEGORY, pickText, type Product } from '#shared/catalog.js';
 import { isPlainProduct } from '#shared/product-options.js';
 import { productPath } from '#shared/routes.js';
 import { stockLevel } from '#shared/stock.js';
@@ -124,7 +124,12 @@ function ProductPageContent({ notFound }: { notFound: ReactNode }) {
                   <Price minor={product.priceMinor} />
                 </p>
                 <p className={`product-page__stock${soldOut ? ' product-page__stock--out' : ''}`}>{stockText}</p>
-                {!soldOut && <ShipsBy dates={[dispatchDate(product.leadTime, new Date())]} />}
+                {/* A gift card is sent by e-mail once paid: it has no day to ship by. */}
+                {product.category === GIFT_CARD_CATEGORY ? (
+                  <p className="ships-by">{t('productPage.giftCardSent')}</p>
+                ) : (
+                  !soldOut && <ShipsBy dates={[dispatchDate(product.leadTime, new Date())]} />
+                )}
                 <button
                   type="button"
                   className="button button--primary button--large"
