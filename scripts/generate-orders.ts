@@ -70,7 +70,6 @@ async function generate(db: Database, images: ProductImages, total: number): Pro
   const now = Date.now();
   const yearMs = 365 * 24 * 60 * 60 * 1000;
   const started = performance.now();
-
   for (let done = 0; done < total; done += BATCH) {
     const orderRows: (typeof orders.$inferInsert)[] = [];
     const itemRows: (typeof orderItems.$inferInsert)[] = [];
@@ -116,9 +115,11 @@ async function generate(db: Database, images: ProductImages, total: number): Pro
       if (normalizeOrderStatus(stored) !== placedStatus) historyRows.push({ orderId: id, position: 1, status: normalizeOrderStatus(stored), changedAt: createdAt });
     }
     await db.transaction(async (tx) => {
-      await tx.insert(orders).values(orderRows);
-      await tx.insert(orderItems).values(itemRows);
-      await tx.insert(orderStatusChanges).values(historyRows);
+      // Order ids are 40 random bits: among a million, two alike are likely; the rare order whose id
+      // is taken already is left out.
+      const inserted = new Set((await tx.insert(orders).values(orderRows).onConflictDoNothing().returning({ id: orders.id })).map((row) => row.id));
+      await tx.insert(orderItems).values(itemRows.filter((row) => inserted.has(row.orderId)));
+      await tx.insert(orderStatusChanges).values(historyRows.filter((row) => inserted.has(row.orderId)));
     });
     if ((done / BATCH) % 10 === 9 || done + BATCH >= total) {
       console.warn(`  ${Math.min(done + BATCH, total).toLocaleString('en')} orders (${((performance.now() - started) / 1000).toFixed(1)} s)`);

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, isNotNull, lt, lte, ne, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gte, inArray, isNotNull, lt, lte, ne, notInArray, sql, type SQL } from 'drizzle-orm';
 import {
   DASHBOARD_DAILY_MAX_DAYS,
   DASHBOARD_MAX_DAYS,
@@ -16,6 +16,7 @@ import { LOW_STOCK_MAX } from '#shared/stock.js';
 import { WORK_LIST_STATUSES } from '#shared/work-list.js';
 import type { Executor } from '#server/db/client.js';
 import { orderItems, orders, products } from '#server/db/schema.js';
+import { selectRows } from '#server/db/transaction.js';
 import { HttpError } from '#server/http/errors.js';
 
 const BEST_SELLERS = 5;
@@ -102,40 +103,38 @@ async function salesChart(db: Executor, range: Period, shop: Currency): Promise<
 /**
  * The products that sold most in the range, by pieces and by what was paid for them (their share of a
  * discount taken off): the range's lines read from order_items_ordered_sales_idx alone, less those of
- * the range's cancelled orders (few, found by orders_status_created_id_idx), each in the shop's currency.
+ * the range's cancelled orders (few, found by orders_status_created_id_idx), summed once per product
+ * and ranked both ways from that one sum. Amounts are in the shop's currency: only a range from before
+ * the change to the euro holds orders in the other, and only then are the lines' orders looked up.
  */
 async function bestSellers(db: Executor, range: Period, shop: Currency): Promise<Dashboard['bestSellers']> {
   const start = sofiaMidnight(range.from);
   const end = sofiaMidnight(addDays(range.to, 1));
-  const cancelled = db
-    .select({ id: orders.id })
-    .from(orders)
-    .where(and(eq(orders.status, 'cancelled'), gte(orders.createdAt, start), lt(orders.createdAt, end)));
-  // The range's orders in the other currency (none, but for a range from before the change to the euro).
-  const otherCurrency = db
-    .select({ id: orders.id })
-    .from(orders)
-    .where(and(ne(orders.currency, shop), gte(orders.createdAt, start), lt(orders.createdAt, end)));
+  const inRange = and(gte(orders.createdAt, start), lt(orders.createdAt, end));
+  const cancelled = db.select({ id: orders.id }).from(orders).where(and(eq(orders.status, 'cancelled'), inRange));
+  // Read from orders_created_sales_idx alone, and stops at the first such order.
+  const [mixed] = await db.select({ id: sql`1` }).from(orders).where(and(inRange, ne(orders.currency, shop))).limit(1);
   const paid = sql`${orderItems.priceMinor}::bigint * ${orderItems.quantity} - ${orderItems.discountMinor}`;
-  const pieces = sql<number>`sum(${orderItems.quantity})`.mapWith(Number);
-  const revenue = sql<number>`sum(case when ${inArray(orderItems.orderId, otherCurrency)} then ${fromOtherCurrency(paid, shop)} else ${paid} end)`.mapWith(Number);
-  const top = (order: SQL) =>
-    db
-      .select({ productId: orderItems.productId, pieces, revenue })
-      .from(orderItems)
-      .where(and(gte(orderItems.orderedAt, start), lt(orderItems.orderedAt, end), isNotNull(orderItems.productId), notInArray(orderItems.orderId, cancelled)))
-      .groupBy(orderItems.productId)
-      .orderBy(order, asc(orderItems.productId))
-      .limit(BEST_SELLERS);
-  const [byPieces, byRevenue] = await Promise.all([top(desc(pieces)), top(desc(revenue))]);
+  const otherCurrency = db.select({ id: orders.id }).from(orders).where(and(ne(orders.currency, shop), inRange));
+  const revenue = mixed ? sql`case when ${inArray(orderItems.orderId, otherCurrency)} then ${fromOtherCurrency(paid, shop)} else ${paid} end` : paid;
+  const lines = and(gte(orderItems.orderedAt, start), lt(orderItems.orderedAt, end), isNotNull(orderItems.productId), notInArray(orderItems.orderId, cancelled));
+  const ranked = (ranking: 'pieces' | 'revenue') =>
+    sql`(select ${sql.raw(`'${ranking}'`)} as ranking, product_id, pieces, revenue from sales order by ${sql.identifier(ranking)} desc, product_id limit ${BEST_SELLERS})`;
+  const rows = await selectRows<{ ranking: 'pieces' | 'revenue'; product_id: string; pieces: string | number; revenue: string | number }>(
+    db,
+    sql`with sales as materialized (
+        select ${orderItems.productId} as product_id, sum(${orderItems.quantity}) as pieces, sum(${revenue}) as revenue
+        from ${orderItems} where ${lines} group by ${orderItems.productId})
+      ${ranked('pieces')} union all ${ranked('revenue')}`,
+  );
   // Named as the products are now; a product deleted since has no line here (its lines lost their product).
-  const ids = [...new Set([...byPieces, ...byRevenue].map((row) => row.productId!))];
+  const ids = [...new Set(rows.map((row) => row.product_id))];
   const names = ids.length === 0 ? [] : await db.select({ id: products.id, nameEn: products.nameEn, nameBg: products.nameBg }).from(products).where(inArray(products.id, ids));
-  const toBestSeller = (row: { productId: string | null; pieces: number; revenue: number }): BestSeller => {
-    const product = names.find((candidate) => candidate.id === row.productId);
-    return { productId: row.productId, name: { en: product?.nameEn ?? '', bg: product?.nameBg ?? '' }, pieces: row.pieces, revenueMinor: row.revenue };
+  const toBestSeller = (row: (typeof rows)[number]): BestSeller => {
+    const product = names.find((candidate) => candidate.id === row.product_id);
+    return { productId: row.product_id, name: { en: product?.nameEn ?? '', bg: product?.nameBg ?? '' }, pieces: Number(row.pieces), revenueMinor: Number(row.revenue) };
   };
-  return { byPieces: byPieces.map(toBestSeller), byRevenue: byRevenue.map(toBestSeller) };
+  return { byPieces: rows.filter((row) => row.ranking === 'pieces').map(toBestSeller), byRevenue: rows.filter((row) => row.ranking === 'revenue').map(toBestSeller) };
 }
 
 /** Products counted for all their pieces that are running out (1 to LOW_STOCK_MAX left) or sold out. */
@@ -163,19 +162,25 @@ async function openOrders(db: Executor): Promise<Dashboard['openOrders']> {
   return open.map((status) => ({ status, count: rows.filter((row) => normalizeOrderStatus(row.status) === status).reduce((sum, row) => sum + row.count, 0) }));
 }
 
-/** The work list's lines in figures: to make and send, late (due before today), and the next day one is due. */
+/**
+ * The work list's lines in figures: to make and send, late (due before today), and the next day one is
+ * due. The open orders are few (orders_status_created_id_idx finds them) and each one's lines are read
+ * by its key (order_items_order_position_idx); `offset 0` keeps the planner from joining them back into
+ * a hash join over every order line instead, which it prefers from its estimates and which reads millions.
+ */
 async function workDue(db: Executor, today: string): Promise<Dashboard['work']> {
-  const [row] = await db
-    .select({
-      lines: count(),
-      pieces: sql<number>`coalesce(sum(${orderItems.quantity}), 0)`.mapWith(Number),
-      overdue: sql<number>`count(*) filter (where ${orderItems.dispatchBy} < ${today})`.mapWith(Number),
-      nextDue: sql<string | null>`min(${orderItems.dispatchBy}) filter (where ${orderItems.dispatchBy} >= ${today})`,
-    })
-    .from(orders)
-    .innerJoin(orderItems, eq(orderItems.orderId, orders.id))
-    .where(and(inArray(orders.status, WORK_LIST_STATUSES.flatMap(storedValuesOf)), eq(orderItems.giftCard, false)));
-  return { lines: row!.lines, pieces: row!.pieces, overdue: row!.overdue, nextDue: row!.nextDue ? String(row!.nextDue).slice(0, 10) : null };
+  const open = inArray(orders.status, WORK_LIST_STATUSES.flatMap(storedValuesOf));
+  const [row] = await selectRows<{ lines: string | number; pieces: string | number; overdue: string | number; next_due: string | null }>(
+    db,
+    sql`select count(*) as lines, coalesce(sum(line.quantity), 0) as pieces,
+        count(*) filter (where line.dispatch_by < ${today}) as overdue,
+        (min(line.dispatch_by) filter (where line.dispatch_by >= ${today}))::text as next_due
+      from ${orders} cross join lateral (
+        select ${orderItems.quantity} as quantity, ${orderItems.dispatchBy} as dispatch_by from ${orderItems}
+        where ${orderItems.orderId} = ${orders.id} and not ${orderItems.giftCard} offset 0) line
+      where ${open}`,
+  );
+  return { lines: Number(row!.lines), pieces: Number(row!.pieces), overdue: Number(row!.overdue), nextDue: row!.next_due };
 }
 
 /** The dashboard for the range (the last 30 days in Sofia unless another is given), as of now. */
