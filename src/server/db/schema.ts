@@ -486,6 +486,8 @@ export const orderItems = pgTable(
     // The dashboard's best sellers of a period: its lines read from this index alone.
     index('order_items_ordered_sales_idx').on(table.orderedAt, table.productId, table.quantity, table.priceMinor, table.discountMinor, table.orderId),
     uniqueIndex('order_items_order_position_idx').on(table.orderId, table.position),
+    // The work still due of the open orders (the dashboard): each one's lines read from this index alone.
+    index('order_items_order_work_idx').on(table.orderId, table.giftCard, table.dispatchBy, table.quantity),
     check('order_items_return_rule_known', sql`${table.returnRule} in ('standard', 'personalised', 'hygiene_sealed')`),
   ],
 );

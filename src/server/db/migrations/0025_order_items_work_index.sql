@@ -1,0 +1,1 @@
+CREATE INDEX "order_items_order_work_idx" ON "order_items" USING btree ("order_id","gift_card","dispatch_by","quantity");
