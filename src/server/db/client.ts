@@ -56,7 +56,7 @@ export type DatabaseLocation =
 const migrationsFolder = projectPath('src/server/db/migrations');
 /** An advisory lock key, arbitrary but fixed, that serialises migrations across server processes. */
 const MIGRATION_LOCK = 7_260_001;
-const ANALYZE_INTERVAL_MS = 24 * 60 * 60 * 1000;
+const VACUUM_INTERVAL_MS = 24 * 60 * 60 * 1000;
 
 /**
  * PGlite runs PostgreSQL inside WebAssembly, whose memory grows and never shrinks, and it starts with
@@ -85,7 +85,7 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
 
 const POSTGRES_POOL_SIZE = 10;
 
-// PostgreSQL's autovacuum keeps its planner statistics current, so only PGlite needs the daily analyze below.
+// PostgreSQL's autovacuum keeps its planner statistics and visibility map current, so only PGlite needs the daily vacuum below.
 async function openPostgres(databaseUrl: string): Promise<DatabaseHandle> {
   // JIT compilation pays off for long analytical queries; the shop's are short, and compiling took
   // longer than running them (136 ms of one dashboard query's 444 ms on 1,000,000 orders), so every
@@ -143,12 +143,14 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
     const client = dataDir ? new PGlite(path.join(dataDir, 'db'), options) : new PGlite({ ...options, loadDataDir: snapshot });
     const db = drizzlePglite({ client, schema });
     await migratePglite(db, { migrationsFolder });
-    // PGlite has no autovacuum to gather planner statistics; without them a search for a rare e-mail
-    // walks the whole orders table instead of using its index. Gather them at start (a new database
-    // has none to gather) and daily.
+    // PGlite has no autovacuum. Without planner statistics a search for a rare e-mail walks the whole
+    // orders table instead of using its index: they are gathered at start (a new database has none to
+    // gather) and daily. Without vacuuming, the visibility map stays empty and every index-only scan
+    // reads the table too (the dashboard at 1,000,000 orders: 1.2 s, against 0.33 s vacuumed): the
+    // daily run vacuums as well, which at that size holds the one connection for about 3 s.
     if (!isNew) await client.exec('analyze');
-    const analyzeDaily = setInterval(() => void client.exec('analyze').catch(() => {}), ANALYZE_INTERVAL_MS);
-    analyzeDaily.unref();
+    const vacuumDaily = setInterval(() => void client.exec('vacuum analyze').catch(() => {}), VACUUM_INTERVAL_MS);
+    vacuumDaily.unref();
     return {
       db: db as unknown as Database,
       kind: 'pglite',
@@ -156,7 +158,7 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
       // One connection in the process, running one query at a time; it does not say how many wait their turn.
       poolStats: () => ({ max: 1, total: 1 }),
       close: async () => {
-        clearInterval(analyzeDaily);
+        clearInterval(vacuumDaily);
         await client.close();
         releaseLock();
       },
