@@ -18,6 +18,7 @@ describe('exempt lines', () => {
     expect(lineExemption({ options: [], sizes: null, answers: [{ question: { en: 'Initials', bg: '' }, answer: { en: 'MI', bg: '' } }] }, false)).toBe('personalised');
     expect(lineExemption({ options: [], sizes: null, answers: [] }, true)).toBe('personalised');
     expect(lineExemption({ options: [], sizes: null, answers: [] }, false)).toBeNull();
+    expect(lineExemption({ options: [], sizes: null, answers: [] }, false, true)).toBe('gift_card');
   });
 });
 

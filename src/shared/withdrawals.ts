@@ -19,7 +19,7 @@ export type WithdrawalState = (typeof WITHDRAWAL_STATES)[number];
 export type RefundMethod = 'provider' | 'bank_transfer';
 
 /** Why a line cannot be withdrawn from (art. 16(c)): made to the buyer's measurements, or personalised. */
-export type LineExemption = 'made_to_measure' | 'personalised';
+export type LineExemption = 'made_to_measure' | 'personalised' | 'gift_card';
 
 /**
  * What the right of withdrawal does with a product, as its owner marks it: returnable within the
@@ -54,7 +54,9 @@ export function withdrawalOpen(order: { status: OrderStatus; deliveredAt: string
 }
 
 /** A line made to measure (ten nail sizes) or personalised (answers to the maker's questions, or a product marked so) is not withdrawable. */
-export function lineExemption(choices: ChoiceSummary, productPersonalised: boolean): LineExemption | null {
+export function lineExemption(choices: ChoiceSummary, productPersonalised: boolean, giftCard = false): LineExemption | null {
+  // A gift card bought is sent as a code that may be used at once: the form cannot take it back, the shop can (by e-mail, while it is unused).
+  if (giftCard) return 'gift_card';
   if (choices.sizes !== null) return 'made_to_measure';
   if (choices.answers.length > 0 || productPersonalised) return 'personalised';
   return null;

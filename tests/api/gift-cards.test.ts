@@ -7,6 +7,7 @@ import { formatGiftCardCode, payWithGiftCard, type GiftCardBalance, type GiftCar
 import { amountDue, type Order } from '#shared/orders.js';
 import { priceLines } from '#shared/pricing.js';
 import { sofiaDate } from '#shared/sofia-time.js';
+import type { WithdrawalPreview } from '#shared/withdrawals.js';
 import { addAdmin } from '#server/auth/roles.js';
 import type { TaxDocumentContent } from '#shared/tax-documents.js';
 import { giftCards, orders, payments, products, taxDocuments } from '#server/db/schema.js';
@@ -236,6 +237,14 @@ describeEachDatabase('gift cards', (context) => {
     expect(friendsOrder.giftCard?.paidMinor).toBe(total - 5000);
     expect(amountDue(friendsOrder)).toBe(5000);
     expect(await balanceOf(cards[0]!.id)).toBe(5000 - (total - 5000));
+
+    // The withdrawal form does not take a card back: its code may be used already.
+    expect((await testApp.app.inject({ method: 'PATCH', url: `/api/admin/orders/${order.orderId}/status`, headers: { cookie: admin }, payload: { status: 'delivered' } })).statusCode).toBe(200);
+    const preview = await testApp.app.inject({ method: 'POST', url: '/api/withdrawals/preview', remoteAddress: nextClientAddress(), payload: { orderId: order.orderId, email: 'giver@example.com' } });
+    expect(preview.json<{ preview: WithdrawalPreview }>().preview.lines.map((line) => [line.exemption, line.withdrawable])).toEqual([
+      ['gift_card', 0],
+      [null, 1],
+    ]);
 
     // Cancelling the order that bought the cards cancels what is left on them.
     expect((await testApp.app.inject({ method: 'PATCH', url: `/api/admin/orders/${order.orderId}/status`, headers: { cookie: admin }, payload: { status: 'cancelled' } })).statusCode).toBe(200);

@@ -74,7 +74,7 @@ async function orderLines(tx: Executor, order: OrderRow): Promise<{ lines: Withd
   for (const { lines } of earlier) for (const line of lines) withdrawn.set(line.position, (withdrawn.get(line.position) ?? 0) + line.quantity);
   const lines = items.map((item): WithdrawalLine => {
     // The rule the buyer was told when she ordered, whatever the product says now.
-    const exemption = lineExemption(item.choices, item.returnRule === 'personalised');
+    const exemption = lineExemption(item.choices, item.returnRule === 'personalised', item.giftCard);
     return {
       position: item.position,
       name: { en: item.nameEn, bg: item.nameBg },
