@@ -164,9 +164,10 @@ async function openOrders(db: Executor): Promise<Dashboard['openOrders']> {
 
 /**
  * The work list's lines in figures: to make and send, late (due before today), and the next day one is
- * due. The open orders are few (orders_status_created_id_idx finds them) and each one's lines are read
- * by its key (order_items_order_position_idx); `offset 0` keeps the planner from joining them back into
- * a hash join over every order line instead, which it prefers from its estimates and which reads millions.
+ * due (gift cards sold are sent by e-mail, not made). The open orders are few (orders_status_created_id_idx
+ * finds them) and each one's lines are read from order_items_order_work_idx alone; `offset 0` keeps the
+ * planner from turning this into a hash join over every order line, which it prefers from its estimates
+ * and which reads millions.
  */
 async function workDue(db: Executor, today: string): Promise<Dashboard['work']> {
   const open = inArray(orders.status, WORK_LIST_STATUSES.flatMap(storedValuesOf));
