@@ -88,9 +88,7 @@ export async function changeOrderStatus(db: Database, orderId: string, status: O
     const before = normalizeOrderStatus(row.status);
     if (before === status) return true;
     if (status === 'cancelled') {
-      await returnStock(tx, orderId);
-      await giveBackGiftCardPayment(tx, orderId);
-      await cancelSoldGiftCards(tx, orderId);
+      await giveBackOnCancellation(tx, orderId);
     } else if (before === 'cancelled') {
       await retakeStock(tx, orderId);
       await retakeGiftCardPayment(tx, orderId);
@@ -101,6 +99,16 @@ export async function changeOrderStatus(db: Database, orderId: string, status: O
   });
   if (!found) throw new HttpError(404, 'not_found', `Order ${orderId} not found`);
   return getOrder(db, orderId);
+}
+
+/**
+ * What cancelling an order gives back, in the caller's transaction, whoever cancels it: its pieces to
+ * stock, what a gift card paid of it to the card, and what is left on the cards it bought (void now).
+ */
+export async function giveBackOnCancellation(tx: Executor, orderId: string): Promise<void> {
+  await returnStock(tx, orderId);
+  await giveBackGiftCardPayment(tx, orderId);
+  await cancelSoldGiftCards(tx, orderId);
 }
 
 /**

@@ -28,9 +28,8 @@ import { issueCreditNote } from '#server/invoices/issue-documents.js';
 import { queueMails } from '#server/mail/mail-queue.js';
 import { announceChange } from '#server/notices/live-hub.js';
 import { ownersToNotify, queueStatusMail, type OrderMailSettings } from '#server/orders/order-mails.js';
-import { setOrderStatus } from '#server/orders/status-changes.js';
-import { cancelSoldGiftCards, giveBackGiftCardPayment } from '#server/promotions/gift-cards.js';
-import { returnPieces, returnStock } from '#server/stock/service.js';
+import { giveBackOnCancellation, setOrderStatus } from '#server/orders/status-changes.js';
+import { returnPieces } from '#server/stock/service.js';
 import { customerCancellationEnabled } from './after-sale.js';
 
 type OrderRow = typeof orders.$inferSelect;
@@ -421,9 +420,7 @@ export async function cancelOwnOrder(db: Database, userId: string, orderId: stri
     if (order.userId !== userId) throw new HttpError(403, 'forbidden', "You don't have permission to view this order.");
     const status = normalizeOrderStatus(order.status);
     if (!CUSTOMER_CANCELLABLE_STATUSES.includes(status)) throw refusal(409, 'conflict', `An order that is ${status} can no longer be cancelled online.`, 'withdrawalForm', 'order_not_cancellable');
-    await returnStock(tx, order.id);
-    await giveBackGiftCardPayment(tx, order.id);
-    await cancelSoldGiftCards(tx, order.id);
+    await giveBackOnCancellation(tx, order.id);
     await setOrderStatus(tx, order.id, 'cancelled');
     await queueStatusMail(tx, mail, { orderId: order.id, customerEmail: order.customerEmail, language: order.language as TextLanguage }, 'cancelled');
     const money = await moneyOf(tx, order.id);
