@@ -17,6 +17,11 @@ import { issueSoldGiftCards } from '#server/promotions/gift-cards.js';
 type OrderRow = typeof orders.$inferSelect;
 type PaymentRow = typeof payments.$inferSelect;
 
+const newPaymentId = () => `pay_${randomBytes(12).toString('hex')}`;
+
+/** What the buyer pays by the order's own method: the total less what a gift card paid at checkout. */
+const moneyDue = (order: Pick<OrderRow, 'totalMinor' | 'giftCardMinor'>) => order.totalMinor - order.giftCardMinor;
+
 export interface PaymentDetails {
   method: PaymentMethod;
   cardLast4?: string;
@@ -66,10 +71,10 @@ export async function recordPayment(db: Database, userId: string, orderId: strin
     // One moment for the payment, the order's paid time and its history entry, so that all three agree.
     const processedAt = new Date();
     await tx.insert(payments).values({
-      paymentId: `pay_${randomBytes(12).toString('hex')}`,
+      paymentId: newPaymentId(),
       orderId,
       method: details.method,
-      amountMinor: order.totalMinor - order.giftCardMinor,
+      amountMinor: moneyDue(order),
       processedAt,
       cardLast4: details.method === 'card' ? (details.cardLast4 ?? null) : null,
     });
@@ -88,7 +93,7 @@ export async function recordPayment(db: Database, userId: string, orderId: strin
 export async function recordGiftCardPayment(tx: Executor, order: OrderRow, documents: DocumentSettings): Promise<PaymentRow> {
   const [payment] = await tx
     .insert(payments)
-    .values({ paymentId: `pay_${randomBytes(12).toString('hex')}`, orderId: order.id, method: 'gift_card', amountMinor: order.giftCardMinor, processedAt: order.createdAt })
+    .values({ paymentId: newPaymentId(), orderId: order.id, method: 'gift_card', amountMinor: order.giftCardMinor, processedAt: order.createdAt })
     .returning();
   await issuePaymentDocuments(tx, order, documents);
   await queuePaymentMail(tx, { orderId: order.id, customerEmail: order.customerEmail, language: order.language as TextLanguage });
@@ -109,7 +114,7 @@ export async function recordCashPayment(db: Database, orderId: string, mailSetti
     const state = paymentStateOf({ status, payment: existing, paymentMethod: order.paymentMethod });
     if (state !== 'cashOnDelivery') throw new HttpError(409, 'order_not_payable', `Order ${orderId} takes no cash payment: ${state}.`);
     const processedAt = new Date();
-    await tx.insert(payments).values({ paymentId: `pay_${randomBytes(12).toString('hex')}`, orderId, method: 'cash_on_delivery', amountMinor: order.totalMinor - order.giftCardMinor, processedAt });
+    await tx.insert(payments).values({ paymentId: newPaymentId(), orderId, method: 'cash_on_delivery', amountMinor: moneyDue(order), processedAt });
     const addressee = { orderId, customerEmail: order.customerEmail, language: order.language as TextLanguage };
     if (status !== 'delivered') {
       await setOrderStatus(tx, orderId, 'delivered', processedAt);
