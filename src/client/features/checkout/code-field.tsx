@@ -1,14 +1,33 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
+
+/** A code box's text and the code applied from it, kept in the tab (sessionStorage) while the buyer goes back to her cart and returns. */
+export interface TypedCode {
+  typed: string;
+  setTyped: (typed: string) => void;
+  /** The code applied, trimmed; '' when none is. */
+  applied: string;
+  /** Applies a code; '' removes the one applied. */
+  apply: (code: string) => void;
+}
+
+export function useTypedCode(storageKey: string): TypedCode {
+  const [applied, setApplied] = useState(() => sessionStorage.getItem(storageKey) ?? '');
+  const [typed, setTyped] = useState(applied);
+  const apply = (next: string) => {
+    const trimmed = next.trim();
+    setApplied(trimmed);
+    setTyped(trimmed);
+    if (trimmed) sessionStorage.setItem(storageKey, trimmed);
+    else sessionStorage.removeItem(storageKey);
+  };
+  return { typed, setTyped, applied, apply };
+}
 
 export interface CodeFieldProps {
   label: string;
   name: string;
-  /** What is in the box, and the code applied ('' when none is). */
-  typed: string;
-  applied: string;
-  onType: (typed: string) => void;
-  /** Applies a code; '' removes the one applied. */
-  onApply: (code: string) => void;
+  /** What is in the box, and the code applied from it (useTypedCode). */
+  code: TypedCode;
   checking: boolean;
   /** Why the code does nothing, in the buyer's language; null when it applies or none was typed. */
   problem: string | null;
@@ -21,7 +40,8 @@ export interface CodeFieldProps {
  * A code the buyer types in the order summary (a discount code, a gift card): the box, a button that
  * applies it (or removes the one applied), and what it does or why not, announced as it changes.
  */
-export function CodeField({ label, name, typed, applied, onType, onApply, checking, problem, appliedText, texts }: CodeFieldProps) {
+export function CodeField({ label, name, code, checking, problem, appliedText, texts }: CodeFieldProps) {
+  const { typed, setTyped, applied, apply } = code;
   const inputId = useId();
   const messageId = useId();
   return (
@@ -29,7 +49,7 @@ export function CodeField({ label, name, typed, applied, onType, onApply, checki
       className="discount-code"
       onSubmit={(event) => {
         event.preventDefault();
-        onApply(typed);
+        apply(typed);
       }}
     >
       <label htmlFor={inputId} className="field__label">
@@ -47,10 +67,10 @@ export function CodeField({ label, name, typed, applied, onType, onApply, checki
           spellCheck={false}
           aria-invalid={problem !== null}
           aria-describedby={messageId}
-          onChange={(event) => onType(event.target.value)}
+          onChange={(event) => setTyped(event.target.value)}
         />
         {applied && typed.trim() === applied ? (
-          <button type="button" className="button" onClick={() => onApply('')}>
+          <button type="button" className="button" onClick={() => apply('')}>
             {texts.remove}
           </button>
         ) : (

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { applyDiscount, discountRefusalKey, type AppliedDiscount, type DiscountTerms } from '#shared/discounts.js';
 import type { CartItem } from '#shared/cart.js';
@@ -7,11 +6,7 @@ import { requestJson } from '#client/api/http.js';
 import { queryKeys } from '#client/api/query-keys.js';
 import { useTranslation } from '#client/i18n/i18n.js';
 import { usePriceText } from '#client/ui/price.js';
-import { CodeField } from './code-field.js';
-
-/** The code applied in this tab, kept while the buyer goes back to her cart and returns. */
-const STORAGE_KEY = 'checkout.discountCode';
-const storedCode = () => sessionStorage.getItem(STORAGE_KEY) ?? '';
+import { CodeField, useTypedCode, type TypedCode } from './code-field.js';
 
 const checkCode = async (code: string) =>
   (await requestJson<{ terms: DiscountTerms }>('/api/discount-codes/check', { method: 'POST', body: JSON.stringify({ code }) })).terms;
@@ -22,7 +17,7 @@ export interface DiscountCodeState {
   /** What it takes off the cart as it is now, for priceLines; null while none applies. */
   applied: AppliedDiscount | null;
   /** The code field's state, for DiscountCodeField. */
-  field: { typed: string; setTyped: (typed: string) => void; applied: string; apply: (code: string) => void; problem: string | null };
+  field: TypedCode & { problem: string | null };
   /** A code is being checked: the total is not known yet. */
   checking: boolean;
   /** Checks the applied code again (after the server refused it at checkout). */
@@ -40,8 +35,8 @@ export interface DiscountCodeState {
 export function useDiscountCode(items: readonly CartItem[]): DiscountCodeState {
   const { t } = useTranslation();
   const priceText = usePriceText();
-  const [code, setCode] = useState(storedCode);
-  const [typed, setTyped] = useState(code);
+  const typedCode = useTypedCode('checkout.discountCode');
+  const code = typedCode.applied;
   const productIds = [...new Set(items.map((item) => item.productId))].sort().join(',');
   const check = useQuery({
     queryKey: queryKeys.discountCode(code, productIds),
@@ -50,14 +45,6 @@ export function useDiscountCode(items: readonly CartItem[]): DiscountCodeState {
     retry: false,
     staleTime: Infinity,
   });
-
-  const apply = (next: string) => {
-    const trimmed = next.trim();
-    setCode(trimmed);
-    setTyped(trimmed);
-    if (trimmed) sessionStorage.setItem(STORAGE_KEY, trimmed);
-    else sessionStorage.removeItem(STORAGE_KEY);
-  };
 
   const result = check.data ? applyDiscount(check.data, items) : null;
   const applied = result && !('refusal' in result) ? result : null;
@@ -70,10 +57,10 @@ export function useDiscountCode(items: readonly CartItem[]): DiscountCodeState {
   return {
     code: applied ? code : null,
     applied,
-    field: { typed, setTyped, applied: code, apply, problem },
+    field: { ...typedCode, problem },
     checking: check.isFetching,
     recheck: () => void check.refetch(),
-    clear: () => apply(''),
+    clear: () => typedCode.apply(''),
   };
 }
 
@@ -85,10 +72,7 @@ export function DiscountCodeField({ discount }: { discount: DiscountCodeState })
     <CodeField
       label={t('checkout.discountCode.label')}
       name="discountCode"
-      typed={field.typed}
-      applied={field.applied}
-      onType={field.setTyped}
-      onApply={field.apply}
+      code={field}
       checking={discount.checking}
       problem={field.problem}
       appliedText={discount.applied ? t('checkout.discountCode.applied', { code: discount.applied.code }) : ''}

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { giftCardEnding, payWithGiftCard, type GiftCardBalance } from '#shared/gift-cards.js';
 import { errorText } from '#client/api/error-text.js';
@@ -6,22 +5,13 @@ import { requestJson } from '#client/api/http.js';
 import { queryKeys } from '#client/api/query-keys.js';
 import { useTranslation } from '#client/i18n/i18n.js';
 import { usePriceText } from '#client/ui/price.js';
-import { CodeField } from './code-field.js';
+import { CodeField, useTypedCode, type TypedCode } from './code-field.js';
 
-/** The card typed in this tab, kept while the buyer goes back to her cart and returns. */
-const STORAGE_KEY = 'checkout.giftCard';
-const storedCode = () => sessionStorage.getItem(STORAGE_KEY) ?? '';
 
 const checkCard = async (code: string) =>
   (await requestJson<{ card: GiftCardBalance }>('/api/gift-cards/check', { method: 'POST', body: JSON.stringify({ code }) })).card;
 
-export interface GiftCardState {
-  /** The code applied, as typed; '' when none is. */
-  applied: string;
-  typed: string;
-  setTyped: (typed: string) => void;
-  /** Applies what is typed (or, given '', removes the card). */
-  apply: (code: string) => void;
+export interface GiftCardState extends TypedCode {
   /** What is left on the applied card, once the server has said. */
   card: GiftCardBalance | null;
   checking: boolean;
@@ -47,8 +37,8 @@ export interface GiftCardPaymentShown {
  */
 export function useGiftCard(): GiftCardState {
   const { t } = useTranslation();
-  const [applied, setApplied] = useState(storedCode);
-  const [typed, setTyped] = useState(applied);
+  const code = useTypedCode('checkout.giftCard');
+  const { applied, apply } = code;
   const check = useQuery({
     queryKey: queryKeys.giftCard(applied),
     queryFn: () => checkCard(applied),
@@ -57,19 +47,8 @@ export function useGiftCard(): GiftCardState {
     staleTime: 30_000,
   });
 
-  const apply = (next: string) => {
-    const trimmed = next.trim();
-    setApplied(trimmed);
-    setTyped(trimmed);
-    if (trimmed) sessionStorage.setItem(STORAGE_KEY, trimmed);
-    else sessionStorage.removeItem(STORAGE_KEY);
-  };
-
   return {
-    applied,
-    typed,
-    setTyped,
-    apply,
+    ...code,
     card: check.data ?? null,
     checking: check.isFetching,
     problem: check.isError ? errorText(t, check.error) : null,
@@ -97,10 +76,7 @@ export function GiftCardField({ giftCard, payment }: { giftCard: GiftCardState; 
     <CodeField
       label={t('checkout.giftCard.label')}
       name="giftCardCode"
-      typed={giftCard.typed}
-      applied={giftCard.applied}
-      onType={giftCard.setTyped}
-      onApply={giftCard.apply}
+      code={giftCard}
       checking={giftCard.checking}
       problem={giftCard.problem}
       appliedText={payment ? t('checkout.giftCard.applied', { ending: payment.ending, paid: priceText(payment.paidMinor), left: priceText(payment.leftMinor) }) : ''}
