@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import type { Dashboard } from '#shared/dashboard.js';
 import { bgnToEurMinor } from '#shared/money.js';
 import { addDays, sofiaDate, sofiaMidnight } from '#shared/sofia-time.js';
 import { addAdmin } from '#server/auth/roles.js';
 import { dashboard } from '#server/admin/dashboard.js';
-import { orderItems, orders, products, users } from '#server/db/schema.js';
+import { orderItems, orders, products, salesDays, users } from '#server/db/schema.js';
 import { signIn } from './sign-in.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';
 import { testProduct } from './test-products.js';
@@ -126,6 +127,46 @@ describeEachDatabase(
       expect(board.range.current.revenueMinor).toBe(Math.floor((2 * euros * 195_583 + 100_000) / 200_000) + 19_558);
       expect(board.range.current.orders).toBe(5);
       expect(board.range.previous).toEqual({ revenueMinor: 0, orders: 0, averageMinor: 0 });
+    });
+
+    it('reads ended days from their sums, and sums a day again when its orders change', async () => {
+      const { db } = context().database;
+      const threeDaysAgo = addDays(sofiaDate(now), -3);
+      const twentyDaysAgo = addDays(sofiaDate(now), -20);
+      // Two dashboards at once, with nothing summed: one sums, the other waits for it and finds the days there.
+      await db.delete(salesDays);
+      const [first, second] = await Promise.all([dashboard(db, 'EUR', {}, now), dashboard(db, 'EUR', {}, now)]);
+      expect(second).toEqual(first);
+      const summed = await db.select().from(salesDays).where(eq(salesDays.day, threeDaysAgo));
+      expect(summed).toEqual([{ day: threeDaysAgo, orders: 1, revenueBgnMinor: 11_735, revenueEurMinor: 6000 }]);
+
+      // The dashboard reads the sums: a sum changed by hand shows.
+      await db.update(salesDays).set({ orders: 7 }).where(eq(salesDays.day, twentyDaysAgo));
+      expect((await dashboard(db, 'EUR', {}, now)).last30.current.orders).toBe(10);
+
+      // An order of that day imported now, and one of three days ago cancelled: both days are summed again.
+      await addOrder(context(), { daysAgo: 20, totalMinor: 500, product: pearl, status: 'delivered' });
+      const [sent] = await db.select({ id: orders.id }).from(orders).where(eq(orders.totalMinor, 6000));
+      await db.update(orders).set({ status: 'cancelled' }).where(eq(orders.id, sent!.id));
+      const board = await dashboard(db, 'EUR', {}, now);
+      expect(board.last30.current).toEqual({ revenueMinor: 21_000 - 6000 + 500, orders: 4, averageMinor: 3875 });
+      expect(board.bestSellers.byPieces.map((seller) => [seller.name.en, seller.pieces, seller.revenueMinor])).toEqual([
+        ['Cuticle Oil', 4, 12_000],
+        ['Pearl Set', 2, 3500],
+      ]);
+
+      // A product deleted since is no best seller, though its order stays in the sums.
+      const [gone] = await db.insert(products).values(testProduct({ name: 'Gone Set', priceMinor: 90_000, stock: 5 })).returning({ id: products.id });
+      await addOrder(context(), { daysAgo: 5, totalMinor: 90_000, product: gone!.id, status: 'delivered' });
+      expect((await dashboard(db, 'EUR', {}, now)).bestSellers.byRevenue[0]!.name.en).toBe('Gone Set');
+      await db.delete(products).where(eq(products.id, gone!.id));
+      const afterDeletion = await dashboard(db, 'EUR', {}, now);
+      expect(afterDeletion.bestSellers.byRevenue.map((seller) => seller.name.en)).toEqual(['Cuticle Oil', 'Pearl Set']);
+      expect(afterDeletion.last30.current.orders).toBe(5);
+
+      // As they were, for the test after.
+      await db.update(orders).set({ status: 'cancelled' }).where(eq(orders.totalMinor, 90_000));
+      await db.update(orders).set({ status: 'sent' }).where(eq(orders.id, sent!.id));
     });
 
     it('is for admins only, and refuses a range that is none or too long', async () => {

@@ -493,6 +493,37 @@ export const orderItems = pgTable(
 );
 
 /**
+ * The sales of each Sofia day that has ended, summed once for the dashboard (src/server/admin/daily-sales.ts):
+ * the orders not cancelled, and what they came to in each currency (each order's total converted at
+ * the fixed rate, or as it is), so that a shop in either currency reads its figures from here. A day
+ * with no row is not summed yet; triggers on orders and order_items (migration 0026) delete the row of
+ * a day whose orders change after it ended, and the next dashboard sums it again.
+ */
+export const salesDays = pgTable('sales_days', {
+  day: date('day', { mode: 'string' }).primaryKey(),
+  orders: integer('orders').notNull(),
+  revenueBgnMinor: bigint('revenue_bgn_minor', { mode: 'number' }).notNull(),
+  revenueEurMinor: bigint('revenue_eur_minor', { mode: 'number' }).notNull(),
+});
+
+/**
+ * Pieces sold and what was paid for them, per product and per day that sales_days holds (summed and
+ * forgotten with it). No foreign key: a product deleted since keeps its rows, and the dashboard reads
+ * only the products there are.
+ */
+export const productSalesDays = pgTable(
+  'product_sales_days',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    productId: uuid('product_id').notNull(),
+    pieces: integer('pieces').notNull(),
+    revenueBgnMinor: bigint('revenue_bgn_minor', { mode: 'number' }).notNull(),
+    revenueEurMinor: bigint('revenue_eur_minor', { mode: 'number' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.day, table.productId] })],
+);
+
+/**
  * Every change of a product's stock count, with its reason: sold in an order, returned by cancelling
  * it, taken again when it was reopened, or set by an admin. An order holds the pieces its entries
  * took and did not return, which is what cancelling it gives back.

@@ -50,6 +50,11 @@ const LOCK_CLASSES = {
   signInEmail: 3,
   /** Sign-in links requested from one client address. */
   signInClient: 4,
+  /**
+   * The dashboard's daily sales, subject 0: summing days takes it alone, and a change to the orders of a
+   * summed day takes it shared (in the triggers of migration 0026).
+   */
+  salesDays: 5,
 } as const;
 
 /**
@@ -59,4 +64,9 @@ const LOCK_CLASSES = {
  */
 export async function lockSubject(tx: Executor, lockClass: keyof typeof LOCK_CLASSES, subject: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(${sql.raw(String(LOCK_CLASSES[lockClass]))}, hashtext(${subject}))`);
+}
+
+/** Makes changes to the orders of days already summed wait until the caller's transaction ends. */
+export async function lockSalesDays(tx: Executor): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${sql.raw(String(LOCK_CLASSES.salesDays))}, 0)`);
 }
