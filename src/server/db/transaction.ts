@@ -11,6 +11,14 @@ export function databaseErrorCode(error: unknown): string | undefined {
 
 export const UNIQUE_VIOLATION = '23505';
 
+/** The constraint a database error names (the index of a unique violation, say), whether the driver threw it or Drizzle wrapped it. */
+export function databaseErrorConstraint(error: unknown): string | undefined {
+  const own = (error as { constraint?: unknown } | null)?.constraint;
+  if (typeof own === 'string') return own;
+  const cause = (error as { cause?: { constraint?: unknown } } | null)?.cause?.constraint;
+  return typeof cause === 'string' ? cause : undefined;
+}
+
 /**
  * The rows of a statement that Drizzle's builders cannot express (an insert from a data-modifying
  * WITH, say). Drizzle types execute's result as unknown since it is the driver's own object, but both

@@ -13,7 +13,7 @@ import { orderedLinesRemoval, takeCartForCheckout } from '#server/cart/service.j
 import { holdCatalogueCurrency } from '#server/catalog/currency.js';
 import type { Database, Executor } from '#server/db/client.js';
 import { orderItems, orders, users } from '#server/db/schema.js';
-import { inTransaction } from '#server/db/transaction.js';
+import { databaseErrorCode, databaseErrorConstraint, inTransaction, UNIQUE_VIOLATION } from '#server/db/transaction.js';
 import { HttpError } from '#server/http/errors.js';
 import { changeNotices } from '#server/notices/live-hub.js';
 import type { ShopMetrics } from '#server/metrics/shop-metrics.js';
@@ -32,6 +32,20 @@ const ID_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 /** Short enough to read out on the phone, random enough (40 bits) that nobody guesses another's. */
 export function newOrderId(): string {
   return 'NA-' + Array.from(randomBytes(8), (byte) => ID_ALPHABET[byte % ID_ALPHABET.length]).join('');
+}
+
+/** Draws of an order id before checkout gives up: one taken already is a chance of about 1 in a million per order at a million orders. */
+const ORDER_ID_DRAWS = 3;
+
+/** Places the order again, with an id drawn anew, when the one drawn was taken already (the insert rolled back, nothing written). */
+async function withUntakenOrderId<T>(place: () => Promise<T>): Promise<T> {
+  for (let draw = 1; ; draw += 1) {
+    try {
+      return await place();
+    } catch (error) {
+      if (draw >= ORDER_ID_DRAWS || databaseErrorCode(error) !== UNIQUE_VIOLATION || databaseErrorConstraint(error) !== 'orders_pkey') throw error;
+    }
+  }
 }
 
 export interface PlaceOrderInput {
@@ -88,7 +102,7 @@ export async function placeOrder(
   }
   // Read before the transaction: it reads the terms' files, which no lock needs to wait for.
   const termsVersion = settings.termsVersion();
-  const placed = await inTransaction(db, async (tx) => {
+  const placed = await withUntakenOrderId(() => inTransaction(db, async (tx) => {
     await holdCatalogueCurrency(tx, settings.pricing.currency);
     // A twin request waits for the cart here, then finds the first one's order (repeatOrRefuse).
     const lines = await takeCartForCheckout(tx, user.id, new Date());
@@ -218,7 +232,7 @@ export async function placeOrder(
     await takeStock(tx, orderId, lines, 'sold');
     const payment = paidByGiftCard ? await recordGiftCardPayment(tx, row, settings.documents) : undefined;
     return { order: toOrder(row, items, payment, [{ orderId, position: 0, status, changedAt: row.createdAt }]), created: true };
-  });
+  }));
   if (placed.created) metrics.countOrderPlaced(input.paymentMethod);
   return placed;
 }
