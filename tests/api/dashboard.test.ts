@@ -6,7 +6,7 @@ import { bgnToEurMinor } from '#shared/money.js';
 import { addDays, sofiaDate, sofiaMidnight } from '#shared/sofia-time.js';
 import { addAdmin } from '#server/auth/roles.js';
 import { dashboard } from '#server/admin/dashboard.js';
-import { orderItems, orders, products, salesDays, users } from '#server/db/schema.js';
+import { orderItems, orders, products, productSalesDays, salesDays, users } from '#server/db/schema.js';
 import { signIn } from './sign-in.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';
 import { testProduct } from './test-products.js';
@@ -159,6 +159,10 @@ describeEachDatabase(
       const [gone] = await db.insert(products).values(testProduct({ name: 'Gone Set', priceMinor: 90_000, stock: 5 })).returning({ id: products.id });
       await addOrder(context(), { daysAgo: 5, totalMinor: 90_000, product: gone!.id, status: 'delivered' });
       expect((await dashboard(db, 'EUR', {}, now)).bestSellers.byRevenue[0]!.name.en).toBe('Gone Set');
+      // A day of euro orders alone: its lines converted to leva at the fixed rate, half-up.
+      expect(await db.select().from(productSalesDays).where(eq(productSalesDays.productId, gone!.id))).toEqual([
+        { day: addDays(sofiaDate(now), -5), productId: gone!.id, pieces: 1, revenueBgnMinor: 176_025, revenueEurMinor: 90_000 },
+      ]);
       await db.delete(products).where(eq(products.id, gone!.id));
       const afterDeletion = await dashboard(db, 'EUR', {}, now);
       expect(afterDeletion.bestSellers.byRevenue.map((seller) => seller.name.en)).toEqual(['Cuticle Oil', 'Pearl Set']);

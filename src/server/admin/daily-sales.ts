@@ -61,6 +61,26 @@ const dayStart = (day: SQL) => sql`(${day}::timestamp at time zone 'Europe/Sofia
 const dayEnd = (day: SQL) => sql`((${day} + 1)::timestamp at time zone 'Europe/Sofia')`;
 
 /**
+ * The lines of the orders placed from start to end and not cancelled: read from
+ * order_items_ordered_sales_idx, less those of the period's cancelled orders (few, found by
+ * orders_status_created_id_idx); and what was paid for each in a currency. Only a period from before
+ * the change to the euro holds orders in both currencies, and only then are the lines' orders looked up.
+ */
+async function linesSold(db: Executor, start: Date, end: Date): Promise<{ where: SQL; paidIn: (target: Currency) => SQL }> {
+  const inPeriod = and(gte(orders.createdAt, start), lt(orders.createdAt, end));
+  // Both read from orders_created_sales_idx alone, and stop at the first order found.
+  const [first] = await db.select({ currency: orders.currency }).from(orders).where(inPeriod).limit(1);
+  const [mixed] = first ? await db.select({ id: sql`1` }).from(orders).where(and(inPeriod, ne(orders.currency, first.currency))).limit(1) : [];
+  const cancelled = db.select({ id: orders.id }).from(orders).where(and(eq(orders.status, 'cancelled'), inPeriod));
+  const paidIn = (target: Currency): SQL => {
+    if (!mixed) return first?.currency === target || !first ? paidForLine : fromOtherCurrency(paidForLine, target);
+    const otherCurrency = db.select({ id: orders.id }).from(orders).where(and(ne(orders.currency, target), inPeriod));
+    return sql`case when ${inArray(orderItems.orderId, otherCurrency)} then ${fromOtherCurrency(paidForLine, target)} else ${paidForLine} end`;
+  };
+  return { where: and(gte(orderItems.orderedAt, start), lt(orderItems.orderedAt, end), isNotNull(orderItems.productId), notInArray(orderItems.orderId, cancelled))!, paidIn };
+}
+
+/**
  * Sums the ended days of the period that sales_days does not hold yet, under the lock that makes
  * changes to their orders wait (so that a change either is in a sum or deletes it after). salesByDay
  * and productSalesQuery read the sums, and are to be called after this for their period.
@@ -83,11 +103,10 @@ export async function sumEndedDays(db: Database, asked: Period, now: Date): Prom
       group by ${day}`);
     // The two are forgotten together; this keeps a day's product sums from being counted twice all the same.
     await tx.delete(productSalesDays).where(inArray(productSalesDays.day, missing));
+    const lines = await linesSold(tx, sofiaMidnight(missing[0]!), sofiaMidnight(addDays(missing.at(-1)!, 1)));
     await tx.execute(sql`insert into ${productSalesDays} (day, product_id, pieces, revenue_bgn_minor, revenue_eur_minor)
-      select ${day}, ${orderItems.productId}, sum(${orderItems.quantity}), sum(${inCurrency(paidForLine, 'BGN')}), sum(${inCurrency(paidForLine, 'EUR')})
-      from ${days}
-        join ${orderItems} on ${orderItems.orderedAt} >= ${dayStart(day)} and ${orderItems.orderedAt} < ${dayEnd(day)} and ${isNotNull(orderItems.productId)}
-        join ${orders} on ${orders.id} = ${orderItems.orderId} and ${sold}
+      select ${day}, ${orderItems.productId}, sum(${orderItems.quantity}), sum(${lines.paidIn('BGN')}), sum(${lines.paidIn('EUR')})
+      from ${days} join ${orderItems} on ${orderItems.orderedAt} >= ${dayStart(day)} and ${orderItems.orderedAt} < ${dayEnd(day)} and ${lines.where}
       group by ${day}, ${orderItems.productId}`);
   });
 }
@@ -121,24 +140,6 @@ export async function salesByDay(db: Executor, period: Period, shop: Currency, n
 }
 
 /**
- * The lines of the open days, less those of their cancelled orders (few, found by
- * orders_status_created_id_idx), read from order_items_ordered_sales_idx. Only a period from before the
- * change to the euro holds orders in the other currency, and only then are the lines' orders looked up.
- */
-async function openDayLines(db: Executor, open: Period, shop: Currency): Promise<SQL> {
-  const start = sofiaMidnight(open.from);
-  const end = sofiaMidnight(addDays(open.to, 1));
-  const inPeriod = and(gte(orders.createdAt, start), lt(orders.createdAt, end));
-  const cancelled = db.select({ id: orders.id }).from(orders).where(and(eq(orders.status, 'cancelled'), inPeriod));
-  // Read from orders_created_sales_idx alone, and stops at the first such order.
-  const [mixed] = await db.select({ id: sql`1` }).from(orders).where(and(inPeriod, ne(orders.currency, shop))).limit(1);
-  const otherCurrency = db.select({ id: orders.id }).from(orders).where(and(ne(orders.currency, shop), inPeriod));
-  const revenue = mixed ? sql`case when ${inArray(orderItems.orderId, otherCurrency)} then ${fromOtherCurrency(paidForLine, shop)} else ${paidForLine} end` : paidForLine;
-  const lines = and(gte(orderItems.orderedAt, start), lt(orderItems.orderedAt, end), isNotNull(orderItems.productId), notInArray(orderItems.orderId, cancelled));
-  return sql`select ${orderItems.productId} as product_id, ${orderItems.quantity} as pieces, ${revenue} as revenue from ${orderItems} where ${lines}`;
-}
-
-/**
  * Pieces sold and what was paid for them per product over the period, as a query to rank: summed days
  * from product_sales_days, open days from their lines; only products that still exist.
  */
@@ -150,7 +151,11 @@ export async function productSalesQuery(db: Executor, period: Period, shop: Curr
       ? sql`select ${productSalesDays.productId} as product_id, ${productSalesDays.pieces} as pieces, ${revenue} as revenue
           from ${productSalesDays} where ${between(productSalesDays.day, summed.from, summed.to)}`
       : null,
-    open ? openDayLines(db, open, shop) : null,
+    open
+      ? linesSold(db, sofiaMidnight(open.from), sofiaMidnight(addDays(open.to, 1))).then(
+          (lines) => sql`select ${orderItems.productId} as product_id, ${orderItems.quantity} as pieces, ${lines.paidIn(shop)} as revenue from ${orderItems} where ${lines.where}`,
+        )
+      : null,
   ]);
   const sources = parts.filter((part): part is SQL => part !== null);
   return sql`select sold.product_id, ${products.nameEn} as name_en, ${products.nameBg} as name_bg, sum(sold.pieces) as pieces, sum(sold.revenue) as revenue
