@@ -98,7 +98,8 @@ export async function sumEndedDays(db: Database, asked: Period, now: Date): Prom
     const day = sql.raw('missing.day');
     const days = sql`unnest(${`{${missing.join(',')}}`}::date[]) as missing(day)`;
     await tx.execute(sql`insert into ${salesDays} (day, orders, revenue_bgn_minor, revenue_eur_minor)
-      select ${day}, count(${orders.id}), coalesce(sum(${inCurrency(sql`${orders.totalMinor}`, 'BGN')}), 0), coalesce(sum(${inCurrency(sql`${orders.totalMinor}`, 'EUR')}), 0)
+      select ${day}, count(${orders.createdAt}), coalesce(sum(${inCurrency(sql`${orders.totalMinor}`, 'BGN')}), 0), coalesce(sum(${inCurrency(sql`${orders.totalMinor}`, 'EUR')}), 0)
+      -- Counting a column of orders_created_sales_idx (not the id) lets the index answer alone.
       from ${days} left join ${orders} on ${orders.createdAt} >= ${dayStart(day)} and ${orders.createdAt} < ${dayEnd(day)} and ${sold}
       group by ${day}`);
     // The two are forgotten together; this keeps a day's product sums from being counted twice all the same.
