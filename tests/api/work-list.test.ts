@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import type { ChoiceSummary } from '#shared/product-options.js';
-import type { WorkListResponse } from '#shared/work-list.js';
+import { ORDER_STATUSES, storedValuesOf } from '#shared/order-status.js';
+import { WORK_LIST_STATUSES, type WorkListResponse } from '#shared/work-list.js';
 import { admins, orderItems, orders, users } from '#server/db/schema.js';
 import { signIn } from './sign-in.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';
@@ -137,5 +138,24 @@ describeEachDatabase('the maker’s work list', (context) => {
     const testApp = context();
     expect((await testApp.app.inject({ method: 'GET', url: '/api/admin/work-list' })).statusCode).toBe(401);
     expect((await workList(testApp, '', await signIn(testApp, 'buyer@example.com'))).statusCode).toBe(403);
+  });
+
+  it('marks lines on the work list in the database as WORK_LIST_STATUSES says, as they are written and as their order moves', async () => {
+    const { db } = context().database;
+    const stored = [...ORDER_STATUSES.flatMap(storedValuesOf), 'unknown'];
+    const onList = new Set(WORK_LIST_STATUSES.flatMap(storedValuesOf));
+    const onWorkList = async (orderId: string) => (await db.select({ on: orderItems.onWorkList }).from(orderItems).where(eq(orderItems.orderId, orderId))).map((line) => line.on);
+    const written = await insertOrders(
+      context(),
+      'every-status@example.com',
+      stored.map((status) => ({ status, orderedAt: '2026-03-01T10:00:00Z', name: status, lines: [{ name: 'Set', dispatchBy: null }, { name: 'Oil', dispatchBy: null }] })),
+    );
+    for (const [index, status] of stored.entries()) expect(await onWorkList(written[index]!), status).toEqual([onList.has(status), onList.has(status)]);
+    // One order through every stored status, each step from the one before.
+    const moving = written[0]!;
+    for (const status of [...stored, ...stored.slice().reverse()]) {
+      await db.update(orders).set({ status }).where(eq(orders.id, moving));
+      expect(await onWorkList(moving), status).toEqual([onList.has(status), onList.has(status)]);
+    }
   });
 });

@@ -13,7 +13,6 @@ import { divideHalfUp, type Currency } from '#shared/money.js';
 import { normalizeOrderStatus, ORDER_STATUSES, storedValuesOf } from '#shared/order-status.js';
 import { addDays, daysBetween, sofiaDate } from '#shared/sofia-time.js';
 import { LOW_STOCK_MAX } from '#shared/stock.js';
-import { WORK_LIST_STATUSES } from '#shared/work-list.js';
 import type { Database, Executor } from '#server/db/client.js';
 import { orderItems, orders, products } from '#server/db/schema.js';
 import { productSalesQuery, salesByDay, sumEndedDays, type DaySales, type Period } from './daily-sales.js';
@@ -100,24 +99,20 @@ async function openOrders(db: Executor): Promise<Dashboard['openOrders']> {
 
 /**
  * The work list's lines in figures: to make and send, late (due before today), and the next day one is
- * due (gift cards sold are sent by e-mail, not made). The open orders are few (orders_status_created_id_idx
- * finds them) and each one's lines are read from order_items_order_work_idx alone; `offset 0` keeps the
- * planner from turning this into a hash join over every order line, which it prefers from its estimates
- * and which reads millions.
+ * due (gift cards sold are sent by e-mail, not made): the lines of open orders, read from the partial
+ * index order_items_work_due_idx alone.
  */
 async function workDue(db: Executor, today: string): Promise<Dashboard['work']> {
-  const open = inArray(orders.status, WORK_LIST_STATUSES.flatMap(storedValuesOf));
-  const [row] = await selectRows<{ lines: string | number; pieces: string | number; overdue: string | number; next_due: string | null }>(
-    db,
-    sql`select count(*) as lines, coalesce(sum(line.quantity), 0) as pieces,
-        count(*) filter (where line.dispatch_by < ${today}) as overdue,
-        (min(line.dispatch_by) filter (where line.dispatch_by >= ${today}))::text as next_due
-      from ${orders} cross join lateral (
-        select ${orderItems.quantity} as quantity, ${orderItems.dispatchBy} as dispatch_by from ${orderItems}
-        where ${orderItems.orderId} = ${orders.id} and not ${orderItems.giftCard} offset 0) line
-      where ${open}`,
-  );
-  return { lines: Number(row!.lines), pieces: Number(row!.pieces), overdue: Number(row!.overdue), nextDue: row!.next_due };
+  const [row] = await db
+    .select({
+      lines: count(),
+      pieces: sql<number>`coalesce(sum(${orderItems.quantity}), 0)`.mapWith(Number),
+      overdue: sql<number>`count(*) filter (where ${orderItems.dispatchBy} < ${today})`.mapWith(Number),
+      nextDue: sql<string | null>`(min(${orderItems.dispatchBy}) filter (where ${orderItems.dispatchBy} >= ${today}))::text`,
+    })
+    .from(orderItems)
+    .where(and(eq(orderItems.onWorkList, true), eq(orderItems.giftCard, false)));
+  return { lines: row!.lines, pieces: row!.pieces, overdue: row!.overdue, nextDue: row!.nextDue };
 }
 
 /** The dashboard for the range (the last 30 days in Sofia unless another is given), as of now. */

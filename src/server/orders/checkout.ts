@@ -214,6 +214,8 @@ export async function placeOrder(
       discountMinor: discount?.lineShares[position] ?? 0,
       // The order's own created_at: both are the transaction's now().
       orderedAt: row.createdAt,
+      // As the insert's trigger sets it from the order's status: every status an order is placed in is on the work list.
+      onWorkList: true,
     }));
     // The order's lines and its first status written, the ordered lines taken out of the cart, and
     // the customer's open pages told of both, in one round trip. Every part runs whatever the final
