@@ -96,7 +96,8 @@ export async function sumEndedDays(db: Database, asked: Period, now: Date): Prom
     const missing = everyDay(period).filter((day) => !summed.has(day));
     if (missing.length === 0) return;
     const day = sql.raw('missing.day');
-    const days = sql`unnest(${`{${missing.join(',')}}`}::date[]) as missing(day)`;
+    const missingDays = sql`${`{${missing.join(',')}}`}::date[]`;
+    const days = sql`unnest(${missingDays}) as missing(day)`;
     await tx.execute(sql`insert into ${salesDays} (day, orders, revenue_bgn_minor, revenue_eur_minor)
       select ${day}, count(${orders.createdAt}), coalesce(sum(${inCurrency(sql`${orders.totalMinor}`, 'BGN')}), 0), coalesce(sum(${inCurrency(sql`${orders.totalMinor}`, 'EUR')}), 0)
       -- Counting a column of orders_created_sales_idx (not the id) lets the index answer alone.
@@ -105,10 +106,12 @@ export async function sumEndedDays(db: Database, asked: Period, now: Date): Prom
     // The two are forgotten together; this keeps a day's product sums from being counted twice all the same.
     await tx.delete(productSalesDays).where(inArray(productSalesDays.day, missing));
     const lines = await linesSold(tx, sofiaMidnight(missing[0]!), sofiaMidnight(addDays(missing.at(-1)!, 1)));
+    // Each line's day computed once: a join of the lines with the days, each line compared with every day's bounds, took 15 s for 60 days on PGlite.
+    const lineDay = sql`(${orderItems.orderedAt} at time zone 'Europe/Sofia')::date`;
     await tx.execute(sql`insert into ${productSalesDays} (day, product_id, pieces, revenue_bgn_minor, revenue_eur_minor)
-      select ${day}, ${orderItems.productId}, sum(${orderItems.quantity}), sum(${lines.paidIn('BGN')}), sum(${lines.paidIn('EUR')})
-      from ${days} join ${orderItems} on ${orderItems.orderedAt} >= ${dayStart(day)} and ${orderItems.orderedAt} < ${dayEnd(day)} and ${lines.where}
-      group by ${day}, ${orderItems.productId}`);
+      select ${lineDay}, ${orderItems.productId}, sum(${orderItems.quantity}), sum(${lines.paidIn('BGN')}), sum(${lines.paidIn('EUR')})
+      from ${orderItems} where ${lines.where} and ${lineDay} = any(${missingDays})
+      group by 1, 2`);
   });
 }
 
