@@ -17,6 +17,7 @@ import { lockSalesDays } from '#server/db/transaction.js';
  * triggers let pass is at most 30 minutes old, so its day is not summed until 30 minutes later.
  */
 const SUMMED_AFTER_MS = 60 * 60 * 1000;
+const SUMMED_AT_ONCE_DAYS = 7;
 
 export interface Period {
   from: string;
@@ -90,6 +91,15 @@ export async function sumEndedDays(db: Database, asked: Period, now: Date): Prom
   if (!period) return;
   const [held] = await db.select({ days: count() }).from(salesDays).where(between(salesDays.day, period.from, period.to));
   if (held!.days === daysBetween(period.from, period.to) + 1) return;
+  // A week at a time, each in its own transaction: PGlite's one connection serves the shop's other
+  // requests between them (a year at 1,000,000 orders takes seconds to sum).
+  for (let from = period.from; from <= period.to; from = addDays(from, SUMMED_AT_ONCE_DAYS)) {
+    const to = addDays(from, SUMMED_AT_ONCE_DAYS - 1);
+    await sumMissingDays(db, { from, to: to < period.to ? to : period.to });
+  }
+}
+
+async function sumMissingDays(db: Database, period: Period): Promise<void> {
   await db.transaction(async (tx) => {
     await lockSalesDays(tx);
     const summed = new Set((await tx.select({ day: salesDays.day }).from(salesDays).where(between(salesDays.day, period.from, period.to))).map((row) => row.day));
@@ -98,16 +108,20 @@ export async function sumEndedDays(db: Database, asked: Period, now: Date): Prom
     const day = sql.raw('missing.day');
     const missingDays = sql`${`{${missing.join(',')}}`}::date[]`;
     const days = sql`unnest(${missingDays}) as missing(day)`;
+    // Counting a column of orders_created_sales_idx (not the id) lets the index answer alone.
     await tx.execute(sql`insert into ${salesDays} (day, orders, revenue_bgn_minor, revenue_eur_minor)
       select ${day}, count(${orders.createdAt}), coalesce(sum(${inCurrency(sql`${orders.totalMinor}`, 'BGN')}), 0), coalesce(sum(${inCurrency(sql`${orders.totalMinor}`, 'EUR')}), 0)
-      -- Counting a column of orders_created_sales_idx (not the id) lets the index answer alone.
       from ${days} left join ${orders} on ${orders.createdAt} >= ${dayStart(day)} and ${orders.createdAt} < ${dayEnd(day)} and ${sold}
       group by ${day}`);
     // The two are forgotten together; this keeps a day's product sums from being counted twice all the same.
     await tx.delete(productSalesDays).where(inArray(productSalesDays.day, missing));
     const lines = await linesSold(tx, sofiaMidnight(missing[0]!), sofiaMidnight(addDays(missing.at(-1)!, 1)));
-    // Each line's day computed once: a join of the lines with the days, each line compared with every day's bounds, took 15 s for 60 days on PGlite.
-    const lineDay = sql`(${orderItems.orderedAt} at time zone 'Europe/Sofia')::date`;
+    // Each line's day found among the days' first moments (width_bucket): joined with the days instead,
+    // PGlite compared every line with every day (15 s for 60 days), and time zone arithmetic per line
+    // took PostgreSQL 2 s where this takes a fraction.
+    const spanned = everyDay({ from: missing[0]!, to: missing.at(-1)! });
+    const bounds = spanned.map((spannedDay) => sofiaMidnight(spannedDay).getTime() / 1000);
+    const lineDay = sql`(${spanned[0]}::date + width_bucket(extract(epoch from ${orderItems.orderedAt})::float8, ${`{${bounds.join(',')}}`}::float8[]) - 1)`;
     await tx.execute(sql`insert into ${productSalesDays} (day, product_id, pieces, revenue_bgn_minor, revenue_eur_minor)
       select ${lineDay}, ${orderItems.productId}, sum(${orderItems.quantity}), sum(${lines.paidIn('BGN')}), sum(${lines.paidIn('EUR')})
       from ${orderItems} where ${lines.where} and ${lineDay} = any(${missingDays})
