@@ -1,5 +1,6 @@
-import type * as crypto from 'node:crypto';
-import { beforeAll, expect, it, vi } from 'vitest';
+import crypto from 'node:crypto';
+import { syncBuiltinESMExports } from 'node:module';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { products } from '#server/db/schema.js';
 import { fillCart, placeOrder } from './shopper.js';
 import { signIn } from './sign-in.js';
@@ -7,11 +8,18 @@ import { describeEachDatabase } from './test-app.js';
 import { testProduct } from './test-products.js';
 
 // An order id is 8 random characters: at a million orders, about one checkout in a million draws an
-// id that is taken. Here the next draws are made to repeat an existing order's id.
+// id that is taken. Here the next draws are made to repeat an existing order's id. The API test files
+// share their modules (isolate: false), so node:crypto's own randomBytes is replaced for a while, and
+// the modules that imported it by name see the change (syncBuiltinESMExports).
 const drawn: Buffer[] = [];
-vi.mock('node:crypto', async (importOriginal) => {
-  const actual = await importOriginal<typeof crypto>();
-  return { ...actual, randomBytes: (size: number) => (size === 8 && drawn.length > 0 ? drawn.shift()! : actual.randomBytes(size)) };
+const randomBytes = crypto.randomBytes;
+beforeAll(() => {
+  crypto.randomBytes = ((size: number) => (size === 8 && drawn.length > 0 ? drawn.shift()! : randomBytes(size))) as typeof crypto.randomBytes;
+  syncBuiltinESMExports();
+});
+afterAll(() => {
+  crypto.randomBytes = randomBytes;
+  syncBuiltinESMExports();
 });
 
 const ID_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
