@@ -1,4 +1,4 @@
-import { and, between, count, eq, gte, inArray, isNotNull, lt, ne, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, between, count, eq, gte, inArray, isNotNull, lt, ne, notInArray, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { BGN_PER_EUR, type Currency } from '#shared/money.js';
 import { addDays, daysBetween, sofiaDate, sofiaMidnight } from '#shared/sofia-time.js';
 import type { Database, Executor } from '#server/db/client.js';
@@ -62,6 +62,16 @@ const dayStart = (day: SQL) => sql`(${day}::timestamp at time zone 'Europe/Sofia
 const dayEnd = (day: SQL) => sql`((${day} + 1)::timestamp at time zone 'Europe/Sofia')`;
 
 /**
+ * Which of the days (consecutive) a moment falls on, 1 for the first: width_bucket finds it among the
+ * days' first moments. Joined with the days instead, PGlite compared every row with every day (15 s
+ * for 60 days of lines), and time zone arithmetic per row took PostgreSQL seconds where this takes a fraction.
+ */
+function dayNumber(moment: AnyColumn, days: string[]): SQL<number> {
+  const bounds = days.map((day) => sofiaMidnight(day).getTime() / 1000);
+  return sql<number>`width_bucket(extract(epoch from ${moment})::float8, ${`{${bounds.join(',')}}`}::float8[])`;
+}
+
+/**
  * The lines of the orders placed from start to end and not cancelled: read from
  * order_items_ordered_sales_idx, less those of the period's cancelled orders (few, found by
  * orders_status_created_id_idx); and what was paid for each in a currency. Only a period from before
@@ -116,12 +126,8 @@ async function sumMissingDays(db: Database, period: Period): Promise<void> {
     // The two are forgotten together; this keeps a day's product sums from being counted twice all the same.
     await tx.delete(productSalesDays).where(inArray(productSalesDays.day, missing));
     const lines = await linesSold(tx, sofiaMidnight(missing[0]!), sofiaMidnight(addDays(missing.at(-1)!, 1)));
-    // Each line's day found among the days' first moments (width_bucket): joined with the days instead,
-    // PGlite compared every line with every day (15 s for 60 days), and time zone arithmetic per line
-    // took PostgreSQL 2 s where this takes a fraction.
     const spanned = everyDay({ from: missing[0]!, to: missing.at(-1)! });
-    const bounds = spanned.map((spannedDay) => sofiaMidnight(spannedDay).getTime() / 1000);
-    const lineDay = sql`(${spanned[0]}::date + width_bucket(extract(epoch from ${orderItems.orderedAt})::float8, ${`{${bounds.join(',')}}`}::float8[]) - 1)`;
+    const lineDay = sql`(${spanned[0]}::date + ${dayNumber(orderItems.orderedAt, spanned)} - 1)`;
     await tx.execute(sql`insert into ${productSalesDays} (day, product_id, pieces, revenue_bgn_minor, revenue_eur_minor)
       select ${lineDay}, ${orderItems.productId}, sum(${orderItems.quantity}), sum(${lines.paidIn('BGN')}), sum(${lines.paidIn('EUR')})
       from ${orderItems} where ${lines.where} and ${lineDay} = any(${missingDays})
@@ -132,9 +138,7 @@ async function sumMissingDays(db: Database, period: Period): Promise<void> {
 /** Sales of the open days, each day's orders counted on the day they were placed in Sofia. */
 async function openDaySales(db: Executor, open: Period, shop: Currency): Promise<Map<string, DaySales>> {
   const days = everyDay(open);
-  // The days' bounds as moments: width_bucket puts each order in the day whose start it is at or after.
-  const bounds = days.map((day) => sofiaMidnight(day).getTime() / 1000);
-  const bucket = sql<number>`width_bucket(extract(epoch from ${orders.createdAt})::float8, ${`{${bounds.join(',')}}`}::float8[])`.mapWith(Number);
+  const bucket = dayNumber(orders.createdAt, days).mapWith(Number);
   const rows = await db
     .select({ bucket, revenueMinor: sql<number>`sum(${inCurrency(sql`${orders.totalMinor}`, shop)})`.mapWith(Number), orders: count() })
     .from(orders)

@@ -15,9 +15,9 @@ import { addDays, daysBetween, sofiaDate } from '#shared/sofia-time.js';
 import { LOW_STOCK_MAX } from '#shared/stock.js';
 import type { Database, Executor } from '#server/db/client.js';
 import { orderItems, orders, products } from '#server/db/schema.js';
-import { productSalesQuery, salesByDay, sumEndedDays, type DaySales, type Period } from './daily-sales.js';
 import { selectRows } from '#server/db/transaction.js';
 import { HttpError } from '#server/http/errors.js';
+import { productSalesQuery, salesByDay, sumEndedDays, type DaySales, type Period } from './daily-sales.js';
 
 const BEST_SELLERS = 5;
 const STOCK_ALERTS = 10;

@@ -1,23 +1,21 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database, Executor, Transaction } from './client.js';
 
-/** The SQLSTATE of a database error, whether the driver threw it or Drizzle wrapped it. */
-export function databaseErrorCode(error: unknown): string | undefined {
-  const own = (error as { code?: unknown } | null)?.code;
+/** A field of a database error, whether the driver threw it or Drizzle wrapped the driver's error as its cause. */
+function databaseErrorField(error: unknown, field: 'code' | 'constraint'): string | undefined {
+  const own = (error as Record<string, unknown> | null)?.[field];
   if (typeof own === 'string') return own;
-  const cause = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  const cause = (error as { cause?: Record<string, unknown> } | null)?.cause?.[field];
   return typeof cause === 'string' ? cause : undefined;
 }
+
+/** The SQLSTATE of a database error. */
+export const databaseErrorCode = (error: unknown): string | undefined => databaseErrorField(error, 'code');
+
+/** The constraint a database error names (the index of a unique violation, say). */
+export const databaseErrorConstraint = (error: unknown): string | undefined => databaseErrorField(error, 'constraint');
 
 export const UNIQUE_VIOLATION = '23505';
-
-/** The constraint a database error names (the index of a unique violation, say), whether the driver threw it or Drizzle wrapped it. */
-export function databaseErrorConstraint(error: unknown): string | undefined {
-  const own = (error as { constraint?: unknown } | null)?.constraint;
-  if (typeof own === 'string') return own;
-  const cause = (error as { cause?: { constraint?: unknown } } | null)?.cause?.constraint;
-  return typeof cause === 'string' ? cause : undefined;
-}
 
 /**
  * The rows of a statement that Drizzle's builders cannot express (an insert from a data-modifying
