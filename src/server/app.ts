@@ -39,6 +39,7 @@ import type { CheckoutSettings } from '#server/orders/checkout.js';
 import { orderMailComposer } from '#server/orders/order-mail-writer.js';
 import type { OrderMailSettings } from '#server/orders/order-mails.js';
 import { registerOrderRoutes } from '#server/orders/routes.js';
+import { paymentProviderFor } from '#server/payments/providers.js';
 import { registerPaymentRoutes } from '#server/payments/routes.js';
 import { documentSettingsOf } from '#server/invoices/issue-documents.js';
 import { registerDocumentRoutes } from '#server/invoices/routes.js';
@@ -112,10 +113,19 @@ export async function buildApp({ config, database, images, pages, logger = false
     notifyEmails: config.orderNotifyEmails,
     notifyLanguage: config.orderNotifyLanguage,
     statusDelayMs: config.statusMailDelaySeconds * 1000,
+    bankAccount: config.bankAccount,
     showBgnEquivalent: config.showBgnEquivalent,
   };
   const documents = documentSettingsOf(config);
-  const checkoutSettings: CheckoutSettings = { pricing: config.pricing, paymentMethods: config.paymentMethods, termsVersion: () => termsVersion(config), mail: mailSettings, documents };
+  const paymentProvider = paymentProviderFor(config.paymentProvider, config.publicUrl);
+  const checkoutSettings: CheckoutSettings = {
+    pricing: config.pricing,
+    paymentMethods: config.paymentMethods,
+    simulatedPayments: config.paymentProvider.name === 'simulated',
+    termsVersion: () => termsVersion(config),
+    mail: mailSettings,
+    documents,
+  };
 
   registerErrorHandler(app);
   registerGracefulClose(app);
@@ -160,13 +170,13 @@ export async function buildApp({ config, database, images, pages, logger = false
   const promotionGuesses = newPromotionGuessLimit();
   registerPromotionRoutes(app, db, promotionGuesses, config.pricing.currency);
   registerOrderRoutes(app, db, checkoutSettings, metrics, promotionGuesses);
-  registerPaymentRoutes(app, db, config.paymentMethods, metrics, documents);
+  registerPaymentRoutes(app, db, { offered: config.paymentMethods, provider: paymentProvider, publicUrl: config.publicUrl, metrics, documents });
   registerDocumentRoutes(app, db, { ...documents, publicUrl: config.publicUrl });
   registerProductCsvRoutes(app, db, images, config.publicUrl);
   registerAdminRoutes(app, db, images, mailSettings, metrics, documents);
   registerDashboardRoutes(app, db, config.pricing.currency);
   registerLegalRoutes(app, config);
-  registerReturnsRoutes(app, db, mailSettings, config);
+  registerReturnsRoutes(app, db, mailSettings, { customerCancellation: config.customerCancellation, provider: paymentProvider });
 
   const mailWorker = new MailWorker(database, mailer, orderMailComposer(db, mailTexts, mailSettings), app.log, {
     claimSeconds: config.mailClaimSeconds,

@@ -2,6 +2,8 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { CURRENCIES, MAX_PRICE_MINOR, parsePriceToMinor, SPEC_PRICING, type PricingRules } from '#shared/money.js';
 import { PAYMENT_METHODS, type PaymentMethod } from '#shared/orders.js';
+import { PAYMENT_PROVIDERS, type BankAccount, type PaymentProviderName } from '#shared/payment-methods.js';
+import { isValidIban } from '#shared/withdrawals.js';
 import { SHOP_MODES, type ShopMode } from '#shared/settings.js';
 import { isValidBulgarianVatNumber, isValidUic, normalizeVatNumber } from '#shared/tax-ids.js';
 
@@ -38,11 +40,17 @@ const taxRate = z
   .regex(/^(0(\.\d{1,4})?|1(\.0{1,4})?)$/, 'TAX_RATE must be a fraction between 0 and 1 with at most 4 decimals, such as 0.2')
   .transform((value) => Math.round(Number(value) * 10_000));
 
-/** The methods the simulated provider settles: they take no money, so a live shop offers them only when told. */
-const SIMULATED_PAYMENT_METHODS: readonly PaymentMethod[] = ['pay_by_link', 'card'];
+/** The online methods: the payment provider settles them, and the simulated one takes no money. */
+const ONLINE_PAYMENT_METHODS: readonly PaymentMethod[] = ['pay_by_link', 'card'];
 
-/** What each mode offers when PAYMENT_METHODS is not set: cash on delivery is the one method that takes real money today. */
-const DEFAULT_PAYMENT_METHODS: Record<ShopMode, PaymentMethod[]> = { demo: ['pay_by_link', 'card'], live: ['cash_on_delivery'] };
+/**
+ * What a shop offers when PAYMENT_METHODS is not set: a demo the simulated provider's methods; a live
+ * shop cash on delivery, a card through its real provider, and a bank transfer to its account.
+ */
+function defaultPaymentMethods(mode: ShopMode, provider: PaymentProviderName, bankAccount: boolean): PaymentMethod[] {
+  if (mode === 'demo') return provider === 'simulated' ? ['pay_by_link', 'card'] : ['card'];
+  return [...(provider === 'simulated' ? [] : (['card'] as const)), 'cash_on_delivery', ...(bankAccount ? (['bank_transfer'] as const) : [])];
+}
 
 const paymentMethodList = z
   .string()
@@ -109,6 +117,27 @@ const environmentSchema = z.object({
   SHOP_MODE: z.enum(SHOP_MODES).default('demo'),
   PAYMENT_METHODS: paymentMethodList.optional(),
   KEEP_SIMULATED_PAYMENTS: booleanFlag.default(false),
+  PAYMENT_PROVIDER: z.enum(PAYMENT_PROVIDERS).default('simulated'),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/, 'STRIPE_SECRET_KEY must be a Stripe secret or restricted key (sk_live_…, sk_test_…)')
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_[A-Za-z0-9+/=]+$/, "STRIPE_WEBHOOK_SECRET must be the webhook endpoint's signing secret (whsec_…)").optional(),
+  STRIPE_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.stripe.com'),
+  EPAY_MIN: z.string().regex(/^[A-Za-z0-9]{4,20}$/, "EPAY_MIN must be the merchant's ePay.bg customer number (КИН), such as D123456789").optional(),
+  EPAY_SECRET: z.string().regex(/^[\x21-\x7e]{16,128}$/, "EPAY_SECRET must be the merchant's ePay.bg secret word: 16 to 128 printable characters").optional(),
+  EPAY_URL: z.url({ protocol: /^https?$/ }).default('https://www.epay.bg/'),
+  BANK_IBAN: z
+    .string()
+    .transform((value) => value.replace(/\s+/g, '').toUpperCase())
+    .refine(isValidIban, 'BANK_IBAN must be an IBAN whose check digits are right, such as BG80BNBG96611020345678')
+    .optional(),
+  BANK_BIC: z
+    .string()
+    .transform((value) => value.trim().toUpperCase())
+    .pipe(z.string().regex(/^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/, 'BANK_BIC must be a BIC of 8 or 11 characters, such as BNBGBGSF'))
+    .optional(),
+  BANK_ACCOUNT_NAME: z.string().trim().min(1).max(140).optional(),
   CUSTOMER_CANCELLATION: booleanFlag.default(true),
   SHOP_LEGAL_NAME: z.string().trim().min(1).max(200).default('Nail Art Atelier Ltd.'),
   SHOP_UIC: z
@@ -180,6 +209,10 @@ export interface Config {
   paymentMethods: PaymentMethod[];
   /** Simulated methods PAYMENT_METHODS named that a live shop leaves out (the start logs them). */
   droppedPaymentMethods: PaymentMethod[];
+  /** Who settles the online methods, with its settings. */
+  paymentProvider: PaymentProviderSettings;
+  /** The shop's bank account, which bank transfers go to; null when the shop takes none. */
+  bankAccount: BankAccount | null;
   /** The seller as the legal pages and tax documents name it; an empty VAT number is a seller not registered for VAT. */
   seller: { legalName: string; uic: string; vatNumber: string; address: string; phone: string; email: string };
   /** How the shop's sales are documented for the revenue agency (Наредба Н-18). */
@@ -205,7 +238,41 @@ export interface Config {
   logLevel: string;
 }
 
+/** The provider that settles online payments, with its credentials (which never leave the server). */
+export type PaymentProviderSettings =
+  | { name: 'simulated' }
+  | { name: 'stripe'; secretKey: string; webhookSecret: string; apiUrl: string }
+  | { name: 'epay'; merchantId: string; secret: string; url: string };
+
 export class ConfigError extends Error {}
+
+type Environment = z.infer<typeof environmentSchema>;
+
+const missing = (variable: string, reason: string) => new ConfigError(`Invalid environment configuration:\n  ${variable}: ${reason}`);
+
+/** The payment provider PAYMENT_PROVIDER names, with the settings it cannot work without. */
+function paymentProviderOf(env: Environment): PaymentProviderSettings {
+  switch (env.PAYMENT_PROVIDER) {
+    case 'simulated':
+      return { name: 'simulated' };
+    case 'stripe':
+      if (!env.STRIPE_SECRET_KEY) throw missing('STRIPE_SECRET_KEY', 'PAYMENT_PROVIDER=stripe needs the secret key of the Stripe account');
+      if (!env.STRIPE_WEBHOOK_SECRET) throw missing('STRIPE_WEBHOOK_SECRET', 'PAYMENT_PROVIDER=stripe needs the signing secret of the webhook endpoint /api/payments/stripe/webhook');
+      // Stripe settles euro, not leva: a leva shop would have every card payment refused.
+      if (env.SHOP_CURRENCY !== 'EUR') throw missing('SHOP_CURRENCY', 'PAYMENT_PROVIDER=stripe takes euro only: set SHOP_CURRENCY=EUR');
+      return { name: 'stripe', secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET, apiUrl: env.STRIPE_API_URL.replace(/\/+$/, '') };
+    case 'epay':
+      if (!env.EPAY_MIN) throw missing('EPAY_MIN', "PAYMENT_PROVIDER=epay needs the merchant's ePay.bg customer number (КИН)");
+      if (!env.EPAY_SECRET) throw missing('EPAY_SECRET', "PAYMENT_PROVIDER=epay needs the merchant's ePay.bg secret word");
+      return { name: 'epay', merchantId: env.EPAY_MIN, secret: env.EPAY_SECRET, url: env.EPAY_URL.endsWith('/') ? env.EPAY_URL : `${env.EPAY_URL}/` };
+  }
+}
+
+function bankAccountOf(env: Environment): BankAccount | null {
+  if (!env.BANK_IBAN) return null;
+  if (!env.BANK_ACCOUNT_NAME) throw missing('BANK_ACCOUNT_NAME', 'BANK_IBAN is set, so the name the account is held in must be too');
+  return { iban: env.BANK_IBAN, bic: env.BANK_BIC ?? null, accountName: env.BANK_ACCOUNT_NAME };
+}
 
 /** Reads the configuration once at start; a bad value stops the server with a message naming the variable. */
 export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
@@ -217,9 +284,14 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   }
   const env = parsed.data;
   const mode = env.SHOP_MODE;
-  const listed = env.PAYMENT_METHODS ?? DEFAULT_PAYMENT_METHODS[mode];
-  const keepsSimulated = mode === 'demo' || env.KEEP_SIMULATED_PAYMENTS;
-  const paymentMethods = keepsSimulated ? listed : listed.filter((method) => !SIMULATED_PAYMENT_METHODS.includes(method));
+  const paymentProvider = paymentProviderOf(env);
+  const bankAccount = bankAccountOf(env);
+  const listed = env.PAYMENT_METHODS ?? defaultPaymentMethods(mode, paymentProvider.name, bankAccount !== null);
+  if (listed.includes('bank_transfer') && !bankAccount) {
+    throw new ConfigError('Invalid environment configuration:\n  BANK_IBAN: bank_transfer is offered, so BANK_IBAN and BANK_ACCOUNT_NAME must name the account it goes to');
+  }
+  const keepsSimulated = mode === 'demo' || env.KEEP_SIMULATED_PAYMENTS || paymentProvider.name !== 'simulated';
+  const paymentMethods = keepsSimulated ? listed : listed.filter((method) => !ONLINE_PAYMENT_METHODS.includes(method));
   if (paymentMethods.length === 0) {
     throw new ConfigError(
       `Invalid environment configuration:\n  PAYMENT_METHODS: a live shop (SHOP_MODE=live) offers no simulated payment, and ${listed.join(', ')} ` +
@@ -254,6 +326,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     shopMode: mode,
     paymentMethods,
     droppedPaymentMethods: listed.filter((method) => !paymentMethods.includes(method)),
+    paymentProvider,
+    bankAccount,
     seller: { legalName: env.SHOP_LEGAL_NAME, uic: env.SHOP_UIC, vatNumber: env.SHOP_VAT_NUMBER, address: env.SHOP_ADDRESS, phone: env.SHOP_PHONE, email: env.SUPPORT_EMAIL },
     taxDocuments: { napShopNumber: env.SHOP_NAP_NUMBER, alternativeRegime: env.NRA_ALTERNATIVE_REGIME, invoiceStartNumber: env.INVOICE_START_NUMBER },
     seedDemo: env.SEED_DEMO ?? mode === 'demo',

@@ -13,7 +13,7 @@ import type { OrderGiftCard } from './gift-cards.js';
 
 export type { PaymentMethod, PaymentRecordMethod } from './payment-methods.js';
 
-export const PAYMENT_METHODS = ['pay_by_link', 'card', 'cash_on_delivery'] as const satisfies readonly PaymentMethod[];
+export const PAYMENT_METHODS = ['pay_by_link', 'card', 'cash_on_delivery', 'bank_transfer'] as const satisfies readonly PaymentMethod[];
 export const DEFAULT_PAYMENT_METHOD: PaymentMethod = 'pay_by_link';
 
 /** Payment timing of the simulated provider (spec section 9). */
@@ -131,16 +131,18 @@ export function placedOrderStatus(paymentMethod: PaymentMethod): Extract<OrderSt
  * rest with order_not_payable); a paid one shows the success view; a cancelled one says so, and one
  * the shop moved on without a payment (say, sent by the admin) needs none.
  */
-export type PaymentState = 'payable' | 'paid' | 'cancelled' | 'noPaymentNeeded' | 'cashOnDelivery';
+export type PaymentState = 'payable' | 'paid' | 'cancelled' | 'noPaymentNeeded' | 'cashOnDelivery' | 'bankTransfer';
 
 /**
  * A cash-on-delivery order is paid to the courier, never online: it awaits delivery until the admin
- * records the cash.
+ * records the cash. A bank-transfer order awaits the transfer, which the admin records too.
  */
 export function paymentStateOf(order: { status: OrderStatus; payment: unknown; paymentMethod?: string }): PaymentState {
   if (order.status === 'cancelled') return 'cancelled';
   if (order.payment != null || order.status === 'paid') return 'paid';
   if (order.paymentMethod === 'cash_on_delivery') return 'cashOnDelivery';
+  // A transfer is made from the buyer's bank, never on the payment page; the admin records it when it arrives.
+  if (order.paymentMethod === 'bank_transfer' && order.status === 'pending') return 'bankTransfer';
   return order.status === 'pending' ? 'payable' : 'noPaymentNeeded';
 }
 

@@ -76,6 +76,14 @@ export const PAYMENT_COMPLETED_PARAM = 'completed';
 export const paymentPath = (orderId: string, { completed = false } = {}) =>
   PAGE_ROUTES.payment.replace(':orderId', encodeURIComponent(orderId)) + (completed ? `?${PAYMENT_COMPLETED_PARAM}=true` : '');
 
+/**
+ * Where a payment provider sends the buyer back: after paying (the page then waits for the provider's
+ * word, which reaches the shop by its own way), or when she gave up.
+ */
+export const PAYMENT_RETURN_PARAM = 'returned';
+export type PaymentReturn = 'back' | 'cancelled';
+export const paymentReturnPath = (orderId: string, how: PaymentReturn) => `${paymentPath(orderId)}?${PAYMENT_RETURN_PARAM}=${how}`;
+
 /** The simulated provider's page: it asks for a card when the order is paid by card, else only confirms the payment. */
 export const MOCK_PAYMENT_METHOD_PARAM = 'method';
 export const mockPaymentPath = (orderId: string, method: PaymentMethod) =>

@@ -75,6 +75,9 @@ export function isValidIban(value: string): boolean {
   return rest === 1;
 }
 
+/** An IBAN as banks print it, in groups of four: "BG80 BNBG 9661 1020 3456 78". */
+export const formatIban = (value: string): string => normalizeIban(value).replace(/(.{4})(?=.)/g, '$1 ');
+
 const requestId = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, { error: 'withdrawalForm.errors.requestId' });
 const orderId = z.string().trim().min(1, { error: 'withdrawalForm.errors.orderRequired' }).max(80, { error: 'withdrawalForm.errors.orderRequired' });
 const email = z

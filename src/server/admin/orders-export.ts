@@ -19,12 +19,12 @@ const WORDS = {
   en: {
     headers: ['Order', 'Ordered at', 'Paid at', 'Status', 'E-mail', 'Customer', 'Lines', 'Subtotal', 'Discount', 'Discount code', 'Net', 'VAT', 'Shipping', 'Cash on delivery fee', 'Total', 'Currency', 'Payment method'],
     status: { pending: 'Pending', accepted: 'Accepted', paid: 'Paid', preparing: 'Preparing', ready: 'Ready for pickup', sent: 'Sent', delivered: 'Delivered', cancelled: 'Cancelled' },
-    methods: { card: 'Card', pay_by_link: 'Pay by link', cash_on_delivery: 'Cash on delivery' },
+    methods: { card: 'Card', pay_by_link: 'Pay by link', cash_on_delivery: 'Cash on delivery', bank_transfer: 'Bank transfer' },
   },
   bg: {
     headers: ['Поръчка', 'Дата на поръчката', 'Платена на', 'Състояние', 'Имейл', 'Клиент', 'Артикули', 'Междинна сума', 'Отстъпка', 'Код за отстъпка', 'Без ДДС', 'ДДС', 'Доставка', 'Такса за наложен платеж', 'Общо', 'Валута', 'Начин на плащане'],
     status: { pending: 'Очаква плащане', accepted: 'Приета', paid: 'Платена', preparing: 'Подготвя се', ready: 'Готова за вземане', sent: 'Изпратена', delivered: 'Доставена', cancelled: 'Отменена' },
-    methods: { card: 'Карта', pay_by_link: 'Плащане чрез линк', cash_on_delivery: 'Наложен платеж' },
+    methods: { card: 'Карта', pay_by_link: 'Плащане чрез линк', cash_on_delivery: 'Наложен платеж', bank_transfer: 'Банков превод' },
   },
 } satisfies Record<TextLanguage, { headers: string[]; status: Record<OrderStatus, string>; methods: Record<PaymentMethod, string> }>;
 

@@ -589,7 +589,60 @@ export const payments = pgTable('payments', {
   amountMinor: integer('amount_minor').notNull(),
   processedAt: moment('processed_at').notNull(),
   cardLast4: text('card_last4'),
+  /** The provider that took the money (stripe, epay) and its id for the payment, which a refund names. */
+  provider: text('provider'),
+  providerReference: text('provider_reference'),
 });
+
+/**
+ * Each time a buyer sets off to pay an order with a payment provider: what was asked (amount and
+ * currency, fixed then), the provider's id for it (a Stripe Checkout Session), and how it ended.
+ * ePay.bg names a payment by a number of digits, unique to the merchant: the invoice.
+ */
+export const paymentAttempts = pgTable(
+  'payment_attempts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    invoice: integer('invoice').notNull().generatedAlwaysAsIdentity({ startWith: 1000 }).unique(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    amountMinor: integer('amount_minor').notNull(),
+    currency: text('currency').notNull(),
+    providerReference: text('provider_reference'),
+    /** started, paid, denied or expired. */
+    state: text('state').notNull().default('started'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('payment_attempts_order_idx').on(table.orderId, table.createdAt),
+    uniqueIndex('payment_attempts_reference_idx').on(table.provider, table.providerReference),
+  ],
+);
+
+/**
+ * Every notification a payment provider sent, verified or not, as received, with what the shop made
+ * of it (the outcome): the admin's record of what the provider said about an order.
+ */
+export const paymentNotices = pgTable(
+  'payment_notices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    provider: text('provider').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    verified: boolean('verified').notNull(),
+    orderId: text('order_id').references(() => orders.id, { onDelete: 'set null' }),
+    /** The provider's id of the event (Stripe's event id, ePay's invoice and status). */
+    eventId: text('event_id'),
+    eventType: text('event_type'),
+    amountMinor: integer('amount_minor'),
+    currency: text('currency'),
+    outcome: text('outcome').notNull(),
+    body: text('body').notNull(),
+  },
+  (table) => [index('payment_notices_order_idx').on(table.orderId, table.receivedAt)],
+);
 
 /** Small facts about the shop's own state, such as whether the demo catalogue was ever seeded. */
 export const shopState = pgTable('shop_state', {

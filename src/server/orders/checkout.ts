@@ -6,7 +6,7 @@ import { type PricingRules } from '#shared/money.js';
 import { giftCardLinesMinor, priceLines } from '#shared/pricing.js';
 import type { InvoiceBuyer } from '#shared/invoice-buyer.js';
 import { placedOrderStatus, type Order, type PaymentMethod } from '#shared/orders.js';
-import { mockPaymentPath } from '#shared/routes.js';
+import { mockPaymentPath, paymentPath } from '#shared/routes.js';
 import { latestDate } from '#shared/working-days.js';
 import { findAddress, listAddresses } from '#server/addresses/service.js';
 import { orderedLinesRemoval, takeCartForCheckout } from '#server/cart/service.js';
@@ -68,12 +68,20 @@ async function findByIdempotencyKey(db: Executor, userId: string, key: string): 
   return row ? (await withDetails(db, [row]))[0] : undefined;
 }
 
+/** Where the order is paid online; cash, a bank transfer and an order paid already have no such page. */
+function paymentLink(orderId: string, method: PaymentMethod, paidAlready: boolean, settings: CheckoutSettings): string | null {
+  if (paidAlready || method === 'cash_on_delivery' || method === 'bank_transfer') return null;
+  return settings.mail.publicUrl + (settings.simulatedPayments ? mockPaymentPath(orderId, method) : paymentPath(orderId));
+}
+
 export interface CheckoutSettings {
   pricing: PricingRules;
   /** The version of the terms in force, which each order records as accepted. */
   termsVersion: () => string;
   /** The methods the shop offers; another is refused. */
   paymentMethods: readonly PaymentMethod[];
+  /** Online payments go to the simulated provider's page; else to the payment page, which starts the real provider's. */
+  simulatedPayments: boolean;
   mail: OrderMailSettings;
   /** For the documents of an order a gift card pays whole, which is paid as it is placed. */
   documents: DocumentSettings;
@@ -166,8 +174,7 @@ export async function placeOrder(
         // A mixed order ships when its last line is ready.
         // Gift cards are sent by e-mail once paid; an order of cards alone has no day to ship by.
         dispatchBy: latestDate(lines.filter((line) => !line.giftCard).map((line) => line.dispatchBy)),
-        // Cash on delivery has no payment page, nor has an order that is paid already.
-        checkoutUrl: input.paymentMethod === 'cash_on_delivery' || paidByGiftCard ? null : `${mailSettings.publicUrl}${mockPaymentPath(orderId, input.paymentMethod)}`,
+        checkoutUrl: paymentLink(orderId, input.paymentMethod, paidByGiftCard, settings),
         paymentReference: `ref_${randomBytes(8).toString('hex')}`,
         shippingFullName: address.fullName,
         shippingStreetAddress: address.streetAddress,

@@ -17,6 +17,7 @@ import { returnsMailDocument, withdrawalButton } from '#server/returns/returns-m
 import { giftCardsOfOrder } from '#server/promotions/gift-cards.js';
 import { formatGiftCardCode } from '#shared/gift-cards.js';
 import { SHOP_TIME_ZONE } from '#shared/sofia-time.js';
+import { formatIban } from '#shared/withdrawals.js';
 
 /** Times in e-mails are the shop's own, in Bulgaria. */
 const localeOf = (language: TextLanguage) => (language === 'bg' ? 'bg-BG' : 'en-GB');
@@ -198,6 +199,25 @@ class OrderMailWriter {
     return payment?.cardLast4 ? this.t(this.texts.order.cardEnding, { method, last4: payment.cardLast4 }) : method;
   }
 
+  /** Where to transfer the money, and the reference that names the order. */
+  private bankTransfer(): MailBlock[] {
+    const account = this.settings.bankAccount;
+    if (!account) return [];
+    const words = this.texts.orderPlaced.bankDetails;
+    return [
+      { kind: 'paragraph', text: this.t(this.texts.orderPlaced.bankTransfer) },
+      {
+        kind: 'lines',
+        lines: [
+          `${words.accountName}: ${account.accountName}`,
+          `${words.iban}: ${formatIban(account.iban)}`,
+          ...(account.bic ? [`${words.bic}: ${account.bic}`] : []),
+          `${words.reference}: ${this.t(words.referenceText)}`,
+        ],
+      },
+    ];
+  }
+
   confirmation(): MailDocument {
     const { texts } = this;
     const state = paymentStateOf(this.order);
@@ -211,7 +231,9 @@ class OrderMailWriter {
           ? [{ kind: 'paragraph', text: texts.orderPlaced.alreadyPaid }]
           : state === 'cashOnDelivery'
             ? [{ kind: 'paragraph', text: this.t(texts.orderPlaced.cashOnDelivery) }]
-            : [];
+            : state === 'bankTransfer'
+              ? this.bankTransfer()
+              : [];
     return {
       language: this.language,
       shopName: texts.shopName,

@@ -1,3 +1,4 @@
+import type { BankAccount } from '#shared/payment-methods.js';
 import type { TextLanguage } from '#shared/catalog.js';
 import { isNotifiedStatus } from '#shared/order-mails.js';
 import type { OrderStatus } from '#shared/order-status.js';
@@ -16,6 +17,8 @@ export interface OrderMailSettings {
   statusDelayMs: number;
   /** Euro amounts are followed by their BGN equivalent. */
   showBgnEquivalent: boolean;
+  /** The account bank transfers go to, which an order paid by transfer shows; null when the shop takes none. */
+  bankAccount: BankAccount | null;
 }
 
 /** The order as the queue needs it to address its messages. */

@@ -20,7 +20,7 @@ type PaymentRow = typeof payments.$inferSelect;
 const newPaymentId = () => `pay_${randomBytes(12).toString('hex')}`;
 
 /** What the buyer pays by the order's own method: the total less what a gift card paid at checkout. */
-const moneyDue = (order: Pick<OrderRow, 'totalMinor' | 'giftCardMinor'>) => order.totalMinor - order.giftCardMinor;
+export const moneyDue = (order: Pick<OrderRow, 'totalMinor' | 'giftCardMinor'>) => order.totalMinor - order.giftCardMinor;
 
 export interface PaymentDetails {
   method: PaymentMethod;
@@ -68,22 +68,38 @@ export async function recordPayment(db: Database, userId: string, orderId: strin
     if (details.method !== order.paymentMethod) {
       throw new HttpError(400, 'payment_method_mismatch', `Order ${orderId} is paid by ${order.paymentMethod}, not ${details.method}.`);
     }
-    // One moment for the payment, the order's paid time and its history entry, so that all three agree.
-    const processedAt = new Date();
-    await tx.insert(payments).values({
-      paymentId: newPaymentId(),
-      orderId,
-      method: details.method,
-      amountMinor: moneyDue(order),
-      processedAt,
-      cardLast4: details.method === 'card' ? (details.cardLast4 ?? null) : null,
-    });
-    await setOrderStatus(tx, orderId, 'paid', processedAt);
-    await issuePaymentDocuments(tx, order, documents);
-    await issueSoldGiftCards(tx, order);
-    await queuePaymentMail(tx, { orderId, customerEmail: order.customerEmail, language: order.language as TextLanguage });
+    await settlePayment(tx, order, { method: details.method, cardLast4: details.method === 'card' ? (details.cardLast4 ?? null) : null }, documents);
   });
   return getCustomerOrder(db, userId, orderId);
+}
+
+/**
+ * Records the payment of a pending order's whole due amount, in the caller's transaction, which holds
+ * the order's row and has checked that it is payable: the order becomes paid, its documents and sold
+ * gift cards are issued, and the customer's receipt is queued.
+ */
+export async function settlePayment(
+  tx: Executor,
+  order: OrderRow,
+  payment: { method: PaymentMethod; cardLast4?: string | null; provider?: string | null; providerReference?: string | null },
+  documents: DocumentSettings,
+): Promise<void> {
+  // One moment for the payment, the order's paid time and its history entry, so that all three agree.
+  const processedAt = new Date();
+  await tx.insert(payments).values({
+    paymentId: newPaymentId(),
+    orderId: order.id,
+    method: payment.method,
+    amountMinor: moneyDue(order),
+    processedAt,
+    cardLast4: payment.cardLast4 ?? null,
+    provider: payment.provider ?? null,
+    providerReference: payment.providerReference ?? null,
+  });
+  await setOrderStatus(tx, order.id, 'paid', processedAt);
+  await issuePaymentDocuments(tx, order, documents);
+  await issueSoldGiftCards(tx, order);
+  await queuePaymentMail(tx, { orderId: order.id, customerEmail: order.customerEmail, language: order.language as TextLanguage });
 }
 
 /**

@@ -9,6 +9,7 @@ import { parseInput, pathId } from '#server/http/validation.js';
 import type { OrderMailSettings } from '#server/orders/order-mails.js';
 import { getOrder } from '#server/orders/order-queries.js';
 import { orderIdOf } from '#server/orders/routes.js';
+import type { PaymentProvider } from '#server/payments/payment-provider.js';
 import { setCustomerCancellation } from './after-sale.js';
 import { cancelOwnOrder, confirmWithdrawal, listWithdrawals, previewWithdrawal, receiveGoods, refundOrder } from './service.js';
 
@@ -18,7 +19,7 @@ const listQuery = z.object({ state: z.enum(WITHDRAWAL_STATES).optional() });
  * The withdrawal button's two steps (open to visitors: an order number and its e-mail, or a signed-in
  * buyer's own order), the buyer's cancellation, and the admin's returns: goods received and refunds.
  */
-export function registerReturnsRoutes(app: FastifyInstance, db: Database, mail: OrderMailSettings, settings: { customerCancellation: boolean }): void {
+export function registerReturnsRoutes(app: FastifyInstance, db: Database, mail: OrderMailSettings, settings: { customerCancellation: boolean; provider: PaymentProvider }): void {
   setCustomerCancellation(settings.customerCancellation);
   const guesses = new GuessLimit('Too many order numbers and e-mail addresses that did not match; try again later.');
   /** A lookup of an order; finding none is a miss (a buyer's own order is always found). */
@@ -43,7 +44,7 @@ export function registerReturnsRoutes(app: FastifyInstance, db: Database, mail: 
   app.post<{ Params: { orderId: string } }>('/api/orders/:orderId/cancel', async (request) => {
     const user = await requireUser(db, request);
     const orderId = orderIdOf(request.params);
-    await cancelOwnOrder(db, user.id, orderId, mail);
+    await cancelOwnOrder(db, user.id, orderId, mail, settings.provider);
     return { order: await getOrder(db, orderId) };
   });
 
@@ -65,7 +66,7 @@ export function registerReturnsRoutes(app: FastifyInstance, db: Database, mail: 
   app.post<{ Params: { orderId: string } }>('/api/admin/orders/:orderId/refunds', async (request, reply): Promise<{ refund: Refund }> => {
     const admin = await requireAdmin(db, request);
     const input = parseInput(refundSchema, request.body);
-    const { refund, created } = await refundOrder(db, orderIdOf(request.params), input, admin.email);
+    const { refund, created } = await refundOrder(db, orderIdOf(request.params), input, admin.email, settings.provider);
     return reply.status(created ? 201 : 200).send({ refund });
   });
 }

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
 import type { ApiErrorCode } from '#shared/api-errors.js';
 import type { TextLanguage } from '#shared/catalog.js';
@@ -30,6 +29,7 @@ import { announceChange } from '#server/notices/live-hub.js';
 import { ownersToNotify, queueStatusMail, type OrderMailSettings } from '#server/orders/order-mails.js';
 import { giveBackOnCancellation, setOrderStatus } from '#server/orders/status-changes.js';
 import { returnPieces } from '#server/stock/service.js';
+import { ProviderUnavailable, type PaymentProvider } from '#server/payments/payment-provider.js';
 import { customerCancellationEnabled } from './after-sale.js';
 
 type OrderRow = typeof orders.$inferSelect;
@@ -335,23 +335,49 @@ function toRefund(row: RefundRow): Refund {
   };
 }
 
+/** Money paid in cash or by a bank transfer goes back by a bank transfer to the IBAN the buyer gives. */
+const PAID_OFFLINE: readonly string[] = ['cash_on_delivery', 'bank_transfer'];
+
+/**
+ * An online payment's money back through the provider that took it, which the request id keeps from
+ * refunding twice. A payment recorded without a provider was the simulated one's.
+ */
+async function refundOnline(tx: Executor, order: OrderRow, amountMinor: number, requestId: string, provider: PaymentProvider): Promise<string | null> {
+  const [payment] = await tx.select().from(payments).where(eq(payments.orderId, order.id));
+  const paidThrough = payment?.provider ?? 'simulated';
+  if (paidThrough !== provider.name) {
+    throw new HttpError(409, 'conflict', `Order ${order.id} was paid through ${paidThrough}, which the shop no longer uses: refund it there.`);
+  }
+  try {
+    const refund = await provider.refund({ providerReference: payment?.providerReference ?? null, amountMinor, currency: order.currency as Currency }, requestId);
+    return refund.reference;
+  } catch (error) {
+    if (!(error instanceof ProviderUnavailable)) throw error;
+    throw Object.assign(new HttpError(503, 'payment_provider_unavailable', 'The payment provider did not make the refund; nothing was recorded, try again.'), { cause: error });
+  }
+}
+
 /**
  * Sends money back, in the caller's transaction, which holds the order's row: never more than was
  * paid less what was refunded before, whatever else runs at once. An online payment goes back through
- * the simulated provider, which refunds at once; cash goes back by bank transfer to the IBAN given.
+ * its provider (Stripe at once; ePay by the admin in its dashboard, recorded here); cash and bank
+ * transfers go back by bank transfer to the IBAN given.
  */
 async function makeRefund(
   tx: Executor,
   order: OrderRow,
   refund: { requestId: string; amountMinor: number; reason: string | null; withdrawal: WithdrawalRow | null; createdBy: string | null },
+  provider: PaymentProvider,
 ): Promise<RefundRow> {
   const money = await moneyOf(tx, order.id);
   const left = money.paidMinor - money.refundedMinor;
   if (left <= 0) throw refusal(409, 'conflict', 'Everything paid for this order has been refunded.', 'returns', 'nothing_to_refund');
   if (refund.amountMinor > left) throw refusal(409, 'conflict', `At most ${left} is left to refund.`, 'returns', 'refund_too_large');
-  const cash = order.paymentMethod === 'cash_on_delivery';
+  const cash = PAID_OFFLINE.includes(order.paymentMethod);
   const iban = cash ? (refund.withdrawal?.iban ?? null) : null;
   if (cash && !iban) throw refusal(409, 'conflict', 'A cash refund needs the IBAN the buyer gave.', 'returns', 'refund_iban_missing');
+  // Last, once every check passed: the provider is asked only for a refund the shop records.
+  const providerReference = cash ? null : await refundOnline(tx, order, refund.amountMinor, refund.requestId, provider);
   const [row] = await tx
     .insert(refunds)
     .values({
@@ -361,7 +387,7 @@ async function makeRefund(
       amountMinor: refund.amountMinor,
       reason: refund.reason,
       method: cash ? 'bank_transfer' : 'provider',
-      providerReference: cash ? null : `re_sim_${randomBytes(10).toString('hex')}`,
+      providerReference,
       iban,
       createdBy: refund.createdBy,
     })
@@ -377,7 +403,7 @@ async function makeRefund(
  * The admin's refund of an order (for a withdrawal, or of anything still paid). Without an amount,
  * the default; less than the default needs a written reason. Idempotent per request id.
  */
-export async function refundOrder(db: Database, orderId: string, input: RefundInput, adminEmail: string): Promise<{ refund: Refund; created: boolean }> {
+export async function refundOrder(db: Database, orderId: string, input: RefundInput, adminEmail: string, provider: PaymentProvider): Promise<{ refund: Refund; created: boolean }> {
   return inTransaction(db, async (tx) => {
     const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
     if (!order) throw new HttpError(404, 'not_found', `Order ${orderId} not found`);
@@ -403,7 +429,7 @@ export async function refundOrder(db: Database, orderId: string, input: RefundIn
     if (amountMinor < fallback && !input.reason) {
       throw new HttpError(400, 'bad_request', 'A smaller refund than the default needs a reason.', { field: 'reason', messageKey: 'returns.errors.refund_reason_required' });
     }
-    const row = await makeRefund(tx, order, { requestId: input.requestId, amountMinor, reason: input.reason || null, withdrawal, createdBy: adminEmail });
+    const row = await makeRefund(tx, order, { requestId: input.requestId, amountMinor, reason: input.reason || null, withdrawal, createdBy: adminEmail }, provider);
     return { refund: toRefund(row), created: true };
   });
 }
@@ -412,7 +438,7 @@ export async function refundOrder(db: Database, orderId: string, input: RefundIn
  * A buyer cancels her own order before it is prepared: the pieces go back to stock, she is told as
  * for any cancellation, and what she paid goes back in full.
  */
-export async function cancelOwnOrder(db: Database, userId: string, orderId: string, mail: OrderMailSettings): Promise<void> {
+export async function cancelOwnOrder(db: Database, userId: string, orderId: string, mail: OrderMailSettings, provider: PaymentProvider): Promise<void> {
   if (!customerCancellationEnabled()) throw refusal(403, 'forbidden', 'This shop takes cancellations by e-mail only.', 'withdrawalForm', 'cancellation_disabled');
   await inTransaction(db, async (tx) => {
     const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
@@ -425,7 +451,7 @@ export async function cancelOwnOrder(db: Database, userId: string, orderId: stri
     await queueStatusMail(tx, mail, { orderId: order.id, customerEmail: order.customerEmail, language: order.language as TextLanguage }, 'cancelled');
     const money = await moneyOf(tx, order.id);
     const left = money.paidMinor - money.refundedMinor;
-    if (left > 0) await makeRefund(tx, order, { requestId: `cancel-${order.id}`, amountMinor: left, reason: 'cancelled by the buyer', withdrawal: null, createdBy: null });
+    if (left > 0) await makeRefund(tx, order, { requestId: `cancel-${order.id}`, amountMinor: left, reason: 'cancelled by the buyer', withdrawal: null, createdBy: null }, provider);
   });
 }
 

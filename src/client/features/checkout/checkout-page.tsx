@@ -45,6 +45,7 @@ const METHOD_TEXTS: Record<PaymentMethod, { label: string; hint: string }> = {
   pay_by_link: { label: 'checkout.payByLink', hint: 'checkout.payByLinkHint' },
   card: { label: 'checkout.card', hint: 'checkout.cardHint' },
   cash_on_delivery: { label: 'checkout.cashOnDelivery', hint: 'checkout.cashOnDeliveryHint' },
+  bank_transfer: { label: 'checkout.bankTransfer', hint: 'checkout.bankTransferHint' },
 };
 
 /** The method chosen at first: the first the shop offers, as PAYMENT_METHODS lists them in the order it prefers. */

@@ -16,5 +16,7 @@ export function notPayableText(t: Translate, order: Pick<Order, 'orderId' | 'sta
       return t('payment.noPaymentNeeded', { orderId, status: t(`orders.status.${order.status}`) });
     case 'cashOnDelivery':
       return t('payment.cashOnDelivery', { orderId });
+    case 'bankTransfer':
+      return t('payment.bankTransfer', { orderId });
   }
 }
