@@ -1,3 +1,4 @@
+import type { PaymentNotice } from './payments.js';
 import type { OrderStatus } from './order-status.js';
 import type { Currency } from './money.js';
 import type { OrderMail } from './order-mails.js';
@@ -46,4 +47,6 @@ export interface AdminOrderDetail {
   order: Order;
   stockChanges: StockChange[];
   mails: OrderMail[];
+  /** What payment providers said about the order, newest first. */
+  paymentNotices: PaymentNotice[];
 }

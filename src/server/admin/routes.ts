@@ -29,7 +29,8 @@ import type { OrderMailSettings } from '#server/orders/order-mails.js';
 import { getOrder, searchOrders } from '#server/orders/order-queries.js';
 import { orderIdOf } from '#server/orders/routes.js';
 import { changeOrderStatus } from '#server/orders/status-changes.js';
-import { countedPayment, recordCashPayment } from '#server/payments/service.js';
+import { paymentNoticesOf } from '#server/payments/online-payments.js';
+import { countedPayment, recordBankTransfer, recordCashPayment } from '#server/payments/service.js';
 import type { DocumentSettings } from '#server/invoices/issue-documents.js';
 import { stockChangesOfOrder, stockChangesOfProduct } from '#server/stock/service.js';
 import { workList } from './work-list.js';
@@ -113,8 +114,13 @@ const orderQuerySchema = z.object({
 
 /** The order as the admin sees it, with its stock changes and e-mails. */
 async function orderDetail(db: Database, orderId: string, order?: Order): Promise<AdminOrderDetail> {
-  const [found, stockChanges, mails] = await Promise.all([order ?? getOrder(db, orderId), stockChangesOfOrder(db, orderId), listOrderMails(db, orderId)]);
-  return { order: found, stockChanges, mails };
+  const [found, stockChanges, mails, notices] = await Promise.all([
+    order ?? getOrder(db, orderId),
+    stockChangesOfOrder(db, orderId),
+    listOrderMails(db, orderId),
+    paymentNoticesOf(db, orderId),
+  ]);
+  return { order: found, stockChanges, mails, paymentNotices: notices };
 }
 
 /** The admin's dashboard of sales, best sellers, stock and work, in the shop's currency. */
@@ -257,6 +263,15 @@ export function registerAdminRoutes(
     return countedPayment(metrics, 'cash_on_delivery', async () => {
       const orderId = orderIdOf(request.params);
       await recordCashPayment(db, orderId, mailSettings, documents);
+      return orderDetail(db, orderId);
+    });
+  });
+
+  app.post<{ Params: { orderId: string } }>('/api/admin/orders/:orderId/bank-transfer', async (request): Promise<AdminOrderDetail> => {
+    await requireAdmin(db, request);
+    return countedPayment(metrics, 'bank_transfer', async () => {
+      const orderId = orderIdOf(request.params);
+      await recordBankTransfer(db, orderId, documents);
       return orderDetail(db, orderId);
     });
   });

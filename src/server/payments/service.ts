@@ -143,6 +143,22 @@ export async function recordCashPayment(db: Database, orderId: string, mailSetti
 }
 
 /**
+ * A bank transfer that reached the shop's account, recorded by the admin: the order's due amount paid
+ * by transfer, and the order paid (with its documents and the customer's receipt). Only an order that
+ * awaits its transfer takes one; recording it again answers 409.
+ */
+export async function recordBankTransfer(db: Database, orderId: string, documents: DocumentSettings): Promise<void> {
+  await inTransaction(db, async (tx) => {
+    const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
+    if (!order) throw new HttpError(404, 'not_found', `Order ${orderId} not found`);
+    const [existing] = await tx.select({ paymentId: payments.paymentId }).from(payments).where(eq(payments.orderId, orderId));
+    const state = paymentStateOf({ status: normalizeOrderStatus(order.status), payment: existing, paymentMethod: order.paymentMethod });
+    if (state !== 'bankTransfer') throw new HttpError(409, 'order_not_payable', `Order ${orderId} awaits no bank transfer: ${state}.`);
+    await settlePayment(tx, order, { method: 'bank_transfer' }, documents);
+  });
+}
+
+/**
  * A customer's order as the payment page polls it. A pay-by-link order left unpaid for more than
  * 30 seconds is paid by the simulated provider (when the shop takes such payments), so that the page,
  * the profile and the admin agree.
