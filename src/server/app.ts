@@ -143,6 +143,8 @@ export async function buildApp({ config, database, images, pages, logger = false
             // The offline service worker (/sw.js) and the web app manifest come from the shop itself.
             'worker-src': ["'self'"],
             'manifest-src': ["'self'"],
+            // ePay.bg takes the signed payment request as a form the buyer's browser posts to it.
+            'form-action': ["'self'", ...(config.paymentProvider.name === 'epay' ? [new URL(config.paymentProvider.url).origin] : [])],
             'upgrade-insecure-requests': config.publicUrl.startsWith('https:') ? [] : null,
           },
         },
@@ -222,6 +224,8 @@ export async function buildApp({ config, database, images, pages, logger = false
     showBgnEquivalent: config.showBgnEquivalent,
     paymentMethods: config.paymentMethods,
     shopMode: config.shopMode,
+    paymentProvider: config.paymentProvider.name,
+    bankAccount: config.paymentMethods.includes('bank_transfer') ? config.bankAccount : null,
   };
   await registerPageFallback(app, pages, settings, database);
   return app;

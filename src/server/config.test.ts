@@ -103,6 +103,28 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SHOP_MODE: 'live', PAYMENT_METHODS: 'card', KEEP_SIMULATED_PAYMENTS: 'yes' })).not.toThrow();
   });
 
+  it('takes payments through the simulated provider unless PAYMENT_PROVIDER names a real one with its settings', () => {
+    expect(loadConfig({}).paymentProvider).toEqual({ name: 'simulated' });
+    const stripe = { PAYMENT_PROVIDER: 'stripe', SHOP_CURRENCY: 'EUR', STRIPE_SECRET_KEY: 'sk_test_abc123', STRIPE_WEBHOOK_SECRET: 'whsec_abc123' };
+    expect(loadConfig(stripe).paymentProvider).toEqual({ name: 'stripe', secretKey: 'sk_test_abc123', webhookSecret: 'whsec_abc123', apiUrl: 'https://api.stripe.com' });
+    expect(() => loadConfig({ ...stripe, STRIPE_WEBHOOK_SECRET: '' })).toThrow(/STRIPE_WEBHOOK_SECRET: PAYMENT_PROVIDER=stripe needs/);
+    expect(() => loadConfig({ ...stripe, SHOP_CURRENCY: 'BGN' })).toThrow(/SHOP_CURRENCY: PAYMENT_PROVIDER=stripe takes euro only/);
+    const epay = { PAYMENT_PROVIDER: 'epay', EPAY_MIN: 'D123456789', EPAY_SECRET: 'A'.repeat(64) };
+    expect(loadConfig(epay).paymentProvider).toEqual({ name: 'epay', merchantId: 'D123456789', secret: 'A'.repeat(64), url: 'https://www.epay.bg/' });
+    expect(() => loadConfig({ ...epay, EPAY_MIN: '' })).toThrow(/EPAY_MIN/);
+    // A live shop with a real provider takes cards for real, and cash on delivery.
+    expect(loadConfig({ ...epay, SHOP_MODE: 'live' }).paymentMethods).toEqual(['card', 'cash_on_delivery']);
+  });
+
+  it('offers bank transfers to the account BANK_IBAN names, and refuses to offer them without one', () => {
+    const bank = { BANK_IBAN: 'bg80 bnbg 9661 1020 3456 78', BANK_BIC: 'bnbgbgsf', BANK_ACCOUNT_NAME: 'Nail Art Atelier Ltd.' };
+    expect(loadConfig(bank).bankAccount).toEqual({ iban: 'BG80BNBG96611020345678', bic: 'BNBGBGSF', accountName: 'Nail Art Atelier Ltd.' });
+    expect(loadConfig({ ...bank, SHOP_MODE: 'live' }).paymentMethods).toEqual(['cash_on_delivery', 'bank_transfer']);
+    expect(loadConfig({}).bankAccount).toBeNull();
+    expect(() => loadConfig({ PAYMENT_METHODS: 'card,bank_transfer' })).toThrow(/BANK_IBAN: bank_transfer is offered/);
+    expect(() => loadConfig({ BANK_IBAN: bank.BANK_IBAN })).toThrow(/BANK_ACCOUNT_NAME/);
+  });
+
   it('leaves the language of new-order notices to each admin unless ORDER_NOTIFY_LANGUAGE sets it', () => {
     expect(loadConfig({}).orderNotifyLanguage).toBeUndefined();
     expect(loadConfig({ ORDER_NOTIFY_LANGUAGE: 'bg' }).orderNotifyLanguage).toBe('bg');
@@ -172,6 +194,13 @@ describe('loadConfig', () => {
     ['INVOICE_START_NUMBER', '0'],
     ['INVOICE_START_NUMBER', '12345678901'],
     ['INVOICE_START_NUMBER', '1.5'],
+    ['PAYMENT_PROVIDER', 'paypal'],
+    ['STRIPE_SECRET_KEY', 'pk_live_publishable'],
+    ['STRIPE_WEBHOOK_SECRET', 'secret'],
+    ['EPAY_MIN', 'D12 345'],
+    ['EPAY_SECRET', 'short'],
+    ['BANK_IBAN', 'BG80BNBG96611020345679'],
+    ['BANK_BIC', 'BNBG'],
   ])('stops with a message naming %s when it is %j', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { CURRENCIES, MAX_PRICE_MINOR, parsePriceToMinor, SPEC_PRICING, type PricingRules } from '#shared/money.js';
 import { PAYMENT_METHODS, type PaymentMethod } from '#shared/orders.js';
-import { PAYMENT_PROVIDERS, type BankAccount, type PaymentProviderName } from '#shared/payment-methods.js';
+import { ONLINE_PAYMENT_METHODS, PAYMENT_PROVIDERS, type BankAccount, type PaymentProviderName } from '#shared/payment-methods.js';
 import { isValidIban } from '#shared/withdrawals.js';
 import { SHOP_MODES, type ShopMode } from '#shared/settings.js';
 import { isValidBulgarianVatNumber, isValidUic, normalizeVatNumber } from '#shared/tax-ids.js';
@@ -39,9 +39,6 @@ const taxRate = z
   .string()
   .regex(/^(0(\.\d{1,4})?|1(\.0{1,4})?)$/, 'TAX_RATE must be a fraction between 0 and 1 with at most 4 decimals, such as 0.2')
   .transform((value) => Math.round(Number(value) * 10_000));
-
-/** The online methods: the payment provider settles them, and the simulated one takes no money. */
-const ONLINE_PAYMENT_METHODS: readonly PaymentMethod[] = ['pay_by_link', 'card'];
 
 /**
  * What a shop offers when PAYMENT_METHODS is not set: a demo the simulated provider's methods; a live

@@ -7,6 +7,9 @@ export type PaymentMethod = 'pay_by_link' | 'card' | 'cash_on_delivery' | 'bank_
 /** How a recorded payment was made: by the order's method, or, for an order a gift card paid whole, by the card. */
 export type PaymentRecordMethod = PaymentMethod | 'gift_card';
 
+/** The methods a payment provider settles online; cash and bank transfers are recorded by the admin. */
+export const ONLINE_PAYMENT_METHODS: readonly PaymentMethod[] = ['pay_by_link', 'card'];
+
 /** Who settles the online methods: the simulated provider of the demo, Stripe, or ePay.bg. */
 export const PAYMENT_PROVIDERS = ['simulated', 'stripe', 'epay'] as const;
 export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];

@@ -12,18 +12,16 @@ export type PaymentStart = { kind: 'redirect'; url: string } | { kind: 'form'; a
  * order's, the order no longer payable, a second payment of a paid order, an event only noted); or
  * refused unread (bad signature, malformed, unknown attempt).
  */
-export const NOTICE_OUTCOMES = [
-  'recorded',
-  'duplicate',
-  'amount_mismatch',
-  'order_not_payable',
-  'paid_twice',
-  'noted',
-  'unknown_attempt',
-  'order_mismatch',
-  'refused',
-] as const;
-export type NoticeOutcome = (typeof NOTICE_OUTCOMES)[number];
+export type NoticeOutcome =
+  | 'recorded'
+  | 'duplicate'
+  | 'amount_mismatch'
+  | 'order_not_payable'
+  | 'paid_twice'
+  | 'noted'
+  | 'unknown_attempt'
+  | 'order_mismatch'
+  | 'refused';
 
 /** A provider's notification about an order, as the admin sees it. */
 export interface PaymentNotice {

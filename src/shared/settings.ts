@@ -1,5 +1,6 @@
 import { SPEC_PRICING, type PricingRules } from './money.js';
 import type { PaymentMethod } from './orders.js';
+import type { BankAccount, PaymentProviderName } from './payment-methods.js';
 
 /** A demo shop (the default) says so in a banner, seeds the demo catalogue and takes simulated payments; a live shop does none of that. */
 export const SHOP_MODES = ['demo', 'live'] as const;
@@ -19,6 +20,10 @@ export interface PublicSettings {
   paymentMethods: PaymentMethod[];
   /** A demo shop shows the demo banner. */
   shopMode: ShopMode;
+  /** Who takes the online payments: the simulated provider's window, or a real provider's page. */
+  paymentProvider: PaymentProviderName;
+  /** The account bank transfers go to; null when the shop takes none. */
+  bankAccount: BankAccount | null;
 }
 
 /** What a page without the server's settings (a test, a cached shell) assumes: the specification's shop. */
@@ -29,6 +34,8 @@ export const DEFAULT_PUBLIC_SETTINGS: Omit<PublicSettings, 'publicUrl'> = {
   showBgnEquivalent: false,
   paymentMethods: ['pay_by_link', 'card'],
   shopMode: 'demo',
+  paymentProvider: 'simulated',
+  bankAccount: null,
 };
 
 export const PUBLIC_SETTINGS_ELEMENT_ID = 'shop-settings';

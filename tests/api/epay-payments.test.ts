@@ -30,7 +30,7 @@ describeEachDatabase(
     let admin: string;
     beforeAll(async () => {
       const testApp = context();
-      [{ id: product }] = (await testApp.database.db.insert(products).values(testProduct({ name: 'Foil Set', priceMinor: 2280, stockCount: 1000 })).returning({ id: products.id })) as [{ id: string }];
+      [{ id: product }] = (await testApp.database.db.insert(products).values(testProduct({ name: 'Foil Set', priceMinor: 2280, stock: 1000 })).returning({ id: products.id })) as [{ id: string }];
       await testApp.database.db.insert(admins).values({ id: 'owner@epay.test' }).onConflictDoNothing();
       admin = await signIn(testApp, 'owner@epay.test');
     });

@@ -1,6 +1,6 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orders, orderStatusChanges, payments } from '#server/db/schema.js';
+import { orders, orderStatusChanges } from '#server/db/schema.js';
 import { selectRows } from '#server/db/transaction.js';
 import { migratedWith, type Target } from './migration-targets.js';
 import { databaseTargets } from './test-app.js';
@@ -67,10 +67,11 @@ for (const kind of databaseTargets) {
           ${row.orderedAt.toISOString()}, ${row.updatedAt.toISOString()}, ${row.pendingAt?.toISOString() ?? null}, ${row.paidAt?.toISOString() ?? null},
           ${row.preparingAt?.toISOString() ?? null})`);
       }
-      await db.insert(payments).values([
-        { paymentId: 'pay_prepare', orderId: 'NA-PREPARE0', method: 'card', amountMinor: 1649, processedAt: at(10) },
-        { paymentId: 'pay_repaid', orderId: 'NA-REPAID00', method: 'card', amountMinor: 1649, processedAt: at(10) },
-      ]);
+      // In the columns payments had then: the current schema names columns added since.
+      for (const paymentId of ['pay_prepare', 'pay_repaid']) {
+        const orderId = paymentId === 'pay_prepare' ? 'NA-PREPARE0' : 'NA-REPAID00';
+        await db.execute(sql`insert into payments (payment_id, order_id, method, amount_minor, processed_at) values (${paymentId}, ${orderId}, 'card', 1649, ${at(10).toISOString()})`);
+      }
       });
     });
     afterAll(async () => {

@@ -36,7 +36,7 @@ describeEachDatabase(
     let admin: string;
     beforeAll(async () => {
       const testApp = context();
-      [{ id: product }] = (await testApp.database.db.insert(products).values(testProduct({ name: 'Pearl Set', priceMinor: 1738, stockCount: 1000 })).returning({ id: products.id })) as [{ id: string }];
+      [{ id: product }] = (await testApp.database.db.insert(products).values(testProduct({ name: 'Pearl Set', priceMinor: 1738, stock: 1000 })).returning({ id: products.id })) as [{ id: string }];
       await testApp.database.db.insert(admins).values({ id: 'owner@stripe.test' }).onConflictDoNothing();
       admin = await signIn(testApp, 'owner@stripe.test');
     });

@@ -28,16 +28,16 @@ export function OrderLineName({ item }: { item: Order['items'][number] }) {
 }
 
 /**
- * The order's status and, for cash on delivery, how it is paid beside it ("Accepted", "Cash on
- * delivery"), so that such an order never reads as one awaiting an online payment.
+ * The order's status and, for cash on delivery or a bank transfer still awaited, how it is paid beside
+ * it ("Accepted", "Cash on delivery"), so that such an order never reads as one awaiting an online payment.
  */
 export function OrderStatusBadge({ status, paymentMethod }: { status: Order['status']; paymentMethod?: PaymentMethod }) {
   const { t } = useTranslation();
   const badge = <span className={`status status--${status}`}>{t(`orders.status.${status}`)}</span>;
-  if (paymentMethod !== 'cash_on_delivery') return badge;
+  if (paymentMethod !== 'cash_on_delivery' && !(paymentMethod === 'bank_transfer' && status === 'pending')) return badge;
   return (
     <span className="status-badges">
-      {badge} <span className="status status--payment">{t('orders.method.cash_on_delivery')}</span>
+      {badge} <span className="status status--payment">{t(`orders.method.${paymentMethod}`)}</span>
     </span>
   );
 }

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Order, PlaceOrderRequest, RecordPaymentRequest } from '#shared/orders.js';
 import { PAYMENT_POLL_MS } from '#shared/orders.js';
+import type { PaymentStart } from '#shared/payments.js';
 import { requestJson } from '#client/api/http.js';
 import { queryKeys } from '#client/api/query-keys.js';
 
@@ -31,3 +32,8 @@ export async function recordPayment(orderId: string, payment: RecordPaymentReque
   return (await requestJson<{ order: Order }>(`/api/orders/${encodeURIComponent(orderId)}/payment`, { method: 'POST', body: JSON.stringify(payment) })).order;
 }
 
+
+/** Asks the server to start a payment with the shop's provider: where to send the buyer. */
+export async function startPayment(orderId: string): Promise<PaymentStart> {
+  return (await requestJson<{ start: PaymentStart }>(`/api/orders/${encodeURIComponent(orderId)}/payment-session`, { method: 'POST' })).start;
+}

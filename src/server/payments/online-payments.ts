@@ -4,7 +4,7 @@ import type { TextLanguage } from '#shared/catalog.js';
 import type { Currency } from '#shared/money.js';
 import { normalizeOrderStatus } from '#shared/order-status.js';
 import { paymentStateOf, type PaymentMethod } from '#shared/orders.js';
-import type { PaymentProviderName } from '#shared/payment-methods.js';
+import { ONLINE_PAYMENT_METHODS, type PaymentProviderName } from '#shared/payment-methods.js';
 import type { NoticeOutcome, PaymentNotice, PaymentStart } from '#shared/payments.js';
 import { paymentReturnPath } from '#shared/routes.js';
 import type { Database, Executor } from '#server/db/client.js';
@@ -20,9 +20,6 @@ import { moneyDue, settlePayment } from './service.js';
 type OrderRow = typeof orders.$inferSelect;
 type AttemptRow = typeof paymentAttempts.$inferSelect;
 
-/** The methods a provider settles online; cash and bank transfers are recorded by the admin. */
-export const ONLINE_METHODS: readonly PaymentMethod[] = ['pay_by_link', 'card'];
-
 /** A notification's body as kept for the admin: enough to read it, not enough to fill the disk. */
 const KEPT_BODY_CHARS = 64 * 1024;
 
@@ -37,7 +34,7 @@ export async function startOnlinePayment(db: Database, provider: PaymentProvider
     if (!order) throw new HttpError(404, 'not_found', `Order ${orderId} not found`);
     const [paid] = await tx.select({ paymentId: payments.paymentId }).from(payments).where(eq(payments.orderId, orderId));
     const state = paymentStateOf({ status: normalizeOrderStatus(order.status), payment: paid, paymentMethod: order.paymentMethod });
-    if (state !== 'payable' || !ONLINE_METHODS.includes(order.paymentMethod as PaymentMethod)) {
+    if (state !== 'payable' || !ONLINE_PAYMENT_METHODS.includes(order.paymentMethod as PaymentMethod)) {
       throw new HttpError(409, 'order_not_payable', `Order ${orderId} cannot be paid online: ${state}.`);
     }
     if (!provider.currencies.includes(order.currency as Currency)) {

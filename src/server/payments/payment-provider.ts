@@ -4,7 +4,7 @@ import type { PaymentMethod, PaymentProviderName } from '#shared/payment-methods
 import type { PaymentStart } from '#shared/payments.js';
 
 /** One attempt to pay an order, as the provider is asked for it: the amount is the order's, fixed when the attempt starts. */
-export interface PaymentRequest {
+interface PaymentRequest {
   attemptId: string;
   /** The attempt's number, for providers that name a payment by digits (ePay's INVOICE). */
   invoice: number;
@@ -20,7 +20,7 @@ export interface PaymentRequest {
   cancelUrl: string;
 }
 
-export interface StartedPayment {
+interface StartedPayment {
   start: PaymentStart;
   /** The provider's id of the attempt (a Checkout Session's id), when it gives one. */
   providerReference: string | null;
@@ -52,7 +52,7 @@ export interface ReceivedNotification {
   headers: Record<string, string | string[] | undefined>;
 }
 
-export type NotificationReading =
+type NotificationReading =
   | { verified: true; events: PaymentEvent[] }
   /** Refused unread (bad or stale signature, malformed): what it claims is kept only to show the admin. */
   | { verified: false; reason: string; claimedOrderId: string | null };

@@ -4,7 +4,7 @@ import type { PaymentEvent, PaymentProvider } from './payment-provider.js';
 import { ProviderUnavailable } from './payment-provider.js';
 
 /** How old a signed notification may be, in seconds: Stripe's own default, against replays of old ones. */
-export const STRIPE_SIGNATURE_TOLERANCE_S = 300;
+const STRIPE_SIGNATURE_TOLERANCE_S = 300;
 
 export interface StripeSettings {
   secretKey: string;

@@ -71,6 +71,10 @@ export function changeStatus(orderId: string, change: ChangeOrderStatusRequest):
 }
 
 /** Records the cash the courier collected for a cash-on-delivery order (its total); the order is then delivered too. */
+export function recordBankTransfer(orderId: string): Promise<AdminOrderDetail> {
+  return requestJson<AdminOrderDetail>(`/api/admin/orders/${encodeURIComponent(orderId)}/bank-transfer`, { method: 'POST' });
+}
+
 export function recordCashPayment(orderId: string): Promise<AdminOrderDetail> {
   return requestJson<AdminOrderDetail>(`/api/admin/orders/${encodeURIComponent(orderId)}/cash-payment`, { method: 'POST' });
 }

@@ -17,7 +17,9 @@ import { formatDateTime } from '#client/ui/format-date.js';
 import { Price, usePriceText } from '#client/ui/price.js';
 import { ConfirmDialog } from '#client/ui/confirm-dialog.js';
 import { LoadErrorMessage, LoadingMessage } from '#client/ui/state-message.js';
-import { changeStatus, recordCashPayment, useAdminOrder } from './admin-api.js';
+import { changeStatus, recordBankTransfer, recordCashPayment, useAdminOrder } from './admin-api.js';
+import { PaymentNotices } from './payment-notices.js';
+import { settings } from '#client/settings.js';
 import { OrderMails } from './order-mails.js';
 import { Localized, useLocalize } from '#client/i18n/localized.js';
 import { EMPTY_CHOICE_SUMMARY, hasChoices } from '#shared/product-options.js';
@@ -64,7 +66,8 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
   const id = useId();
   const [saving, setSaving] = useState(false);
   const [recordingCash, setRecordingCash] = useState(false);
-  const [confirmingCash, setConfirmingCash] = useState(false);
+  /** The money the admin is asked to confirm before it is recorded: the courier's cash, or a bank transfer. */
+  const [confirming, setConfirming] = useState<'cash' | 'transfer' | null>(null);
   const priceText = usePriceText();
   // The status chosen in the select, applied only by the button: browsing the options with the arrow
   // keys changes nothing and tells the customer nothing. Null follows the order's own status.
@@ -102,18 +105,19 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
     }
   };
 
-  const recordCash = async () => {
-    setConfirmingCash(false);
+  const recordMoney = async (kind: 'cash' | 'transfer') => {
+    setConfirming(null);
     if (recordingCash) return;
     setRecordingCash(true);
     try {
-      const changed = await recordCashPayment(orderId);
+      const changed = kind === 'cash' ? await recordCashPayment(orderId) : await recordBankTransfer(orderId);
       queryClient.setQueryData(queryKeys.adminOrder(orderId), changed);
       void queryClient.invalidateQueries({ queryKey: queryKeys.adminOrders() });
       // The button is gone with the order paid: the focus goes to the payment it recorded rather than to the page.
       paymentHeading.current?.focus();
       const amount = changed.order.payment?.amountMinor ?? amountDue(changed.order);
-      onToast({ message: t('admin.orders.cashPaymentRecorded', { amount: priceText(amount, changed.order.currency) }), kind: 'success' });
+      const recorded = kind === 'cash' ? t('admin.orders.cashPaymentRecorded', { amount: priceText(amount, changed.order.currency) }) : t('admin.orders.bankTransferRecorded', { orderId });
+      onToast({ message: recorded, kind: 'success' });
     } catch (error) {
       // Paid or cancelled meanwhile (in another window, say): the order as it now is shows which.
       if (error instanceof ApiError && error.code === 'order_not_payable') void order.refetch();
@@ -243,6 +247,9 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
                 {t('returns.refundOrderTitle')}
               </h3>
               <p className="field__hint">{t('returns.refundOrderHint')}</p>
+              {settings.paymentProvider === 'epay' && order.data.order.payment?.method !== 'cash_on_delivery' && order.data.order.payment?.method !== 'bank_transfer' && (
+                <p className="field__hint">{t('admin.orders.epayRefundHint')}</p>
+              )}
               <RefundForm
                 // A new form with the new default once a refund changes what is left.
                 key={order.data.order.afterSale.refundedMinor}
@@ -257,18 +264,35 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
             <div className="form-actions">
               {/* aria-disabled rather than disabled, as for the status: the keyboard focus stays on the button. */}
               {/* Asked first: it records money, sets the order Delivered and e-mails the customer. */}
-              <button type="button" className="button button--primary" aria-disabled={recordingCash} onClick={() => !recordingCash && setConfirmingCash(true)}>
+              <button type="button" className="button button--primary" aria-disabled={recordingCash} onClick={() => !recordingCash && setConfirming('cash')}>
                 {recordingCash ? t('admin.orders.recordingCashPayment') : t('admin.orders.recordCashPayment')}
               </button>
             </div>
           )}
-          {confirmingCash && (
+          {paymentStateOf(order.data.order) === 'bankTransfer' && (
+            <div className="form-actions">
+              {/* Asked first: it records money, sets the order Paid and e-mails the customer. */}
+              <button type="button" className="button button--primary" aria-disabled={recordingCash} onClick={() => !recordingCash && setConfirming('transfer')}>
+                {recordingCash ? t('admin.orders.recordingBankTransfer') : t('admin.orders.recordBankTransfer')}
+              </button>
+            </div>
+          )}
+          {confirming === 'transfer' && (
+            <ConfirmDialog
+              title={t('admin.orders.confirmBankTransferTitle')}
+              message={t('admin.orders.confirmBankTransfer', { amount: priceText(amountDue(order.data.order), order.data.order.currency), orderId })}
+              confirmLabel={t('admin.orders.recordBankTransfer')}
+              onConfirm={() => void recordMoney('transfer')}
+              onCancel={() => setConfirming(null)}
+            />
+          )}
+          {confirming === 'cash' && (
             <ConfirmDialog
               title={t('admin.orders.confirmCashPaymentTitle')}
               message={t('admin.orders.confirmCashPayment', { amount: priceText(amountDue(order.data.order), order.data.order.currency), orderId })}
               confirmLabel={t('admin.orders.recordCashPayment')}
-              onConfirm={() => void recordCash()}
-              onCancel={() => setConfirmingCash(false)}
+              onConfirm={() => void recordMoney('cash')}
+              onCancel={() => setConfirming(null)}
             />
           )}
           <h3 className="order-details__heading" id={`${id}-timeline`}>
@@ -291,6 +315,7 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
               </li>
             ))}
           </ol>
+          <PaymentNotices notices={order.data.paymentNotices} currency={order.data.order.currency} />
           <OrderMails orderId={orderId} mails={order.data.mails} onToast={onToast} />
         </>
       )}

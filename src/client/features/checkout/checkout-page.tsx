@@ -5,7 +5,7 @@ import type { AddressInput } from '#shared/addresses.js';
 import { giftCardLinesMinor, priceLines } from '#shared/pricing.js';
 import { exceedsStock } from '#shared/stock.js';
 import { DEFAULT_PAYMENT_METHOD, type PaymentMethod } from '#shared/orders.js';
-import { legalPath, PAGE_ROUTES, profilePath } from '#shared/routes.js';
+import { legalPath, PAGE_ROUTES, paymentPath, profilePath } from '#shared/routes.js';
 import { errorText } from '#client/api/error-text.js';
 import { ApiError } from '#client/api/http.js';
 import { queryKeys } from '#client/api/query-keys.js';
@@ -148,8 +148,16 @@ export default function CheckoutPage() {
       const paid = order.status === 'paid';
       // An order paid to the courier, or paid already, has no payment page to remember anything for.
       if (!cashOnDelivery && !paid) rememberPaymentInfo(order.orderId, { checkoutUrl: order.checkoutUrl, paymentMethod: order.paymentMethod });
-      navigate(profilePath('orders'));
-      const placedText = paid ? 'checkout.orderCreatedPaid' : cashOnDelivery ? 'checkout.orderCreatedCashOnDelivery' : 'checkout.orderCreated';
+      // A bank transfer is made from the buyer's own bank: its page shows where to send the money.
+      const bankTransfer = order.paymentMethod === 'bank_transfer' && !paid;
+      navigate(bankTransfer ? paymentPath(order.orderId) : profilePath('orders'));
+      const placedText = paid
+        ? 'checkout.orderCreatedPaid'
+        : cashOnDelivery
+          ? 'checkout.orderCreatedCashOnDelivery'
+          : bankTransfer
+            ? 'checkout.orderCreatedBankTransfer'
+            : 'checkout.orderCreated';
       showModal({ type: 'success', message: t(placedText, { orderId: order.orderId }) });
       void queryClient.invalidateQueries({ queryKey: queryKeys.carts() });
       void queryClient.invalidateQueries({ queryKey: queryKeys.orders() });

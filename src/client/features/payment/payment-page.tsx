@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useParams, useSearchParams } from 'wouter';
 import { REDIRECT_AFTER_PAYMENT_MS, type Order } from '#shared/orders.js';
-import { mockPaymentPath, PAGE_ROUTES, PAYMENT_COMPLETED_PARAM, profilePath } from '#shared/routes.js';
+import { mockPaymentPath, PAGE_ROUTES, PAYMENT_COMPLETED_PARAM, PAYMENT_RETURN_PARAM, profilePath, type PaymentReturn } from '#shared/routes.js';
 import { ApiError } from '#client/api/http.js';
 import { useTranslation } from '#client/i18n/i18n.js';
 import { OrderDetails } from '#client/orders/order-details.js';
@@ -12,7 +12,10 @@ import { usePageMeta } from '#client/seo/page-meta.js';
 import { useSession } from '#client/session/session.js';
 import { SignInRequired } from '#client/ui/sign-in-required.js';
 import { LoadingMessage } from '#client/ui/state-message.js';
+import { BankTransferDetails } from '#client/orders/bank-transfer-details.js';
+import { settings } from '#client/settings.js';
 import { notPayableText } from './not-payable.js';
+import { ProviderPayment } from './provider-payment.js';
 
 /** The message the payment window sends its opener when a payment went through (spec section 7). */
 interface PaymentCompleted {
@@ -90,6 +93,14 @@ export default function PaymentPage() {
   const info = paymentInfo(orderId, current);
   const method = info.paymentMethod ?? current.paymentMethod;
 
+  const providerReturn = searchParams.get(PAYMENT_RETURN_PARAM) as PaymentReturn | null;
+  const waitingText =
+    settings.paymentProvider === 'simulated' || providerReturn === null
+      ? t('payment.waiting')
+      : providerReturn === 'back'
+        ? t('payment.waitingForProvider')
+        : t('payment.returnedCancelled');
+
   const openPaymentWindow = () => {
     const url = info.checkoutUrl ?? mockPaymentPath(orderId, method);
     const opened = window.open(url, `payment-${orderId}`, 'popup,width=520,height=760');
@@ -123,6 +134,7 @@ export default function PaymentPage() {
             <p className={paymentState === 'cancelled' ? 'notice notice--warning' : 'notice'} role="status">
               {notPayable}
             </p>
+            {paymentState === 'bankTransfer' && settings.bankAccount && <BankTransferDetails order={current} account={settings.bankAccount} />}
             <div className="form-actions">
               <Link href={profilePath('orders')} className="button button--primary">
                 {t('payment.viewOrder')}
@@ -139,18 +151,24 @@ export default function PaymentPage() {
             {t('orders.number', { orderId })}
           </h1>
           <div className="panel">
-            <p className="notice" role="status">
-              {t('payment.waiting')}
+            <p className={providerReturn === 'cancelled' ? 'notice notice--warning' : 'notice'} role="status">
+              {waitingText}
             </p>
-            <div className="form-actions">
-              <button type="button" className="button button--primary" onClick={openPaymentWindow}>
-                {method === 'card' ? t('payment.payWithCard') : t('payment.openPaymentLink')}
-              </button>
-            </div>
-            {popupBlocked && (
-              <p className="form-error" role="alert">
-                {t('payment.popupBlocked')}
-              </p>
+            {settings.paymentProvider === 'simulated' ? (
+              <>
+                <div className="form-actions">
+                  <button type="button" className="button button--primary" onClick={openPaymentWindow}>
+                    {method === 'card' ? t('payment.payWithCard') : t('payment.openPaymentLink')}
+                  </button>
+                </div>
+                {popupBlocked && (
+                  <p className="form-error" role="alert">
+                    {t('payment.popupBlocked')}
+                  </p>
+                )}
+              </>
+            ) : (
+              <ProviderPayment orderId={orderId} provider={settings.paymentProvider} />
             )}
           </div>
         </>

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useLocation } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import { amountDue, paymentStateOf } from '#shared/orders.js';
 import { paymentPath } from '#shared/routes.js';
 import { useTranslation } from '#client/i18n/i18n.js';
@@ -90,6 +90,14 @@ export function OrdersTab({ highlightedOrderId }: OrdersTabProps) {
                 )}
               </span>
               {paymentState === 'cashOnDelivery' && <span className="muted">{t('profileView.cashOnDeliveryNote')}</span>}
+              {paymentState === 'bankTransfer' && (
+                <>
+                  <span className="muted">{t('profileView.bankTransferNote')}</span>
+                  <Link href={paymentPath(order.orderId)} className="button">
+                    {t('profileView.bankDetails')}
+                  </Link>
+                </>
+              )}
               {paymentState === 'payable' && (
                 <button
                   type="button"

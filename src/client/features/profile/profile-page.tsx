@@ -48,7 +48,9 @@ export default function ProfilePage() {
           {/* A cash-on-delivery order waits for no payment: the courier collects it. */}
           {placed.paymentMethod === 'cash_on_delivery'
             ? t('profileView.orderPlacedCashOnDelivery', { orderId: placed.orderId })
-            : t('profileView.orderPlaced', { orderId: placed.orderId })}
+            : placed.paymentMethod === 'bank_transfer'
+              ? t('profileView.orderPlacedBankTransfer', { orderId: placed.orderId })
+              : t('profileView.orderPlaced', { orderId: placed.orderId })}
         </p>
       )}
       <dl className="profile__facts">
