@@ -370,7 +370,7 @@ export const orders = pgTable(
     // read from the index, where the indexes above would read every order of the status or of the e-mails.
     index('orders_status_customer_email_idx').on(table.status, table.customerEmail),
     uniqueIndex('orders_user_idempotency_key_idx').on(table.userId, table.idempotencyKey),
-    check('orders_payment_method_known', sql`${table.paymentMethod} in ('pay_by_link', 'card', 'cash_on_delivery')`),
+    check('orders_payment_method_known', sql`${table.paymentMethod} in ('pay_by_link', 'card', 'cash_on_delivery', 'bank_transfer')`),
     check('orders_currency_known', sql`${table.currency} in ('BGN', 'EUR')`),
   ],
 );

@@ -31,4 +31,6 @@ ALTER TABLE "payment_attempts" ADD CONSTRAINT "payment_attempts_order_id_orders_
 ALTER TABLE "payment_notices" ADD CONSTRAINT "payment_notices_order_id_orders_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."orders"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "payment_attempts_order_idx" ON "payment_attempts" USING btree ("order_id","created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "payment_attempts_reference_idx" ON "payment_attempts" USING btree ("provider","provider_reference");--> statement-breakpoint
-CREATE INDEX "payment_notices_order_idx" ON "payment_notices" USING btree ("order_id","received_at");
+CREATE INDEX "payment_notices_order_idx" ON "payment_notices" USING btree ("order_id","received_at");--> statement-breakpoint
+ALTER TABLE "orders" DROP CONSTRAINT "orders_payment_method_known";--> statement-breakpoint
+ALTER TABLE "orders" ADD CONSTRAINT "orders_payment_method_known" CHECK ("orders"."payment_method" in ('pay_by_link', 'card', 'cash_on_delivery', 'bank_transfer'));
