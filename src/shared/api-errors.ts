@@ -43,12 +43,6 @@ export const API_ERROR_CODES = [
   'discount_refused',
   /** A gift card the checkout does not take; messageKey says why (giftCardRefusalKey). */
   'gift_card_refused',
-  /** The payment provider could not be reached to start a payment or a refund; nothing changed. */
-  'payment_provider_unavailable',
-  /** With a real payment provider, only its verified notification says that an order was paid. */
-  'payment_by_provider',
-  /** The payment provider takes no payments in the order's currency (Stripe takes euro, not leva). */
-  'currency_not_taken',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 

@@ -72,7 +72,7 @@ describeEachDatabase(
       expect(order.checkoutUrl).toBe(`http://shop.test/checkout/payment/${order.orderId}`);
       const response = await testApp.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/payment`, headers: { cookie }, payload: { method: 'card', cardLast4: '4242' } });
       expect(response.statusCode).toBe(403);
-      expect(response.json().error.code).toBe('payment_by_provider');
+      expect(response.json().error).toMatchObject({ code: 'forbidden', messageKey: 'payment.confirmedByProvider' });
       expect((await orderOf(order.orderId, cookie)).status).toBe('pending');
     });
 
@@ -188,7 +188,7 @@ describeEachDatabase(
       try {
         const response = await testApp.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/payment-session`, headers: { cookie } });
         expect(response.statusCode).toBe(503);
-        expect(response.json().error.code).toBe('payment_provider_unavailable');
+        expect(response.json().error).toMatchObject({ code: 'unavailable', messageKey: 'payment.providerUnavailable' });
         expect(response.body).not.toContain(TEST_STRIPE_KEY);
       } finally {
         stripe.down = false;

@@ -38,7 +38,7 @@ export async function startOnlinePayment(db: Database, provider: PaymentProvider
       throw new HttpError(409, 'order_not_payable', `Order ${orderId} cannot be paid online: ${state}.`);
     }
     if (!provider.currencies.includes(order.currency as Currency)) {
-      throw new HttpError(409, 'currency_not_taken', `${provider.name} takes no payments in ${order.currency}.`);
+      throw new HttpError(409, 'conflict', `${provider.name} takes no payments in ${order.currency}.`, { messageKey: 'payment.currencyNotTaken' });
     }
     const [attempt] = await tx
       .insert(paymentAttempts)
@@ -64,7 +64,7 @@ export async function startOnlinePayment(db: Database, provider: PaymentProvider
   } catch (error) {
     await db.update(paymentAttempts).set({ state: 'failed' }).where(eq(paymentAttempts.id, attempt.id));
     // The provider's own words go to the log (through the cause), not to the buyer.
-    throw Object.assign(new HttpError(503, 'payment_provider_unavailable', 'The payment service cannot be reached just now; the order is kept and can be paid later.'), { cause: error });
+    throw Object.assign(new HttpError(503, 'unavailable', 'The payment service cannot be reached just now; the order is kept and can be paid later.', { messageKey: 'payment.providerUnavailable' }), { cause: error });
   }
 }
 

@@ -52,7 +52,7 @@ export function registerPaymentRoutes(app: FastifyInstance, db: Database, settin
   app.post<WithId>('/api/orders/:orderId/payment', async (request): Promise<{ order: Order }> => {
     const user = await requireUser(db, request);
     return countedPayment(metrics, namedMethod(request.body), async () => {
-      if (!simulated) throw new HttpError(403, 'payment_by_provider', `Payments are confirmed by ${provider.name}, not by the browser.`);
+      if (!simulated) throw new HttpError(403, 'forbidden', `Payments are confirmed by ${provider.name}, not by the browser.`, { messageKey: 'payment.confirmedByProvider' });
       const details = parseInput(recordPaymentSchema, request.body);
       if (!offered.includes(details.method)) throw new HttpError(400, 'payment_method_unavailable', `This shop does not take payments by ${details.method}`);
       return { order: await recordPayment(db, user.id, orderIdOf(request.params), details, documents) };

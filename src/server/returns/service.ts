@@ -353,7 +353,7 @@ async function refundOnline(tx: Executor, order: OrderRow, amountMinor: number, 
     return refund.reference;
   } catch (error) {
     if (!(error instanceof ProviderUnavailable)) throw error;
-    throw Object.assign(new HttpError(503, 'payment_provider_unavailable', 'The payment provider did not make the refund; nothing was recorded, try again.'), { cause: error });
+    throw Object.assign(new HttpError(503, 'unavailable', 'The payment provider did not make the refund; nothing was recorded, try again.', { messageKey: 'returns.errors.provider_refund_failed' }), { cause: error });
   }
 }
 
