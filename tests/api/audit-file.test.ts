@@ -31,7 +31,9 @@ const SELLER = {
   NRA_ALTERNATIVE_REGIME: 'true',
   PRICES_INCLUDE_TAX: 'true',
   TAX_RATE: '0.2',
-  PAYMENT_METHODS: 'card,cash_on_delivery',
+  PAYMENT_METHODS: 'card,cash_on_delivery,bank_transfer',
+  BANK_IBAN: 'BG80BNBG96611020345678',
+  BANK_ACCOUNT_NAME: 'Ателие Нокти ЕООД',
 };
 
 /** Validates the file's text against НАП's schema; libxml2 reads UTF-8 only, so the declaration says so. */
@@ -66,8 +68,9 @@ describeEachDatabase(
       await fillCart(testApp, cookie, [product, product, product]);
       const order = await placeOrder(testApp, cookie, payload);
       await before?.(order);
-      if (payload.paymentMethod === 'cash_on_delivery') {
-        expect((await testApp.app.inject({ method: 'POST', url: `/api/admin/orders/${order.orderId}/cash-payment`, headers: { cookie: admin } })).statusCode).toBeLessThan(300);
+      if (payload.paymentMethod === 'cash_on_delivery' || payload.paymentMethod === 'bank_transfer') {
+        const recording = payload.paymentMethod === 'cash_on_delivery' ? 'cash-payment' : 'bank-transfer';
+        expect((await testApp.app.inject({ method: 'POST', url: `/api/admin/orders/${order.orderId}/${recording}`, headers: { cookie: admin } })).statusCode).toBeLessThan(300);
       } else {
         const paid = await testApp.app.inject({ method: 'POST', url: `/api/orders/${order.orderId}/payment`, headers: { cookie }, payload: { method: 'card', cardLast4: '4242' } });
         expect(paid.statusCode).toBe(200);
@@ -82,6 +85,7 @@ describeEachDatabase(
       const card = await paidOrder(testApp, { paymentMethod: 'card', invoiceBuyer: company }, '2026-11-03T10:00:00Z');
       const plain = await paidOrder(testApp, { paymentMethod: 'card' }, '2026-11-15T12:00:00Z');
       const cash = await paidOrder(testApp, { paymentMethod: 'cash_on_delivery' }, '2026-11-20T09:00:00Z');
+      const transfer = await paidOrder(testApp, { paymentMethod: 'bank_transfer' }, '2026-11-22T09:00:00Z');
       // Placed in leva before the changeover and paid in November: its amounts go in the file in euro.
       const leva = await paidOrder(testApp, { paymentMethod: 'card' }, '2026-11-30T21:59:00Z', async (order) => {
         await testApp.database.db.update(orders).set({ currency: 'BGN' }).where(eq(orders.id, order.orderId));
@@ -109,15 +113,15 @@ describeEachDatabase(
       expect(values(xml, 'e_shop_n')).toEqual(['RF0001234']);
       expect(values(xml, 'domain_name')).toEqual(['shop.test']);
       expect([values(xml, 'mon'), values(xml, 'god')]).toEqual([['11'], ['2026']]);
-      expect(values(xml, 'ord_n')).toEqual([card.orderId, plain.orderId, cash.orderId, leva.orderId]);
+      expect(values(xml, 'ord_n')).toEqual([card.orderId, plain.orderId, cash.orderId, transfer.orderId, leva.orderId]);
       expect(values(xml, 'ord_n')).not.toContain(december.orderId);
-      expect(values(xml, 'paym')).toEqual(['4', '4', '3', '4']);
-      // The sale documents' numbers; cash on delivery has none.
-      expect(values(xml, 'doc_n').map(Number)).toEqual([1, 2, 0, 3]);
+      // A bank transfer is a payment exempt under чл. 3 (1), and, like cash on delivery, gets no sale document.
+      expect(values(xml, 'paym')).toEqual(['4', '4', '3', '1', '4']);
+      expect(values(xml, 'doc_n').map(Number)).toEqual([1, 2, 0, 0, 3]);
 
       // Each order: its lines add up to its total, net and VAT make the total, and the total is what was paid (in euro).
       const orderTexts = xml.split('<orderenum>').slice(1);
-      const paidTotals = [card, plain, cash].map((order) => order.pricing.total).concat([bgnToEurMinor(leva.pricing.total)]);
+      const paidTotals = [card, plain, cash, transfer].map((order) => order.pricing.total).concat([bgnToEurMinor(leva.pricing.total)]);
       orderTexts.forEach((text, index) => {
         const [net, discount, vat, gross] = [values(text, 'ord_total1'), values(text, 'ord_disc'), values(text, 'ord_vat'), values(text, 'ord_total2')].map((entry) => cents(entry[0]!));
         expect(discount, `order ${index}`).toBe(0);
@@ -154,7 +158,7 @@ describeEachDatabase(
       expect(response.body.startsWith('\uFEFF')).toBe(true);
       const [header, ...rows] = response.body.slice(1).trimEnd().split('\r\n').map((line) => line.split(','));
       expect(header).toEqual(['type', 'number', 'date', 'order', 'corrects', 'buyer', 'buyer_uic', 'buyer_vat_number', 'net', 'vat', 'total', 'currency', 'payment_method', 'reference']);
-      expect(rows.map((row) => row[0])).toEqual(['invoice', 'credit_note', 'payment', 'payment', 'payment', 'payment']);
+      expect(rows.map((row) => row[0])).toEqual(['invoice', 'credit_note', 'payment', 'payment', 'payment', 'payment', 'payment']);
       const [invoice, note] = rows as [string[], string[]];
       expect([invoice[5], invoice[6], invoice[7], invoice[11]]).toEqual(['Салон „Красота“ & Ко ООД', '123456786', 'BG123456786', 'EUR']);
       expect(cents(invoice[8]!) + cents(invoice[9]!)).toBe(cents(invoice[10]!));

@@ -63,8 +63,12 @@ export const decimal = (minor: number) => (minor / 100).toFixed(2);
 
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** НАП's payment codes (paym): 3 is cash on delivery with a postal money transfer, 4 a payment service provider. */
-const paymentCode = (method: string) => (method === 'cash_on_delivery' ? 3 : 4);
+/**
+ * НАП's payment codes (paym): 1 a payment exempt under чл. 3 (a transfer to the shop's payment
+ * account), 3 cash on delivery with a postal money transfer, 4 a payment service provider.
+ */
+const PAYMENT_CODES: Record<string, number> = { bank_transfer: 1, cash_on_delivery: 3 };
+const paymentCode = (method: string) => PAYMENT_CODES[method] ?? 4;
 
 /** НАП's codes for how money went back (r_paym): 1 to a payment account (bank transfer), 2 to the card. */
 const refundCode = (method: string) => (method === 'bank_transfer' ? 1 : 2);
@@ -113,9 +117,9 @@ export async function auditFileXml(db: Executor, monthText: string, settings: Au
       const vat = convert(line.vatMinor, from, currency);
       return { name: line.description.bg, quantity: line.quantity, net: value - vat, vat, value, rate: Math.round(line.vatRateBasisPoints / 100) };
     });
-    // The sale document's number, or else the invoice's; an order paid in cash on delivery without an
-    // invoice has neither (the courier's money transfer documents it), and the schema still asks for
-    // the element, which the annex leaves empty: 0.
+    // The sale document's number, or else the invoice's; an order paid in cash on delivery or by bank
+    // transfer without an invoice has neither (the courier's money transfer, or the bank, documents
+    // it), and the schema still asks for the element, which the annex leaves empty: 0.
     const ownDocuments = documents.filter((document) => document.orderId === order.id);
     const document = ownDocuments.find((entry) => entry.kind === 'sale_document') ?? ownDocuments.find((entry) => entry.kind === 'invoice');
     const sum = (pick: (article: (typeof articles)[number]) => number) => articles.reduce((total, article) => total + pick(article), 0);

@@ -98,6 +98,12 @@ async function issue(tx: Executor, kind: TaxDocumentKind, settings: DocumentSett
 }
 
 /**
+ * Payments the alternative regime documents otherwise: cash on delivery by the courier's postal money
+ * transfer, a bank transfer by the bank's own record (Н-18, чл. 3 exempts it).
+ */
+const PAID_WITHOUT_SALE_DOCUMENT: readonly string[] = ['cash_on_delivery', 'bank_transfer'];
+
+/**
  * Issues, in the transaction that records an order's payment, the documents the payment calls for:
  * the invoice the buyer asked for, and under the alternative regime the sale document of an online
  * payment (cash on delivery is documented by the courier's postal money transfer instead). The order
@@ -105,7 +111,7 @@ async function issue(tx: Executor, kind: TaxDocumentKind, settings: DocumentSett
  */
 export async function issuePaymentDocuments(tx: Executor, order: OrderRow, settings: DocumentSettings): Promise<void> {
   const invoice = order.invoiceBuyer !== null;
-  const saleDocument = settings.alternativeRegime && order.paymentMethod !== 'cash_on_delivery';
+  const saleDocument = settings.alternativeRegime && !PAID_WITHOUT_SALE_DOCUMENT.includes(order.paymentMethod);
   if (!invoice && !saleDocument) return;
   const paid = await paymentAndLines(tx, order.id);
   if (invoice) await issue(tx, 'invoice', settings, order, paid);
