@@ -13,6 +13,8 @@ export interface StripeSettings {
   apiUrl: string;
 }
 
+const REFUND_TIMEOUT_MS = 8_000;
+
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The order a notification names, read without trusting it: only to show the admin what a refused one claimed. */
@@ -157,7 +159,12 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
     async refund(payment, requestId) {
       if (!payment.providerReference) throw new ProviderUnavailable('stripe', new Error('The payment names no PaymentIntent to refund'));
       try {
-        const refund = await stripe.refunds.create({ payment_intent: payment.providerReference, amount: payment.amountMinor }, { idempotencyKey: `refund-${requestId}` });
+        // Asked while the refund's transaction holds the order (on the embedded database, the whole
+        // database): one try, briefly. A refund that timed out is asked again under the same key.
+        const refund = await stripe.refunds.create(
+          { payment_intent: payment.providerReference, amount: payment.amountMinor },
+          { idempotencyKey: `refund-${requestId}`, timeout: REFUND_TIMEOUT_MS, maxNetworkRetries: 0 },
+        );
         return { reference: refund.id };
       } catch (error) {
         throw new ProviderUnavailable('stripe', error);
