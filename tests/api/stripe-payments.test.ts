@@ -225,6 +225,39 @@ describeEachDatabase(
       // Stripe refunded exactly what the shop recorded.
       expect(intent.refunded).toBe(3 * part);
     });
+
+    it('records a refund made in Stripe’s dashboard from Stripe’s report, once, and nothing more for the shop’s own', async () => {
+      const testApp = context();
+      const { order, cookie } = await cardOrder('dashboard@stripe.test');
+      const { sessionId } = await startPayment(order.orderId, cookie);
+      for (const event of stripe.complete(sessionId)) await deliver(testApp, event);
+      const intentId = stripe.sessions.get(sessionId)!.payment_intent!;
+      const refundedInAll = (amount: number) =>
+        stripe.signedEvent('charge.refunded', { id: `ch_for_${intentId}`, object: 'charge', amount: order.pricing.total, amount_refunded: amount, currency: 'eur', payment_intent: intentId, refunded: amount === order.pricing.total });
+      const refundRows = () => testApp.database.db.select().from(refunds).where(eq(refunds.orderId, order.orderId));
+
+      // 5.00 refunded in the dashboard, reported twice.
+      const report = refundedInAll(500);
+      expect((await deliver(testApp, report)).statusCode).toBe(200);
+      expect((await deliver(testApp, report)).statusCode).toBe(200);
+      expect(await refundRows()).toEqual([expect.objectContaining({ amountMinor: 500, method: 'provider', createdBy: null })]);
+      expect((await orderOf(order.orderId, cookie)).afterSale).toMatchObject({ refundedMinor: 500 });
+
+      // The shop's own refund, and Stripe's report of both: nothing more.
+      const own = await testApp.app.inject({
+        method: 'POST',
+        url: `/api/admin/orders/${order.orderId}/refunds`,
+        headers: { cookie: admin },
+        payload: { requestId: `own-refund-${order.orderId}`, amountMinor: 300, reason: 'a nail broke' },
+      });
+      expect(own.statusCode).toBe(201);
+      expect((await deliver(testApp, refundedInAll(800))).statusCode).toBe(200);
+      expect((await refundRows()).map((refund) => refund.amountMinor).sort((a, b) => a - b)).toEqual([300, 500]);
+      const outcomes = (await testApp.database.db.select().from(paymentNotices).where(and(eq(paymentNotices.orderId, order.orderId), eq(paymentNotices.eventType, 'charge.refunded')))).map(
+        (notice) => notice.outcome,
+      );
+      expect(outcomes.sort()).toEqual(['noted', 'noted', 'recorded']);
+    });
   },
   STRIPE_SHOP,
 );

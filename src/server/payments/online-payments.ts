@@ -15,6 +15,7 @@ import type { DocumentSettings } from '#server/invoices/issue-documents.js';
 import type { ShopMetrics } from '#server/metrics/shop-metrics.js';
 import { lockCustomerOrderRow } from '#server/orders/status-changes.js';
 import type { AttemptKey, EventAnswer, NotificationAnswer, PaymentEvent, PaymentProvider, ReceivedNotification } from './payment-provider.js';
+import { recordRefundReported } from '#server/returns/service.js';
 import { moneyDue, settlePayment } from './service.js';
 
 type OrderRow = typeof orders.$inferSelect;
@@ -100,8 +101,9 @@ async function takePayment(tx: Executor, order: OrderRow, attempt: AttemptRow, e
  */
 async function applyEvent(db: Database, provider: PaymentProviderName, event: PaymentEvent, body: string, documents: DocumentSettings): Promise<{ outcome: NoticeOutcome; method?: PaymentMethod }> {
   return inTransaction(db, async (tx) => {
+    if (event.kind === 'refunded') return takeRefundReport(tx, provider, event, body);
     const attempt = event.attempt ? await findAttempt(tx, provider, event.attempt) : undefined;
-    const notice = { provider, verified: true, eventId: event.eventId.slice(0, 200), eventType: event.eventType.slice(0, 100), amountMinor: event.amountMinor, currency: event.currency?.slice(0, 3) ?? null, body: body.slice(0, KEPT_BODY_CHARS) };
+    const notice = noticeOf(provider, event, body);
     if (!attempt) {
       await tx.insert(paymentNotices).values({ ...notice, orderId: await existingOrderId(tx, event.orderId), outcome: 'unknown_attempt' });
       return { outcome: 'unknown_attempt' };
@@ -127,6 +129,39 @@ async function applyEvent(db: Database, provider: PaymentProviderName, event: Pa
     await tx.insert(paymentNotices).values({ ...notice, orderId: attempt.orderId, outcome });
     return { outcome, method: order!.paymentMethod as PaymentMethod };
   });
+}
+
+/** What a notice is kept as, besides its order and outcome. */
+const noticeOf = (provider: PaymentProviderName, event: PaymentEvent, body: string) => ({
+  provider,
+  verified: true,
+  eventId: event.eventId.slice(0, 200),
+  eventType: event.eventType.slice(0, 100),
+  amountMinor: event.amountMinor,
+  currency: event.currency?.slice(0, 3) ?? null,
+  body: body.slice(0, KEPT_BODY_CHARS),
+});
+
+/**
+ * A provider's report of how much of a payment has been refunded in all: the payment it names gives
+ * the order, whose row is held while what the shop has not recorded yet is recorded (a refund made in
+ * the provider's dashboard). The shop's own refunds are recorded as they are made, so their reports
+ * find nothing missing.
+ */
+async function takeRefundReport(tx: Executor, provider: PaymentProviderName, event: PaymentEvent, body: string): Promise<{ outcome: NoticeOutcome }> {
+  const [payment] = event.paymentReference
+    ? await tx.select().from(payments).where(and(eq(payments.provider, provider), eq(payments.providerReference, event.paymentReference)))
+    : [];
+  if (!payment || event.amountMinor === null) {
+    await tx.insert(paymentNotices).values({ ...noticeOf(provider, event, body), orderId: null, outcome: 'unknown_attempt' });
+    return { outcome: 'unknown_attempt' };
+  }
+  const [order] = await tx.select().from(orders).where(eq(orders.id, payment.orderId)).for('update');
+  const recorded =
+    event.currency === order!.currency && (await recordRefundReported(tx, order!, event.amountMinor, `${provider}-refunded-${event.paymentReference}-${event.amountMinor}`, null));
+  const outcome: NoticeOutcome = event.currency !== order!.currency ? 'amount_mismatch' : recorded ? 'recorded' : 'noted';
+  await tx.insert(paymentNotices).values({ ...noticeOf(provider, event, body), orderId: order!.id, outcome });
+  return { outcome };
 }
 
 /** The order a notice names, when there is such an order: a refused notice may name anything. */

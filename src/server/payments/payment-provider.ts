@@ -34,8 +34,11 @@ export interface PaymentEvent {
   /** The provider's id of the event, or (ePay) the invoice and status, which repeat when the notice does. */
   eventId: string;
   eventType: string;
-  /** paid: the money was taken; denied or expired: the attempt ended without it; noted: kept for the record. */
-  kind: 'paid' | 'denied' | 'expired' | 'noted';
+  /**
+   * paid: the money was taken; denied or expired: the attempt ended without it; refunded: so much of
+   * the payment (amountMinor) has been refunded in all; noted: kept for the record.
+   */
+  kind: 'paid' | 'denied' | 'expired' | 'refunded' | 'noted';
   attempt: AttemptKey | null;
   /** The order the provider names (Stripe's metadata); null where it names only the attempt. */
   orderId: string | null;

@@ -69,8 +69,21 @@ function eventOf(event: Stripe.Event): PaymentEvent {
         paymentReference: intent.id,
       };
     }
+    case 'charge.refunded': {
+      // The charge's refunds in all, the shop's own and any made in Stripe's dashboard: the shop records what it has not.
+      const charge = event.data.object;
+      return {
+        ...base,
+        kind: 'refunded',
+        attempt: null,
+        orderId: null,
+        amountMinor: charge.amount_refunded,
+        currency: charge.currency.toUpperCase(),
+        paymentReference: idOf(charge.payment_intent),
+      };
+    }
     default: {
-      // Refunds and the rest are kept for the admin: the shop's own refunds are recorded as it makes them.
+      // The rest is kept for the admin.
       const object = event.data.object as { metadata?: Stripe.Metadata | null; amount?: number; currency?: string; payment_intent?: string | { id: string } | null };
       return {
         ...base,

@@ -367,7 +367,8 @@ async function makeRefund(
   tx: Executor,
   order: OrderRow,
   refund: { requestId: string; amountMinor: number; reason: string | null; withdrawal: WithdrawalRow | null; createdBy: string | null },
-  provider: PaymentProvider,
+  /** Sends an online payment's money back and names the provider's refund; a refund the provider made already just names it. */
+  sendBack: (amountMinor: number, requestId: string) => Promise<string | null>,
 ): Promise<RefundRow> {
   const money = await moneyOf(tx, order.id);
   const left = money.paidMinor - money.refundedMinor;
@@ -377,7 +378,7 @@ async function makeRefund(
   const iban = cash ? (refund.withdrawal?.iban ?? null) : null;
   if (cash && !iban) throw refusal(409, 'conflict', 'A cash refund needs the IBAN the buyer gave.', 'returns', 'refund_iban_missing');
   // Last, once every check passed: the provider is asked only for a refund the shop records.
-  const providerReference = cash ? null : await refundOnline(tx, order, refund.amountMinor, refund.requestId, provider);
+  const providerReference = cash ? null : await sendBack(refund.amountMinor, refund.requestId);
   const [row] = await tx
     .insert(refunds)
     .values({
@@ -397,6 +398,22 @@ async function makeRefund(
   await queueMails(tx, [{ orderId: order.id, kind: 'refund_made', subjectId: row!.id, recipient: order.customerEmail, language: order.language as TextLanguage }]);
   await announceChange(tx, order.userId, 'orders');
   return row!;
+}
+
+/**
+ * Money the provider reports as refunded in all for the order's payment (a refund made in Stripe's
+ * dashboard, say), in the caller's transaction, which holds the order's row: what the shop has not
+ * recorded yet is recorded once, with its credit note and the buyer's e-mail. The request id names
+ * the reported total, so the same report again records nothing. Answers whether it recorded one.
+ */
+export async function recordRefundReported(tx: Executor, order: OrderRow, refundedInAllMinor: number, requestId: string, reference: string | null): Promise<boolean> {
+  const [earlier] = await tx.select({ id: refunds.id }).from(refunds).where(eq(refunds.requestId, requestId));
+  if (earlier) return false;
+  const money = await moneyOf(tx, order.id);
+  const missing = Math.min(refundedInAllMinor, money.paidMinor) - money.refundedMinor;
+  if (missing <= 0) return false;
+  await makeRefund(tx, order, { requestId, amountMinor: missing, reason: 'refunded through the payment provider', withdrawal: null, createdBy: null }, async () => reference);
+  return true;
 }
 
 /**
@@ -429,7 +446,9 @@ export async function refundOrder(db: Database, orderId: string, input: RefundIn
     if (amountMinor < fallback && !input.reason) {
       throw new HttpError(400, 'bad_request', 'A smaller refund than the default needs a reason.', { field: 'reason', messageKey: 'returns.errors.refund_reason_required' });
     }
-    const row = await makeRefund(tx, order, { requestId: input.requestId, amountMinor, reason: input.reason || null, withdrawal, createdBy: adminEmail }, provider);
+    const row = await makeRefund(tx, order, { requestId: input.requestId, amountMinor, reason: input.reason || null, withdrawal, createdBy: adminEmail }, (amount, requestId) =>
+      refundOnline(tx, order, amount, requestId, provider),
+    );
     return { refund: toRefund(row), created: true };
   });
 }
@@ -451,7 +470,11 @@ export async function cancelOwnOrder(db: Database, userId: string, orderId: stri
     await queueStatusMail(tx, mail, { orderId: order.id, customerEmail: order.customerEmail, language: order.language as TextLanguage }, 'cancelled');
     const money = await moneyOf(tx, order.id);
     const left = money.paidMinor - money.refundedMinor;
-    if (left > 0) await makeRefund(tx, order, { requestId: `cancel-${order.id}`, amountMinor: left, reason: 'cancelled by the buyer', withdrawal: null, createdBy: null }, provider);
+    if (left > 0) {
+      await makeRefund(tx, order, { requestId: `cancel-${order.id}`, amountMinor: left, reason: 'cancelled by the buyer', withdrawal: null, createdBy: null }, (amount, requestId) =>
+        refundOnline(tx, order, amount, requestId, provider),
+      );
+    }
   });
 }
 
