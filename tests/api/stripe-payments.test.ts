@@ -74,6 +74,11 @@ describeEachDatabase(
       expect(response.statusCode).toBe(403);
       expect(response.json().error).toMatchObject({ code: 'forbidden', messageKey: 'payment.confirmedByProvider' });
       expect((await orderOf(order.orderId, cookie)).status).toBe('pending');
+      // The page knows the provider, never its secrets.
+      const page = await testApp.app.inject({ method: 'GET', url: `/checkout/payment/${order.orderId}` });
+      expect(page.body).toContain('"paymentProvider":"stripe"');
+      expect(page.body).not.toContain(TEST_STRIPE_KEY);
+      expect(page.body).not.toContain(TEST_STRIPE_WEBHOOK_SECRET);
     });
 
     it('starts a Checkout Session of the order’s amount, naming the order, with an idempotency key per attempt', async () => {
