@@ -89,6 +89,17 @@ test('a card payment on Stripe’s page brings the buyer back to her paid order,
   await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible();
   const paid = (await (await page.request.get(`/api/orders/${order.orderId}`)).json()) as { order: { status: string; payment: { amountMinor: number } } };
   expect(paid.order).toMatchObject({ status: 'paid', payment: { amountMinor: order.pricing.total } });
+
+  // The admin reads what Stripe said: both events of the payment, one recorded, the other a repeat.
+  const admin = await signedInPage(browser, OWNER);
+  await admin.goto(`/admin?tab=orders&order=${order.orderId}`);
+  const notices = admin.getByRole('region', { name: 'Payment service notices' });
+  await expect(notices.getByRole('listitem')).toHaveCount(2);
+  await expect(notices.getByRole('listitem').filter({ hasText: 'checkout.session.completed' })).toHaveCount(1);
+  await expect(notices.getByRole('listitem').filter({ hasText: 'payment_intent.succeeded' })).toHaveCount(1);
+  await expect(notices.getByText('(signed: recorded)')).toHaveCount(1);
+  await expect(notices.getByText('(signed: repeat of an earlier notice)')).toHaveCount(1);
+  await admin.context().close();
   await page.context().close();
 });
 
