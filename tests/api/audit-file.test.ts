@@ -216,8 +216,8 @@ describeEachDatabase(
       const { stdout, stderr } = await command(['2026-11']);
       const xml = new TextDecoder('windows-1251').decode(stdout);
       expect(await schemaErrors(xml)).toEqual([]);
-      expect(values(xml, 'ord_n')).toHaveLength(4);
-      expect(stderr.toString()).toContain('The audit file of 2026-11: 4 orders paid, 2 with money returned.');
+      expect(values(xml, 'ord_n')).toHaveLength(5);
+      expect(stderr.toString()).toContain('The audit file of 2026-11: 5 orders paid, 2 with money returned.');
       await expect(command(['2026-13'])).rejects.toMatchObject({ code: 1 });
       await expect(command([])).rejects.toMatchObject({ code: 2 });
     });
