@@ -93,13 +93,9 @@ export default function PaymentPage() {
   const info = paymentInfo(orderId, current);
   const method = info.paymentMethod ?? current.paymentMethod;
 
-  const providerReturn = searchParams.get(PAYMENT_RETURN_PARAM) as PaymentReturn | null;
-  const waitingText =
-    settings.paymentProvider === 'simulated' || providerReturn === null
-      ? t('payment.waiting')
-      : providerReturn === 'back'
-        ? t('payment.waitingForProvider')
-        : t('payment.returnedCancelled');
+  // Back from a real provider's page: after paying (its word reaches the server on its own way), or having given up.
+  const providerReturn = settings.paymentProvider === 'simulated' ? null : (searchParams.get(PAYMENT_RETURN_PARAM) as PaymentReturn | null);
+  const waitingText = providerReturn === 'back' ? t('payment.waitingForProvider') : providerReturn === 'cancelled' ? t('payment.returnedCancelled') : t('payment.waiting');
 
   const openPaymentWindow = () => {
     const url = info.checkoutUrl ?? mockPaymentPath(orderId, method);
