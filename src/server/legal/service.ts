@@ -72,25 +72,40 @@ function pageSource(dataDir: string, page: LegalPage, language: TextLanguage): s
   return text;
 }
 
-/** The file's modification time and size, which change when it is written; undefined when there is no such file. */
+/**
+ * The file's modification time and size, which change when it is written; undefined when there is no
+ * such file (asked without an exception: every order asks about the owner's files, usually absent).
+ */
 function fileStamp(file: string): string | undefined {
-  try {
-    const { mtimeMs, size } = statSync(file);
-    return `${mtimeMs}:${size}`;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  const stats = statSync(file, { throwIfNoEntry: false });
+  return stats ? `${stats.mtimeMs}:${stats.size}` : undefined;
 }
 
 const filledSource = (settings: LegalSettings, page: LegalPage, language: TextLanguage) =>
   fillPlaceholders(pageSource(settings.dataDir, page, language), placeholderValues(settings));
 
-/** A short hash of the page's text in both languages after its placeholders are filled. */
+/** Each page's version for the settings it was computed with, and the files' stamps it was computed from. */
+const versions = new WeakMap<LegalSettings, Map<LegalPage, { stamps: string; version: string }>>();
+
+/**
+ * A short hash of the page's text in both languages after its placeholders are filled. It is computed
+ * again only when a file it reads has changed (checkout asks for the terms' version with every order):
+ * the files' stamps are compared, not their texts.
+ */
 function pageVersion(settings: LegalSettings, page: LegalPage): string {
+  const stamps = TEXT_LANGUAGES.map((language) => {
+    const own = ownLegalFile(settings.dataDir, page, language);
+    return fileStamp(own) ?? `default:${fileStamp(defaultLegalFile(page, language)) ?? ''}`;
+  }).join('|');
+  const known = versions.get(settings) ?? new Map<LegalPage, { stamps: string; version: string }>();
+  versions.set(settings, known);
+  const cached = known.get(page);
+  if (cached?.stamps === stamps) return cached.version;
   const hash = createHash('sha256');
   for (const language of TEXT_LANGUAGES) hash.update(`${language}\n${filledSource(settings, page, language)}\n`);
-  return hash.digest('hex').slice(0, 12);
+  const version = hash.digest('hex').slice(0, 12);
+  known.set(page, { stamps, version });
+  return version;
 }
 
 /**
