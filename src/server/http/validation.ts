@@ -28,6 +28,9 @@ export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unkn
   throw invalidInput(issue?.path.length ? issue.path.join('.') : undefined, issue?.message ?? 'Invalid input');
 }
 
+/** A uuid as PostgreSQL writes it: a text that is not one names no uuid column's row (and asking would fail). */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** The longest id any record has; a longer one in a path names nothing. */
 const MAX_ID_LENGTH = 100;
 

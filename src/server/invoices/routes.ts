@@ -14,7 +14,7 @@ import { accountingCsv } from './accounting-export.js';
 import { AuditFileError, auditFileXml, windows1251, type AuditFileSettings } from './audit-file.js';
 import { correctInvoiceBuyer } from './invoice-correction.js';
 import { requestInvoice, type InvoiceRequestOutcome } from './invoice-request.js';
-import { parseInput, pathId } from '#server/http/validation.js';
+import { parseInput, pathId, UUID } from '#server/http/validation.js';
 import { orderIdOf } from '#server/orders/routes.js';
 
 type WithOrder = { Params: { orderId: string } };
@@ -22,8 +22,6 @@ type WithDocument = { Params: { orderId: string; documentId: string } };
 
 /** Who an invoice asked for (or corrected) after checkout is to be made out to. */
 const requestInvoiceSchema = z.object({ invoiceBuyer: invoiceBuyerSchema });
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The documents of an order that the condition lets the asker see (their own order, or any for an admin), in the order issued. */
 async function listDocuments(db: Database, orderId: string, visible: SQL | undefined): Promise<TaxDocumentSummary[]> {

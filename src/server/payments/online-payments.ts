@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { TextLanguage } from '#shared/catalog.js';
 import type { Currency } from '#shared/money.js';
 import { normalizeOrderStatus } from '#shared/order-status.js';
-import { paymentStateOf, type PaymentMethod } from '#shared/orders.js';
+import type { PaymentMethod } from '#shared/orders.js';
 import { ONLINE_PAYMENT_METHODS, type PaymentProviderName } from '#shared/payment-methods.js';
 import type { NoticeOutcome, PaymentNotice, PaymentStart } from '#shared/payments.js';
 import { paymentReturnPath } from '#shared/routes.js';
@@ -11,12 +11,13 @@ import type { Database, Executor } from '#server/db/client.js';
 import { orders, paymentAttempts, paymentNotices, payments } from '#server/db/schema.js';
 import { inTransaction } from '#server/db/transaction.js';
 import { HttpError } from '#server/http/errors.js';
+import { UUID } from '#server/http/validation.js';
 import type { DocumentSettings } from '#server/invoices/issue-documents.js';
 import type { ShopMetrics } from '#server/metrics/shop-metrics.js';
 import { lockCustomerOrderRow } from '#server/orders/status-changes.js';
 import type { AttemptKey, EventAnswer, NotificationAnswer, PaymentEvent, PaymentProvider, ReceivedNotification } from './payment-provider.js';
 import { recordRefundReported } from '#server/returns/service.js';
-import { moneyDue, settlePayment } from './service.js';
+import { moneyDue, paymentStateOfRow, settlePayment } from './service.js';
 
 type OrderRow = typeof orders.$inferSelect;
 type AttemptRow = typeof paymentAttempts.$inferSelect;
@@ -33,8 +34,7 @@ export async function startOnlinePayment(db: Database, provider: PaymentProvider
   const { order, attempt } = await inTransaction(db, async (tx) => {
     const order = await lockCustomerOrderRow(tx, userId, orderId);
     if (!order) throw new HttpError(404, 'not_found', `Order ${orderId} not found`);
-    const [paid] = await tx.select({ paymentId: payments.paymentId }).from(payments).where(eq(payments.orderId, orderId));
-    const state = paymentStateOf({ status: normalizeOrderStatus(order.status), payment: paid, paymentMethod: order.paymentMethod });
+    const state = await paymentStateOfRow(tx, order);
     if (state !== 'payable' || !ONLINE_PAYMENT_METHODS.includes(order.paymentMethod as PaymentMethod)) {
       throw new HttpError(409, 'order_not_payable', `Order ${orderId} cannot be paid online: ${state}.`);
     }
@@ -71,8 +71,7 @@ export async function startOnlinePayment(db: Database, provider: PaymentProvider
 
 async function findAttempt(tx: Executor, provider: PaymentProviderName, key: AttemptKey): Promise<AttemptRow | undefined> {
   const match = 'attemptId' in key ? eq(paymentAttempts.id, key.attemptId) : eq(paymentAttempts.invoice, key.invoice);
-  // An id that is no uuid names no attempt; asking would make PostgreSQL refuse the query.
-  if ('attemptId' in key && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(key.attemptId)) return undefined;
+  if ('attemptId' in key && !UUID.test(key.attemptId)) return undefined;
   if ('invoice' in key && !(Number.isSafeInteger(key.invoice) && key.invoice <= 2_147_483_647)) return undefined;
   const [row] = await tx.select().from(paymentAttempts).where(and(match, eq(paymentAttempts.provider, provider)));
   return row;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { TextLanguage } from '#shared/catalog.js';
 import { normalizeOrderStatus } from '#shared/order-status.js';
-import { paymentStateOf, SIMULATED_COMPLETION_MS, type Order, type PaymentMethod } from '#shared/orders.js';
+import { paymentStateOf, SIMULATED_COMPLETION_MS, type Order, type PaymentMethod, type PaymentState } from '#shared/orders.js';
 import type { Database, Executor } from '#server/db/client.js';
 import { orders, payments } from '#server/db/schema.js';
 import { inTransaction } from '#server/db/transaction.js';
@@ -21,6 +21,12 @@ const newPaymentId = () => `pay_${randomBytes(12).toString('hex')}`;
 
 /** What the buyer pays by the order's own method: the total less what a gift card paid at checkout. */
 export const moneyDue = (order: Pick<OrderRow, 'totalMinor' | 'giftCardMinor'>) => order.totalMinor - order.giftCardMinor;
+
+/** What the order's row (held by the caller) and its recorded payment, if any, allow to be paid. */
+export async function paymentStateOfRow(tx: Executor, order: OrderRow): Promise<PaymentState> {
+  const [existing] = await tx.select({ paymentId: payments.paymentId }).from(payments).where(eq(payments.orderId, order.id));
+  return paymentStateOf({ status: normalizeOrderStatus(order.status), payment: existing, paymentMethod: order.paymentMethod });
+}
 
 export interface PaymentDetails {
   method: PaymentMethod;
@@ -59,9 +65,7 @@ export async function recordPayment(db: Database, userId: string, orderId: strin
   await inTransaction(db, async (tx) => {
     const order = await lockCustomerOrderRow(tx, userId, orderId);
     if (!order) throw new HttpError(404, 'not_found', `Order ${orderId} not found`);
-    const status = normalizeOrderStatus(order.status);
-    const [existing] = await tx.select({ paymentId: payments.paymentId }).from(payments).where(eq(payments.orderId, orderId));
-    const state = paymentStateOf({ status, payment: existing, paymentMethod: order.paymentMethod });
+    const state = await paymentStateOfRow(tx, order);
     if (state !== 'payable') throw new HttpError(409, 'order_not_payable', `Order ${orderId} cannot be paid: ${state}.`);
     // A payment is made by the order's own method: a customer could otherwise report an online order
     // paid "in cash on delivery", which only the admin records once the courier brings the money.
@@ -125,14 +129,12 @@ export async function recordCashPayment(db: Database, orderId: string, mailSetti
   await inTransaction(db, async (tx) => {
     const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
     if (!order) throw new HttpError(404, 'not_found', `Order ${orderId} not found`);
-    const status = normalizeOrderStatus(order.status);
-    const [existing] = await tx.select({ paymentId: payments.paymentId }).from(payments).where(eq(payments.orderId, orderId));
-    const state = paymentStateOf({ status, payment: existing, paymentMethod: order.paymentMethod });
+    const state = await paymentStateOfRow(tx, order);
     if (state !== 'cashOnDelivery') throw new HttpError(409, 'order_not_payable', `Order ${orderId} takes no cash payment: ${state}.`);
     const processedAt = new Date();
     await tx.insert(payments).values({ paymentId: newPaymentId(), orderId, method: 'cash_on_delivery', amountMinor: moneyDue(order), processedAt });
     const addressee = { orderId, customerEmail: order.customerEmail, language: order.language as TextLanguage };
-    if (status !== 'delivered') {
+    if (normalizeOrderStatus(order.status) !== 'delivered') {
       await setOrderStatus(tx, orderId, 'delivered', processedAt);
       await queueStatusMail(tx, mailSettings, addressee, 'delivered');
     }
@@ -151,8 +153,7 @@ export async function recordBankTransfer(db: Database, orderId: string, document
   await inTransaction(db, async (tx) => {
     const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
     if (!order) throw new HttpError(404, 'not_found', `Order ${orderId} not found`);
-    const [existing] = await tx.select({ paymentId: payments.paymentId }).from(payments).where(eq(payments.orderId, orderId));
-    const state = paymentStateOf({ status: normalizeOrderStatus(order.status), payment: existing, paymentMethod: order.paymentMethod });
+    const state = await paymentStateOfRow(tx, order);
     if (state !== 'bankTransfer') throw new HttpError(409, 'order_not_payable', `Order ${orderId} awaits no bank transfer: ${state}.`);
     await settlePayment(tx, order, { method: 'bank_transfer' }, documents);
   });
