@@ -1,5 +1,5 @@
 import { EPAY_BAD_CHECKSUM_ANSWER, encodeEpayRequest, epayAnswer, readEpayNotification, type EpayAnswerStatus } from './epay.js';
-import type { EventAnswer, PaymentEvent, PaymentProvider } from './payment-provider.js';
+import { orderLine, type EventAnswer, type PaymentEvent, type PaymentProvider } from './payment-provider.js';
 
 export interface EpaySettings {
   /** The merchant's customer number (КИН). */
@@ -34,7 +34,7 @@ export function epayProvider(settings: EpaySettings): PaymentProvider {
           amountMinor: request.amountMinor,
           currency: request.currency,
           expiresAt: new Date(Date.now() + PAYMENT_WINDOW_MS),
-          description: request.language === 'bg' ? `Поръчка № ${request.orderId}` : `Order #${request.orderId}`,
+          description: orderLine(request.orderId, request.language),
         },
         settings.secret,
       );

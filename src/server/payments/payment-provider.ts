@@ -93,6 +93,9 @@ export interface PaymentProvider {
   refund(payment: { providerReference: string | null; amountMinor: number; currency: Currency }, requestId: string): Promise<{ reference: string | null }>;
 }
 
+/** The order as the provider's page names it to the buyer, in her language. */
+export const orderLine = (orderId: string, language: TextLanguage) => (language === 'bg' ? `Поръчка № ${orderId}` : `Order #${orderId}`);
+
 /** The provider could not be reached, or refused to start a payment or a refund: the order stays as it was. */
 export class ProviderUnavailable extends Error {
   constructor(provider: PaymentProviderName, cause: unknown) {

@@ -1,7 +1,6 @@
 import Stripe from 'stripe';
-import type { TextLanguage } from '#shared/catalog.js';
 import type { PaymentEvent, PaymentProvider } from './payment-provider.js';
-import { ProviderUnavailable } from './payment-provider.js';
+import { orderLine, ProviderUnavailable } from './payment-provider.js';
 
 /** How old a signed notification may be, in seconds: Stripe's own default, against replays of old ones. */
 const STRIPE_SIGNATURE_TOLERANCE_S = 300;
@@ -27,9 +26,6 @@ function claimedOrderId(body: string): string | null {
     return null;
   }
 }
-
-/** The one line of the Checkout page: the order, in the buyer's language. */
-const orderLine = (orderId: string, language: TextLanguage) => (language === 'bg' ? `Поръчка № ${orderId}` : `Order #${orderId}`);
 
 const idOf = (value: string | { id: string } | null | undefined): string | null => (typeof value === 'string' ? value : (value?.id ?? null));
 
