@@ -63,7 +63,11 @@ export function ProductsPanel() {
           // A new product may exist by now although its form was not saved to the end (a later photo failed).
           void refresh();
         }}
-        onSaved={() => {
+        onSaved={(saved) => {
+          // The list shows the saved product at once: an edit opened before the new list arrives starts from what was saved.
+          queryClient.setQueriesData<Product[]>({ queryKey: queryKeys.adminProducts(), predicate: ({ queryKey }) => queryKey.length === 4 && queryKey[2] !== 'stock-changes' }, (list) =>
+            list?.map((shown) => (shown.id === saved.id ? saved : shown)),
+          );
           setEditing(null);
           void refresh();
           showModal({ type: 'success', message: t('admin.products.messages.saved') });
