@@ -3,33 +3,46 @@
 //
 // When SECOND_NODE names another Node.js binary as well (CI: Node 20 beside the Node 22 that runs
 // everything else, .ci/run), the tests run in two passes that share out the databases: on this Node
-// the API tests run on PostgreSQL, then on SECOND_NODE on PGlite. Every API test still runs on both
+// the API tests run on PostgreSQL, on SECOND_NODE on PGlite. Every API test still runs on both
 // databases, every unit test and every test that has no database choice runs on both Node versions,
-// and nothing runs twice on the same database. Each pass has one worker, which keeps both cores busy
-// (the tests' server processes, PostgreSQL and PGlite's own work): measured on two cores, two
-// workers, the two passes side by side, or the second pass beside the browser tests (581 s against
-// 525 s one after the other) all took longer, waiting for CPU the other held.
-import { spawnSync } from 'node:child_process';
+// and nothing runs twice on the same database. The passes run side by side, one worker each, their
+// output lines labelled: a pass spends much of its time waiting (for a server process to start, a
+// mail server's pause, a shutdown's deadline) while the other computes. Measured on two cores: 365 s
+// side by side against 428 s one after the other.
+import { spawn, spawnSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
 
 const VITEST = 'node_modules/vitest/vitest.mjs';
 const secondNode = process.env.SECOND_NODE;
 
-/** Runs Vitest on `node` with these extra settings; returns whether it passed. */
-function vitest(node, environment, args) {
-  const run = spawnSync(node, [VITEST, 'run', ...args], { env: { ...process.env, ...environment }, stdio: 'inherit' });
-  return run.status === 0;
+/** Runs Vitest on `node` with these extra settings, each output line after `label` when there is one; resolves to whether it passed. */
+function vitest(node, environment, args, label) {
+  return new Promise((resolve) => {
+    const run = spawn(node, [VITEST, 'run', ...args], { env: { ...process.env, ...environment }, stdio: label ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    if (label) {
+      for (const [stream, out] of [
+        [run.stdout, process.stdout],
+        [run.stderr, process.stderr],
+      ]) {
+        createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => out.write(`[${label}] ${line}\n`));
+      }
+    }
+    run.on('close', (code) => resolve(code === 0));
+  });
 }
 
 if (!secondNode) {
-  process.exitCode = vitest(process.execPath, {}, process.argv.slice(2)) ? 0 : 1;
+  process.exitCode = (await vitest(process.execPath, {}, process.argv.slice(2))) ? 0 : 1;
 } else {
   const version = spawnSync(secondNode, ['--version'], { encoding: 'utf8' });
   if (version.status !== 0) throw new Error(`SECOND_NODE=${secondNode} does not run: ${version.stderr}`);
   // Without a PostgreSQL server both passes run on PGlite, which is all there is.
   const hereTargets = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
-  console.warn(`Unit and API tests on Node ${process.version}, the API tests on ${hereTargets}`);
-  const here = vitest(process.execPath, { TEST_DATABASE_TARGETS: hereTargets }, ['--maxWorkers=1']);
-  console.warn(`Unit and API tests on Node ${version.stdout.trim()} (${secondNode}), the API tests on pglite`);
-  const there = vitest(secondNode, { TEST_DATABASE_TARGETS: 'pglite', TEST_DATABASE_URL: '' }, ['--maxWorkers=1']);
+  const hereLabel = `node ${process.version}, ${hereTargets}`;
+  const thereLabel = `node ${version.stdout.trim()}, pglite`;
+  const [here, there] = await Promise.all([
+    vitest(process.execPath, { TEST_DATABASE_TARGETS: hereTargets }, ['--maxWorkers=1'], hereLabel),
+    vitest(secondNode, { TEST_DATABASE_TARGETS: 'pglite', TEST_DATABASE_URL: '' }, ['--maxWorkers=1'], thereLabel),
+  ]);
   process.exitCode = here && there ? 0 : 1;
 }

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emptyDatabaseFile, openDatabase, saveEmptyDatabase, type DatabaseHandle } from '#server/db/client.js';
+import { emptyDatabaseFolder, openDatabase, saveEmptyDatabase, type DatabaseHandle } from '#server/db/client.js';
 
 // The embedded database's memory (src/server/db/client.ts): PostgreSQL's settings inside PGlite, and a
-// new DATA_DIR unpacked from the build's saved empty database rather than loaded through memory.
+// new DATA_DIR copied from the build's saved empty database rather than loaded through memory.
 
 describe('The embedded database on a new DATA_DIR', () => {
   let dataDir: string;
@@ -16,8 +16,8 @@ describe('The embedded database on a new DATA_DIR', () => {
 
   beforeAll(async () => {
     // The build saves it (npm run build:server); a run of the tests without a build saves it here.
-    if (!existsSync(emptyDatabaseFile())) await saveEmptyDatabase();
-    // Whole seconds: tar keeps the files' times to the second.
+    if (!existsSync(emptyDatabaseFolder())) await saveEmptyDatabase();
+    // Whole seconds: the files keep the times tar gave them, to the second.
     opened = Math.floor(Date.now() / 1000) * 1000;
     dataDir = await mkdtemp(path.join(tmpdir(), 'shop-pglite-memory-'));
     database = await openDatabase({ dataDir });
@@ -31,7 +31,7 @@ describe('The embedded database on a new DATA_DIR', () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  it("starts from the build's saved empty database, migrated, with nothing left of the unpacking", async () => {
+  it("starts from the build's saved empty database, migrated, with nothing left of the copying", async () => {
     // Its files keep the times they had when the build saved them; initdb would have written them now.
     expect((await stat(path.join(dataDir, 'db', 'PG_VERSION'))).mtimeMs).toBeLessThan(opened);
     expect((await readdir(dataDir)).filter((name) => name.startsWith('db.'))).toEqual([]);

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { openDatabase, saveEmptyDatabase } from '#server/db/client.js';
+import { emptyDatabaseTarball, openDatabase, unpackDatabase } from '#server/db/client.js';
 
 /*
  * Vitest global setup. Creating a database and running every migration on it costs far more than the
@@ -17,6 +17,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** A file holding a migrated PGlite data directory (PGlite's dumpDataDir), for loadDataDir. */
     pgliteSnapshot: string;
+    /** The same data directory unpacked, for a server process's new DATA_DIR to copy. */
+    pgliteSnapshotFolder: string;
     /** A migrated database on TEST_DATABASE_URL's server, for CREATE DATABASE ... TEMPLATE; absent without that server. */
     postgresTemplate?: string;
   }
@@ -34,9 +36,16 @@ export default async function setupDatabaseTemplates(project: TestProject): Prom
   try {
     if (serverUrl) await dropLeftovers(serverUrl);
     const snapshotFile = path.join(folder, 'migrated-pglite.tar');
+    const snapshotFolder = path.join(folder, 'migrated-pglite');
+    const savePgliteSnapshot = async () => {
+      const tarball = await emptyDatabaseTarball();
+      await writeFile(snapshotFile, Buffer.from(await tarball.arrayBuffer()));
+      await unpackDatabase(tarball, snapshotFolder);
+    };
     // PGlite's work is in this process, PostgreSQL's on its server: they can go on at once.
-    await Promise.all([saveEmptyDatabase(snapshotFile), serverUrl && templateName ? createPostgresTemplate(serverUrl, templateName) : undefined]);
+    await Promise.all([savePgliteSnapshot(), serverUrl && templateName ? createPostgresTemplate(serverUrl, templateName) : undefined]);
     project.provide('pgliteSnapshot', snapshotFile);
+    project.provide('pgliteSnapshotFolder', snapshotFolder);
     if (templateName) project.provide('postgresTemplate', templateName);
     return teardown;
   } catch (error) {

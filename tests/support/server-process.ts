@@ -1,8 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import * as tar from 'tar';
 import { inject } from 'vitest';
 import { projectPath } from '#server/project-path.js';
 import { freePort } from './free-port.js';
@@ -13,11 +12,11 @@ import { freePort } from './free-port.js';
  * ran PGlite's initdb and every migration itself: tens of seconds of CPU that, on a busy machine, went
  * past the start's deadline. A folder that holds a database already is left alone.
  */
-export async function seedDataDir(dataDir: string, snapshot: string = inject('pgliteSnapshot')): Promise<void> {
+export async function seedDataDir(dataDir: string, snapshotFolder: string = inject('pgliteSnapshotFolder')): Promise<void> {
   const databaseDir = path.join(dataDir, 'db');
   if (existsSync(databaseDir)) return;
-  await mkdir(databaseDir, { recursive: true, mode: 0o700 });
-  await tar.extract({ file: snapshot, cwd: databaseDir });
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  cpSync(snapshotFolder, databaseDir, { recursive: true, preserveTimestamps: true });
 }
 
 // A real server process, started from the sources, serving the single-page app from TEST_CLIENT_DIR.
