@@ -57,6 +57,9 @@ let inbox: SmtpInbox;
 let shop: ShopServer;
 let catalogueAdmin: APIRequestContext;
 
+// One worker runs this file's tests in turn: its own shop then starts once per project, not once per worker.
+test.describe.configure({ mode: 'default' });
+
 test.beforeAll(async ({ playwright }) => {
   inbox = await startSmtpInbox();
   shop = await startShopServer({

@@ -28,6 +28,9 @@ const test = base.extend<object, { shop: ShopServer }>({
   baseURL: async ({ shop }, use) => use(shop.baseURL),
 });
 
+// One worker runs this file's tests in turn: its own shop then starts once per project, not once per worker.
+test.describe.configure({ mode: 'default' });
+
 const LANGUAGES = {
   en: {
     locale: 'en-US',

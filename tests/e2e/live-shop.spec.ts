@@ -32,6 +32,9 @@ const test = base.extend<object, { inbox: SmtpInbox; liveShop: ShopServer }>({
   extraHTTPHeaders: async ({}, use) => use(clientAddressHeader()),
 });
 
+// One worker runs this file's tests in turn: its own shop then starts once per project, not once per worker.
+test.describe.configure({ mode: 'default' });
+
 test('a visitor of a new live shop sees no demo banner and a kind word that products are coming, in English and Bulgarian', async ({ page }) => {
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 1, name: 'Welcome to Nail Art Atelier' })).toBeVisible();

@@ -22,6 +22,9 @@ let stripe: StripeTestServer;
 let inbox: SmtpInbox;
 let shop: ShopServer;
 
+// One worker runs this file's tests in turn: its own shop then starts once per project, not once per worker.
+test.describe.configure({ mode: 'default' });
+
 test.beforeAll(async () => {
   stripe = await startStripeTestServer();
   inbox = await startSmtpInbox();

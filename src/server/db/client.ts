@@ -195,7 +195,7 @@ async function copyBuiltEmptyDatabase(databaseDir: string): Promise<void> {
   const source = emptyDatabaseFolder();
   // A folder that holds anything but a database is not this function's to replace: PGlite decides.
   if (!existsSync(path.join(source, 'PG_VERSION')) || (await readdir(databaseDir).catch(() => [])).length > 0) return;
-  const copying = `${databaseDir}.unpacking`;
+  const copying = `${databaseDir}.copying`;
   await rm(copying, { recursive: true, force: true });
   await mkdir(path.dirname(copying), { recursive: true, mode: 0o700 });
   // Synchronous: the server answers nothing yet, and the asynchronous copy took three times as long.
