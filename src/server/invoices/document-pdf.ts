@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
 import type { InvoiceBuyer } from '#shared/invoice-buyer.js';
 import { formatMinor, taxPercentText, type Currency } from '#shared/money.js';
@@ -147,6 +146,8 @@ export const documentFileName = (document: Pick<TaxDocumentContent, 'kind' | 'nu
   `${FILE_NAMES[document.kind]}-${document.number}${language === 'en' ? '-en' : ''}.pdf`;
 
 export async function documentPdf(document: TaxDocumentContent, language: Language): Promise<Buffer> {
+  // Loaded at the first document, not at every start of the server: pdfkit alone took 150 ms of it.
+  const { default: PDFDocument } = await import('pdfkit');
   const texts = TEXTS[language];
   const pdf = new PDFDocument({
     size: 'A4',

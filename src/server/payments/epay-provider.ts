@@ -56,7 +56,7 @@ export function epayProvider(settings: EpaySettings): PaymentProvider {
       };
     },
 
-    readNotification({ body }) {
+    async readNotification({ body }) {
       const read = readEpayNotification(Object.fromEntries(new URLSearchParams(body)), settings.secret);
       if (!read.valid) return { verified: false, reason: 'Not valid CHECKSUM', claimedOrderId: null };
       const events: PaymentEvent[] = read.notices.map((notice) => ({

@@ -193,7 +193,7 @@ export async function takeNotification(
   notification: ReceivedNotification,
   context: { documents: DocumentSettings; metrics: ShopMetrics; log: FastifyBaseLogger },
 ): Promise<NotificationAnswer> {
-  const reading = provider.readNotification(notification);
+  const reading = await provider.readNotification(notification);
   const body = notification.body.slice(0, KEPT_BODY_CHARS);
   if (!reading.verified) {
     context.log.warn({ provider: provider.name, reason: reading.reason }, 'Payment notification refused');

@@ -81,7 +81,7 @@ export interface PaymentProvider {
   /** Asks the provider for a payment; throws ProviderUnavailable when it cannot be reached or refuses. */
   startPayment(request: PaymentRequest): Promise<StartedPayment>;
   /** Checks a notification's signature on the raw body and reads its events; nothing in it is believed before. */
-  readNotification(notification: ReceivedNotification): NotificationReading;
+  readNotification(notification: ReceivedNotification): Promise<NotificationReading>;
   /** The answer the provider expects once the events were taken (or refused). */
   answerNotification(results: Array<{ event: PaymentEvent; answer: EventAnswer }>): NotificationAnswer;
   /** The answer to a notification refused unread. */

@@ -13,7 +13,7 @@ export function simulatedProvider(publicUrl: string): PaymentProvider {
     name: 'simulated',
     currencies: CURRENCIES,
     startPayment: async (request) => ({ start: { kind: 'redirect', url: `${publicUrl}${mockPaymentPath(request.orderId, request.method)}` }, providerReference: null }),
-    readNotification: () => ({ verified: false, reason: 'The simulated provider sends no notifications', claimedOrderId: null }),
+    readNotification: async () => ({ verified: false, reason: 'The simulated provider sends no notifications', claimedOrderId: null }),
     answerNotification: () => refused,
     refusedNotificationAnswer: () => refused,
     refund: async () => ({ reference: `re_sim_${randomBytes(10).toString('hex')}` }),

@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { PaymentEvent, PaymentProvider } from './payment-provider.js';
 import { orderLine, ProviderUnavailable } from './payment-provider.js';
 
@@ -101,7 +101,8 @@ function eventOf(event: Stripe.Event): PaymentEvent {
  */
 export function stripeProvider(settings: StripeSettings): PaymentProvider {
   const api = new URL(settings.apiUrl);
-  const stripe = new Stripe(settings.secretKey, {
+  // Loaded only by a shop that takes payments through Stripe, and then once.
+  const client = import('stripe').then(({ default: Stripe }) => new Stripe(settings.secretKey, {
     host: api.hostname,
     port: api.port || (api.protocol === 'https:' ? 443 : 80),
     protocol: api.protocol === 'http:' ? 'http' : 'https',
@@ -109,13 +110,14 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
     maxNetworkRetries: 2,
     timeout: 15_000,
     telemetry: false,
-  });
+  }));
   return {
     name: 'stripe',
     // Stripe no longer settles leva.
     currencies: ['EUR'],
 
     async startPayment(request) {
+      const stripe = await client;
       let session: Stripe.Checkout.Session;
       try {
         session = await stripe.checkout.sessions.create(
@@ -144,7 +146,8 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
       return { start: { kind: 'redirect', url: session.url }, providerReference: session.id };
     },
 
-    readNotification({ body, headers }) {
+    async readNotification({ body, headers }) {
+      const stripe = await client;
       const signature = headers['stripe-signature'];
       if (typeof signature !== 'string') return { verified: false, reason: 'No Stripe-Signature header', claimedOrderId: claimedOrderId(body) };
       let event: Stripe.Event;
@@ -167,6 +170,7 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
 
     async refund(payment, requestId) {
       if (!payment.providerReference) throw new ProviderUnavailable('stripe', new Error('The payment names no PaymentIntent to refund'));
+      const stripe = await client;
       try {
         // Asked while the refund's transaction holds the order (on the embedded database, the whole
         // database): one try, briefly. A refund that timed out is asked again under the same key.
