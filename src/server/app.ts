@@ -121,6 +121,7 @@ export async function buildApp({ config, database, images, pages, logger = false
   const checkoutSettings: CheckoutSettings = {
     pricing: config.pricing,
     paymentMethods: config.paymentMethods,
+    deliveryMethods: config.deliveryMethods,
     simulatedPayments: config.paymentProvider.name === 'simulated',
     termsVersion: () => termsVersion(config),
     mail: mailSettings,
@@ -223,6 +224,7 @@ export async function buildApp({ config, database, images, pages, logger = false
     pricing: config.pricing,
     showBgnEquivalent: config.showBgnEquivalent,
     paymentMethods: config.paymentMethods,
+    deliveryMethods: config.deliveryMethods,
     shopMode: config.shopMode,
     paymentProvider: config.paymentProvider.name,
     bankAccount: config.paymentMethods.includes('bank_transfer') ? config.bankAccount : null,

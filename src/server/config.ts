@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { CURRENCIES, MAX_PRICE_MINOR, parsePriceToMinor, SPEC_PRICING, type PricingRules } from '#shared/money.js';
+import { COURIERS, DELIVERY_METHODS, deliveryMethodsFor, type Courier, type DeliveryMethod } from '#shared/delivery.js';
 import { PAYMENT_METHODS, type PaymentMethod } from '#shared/orders.js';
 import { ONLINE_PAYMENT_METHODS, PAYMENT_PROVIDERS, type BankAccount, type PaymentProviderName } from '#shared/payment-methods.js';
 import { isValidIban } from '#shared/withdrawals.js';
@@ -53,6 +54,26 @@ const paymentMethodList = z
   .string()
   .transform((value) => [...new Set(value.split(',').map((method) => method.trim()).filter(Boolean))])
   .pipe(z.array(z.enum(PAYMENT_METHODS)).min(1, 'PAYMENT_METHODS must name at least one method'));
+
+const courierList = z
+  .string()
+  .transform((value) => [...new Set(value.split(',').map((courier) => courier.trim().toLowerCase()).filter(Boolean))])
+  .pipe(z.array(z.enum(COURIERS, { error: `COURIERS must name couriers among ${COURIERS.join(', ')}` })));
+
+/** "econt_office=4.50, econt_locker=3.90": the delivery methods that cost other than SHIPPING_FEE. */
+const deliveryFees = z.string().transform((value, context) => {
+  const fees: Partial<Record<DeliveryMethod, number>> = {};
+  for (const entry of value.split(',').map((part) => part.trim()).filter(Boolean)) {
+    const [method = '', fee = ''] = entry.split('=').map((part) => part.trim());
+    const minor = parsePriceToMinor(fee);
+    if (!(DELIVERY_METHODS as readonly string[]).includes(method) || minor === undefined || minor > MAX_PRICE_MINOR) {
+      context.addIssue({ code: 'custom', message: `DELIVERY_FEES must list methods and amounts such as econt_office=4.50,speedy_locker=3.90 (methods: ${DELIVERY_METHODS.join(', ')}); "${entry}" is not one` });
+      return z.NEVER;
+    }
+    fees[method as DeliveryMethod] = minor;
+  }
+  return fees;
+});
 
 /**
  * Which proxies in front of the shop are trusted to name the client in X-Forwarded-For: none (false),
@@ -124,6 +145,18 @@ const environmentSchema = z.object({
   EPAY_MIN: z.string().regex(/^[A-Za-z0-9]{4,20}$/, "EPAY_MIN must be the merchant's ePay.bg customer number (КИН), such as D123456789").optional(),
   EPAY_SECRET: z.string().regex(/^[\x21-\x7e]{16,128}$/, "EPAY_SECRET must be the merchant's ePay.bg secret word: 16 to 128 printable characters").optional(),
   EPAY_URL: z.url({ protocol: /^https?$/ }).default('https://www.epay.bg/'),
+  COURIERS: courierList.default([]),
+  DELIVERY_FEES: deliveryFees.default({}),
+  INSPECT_BEFORE_PAYING: booleanFlag.default(false),
+  ECONT_URL: z.url({ protocol: /^https?$/ }).default('https://ee.econt.com/services/'),
+  ECONT_USERNAME: z.string().min(1).optional(),
+  ECONT_PASSWORD: z.string().min(1).optional(),
+  ECONT_CD_AGREEMENT: z.string().regex(/^[A-Za-z0-9]{1,20}$/, "ECONT_CD_AGREEMENT must be the number of the Econt profile's cash-on-delivery agreement, such as CD123456").optional(),
+  ECONT_SENDER_OFFICE: z.string().regex(/^\d{1,10}$/, "ECONT_SENDER_OFFICE must be the code of the Econt office the shop hands parcels in at, such as 1127").optional(),
+  SPEEDY_URL: z.url({ protocol: /^https?$/ }).default('https://api.speedy.bg/v1/'),
+  SPEEDY_USERNAME: z.string().min(1).optional(),
+  SPEEDY_PASSWORD: z.string().min(1).optional(),
+  SPEEDY_SENDER_OFFICE: z.string().regex(/^\d{1,10}$/, 'SPEEDY_SENDER_OFFICE must be the id of the Speedy office the shop hands parcels in at, such as 77').optional(),
   BANK_IBAN: z
     .string()
     .transform((value) => value.replace(/\s+/g, '').toUpperCase())
@@ -210,6 +243,12 @@ export interface Config {
   paymentProvider: PaymentProviderSettings;
   /** The shop's bank account, which bank transfers go to; null when the shop takes none. */
   bankAccount: BankAccount | null;
+  /** The couriers the shop sends with, with their credentials (which never leave the server); empty: the shop delivers itself. */
+  couriers: CourierSettings[];
+  /** The delivery methods customers may choose, in the order offered. */
+  deliveryMethods: DeliveryMethod[];
+  /** Couriers let the buyer open the parcel before paying for it. */
+  inspectBeforePaying: boolean;
   /** The seller as the legal pages and tax documents name it; an empty VAT number is a seller not registered for VAT. */
   seller: { legalName: string; uic: string; vatNumber: string; address: string; phone: string; email: string };
   /** How the shop's sales are documented for the revenue agency (Наредба Н-18). */
@@ -241,6 +280,19 @@ export type PaymentProviderSettings =
   | { name: 'stripe'; secretKey: string; webhookSecret: string; apiUrl: string }
   | { name: 'epay'; merchantId: string; secret: string; url: string };
 
+/** A courier's API: its base address (a setting, so that tests point it at a local server), the shop's account, and the office it hands parcels in at (else the courier collects them from the account's address). */
+export interface CourierSettings {
+  name: Courier;
+  url: string;
+  username: string;
+  password: string;
+  senderOffice: string | undefined;
+  /** How long the courier may take to answer (COURIER_TIMEOUT_MS unless a test shortens it). */
+  timeoutMs?: number;
+  /** Econt: the profile's cash-on-delivery agreement (its CD number) that says how the collected cash reaches the shop. */
+  cashOnDeliveryAgreement?: string;
+}
+
 export class ConfigError extends Error {}
 
 type Environment = z.infer<typeof environmentSchema>;
@@ -263,6 +315,18 @@ function paymentProviderOf(env: Environment): PaymentProviderSettings {
       if (!env.EPAY_SECRET) throw missing('EPAY_SECRET', "PAYMENT_PROVIDER=epay needs the merchant's ePay.bg secret word");
       return { name: 'epay', merchantId: env.EPAY_MIN, secret: env.EPAY_SECRET, url: env.EPAY_URL.endsWith('/') ? env.EPAY_URL : `${env.EPAY_URL}/` };
   }
+}
+
+function couriersOf(env: Environment): CourierSettings[] {
+  return env.COURIERS.map((name) => {
+    const prefix = name.toUpperCase() as 'ECONT' | 'SPEEDY';
+    const username = env[`${prefix}_USERNAME`];
+    const password = env[`${prefix}_PASSWORD`];
+    if (!username || !password) throw missing(`${prefix}_USERNAME`, `COURIERS names ${name}, so ${prefix}_USERNAME and ${prefix}_PASSWORD must be the shop's account with it`);
+    const url = env[`${prefix}_URL`];
+    const settings = { name, url: url.endsWith('/') ? url : `${url}/`, username, password, senderOffice: env[`${prefix}_SENDER_OFFICE`] };
+    return name === 'econt' ? { ...settings, cashOnDeliveryAgreement: env.ECONT_CD_AGREEMENT } : settings;
+  });
 }
 
 function bankAccountOf(env: Environment): BankAccount | null {
@@ -318,6 +382,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       pricesIncludeTax: env.PRICES_INCLUDE_TAX,
       cashOnDeliveryFeeMinor: env.COD_FEE,
       freeShippingFromMinor: env.FREE_SHIPPING_FROM ?? null,
+      deliveryFeesMinor: env.DELIVERY_FEES,
     },
     showBgnEquivalent: env.SHOW_BGN_EQUIVALENT && env.SHOP_CURRENCY === 'EUR',
     shopMode: mode,
@@ -325,6 +390,9 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     droppedPaymentMethods: listed.filter((method) => !paymentMethods.includes(method)),
     paymentProvider,
     bankAccount,
+    couriers: couriersOf(env),
+    deliveryMethods: deliveryMethodsFor(env.COURIERS),
+    inspectBeforePaying: env.INSPECT_BEFORE_PAYING,
     seller: { legalName: env.SHOP_LEGAL_NAME, uic: env.SHOP_UIC, vatNumber: env.SHOP_VAT_NUMBER, address: env.SHOP_ADDRESS, phone: env.SHOP_PHONE, email: env.SUPPORT_EMAIL },
     taxDocuments: { napShopNumber: env.SHOP_NAP_NUMBER, alternativeRegime: env.NRA_ALTERNATIVE_REGIME, invoiceStartNumber: env.INVOICE_START_NUMBER },
     seedDemo: env.SEED_DEMO ?? mode === 'demo',

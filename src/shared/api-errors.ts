@@ -43,6 +43,15 @@ export const API_ERROR_CODES = [
   'discount_refused',
   /** A gift card the checkout does not take; messageKey says why (giftCardRefusalKey). */
   'gift_card_refused',
+  'delivery_method_unavailable',
+  /** A delivery to an office or locker without one picked. */
+  'office_required',
+  /** The office or locker picked is no longer on the courier's list (or is of another kind). */
+  'office_unavailable',
+  /** The office picked takes no parcels paid on delivery, and the buyer chose cash on delivery. */
+  'office_no_cash_on_delivery',
+  /** The courier refused a shipment or could not be reached; the message is the courier's. */
+  'courier_failed',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 

@@ -26,6 +26,8 @@ export interface PricingRules {
   cashOnDeliveryFeeMinor: number;
   /** Shipping is free from this subtotal on; null: never. */
   freeShippingFromMinor: number | null;
+  /** The fee of each delivery method (src/shared/delivery.ts) that has its own; the others cost shippingMinor. */
+  deliveryFeesMinor?: Partial<Record<string, number>>;
 }
 
 export const SPEC_PRICING: PricingRules = {

@@ -10,6 +10,7 @@ import type { ChoiceSummary } from './product-options.js';
 import type { PaymentMethod, PaymentRecordMethod } from './payment-methods.js';
 import type { OrderAfterSale } from './withdrawals.js';
 import type { OrderGiftCard } from './gift-cards.js';
+import { DEFAULT_DELIVERY_METHOD, DELIVERY_METHODS, type OrderDelivery } from './delivery.js';
 
 export type { PaymentMethod, PaymentRecordMethod } from './payment-methods.js';
 
@@ -83,6 +84,7 @@ export interface Order {
   afterSale?: OrderAfterSale;
   /** The gift card that paid part or all of the total; null when none did. */
   giftCard: OrderGiftCard | null;
+  delivery: OrderDelivery;
 }
 
 /** What is left to pay of the order once its gift card has paid its part (the whole total without one). */
@@ -93,6 +95,9 @@ export const placeOrderSchema = z.object({
   idempotencyKey: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/),
   addressId: z.string().min(1).max(80).refine(isStorableText).optional(),
   paymentMethod: z.enum(PAYMENT_METHODS).default(DEFAULT_PAYMENT_METHOD),
+  deliveryMethod: z.enum(DELIVERY_METHODS).default(DEFAULT_DELIVERY_METHOD),
+  /** The courier's office or locker, for a method that goes to one. */
+  officeId: z.string().regex(/^[A-Za-z0-9-]{1,20}$/).optional(),
   /** The total the customer was shown and confirmed, in minor units. */
   expectedTotalMinor: z.number({ error: 'checkout.errors.totalRequired' }).int().min(0).max(Number.MAX_SAFE_INTEGER),
   /** The language the customer places the order in, which their e-mails about it are written in. */

@@ -1,3 +1,4 @@
+import type { DeliveryMethod } from './delivery.js';
 import { divideHalfUp, SPEC_PRICING, type PricingRules } from './money.js';
 
 /*
@@ -74,19 +75,25 @@ export const giftCardLinesMinor = (lines: readonly PricedLine[]) => lines.reduce
  * Pricing of an order or cart from its lines' unit prices and quantities, less a discount code's
  * reduction. Shipping (and the cash-on-delivery fee) apply only to a non-empty cart, shipping only
  * below the free-shipping subtotal (compared with the products' price after the discount) and without
- * a free-shipping code. Tax is added to the discounted subtotal, as the specification has it; with
+ * a free-shipping code; its fee is the delivery method's. Tax is added to the discounted subtotal, as the specification has it; with
  * prices that include tax, the total is what the shelf prices less the discount, shipping and fee add
  * up to, and the tax shown is the part of that total that is tax. Gift cards sold are in the subtotal
  * and the total at their value, outside all of that: no tax, and a cart of gift cards alone ships nothing.
  */
-export function priceLines(lines: readonly PricedLine[], rules: PricingRules = SPEC_PRICING, paymentMethod?: string, reduction: PriceReduction | null = null): Pricing {
+export function priceLines(
+  lines: readonly PricedLine[],
+  rules: PricingRules = SPEC_PRICING,
+  paymentMethod?: string,
+  reduction: PriceReduction | null = null,
+  deliveryMethod: DeliveryMethod = 'address',
+): Pricing {
   const subtotal = lines.reduce((sum, line) => sum + line.priceMinor * line.quantity, 0);
   const cards = giftCardLinesMinor(lines);
   const discount = Math.min(reduction?.productsMinor ?? 0, subtotal - cards);
   const goods = subtotal - cards - discount;
   const anyGoods = lines.some((line) => line.quantity > 0 && !line.giftCard);
   const any = lines.some((line) => line.quantity > 0);
-  const shipping = anyGoods && !reduction?.freeShipping && freeShippingGap(goods, rules) !== 0 ? rules.shippingMinor : 0;
+  const shipping = anyGoods && !reduction?.freeShipping && freeShippingGap(goods, rules) !== 0 ? deliveryFeeOf(rules, deliveryMethod) : 0;
   const fee = any && paymentMethod === 'cash_on_delivery' ? rules.cashOnDeliveryFeeMinor : 0;
   const taxRateBasisPoints = rules.taxRateBasisPoints;
   const common = { subtotal, shipping, fee, taxRateBasisPoints, discount, discountCode: reduction?.code ?? null };
@@ -97,6 +104,9 @@ export function priceLines(lines: readonly PricedLine[], rules: PricingRules = S
   const tax = taxFor(goods, taxRateBasisPoints);
   return { ...common, tax, total: goods + tax + shipping + fee + cards, taxIncluded: false };
 }
+
+/** What a delivery method costs before any free shipping: its own fee, or the shop's shipping fee. */
+export const deliveryFeeOf = (rules: PricingRules, method: DeliveryMethod): number => rules.deliveryFeesMinor?.[method] ?? rules.shippingMinor;
 
 /**
  * How much more the lines' subtotal (the products' prices as shown, before any tax that is added)

@@ -1,4 +1,5 @@
 import { SPEC_PRICING, type PricingRules } from './money.js';
+import type { DeliveryMethod } from './delivery.js';
 import type { PaymentMethod } from './orders.js';
 import type { BankAccount, PaymentProviderName } from './payment-methods.js';
 
@@ -18,6 +19,8 @@ export interface PublicSettings {
   showBgnEquivalent: boolean;
   /** The payment methods offered at checkout, in order. */
   paymentMethods: PaymentMethod[];
+  /** The delivery methods offered at checkout, in order (their fees are in pricing). */
+  deliveryMethods: DeliveryMethod[];
   /** A demo shop shows the demo banner. */
   shopMode: ShopMode;
   /** Who takes the online payments: the simulated provider's window, or a real provider's page. */
@@ -33,6 +36,7 @@ export const DEFAULT_PUBLIC_SETTINGS: Omit<PublicSettings, 'publicUrl'> = {
   pricing: SPEC_PRICING,
   showBgnEquivalent: false,
   paymentMethods: ['pay_by_link', 'card'],
+  deliveryMethods: ['address'],
   shopMode: 'demo',
   paymentProvider: 'simulated',
   bankAccount: null,

@@ -3,6 +3,7 @@ import type { ChoiceSummary, LineChoices, OptionGroup, ProductQuestion } from '#
 import type { InvoiceBuyer } from '#shared/invoice-buyer.js';
 import type { NailSizes } from '#shared/nail-sizes.js';
 import type { TaxDocumentContent } from '#shared/tax-documents.js';
+import type { CourierOffice, OfficeHours } from '#shared/delivery.js';
 import {
   bigint,
   boolean,
@@ -345,6 +346,10 @@ export const orders = pgTable(
     /** The card's last four characters, all that the order's pages and documents show of it. */
     giftCardEnding: text('gift_card_ending'),
     giftCardMinor: integer('gift_card_minor').notNull().default(0),
+    /** How the order travels (src/shared/delivery.ts): the shop's own delivery ('address') or a courier's kind, as 'econt_office'. */
+    deliveryMethod: text('delivery_method').notNull().default('address'),
+    /** The courier's office or locker the buyer picked, as it was then; null for delivery to an address. */
+    deliveryOffice: jsonb('delivery_office').$type<CourierOffice>(),
   },
   (table) => [
     // The dashboard's sales of a period: every column it reads, in the order of the moments it ranges over.
@@ -372,7 +377,92 @@ export const orders = pgTable(
     uniqueIndex('orders_user_idempotency_key_idx').on(table.userId, table.idempotencyKey),
     check('orders_payment_method_known', sql`${table.paymentMethod} in ('pay_by_link', 'card', 'cash_on_delivery', 'bank_transfer')`),
     check('orders_currency_known', sql`${table.currency} in ('BGN', 'EUR')`),
+    check('orders_delivery_method_known', sql`${table.deliveryMethod} in ('address', 'econt_office', 'econt_locker', 'econt_address', 'speedy_office', 'speedy_locker', 'speedy_address')`),
+    check('orders_delivery_office_when_needed', sql`(${table.deliveryOffice} is null) = (${table.deliveryMethod} in ('address', 'econt_address', 'speedy_address'))`),
   ],
+);
+
+/**
+ * The couriers' offices and lockers, as their APIs last listed them (couriers/offices.ts refreshes
+ * them daily). search_key is the office's names, city and address in officeSearchKey's form, which
+ * holds only a-z, 0-9 and spaces, so a search is a plain LIKE.
+ */
+export const courierOffices = pgTable(
+  'courier_offices',
+  {
+    courier: text('courier').notNull(),
+    id: text('id').notNull(),
+    kind: text('kind').notNull(),
+    nameBg: text('name_bg').notNull(),
+    nameEn: text('name_en').notNull(),
+    cityBg: text('city_bg').notNull(),
+    cityEn: text('city_en').notNull(),
+    postCode: text('post_code').notNull(),
+    addressBg: text('address_bg').notNull(),
+    addressEn: text('address_en').notNull(),
+    hours: jsonb('hours').$type<OfficeHours>().notNull(),
+    acceptsCashOnDelivery: boolean('accepts_cash_on_delivery').notNull(),
+    searchKey: text('search_key').notNull(),
+    cityKey: text('city_key').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.courier, table.id] }),
+    // Any part of at least three letters of the names, city or address (LIKE '%part%').
+    index('courier_offices_search_trgm_idx').using('gin', table.searchKey.op('gin_trgm_ops')),
+    check('courier_offices_kind_known', sql`${table.kind} in ('office', 'locker')`),
+  ],
+);
+
+/** When each courier's office list was last read: refreshed (succeeded) and tried (the last attempt, with its error). */
+export const courierOfficeLists = pgTable('courier_office_lists', {
+  courier: text('courier').primaryKey(),
+  refreshedAt: moment('refreshed_at'),
+  triedAt: moment('tried_at').notNull(),
+  officeCount: integer('office_count').notNull().default(0),
+  lastError: text('last_error'),
+});
+
+/**
+ * An order's shipment with its courier, one per order: the row is written ('creating') before the
+ * courier is asked, so that a second click or a second admin finds it and creates no second parcel.
+ */
+export const shipments = pgTable('shipments', {
+  orderId: text('order_id')
+    .primaryKey()
+    .references(() => orders.id, { onDelete: 'cascade' }),
+  /** econt, speedy, or manual (the shop arranged the delivery and typed the tracking number). */
+  courier: text('courier').notNull(),
+  state: text('state').notNull().default('creating'),
+  trackingNumber: text('tracking_number'),
+  labelPdf: bytea('label_pdf'),
+  /** Cash the courier collects from the buyer and transfers to the shop; 0 when the order is paid. */
+  codMinor: integer('cod_minor').notNull().default(0),
+  createdAt: createdAt(),
+  /** When the courier recorded the parcel delivered, and when it reported the cash on delivery transferred. */
+  deliveredAt: moment('delivered_at'),
+  codPaidAt: moment('cod_paid_at'),
+  /** When tracking was last read from the courier. */
+  trackedAt: moment('tracked_at'),
+}, (table) => [
+  check('shipments_state_known', sql`${table.state} in ('creating', 'created')`),
+  // The tracking job's list: shipments created and not yet delivered.
+  index('shipments_tracking_idx').on(table.trackedAt).where(sql`${table.state} = 'created' and ${table.deliveredAt} is null and ${table.courier} <> 'manual'`),
+]);
+
+/** What the courier reported of a shipment's travel, once each. */
+export const shipmentEvents = pgTable(
+  'shipment_events',
+  {
+    orderId: text('order_id')
+      .notNull()
+      .references(() => shipments.orderId, { onDelete: 'cascade' }),
+    at: moment('at').notNull(),
+    code: text('code').notNull(),
+    descriptionBg: text('description_bg').notNull(),
+    descriptionEn: text('description_en').notNull(),
+    place: text('place').notNull().default(''),
+  },
+  (table) => [primaryKey({ columns: [table.orderId, table.at, table.code] })],
 );
 
 /**

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { describeLines, pieceCount } from '#shared/cart.js';
 import type { TextLanguage } from '#shared/catalog.js';
+import { courierOf, deliveryKindOf, needsOffice, type CourierOffice, type DeliveryMethod } from '#shared/delivery.js';
 import { type PricingRules } from '#shared/money.js';
 import { giftCardLinesMinor, priceLines } from '#shared/pricing.js';
 import type { InvoiceBuyer } from '#shared/invoice-buyer.js';
@@ -10,6 +11,7 @@ import { mockPaymentPath, paymentPath } from '#shared/routes.js';
 import { latestDate } from '#shared/working-days.js';
 import { findAddress, listAddresses } from '#server/addresses/service.js';
 import { orderedLinesRemoval, takeCartForCheckout } from '#server/cart/service.js';
+import { findOffice } from '#server/couriers/offices.js';
 import { holdCatalogueCurrency } from '#server/catalog/currency.js';
 import type { Database, Executor } from '#server/db/client.js';
 import { orderItems, orders, users } from '#server/db/schema.js';
@@ -52,6 +54,9 @@ export interface PlaceOrderInput {
   idempotencyKey: string;
   addressId?: string;
   paymentMethod: PaymentMethod;
+  deliveryMethod: DeliveryMethod;
+  /** The courier's office or locker the buyer picked, for a method that goes to one. */
+  officeId?: string;
   /** The total the customer saw and confirmed; the order is placed only at that total. */
   expectedTotalMinor: number;
   language: TextLanguage;
@@ -68,6 +73,21 @@ async function findByIdempotencyKey(db: Executor, userId: string, key: string): 
   return row ? (await withDetails(db, [row]))[0] : undefined;
 }
 
+/**
+ * The office or locker an order goes to, as the courier's list has it now; an error when it is no
+ * longer listed, is of another kind than the method, or takes no cash on delivery that the buyer chose.
+ */
+async function deliveryOfficeFor(db: Executor, method: DeliveryMethod, officeId: string, paymentMethod: PaymentMethod): Promise<CourierOffice | HttpError> {
+  const office = await findOffice(db, courierOf(method)!, officeId);
+  if (!office || office.kind !== deliveryKindOf(method)) {
+    return new HttpError(409, 'office_unavailable', `The courier no longer lists ${officeId}; choose another office or locker.`, { field: 'officeId', messageKey: 'checkout.errors.officeUnavailable' });
+  }
+  if (paymentMethod === 'cash_on_delivery' && !office.acceptsCashOnDelivery) {
+    return new HttpError(409, 'office_no_cash_on_delivery', `${office.name.en} takes no parcels paid on delivery; choose another office or pay otherwise.`, { field: 'officeId', messageKey: 'checkout.errors.officeNoCashOnDelivery' });
+  }
+  return office;
+}
+
 /** Where the order is paid online; cash, a bank transfer and an order paid already have no such page. */
 function paymentLink(orderId: string, method: PaymentMethod, paidAlready: boolean, settings: CheckoutSettings): string | null {
   if (paidAlready || method === 'cash_on_delivery' || method === 'bank_transfer') return null;
@@ -80,6 +100,7 @@ export interface CheckoutSettings {
   termsVersion: () => string;
   /** The methods the shop offers; another is refused. */
   paymentMethods: readonly PaymentMethod[];
+  deliveryMethods: readonly DeliveryMethod[];
   /** Online payments go to the simulated provider's page; else to the payment page, which starts the real provider's. */
   simulatedPayments: boolean;
   mail: OrderMailSettings;
@@ -108,6 +129,12 @@ export async function placeOrder(
   if (!settings.paymentMethods.includes(input.paymentMethod)) {
     throw new HttpError(400, 'payment_method_unavailable', `The shop does not take ${input.paymentMethod} payments.`);
   }
+  if (!settings.deliveryMethods.includes(input.deliveryMethod)) {
+    throw new HttpError(400, 'delivery_method_unavailable', `The shop does not deliver by ${input.deliveryMethod}.`, { field: 'deliveryMethod', messageKey: 'checkout.errors.deliveryMethodUnavailable' });
+  }
+  if (needsOffice(input.deliveryMethod) && !input.officeId) {
+    throw new HttpError(400, 'office_required', 'Choose the office or locker the parcel goes to.', { field: 'officeId', messageKey: 'checkout.errors.officeRequired' });
+  }
   // Read before the transaction: it reads the terms' files, which no lock needs to wait for.
   const termsVersion = settings.termsVersion();
   const placed = await withUntakenOrderId(() => inTransaction(db, async (tx) => {
@@ -127,6 +154,9 @@ export async function placeOrder(
       : await listAddresses(tx, user.id).then((all) => all.find((candidate) => candidate.isDefault) ?? all[0] ?? null);
     if (!address) return repeatOrRefuse(new HttpError(400, 'address_required', 'Shipping address is required'));
 
+    const office = needsOffice(input.deliveryMethod) ? await deliveryOfficeFor(tx, input.deliveryMethod, input.officeId!, input.paymentMethod) : null;
+    if (office instanceof HttpError) return repeatOrRefuse(office);
+
     // A product edited since its line was added is handled as a price change is: the buyer chooses again, nothing is ordered unseen.
     const changed = lines.find((line) => line.problem !== null);
     if (changed) {
@@ -139,7 +169,7 @@ export async function placeOrder(
     // The code's row stays locked until the order commits, so its limits hold under parallel checkouts.
     const discount = input.discountCode ? await discountForCheckout(tx, input.discountCode, user.id, lines) : null;
     // Unit prices with the lines' choices (unitPriceMinor), so that options and add-ons are in every total.
-    const pricing = priceLines(lines, settings.pricing, input.paymentMethod, discount);
+    const pricing = priceLines(lines, settings.pricing, input.paymentMethod, discount, input.deliveryMethod);
     if (pricing.total !== input.expectedTotalMinor) {
       return repeatOrRefuse(new HttpError(409, 'price_changed', `The order total is now ${pricing.total}, not ${input.expectedTotalMinor}; confirm it again.`));
     }
@@ -194,6 +224,8 @@ export async function placeOrder(
         giftCardId: giftCard?.giftCardId ?? null,
         giftCardEnding: giftCard?.ending ?? null,
         giftCardMinor: giftCard?.paidMinor ?? 0,
+        deliveryMethod: input.deliveryMethod,
+        deliveryOffice: office,
         // now() is the transaction's start, the same moment as created_at's default.
         [STATUS_TIME_COLUMNS[status]]: sql`now()`,
       })

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, inArray, like, or, sql, type SQL } from 'dri
 import { union } from 'drizzle-orm/pg-core';
 import type { Country } from '#shared/addresses.js';
 import { ADMIN_ORDER_COUNT_LIMIT, MAX_ADMIN_PAGE_SIZE, type AdminOrderPage } from '#shared/admin.js';
+import type { DeliveryMethod } from '#shared/delivery.js';
 import type { Currency } from '#shared/money.js';
 import { normalizeOrderStatus, orderStatusRank, ORDER_STATUSES, storedValuesOf, type OrderStatus } from '#shared/order-status.js';
 import { placedOrderStatus, type Order, type OrderStatusChange, type PaymentMethod } from '#shared/orders.js';
@@ -86,6 +87,7 @@ export function toOrder(row: OrderRow, items: OrderItemRow[], payment: PaymentRo
     checkoutUrl: row.checkoutUrl,
     paymentReference: row.paymentReference,
     invoiceBuyer: row.invoiceBuyer ?? null,
+    delivery: { method: row.deliveryMethod as DeliveryMethod, office: row.deliveryOffice ?? null },
     giftCard: row.giftCardEnding !== null && row.giftCardMinor > 0 ? { ending: row.giftCardEnding, paidMinor: row.giftCardMinor } : null,
     payment: payment
       ? {
