@@ -13,6 +13,10 @@ import { SessionCache } from '#server/auth/session-cache.js';
 import { registerCartRoutes } from '#server/cart/routes.js';
 import { registerCurrencyWatch } from '#server/catalog/currency.js';
 import { registerCatalogRoutes } from '#server/catalog/routes.js';
+import { courierApiFor } from '#server/couriers/apis.js';
+import { CourierJobs } from '#server/couriers/courier-jobs.js';
+import { registerCourierRoutes } from '#server/couriers/routes.js';
+import type { ShipmentSettings } from '#server/couriers/shipments.js';
 import type { Config, TrustedProxies } from './config.js';
 import type { DatabaseHandle } from '#server/db/client.js';
 import { registerPoolGauges } from '#server/db/pool-gauges.js';
@@ -68,12 +72,16 @@ export interface AppParts {
   timeouts?: Partial<ServerTimeouts>;
   /** How often the event loop's delay is measured for load shedding; tests shorten it. */
   pressureSampleMs?: number;
+  /** Whether the courier jobs run by themselves (tests run their rounds instead). */
+  courierJobsRunning?: boolean;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Sends the queued e-mails; tests wake it when they have made a waiting message due. */
     mailWorker: MailWorker;
+    /** Refreshes the couriers' office lists and reads the parcels' travel; tests run a round when they need one. */
+    courierJobs: CourierJobs;
   }
 }
 
@@ -90,7 +98,20 @@ function fastifyTrustProxy(trusted: TrustedProxies): boolean | string[] | ((addr
 }
 
 /** Builds the whole server without listening; main.ts listens, tests use inject or listen on a free port. */
-export async function buildApp({ config, database, images, pages, logger = false, devMailboxKey = randomBytes(18).toString('base64url'), mailRetryBaseMs = 30_000, liveHeartbeatMs, liveMaxVisitorStreams, timeouts, pressureSampleMs }: AppParts): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  database,
+  images,
+  pages,
+  logger = false,
+  devMailboxKey = randomBytes(18).toString('base64url'),
+  mailRetryBaseMs = 30_000,
+  liveHeartbeatMs,
+  liveMaxVisitorStreams,
+  timeouts,
+  pressureSampleMs,
+  courierJobsRunning = true,
+}: AppParts): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger === false ? false : { ...(logger === true ? { level: config.logLevel } : logger), serializers: { err: serializeError, req: serializeRequest } },
     trustProxy: fastifyTrustProxy(config.trustProxy),
@@ -180,6 +201,19 @@ export async function buildApp({ config, database, images, pages, logger = false
   registerDashboardRoutes(app, db, config.pricing.currency);
   registerLegalRoutes(app, config);
   registerReturnsRoutes(app, db, mailSettings, { customerCancellation: config.customerCancellation, provider: paymentProvider });
+  const courierApis = config.couriers.map(courierApiFor);
+  const shipmentSettings: ShipmentSettings = {
+    couriers: new Map(courierApis.map((api) => [api.name, api])),
+    sender: { name: config.seller.legalName, phone: config.seller.phone },
+    inspectBeforePaying: config.inspectBeforePaying,
+    mail: mailSettings,
+    documents,
+  };
+  registerCourierRoutes(app, db, config.couriers.map((courier) => courier.name), shipmentSettings);
+  const courierJobs = new CourierJobs(db, courierApis, shipmentSettings, app.log);
+  app.decorate('courierJobs', courierJobs);
+  if (courierJobsRunning) app.addHook('onReady', () => courierJobs.start());
+  app.addHook('onClose', () => courierJobs.stop());
 
   const mailWorker = new MailWorker(database, mailer, orderMailComposer(db, mailTexts, mailSettings), app.log, {
     claimSeconds: config.mailClaimSeconds,

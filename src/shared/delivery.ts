@@ -10,7 +10,7 @@ export const COURIERS = ['econt', 'speedy'] as const;
 export type Courier = (typeof COURIERS)[number];
 
 /** Where a courier takes a parcel: the buyer's address, an office she collects it from, or a locker (Econt's АПС, Speedy's автомат). */
-export const DELIVERY_KINDS = ['address', 'office', 'locker'] as const;
+const DELIVERY_KINDS = ['address', 'office', 'locker'] as const;
 export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
 
 /** "address" is the shop's own delivery to an address; the rest are a courier's kinds, as "econt_office". */
@@ -110,9 +110,30 @@ export function trackingUrl(courier: Courier, trackingNumber: string): string {
   return courier === 'econt' ? `https://www.econt.com/services/track-shipment/${number}` : `https://www.speedy.bg/bg/track-shipment?shipmentNumber=${number}`;
 }
 
+/** A step of a parcel's travel as its courier reported it. */
+interface ShipmentEvent {
+  at: string;
+  description: LocalizedText;
+  place: string;
+}
+
+/** An order's parcel once it was handed to its courier (or, for the shop's own delivery, sent with the number the admin typed). */
+export interface OrderShipment {
+  courier: Courier | 'manual';
+  trackingNumber: string | null;
+  /** The courier's page that follows the parcel; null for the shop's own delivery. */
+  trackingUrl: string | null;
+  createdAt: string;
+  /** The courier made a label, which the admin prints. */
+  hasLabel: boolean;
+  events: ShipmentEvent[];
+}
+
 /** How an order travels, as the API sends it. */
 export interface OrderDelivery {
   method: DeliveryMethod;
   /** The office or locker picked, as it was when the order was placed; null for delivery to an address. */
   office: CourierOffice | null;
+  /** The parcel, once it is sent; null before. */
+  shipment: OrderShipment | null;
 }

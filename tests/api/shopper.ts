@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CartResponse } from '#shared/cart.js';
+import type { DeliveryMethod } from '#shared/delivery.js';
 import { priceLines } from '#shared/pricing.js';
 import type { Order } from '#shared/orders.js';
 import type { SmtpInbox } from '../support/smtp-inbox.js';
@@ -53,9 +54,9 @@ export const checkoutsAtOnce = (testApp: TestApp, buyers: string[], payload: Rec
   );
 
 /** Places an order at the total the cart shows, as the checkout page does. */
-export async function placeOrder(testApp: TestApp, cookie: string, payload: { paymentMethod?: string; [field: string]: unknown } = {}): Promise<Order> {
+export async function placeOrder(testApp: TestApp, cookie: string, payload: { paymentMethod?: string; deliveryMethod?: DeliveryMethod; [field: string]: unknown } = {}): Promise<Order> {
   const cart = (await testApp.app.inject({ method: 'GET', url: '/api/cart', headers: { cookie } })).json<CartResponse>();
-  const shown = priceLines(cart.items, testApp.config.pricing, payload.paymentMethod);
+  const shown = priceLines(cart.items, testApp.config.pricing, payload.paymentMethod, null, payload.deliveryMethod);
   const response = await testApp.app.inject({
     method: 'POST',
     url: '/api/orders',

@@ -41,6 +41,8 @@ export interface TestAppOptions {
   timeouts?: AppParts['timeouts'];
   /** How often the event loop's delay is measured for load shedding. */
   pressureSampleMs?: number;
+  /** Lets the courier jobs run by themselves, as in a real server (tests otherwise run their rounds). */
+  courierJobsRunning?: boolean;
 }
 
 type DatabaseTarget = 'pglite' | 'postgres';
@@ -110,7 +112,7 @@ export async function createTestApp(target: DatabaseTarget, environment: Record<
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PUBLIC_URL: 'http://shop.test', MAX_EVENT_LOOP_DELAY_MS: '0', ...environment });
   const database = options.database ?? (await openMigratedDatabase(databaseUrl));
   const images = productImagesFor(database, dataDir);
-  const app = await buildApp({ config, database, images, pages: builtPages(clientDir), devMailboxKey: TEST_MAILBOX_KEY, liveHeartbeatMs: options.liveHeartbeatMs, liveMaxVisitorStreams: options.liveMaxVisitorStreams, mailRetryBaseMs: options.mailRetryBaseMs, timeouts: options.timeouts, pressureSampleMs: options.pressureSampleMs });
+  const app = await buildApp({ config, database, images, pages: builtPages(clientDir), devMailboxKey: TEST_MAILBOX_KEY, liveHeartbeatMs: options.liveHeartbeatMs, liveMaxVisitorStreams: options.liveMaxVisitorStreams, mailRetryBaseMs: options.mailRetryBaseMs, timeouts: options.timeouts, pressureSampleMs: options.pressureSampleMs, courierJobsRunning: options.courierJobsRunning ?? false });
   await app.ready();
   return {
     app,

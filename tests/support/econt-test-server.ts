@@ -38,7 +38,7 @@ const CITIES = {
   varna: { id: 48, postCode: '9000', name: 'Варна', nameEn: 'Varna' },
 };
 
-export const ECONT_TEST_OFFICES: OfficeSeed[] = [
+const ECONT_TEST_OFFICES: OfficeSeed[] = [
   { code: '1127', name: 'София Младост 1', nameEn: 'Sofia Mladost 1', city: 'sofia', quarter: 'ж.к. Младост 1', street: 'бл.', num: '10' },
   { code: '1048', name: 'София Лозенец', nameEn: 'Sofia Lozenets', city: 'sofia', quarter: 'кв. Лозенец', street: 'ул. Крум Попов', num: '56' },
   { code: '1360', name: 'София Център', nameEn: 'Sofia Center', city: 'sofia', street: 'бул. Витоша', num: '15', late: true },
@@ -97,7 +97,7 @@ function officeAnswer(seed: OfficeSeed, index: number) {
   };
 }
 
-export interface EcontTestLabel {
+interface EcontTestLabel {
   shipmentNumber: string;
   label: Record<string, unknown>;
   events: Array<{ destinationType: string; destinationDetails: string; destinationDetailsEn: string; officeName: string; time: number }>;

@@ -31,7 +31,7 @@ interface OfficeSeed {
   palletOnly?: boolean;
 }
 
-export const SPEEDY_TEST_OFFICES: OfficeSeed[] = [
+const SPEEDY_TEST_OFFICES: OfficeSeed[] = [
   { id: 98, name: 'СОФИЯ - МЛАДОСТ 1 (ЖК)', nameEn: 'SOFIA - MLADOST 1 (ZHK)', site: 'sofia', local: 'жк МЛАДОСТ 1 бл. 12А МАГАЗИН 14' },
   { id: 261, name: 'СОФИЯ - СРЕБЪРНА', nameEn: 'SOFIA - SREBARNA', site: 'sofia', local: 'ул. СРЕБЪРНА No 15' },
   { id: 12, name: 'СОФИЯ - ЦЕНТЪР', nameEn: 'SOFIA - CENTER', site: 'sofia', local: 'бул. КНЯГИНЯ МАРИЯ ЛУИЗА No 48' },
@@ -91,7 +91,7 @@ function officeAnswer(seed: OfficeSeed) {
   };
 }
 
-export interface SpeedyTestShipment {
+interface SpeedyTestShipment {
   id: string;
   request: Record<string, unknown>;
   operations: Array<{ dateTime: string; operationCode: number; bg: string; en: string; place?: string }>;
@@ -111,7 +111,7 @@ export interface SpeedyTestServer {
 }
 
 /** A moment as Speedy writes it: Sofia's time with its offset, without a colon ("2022-02-24T08:59:12+0200"). */
-export function speedyTime(at: Date): string {
+function speedyTime(at: Date): string {
   const offsetMinutes = at.toLocaleString('en-GB', { timeZone: 'Europe/Sofia', timeZoneName: 'longOffset' }).endsWith('+03:00') ? 180 : 120;
   const local = new Date(at.getTime() + offsetMinutes * 60_000).toISOString().slice(0, 19);
   return `${local}+0${offsetMinutes / 60}00`;

@@ -85,7 +85,7 @@ export class CourierError extends Error {
 }
 
 /** How long a courier may take to answer before the shop gives up (a label takes the longest). */
-export const COURIER_TIMEOUT_MS = 20_000;
+const COURIER_TIMEOUT_MS = 20_000;
 
 /**
  * A request to a courier's API (a POST of JSON, or a GET of a file), within the timeout. No answer in

@@ -8,8 +8,8 @@ import type { CourierApi, ListedOffice } from './courier.js';
 // The couriers' offices and lockers: kept in the database, refreshed daily, searched by the checkout.
 
 /** How long a refreshed list is good for, and how soon a failed refresh is tried again. */
-export const OFFICES_REFRESH_MS = 24 * 60 * 60 * 1000;
-export const OFFICES_RETRY_MS = 60 * 60 * 1000;
+const OFFICES_REFRESH_MS = 24 * 60 * 60 * 1000;
+const OFFICES_RETRY_MS = 60 * 60 * 1000;
 
 type OfficeRow = typeof courierOffices.$inferSelect;
 

@@ -73,7 +73,7 @@ const infoAnswer = withError.extend({
 });
 
 /** Speedy's moments: "2022-02-24T08:59:12+0200", the offset written with or without its colon. */
-export function parseSpeedyTime(text: string): Date {
+function parseSpeedyTime(text: string): Date {
   const iso = text.replace(/([+-]\d{2})(\d{2})$/, '$1:$2');
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) throw new Error(`not a Speedy time: ${text}`);

@@ -445,8 +445,10 @@ export const shipments = pgTable('shipments', {
   trackedAt: moment('tracked_at'),
 }, (table) => [
   check('shipments_state_known', sql`${table.state} in ('creating', 'created')`),
-  // The tracking job's list: shipments created and not yet delivered.
-  index('shipments_tracking_idx').on(table.trackedAt).where(sql`${table.state} = 'created' and ${table.deliveredAt} is null and ${table.courier} <> 'manual'`),
+  // The tracking job's list: shipments with a courier, not yet delivered or with cash not yet paid out.
+  index('shipments_tracking_idx')
+    .on(table.trackedAt)
+    .where(sql`${table.state} = 'created' and ${table.courier} <> 'manual' and (${table.deliveredAt} is null or (${table.codMinor} > 0 and ${table.codPaidAt} is null))`),
 ]);
 
 /** What the courier reported of a shipment's travel, once each. */

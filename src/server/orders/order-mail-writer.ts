@@ -176,6 +176,32 @@ class OrderMailWriter {
   }
 
   private address(): MailBlock[] {
+    const { office, method } = this.order.delivery;
+    const texts = this.texts.order;
+    if (office) {
+      const { language } = this;
+      return [
+        { kind: 'heading', text: texts.deliveryMethods[method] },
+        { kind: 'lines', lines: [office.name[language], office.address[language], [office.postCode, office.city[language]].filter(Boolean).join(' ')] },
+        { kind: 'paragraph', text: this.t(texts.recipient, { name: this.order.shippingAddress.fullName, phone: this.order.shippingAddress.phone }) },
+      ];
+    }
+    return [...(method === 'address' ? [] : [{ kind: 'paragraph' as const, text: texts.deliveryMethods[method] }]), ...this.postalAddress()];
+  }
+
+  /** Where a sent parcel can be followed: the courier's page, or the number the shop sent it under. */
+  private tracking(): MailBlock[] {
+    const shipment = this.order.delivery.shipment;
+    if (!shipment?.trackingNumber) return [];
+    const texts = this.texts.order;
+    if (shipment.courier === 'manual' || !shipment.trackingUrl) return [{ kind: 'paragraph', text: this.t(texts.trackingNumber, { number: shipment.trackingNumber }) }];
+    return [
+      { kind: 'paragraph', text: this.t(texts.tracking, { courier: texts.couriers[shipment.courier], number: shipment.trackingNumber }) },
+      { kind: 'button', label: texts.trackParcel, url: shipment.trackingUrl },
+    ];
+  }
+
+  private postalAddress(): MailBlock[] {
     const address = this.order.shippingAddress;
     const country = new Intl.DisplayNames([localeOf(this.language)], { type: 'region' }).of(address.country) ?? address.country;
     return [
@@ -343,7 +369,7 @@ class OrderMailWriter {
         // While the order is being made, the day it is to leave still matters to the customer.
         ...(status === 'preparing' ? this.shipsBy() : []),
         this.items(),
-        ...(status === 'sent' ? this.address() : []),
+        ...(status === 'sent' ? [...this.tracking(), ...this.address()] : []),
         this.viewOrderButton(),
         // The withdrawal button stays within reach for the 14 days that start now.
         ...(status === 'delivered' ? [withdrawalButton(this.language, this.settings.publicUrl, this.order.orderId)] : []),

@@ -2,12 +2,13 @@ import { and, asc, count, desc, eq, inArray, like, or, sql, type SQL } from 'dri
 import { union } from 'drizzle-orm/pg-core';
 import type { Country } from '#shared/addresses.js';
 import { ADMIN_ORDER_COUNT_LIMIT, MAX_ADMIN_PAGE_SIZE, type AdminOrderPage } from '#shared/admin.js';
-import type { DeliveryMethod } from '#shared/delivery.js';
+import type { DeliveryMethod, OrderShipment } from '#shared/delivery.js';
 import type { Currency } from '#shared/money.js';
 import { normalizeOrderStatus, orderStatusRank, ORDER_STATUSES, storedValuesOf, type OrderStatus } from '#shared/order-status.js';
 import { placedOrderStatus, type Order, type OrderStatusChange, type PaymentMethod } from '#shared/orders.js';
 import type { Database, Executor } from '#server/db/client.js';
 import { orderCustomerEmails, orderItems, orders, orderStatusChanges, payments } from '#server/db/schema.js';
+import { shipmentsOf } from '#server/couriers/shipment-views.js';
 import { addAfterSale } from '#server/returns/after-sale.js';
 import { HttpError } from '#server/http/errors.js';
 
@@ -30,7 +31,7 @@ export const STATUS_TIME_COLUMNS = {
   cancelled: 'cancelledAt',
 } as const satisfies Record<OrderStatus, keyof OrderRow>;
 
-export function toOrder(row: OrderRow, items: OrderItemRow[], payment: PaymentRow | undefined, history: StatusChangeRow[]): Order {
+export function toOrder(row: OrderRow, items: OrderItemRow[], payment: PaymentRow | undefined, history: StatusChangeRow[], shipment?: OrderShipment): Order {
   // The status the order was placed in began when it was created, for orders older than its column too.
   const statusTimes: Order['statusTimes'] = { [placedOrderStatus(row.paymentMethod as PaymentMethod)]: row.createdAt.toISOString() };
   for (const status of ORDER_STATUSES) {
@@ -87,7 +88,7 @@ export function toOrder(row: OrderRow, items: OrderItemRow[], payment: PaymentRo
     checkoutUrl: row.checkoutUrl,
     paymentReference: row.paymentReference,
     invoiceBuyer: row.invoiceBuyer ?? null,
-    delivery: { method: row.deliveryMethod as DeliveryMethod, office: row.deliveryOffice ?? null },
+    delivery: { method: row.deliveryMethod as DeliveryMethod, office: row.deliveryOffice ?? null, shipment: shipment ?? null },
     giftCard: row.giftCardEnding !== null && row.giftCardMinor > 0 ? { ending: row.giftCardEnding, paidMinor: row.giftCardMinor } : null,
     payment: payment
       ? {
@@ -110,12 +111,14 @@ export async function withDetails(db: Executor, rows: OrderRow[]): Promise<Order
   const items = await db.select().from(orderItems).where(inArray(orderItems.orderId, ids));
   const paid = await db.select().from(payments).where(inArray(payments.orderId, ids));
   const history = await db.select().from(orderStatusChanges).where(inArray(orderStatusChanges.orderId, ids)).orderBy(asc(orderStatusChanges.position));
+  const sent = await shipmentsOf(db, ids);
   const list = rows.map((row) =>
     toOrder(
       row,
       items.filter((item) => item.orderId === row.id),
       paid.find((payment) => payment.orderId === row.id),
       history.filter((change) => change.orderId === row.id),
+      sent.get(row.id),
     ),
   );
   return addAfterSale(db, list, rows);
