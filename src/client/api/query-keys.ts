@@ -53,6 +53,8 @@ export const queryKeys = {
   discountCode: (code: string, productIds: string) => [...carts, 'discount', code, productIds] as const,
   /** What is left on a gift card the buyer typed at checkout: stale with the cart, as an order changes both. */
   giftCard: (code: string) => [...carts, 'gift-card', code] as const,
+  /** Couriers' offices found for a delivery method by a search (offering cash on delivery or not). */
+  offices: (method: string, query: string, cashOnDelivery: boolean) => ['offices', method, query, cashOnDelivery] as const,
   /** The admin's gift cards. */
   adminGiftCards: () => ['admin', 'gift-cards'] as const,
   /** The admin's dashboard for a range of days (empty: the last 30). */

@@ -2,7 +2,6 @@ import type { ReactElement } from 'react';
 import { taxPercentText, type Currency } from '#shared/money.js';
 import type { Order, PaymentMethod } from '#shared/orders.js';
 import type { OrderGiftCard } from '#shared/gift-cards.js';
-import { AddressText } from '#client/addresses/address-text.js';
 import { useTranslation } from '#client/i18n/i18n.js';
 import { formatDateTime } from '#client/ui/format-date.js';
 import { LinePrice } from '#client/ui/line-price.js';
@@ -10,6 +9,7 @@ import { Price } from '#client/ui/price.js';
 import { Localized } from '#client/i18n/localized.js';
 import { ChoiceSummaryText } from '#client/ui/choice-summary.js';
 import { ShipsBy } from '#client/ui/ships-by.js';
+import { OrderDelivery } from './order-delivery.js';
 
 /** The date an order ships by, while it is still to be sent. */
 export function OrderShipsBy({ order }: { order: Pick<Order, 'status' | 'dispatchBy'> }) {
@@ -134,8 +134,7 @@ export function OrderDetails({ order, headingLevel = 3 }: { order: Order; headin
       <p>
         {t('orders.paymentMethod')}: {t(`orders.method.${order.paymentMethod}`)}
       </p>
-      <Heading className="order-details__heading">{t('orders.shipTo')}</Heading>
-      <AddressText address={order.shippingAddress} />
+      <OrderDelivery order={order} Heading={Heading} />
     </div>
   );
 }

@@ -21,6 +21,7 @@ import { changeStatus, recordBankTransfer, recordCashPayment, useAdminOrder } fr
 import { PaymentNotices } from './payment-notices.js';
 import { settings } from '#client/settings.js';
 import { OrderMails } from './order-mails.js';
+import { OrderShipment } from './order-shipment.js';
 import { Localized, useLocalize } from '#client/i18n/localized.js';
 import { EMPTY_CHOICE_SUMMARY, hasChoices } from '#shared/product-options.js';
 import type { OrderAfterSale } from '#shared/withdrawals.js';
@@ -31,13 +32,14 @@ import { RefundForm } from './refund-form.js';
 type TimelineEntry =
   | { kind: 'status'; status: OrderStatus; at: string }
   | { kind: 'stock'; change: StockChange; at: string }
-  | { kind: 'note'; text: string; values?: Record<string, string>; at: string };
+  | { kind: 'note'; text: string; values?: Record<string, string>; at: string }
+  | { kind: 'courier'; description: { en: string; bg: string }; place: string; at: string };
 
 /** Money is left to refund, and no withdrawal waits for its own refund (the Returns tab makes that one, with its shipping). */
 const refundableWithoutWithdrawal = (afterSale: OrderAfterSale) =>
   afterSale.paidMinor - afterSale.refundedMinor > 0 && afterSale.withdrawals.every((withdrawal) => withdrawal.state === 'refunded');
 
-/** The order's statuses and the stock its changes took or gave back, in the order they happened. */
+/** The order's statuses, the stock its changes took or gave back and its parcel's travel, in the order they happened. */
 function timelineOf({ order, stockChanges }: AdminOrderDetail): TimelineEntry[] {
   const entries: TimelineEntry[] = [
     ...order.statusHistory.map((change) => ({ kind: 'status' as const, status: change.status, at: change.at })),
@@ -46,6 +48,8 @@ function timelineOf({ order, stockChanges }: AdminOrderDetail): TimelineEntry[] 
     ...(order.afterSale?.withdrawals ?? []).map((withdrawal) => ({ kind: 'note' as const, text: 'returns.timeline.withdrawn', at: withdrawal.submittedAt })),
     ...(order.afterSale?.withdrawals ?? []).flatMap((withdrawal) => (withdrawal.receivedAt ? [{ kind: 'note' as const, text: 'returns.timeline.received', at: withdrawal.receivedAt }] : [])),
     ...(order.afterSale?.refunds ?? []).map((refund) => ({ kind: 'note' as const, text: 'returns.timeline.refunded', values: { minor: String(refund.amountMinor) }, at: refund.createdAt })),
+    // The parcel's travel as its courier reported it.
+    ...(order.delivery.shipment?.events ?? []).map((event) => ({ kind: 'courier' as const, description: event.description, place: event.place, at: event.at })),
   ];
   // A stable sort keeps a status before the stock it moved when both carry the same moment.
   return entries.sort((a, b) => a.at.localeCompare(b.at));
@@ -183,6 +187,7 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
             </p>
           </form>
           <OrderDetails order={order.data.order} />
+          <OrderShipment order={order.data.order} onToast={onToast} />
           {order.data.order.payment && (
             <OrderDocuments
               order={order.data.order}
@@ -303,6 +308,11 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
               <li key={index}>
                 {entry.kind === 'status' ? (
                   <strong>{t(`orders.status.${entry.status}`)}</strong>
+                ) : entry.kind === 'courier' ? (
+                  <span>
+                    <Localized text={entry.description} />
+                    {entry.place && <span className="muted"> · {entry.place}</span>}
+                  </span>
                 ) : entry.kind === 'note' ? (
                   <strong>{t(entry.text, entry.values ? { amount: priceText(Number(entry.values.minor), order.data.order.currency) } : undefined)}</strong>
                 ) : (

@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link, Redirect, useLocation } from 'wouter';
 import type { AddressInput } from '#shared/addresses.js';
 import { giftCardLinesMinor, priceLines } from '#shared/pricing.js';
+import { needsOffice, type CourierOffice } from '#shared/delivery.js';
 import { exceedsStock } from '#shared/stock.js';
 import { DEFAULT_PAYMENT_METHOD, type PaymentMethod } from '#shared/orders.js';
 import { legalPath, PAGE_ROUTES, paymentPath, profilePath } from '#shared/routes.js';
@@ -34,6 +35,7 @@ import { settings } from '#client/settings.js';
 import { Localized } from '#client/i18n/localized.js';
 import { firstInvoiceBuyerError } from '#shared/invoice-buyer.js';
 import { EMPTY_INVOICE_DRAFT, InvoiceRequest, invoiceBuyerOf, type InvoiceDraft } from '#client/orders/invoice-request.js';
+import { DeliveryChoice, initialDeliveryMethod, offersDeliveryChoice } from './delivery-choice.js';
 import { DiscountCodeField, useDiscountCode } from './discount-code.js';
 import { GiftCardField, giftCardPaymentOf, useGiftCard } from './gift-card.js';
 
@@ -63,6 +65,10 @@ export default function CheckoutPage() {
   const [chosenAddressId, setChosenAddressId] = useState<string | null>(null);
   const [addingAddress, setAddingAddress] = useState(false);
   const [paymentMethod, setPaymentMethod] = useState<PaymentMethod>(initialPaymentMethod);
+  const [deliveryMethod, setDeliveryMethod] = useState(initialDeliveryMethod);
+  const [office, setOffice] = useState<CourierOffice | null>(null);
+  const [deliveryError, setDeliveryError] = useState<string | null>(null);
+  const officeSearch = useRef<HTMLInputElement>(null);
   // One key per visit to checkout: a double click or a retry after a lost answer places one order.
   const [idempotencyKey] = useState(newOperationId);
   const [placing, setPlacing] = useState(false);
@@ -89,7 +95,9 @@ export default function CheckoutPage() {
   const selected = saved.find((address) => address.id === chosenAddressId) ?? saved.find((address) => address.isDefault) ?? saved[0];
   const showForm = addingAddress || (addresses.isSuccess && saved.length === 0);
   // Priced as the server will price it, the cash-on-delivery fee and a discount code included: the order is placed only at this total.
-  const pricing = priceLines(cart.items, settings.pricing, paymentMethod, discount.applied);
+  const pricing = priceLines(cart.items, settings.pricing, paymentMethod, discount.applied, deliveryMethod);
+  const officeMissing = needsOffice(deliveryMethod) && !office;
+  const officeRefusesCash = office !== null && paymentMethod === 'cash_on_delivery' && !office.acceptsCashOnDelivery;
   // A gift card pays part or all of that total (but not gift cards bought); the order's own amounts stay as they are.
   const giftCardPayment = giftCardPaymentOf(giftCard, pricing.total - giftCardLinesMinor(cart.items));
   // A line asking for more than is left would only be refused: the customer changes it in the cart first.
@@ -118,6 +126,11 @@ export default function CheckoutPage() {
       termsBox.current?.focus();
       return;
     }
+    if (officeMissing || officeRefusesCash) {
+      setDeliveryError(officeMissing ? t('checkout.errors.officeRequired') : t('checkout.errors.officeNoCashOnDelivery'));
+      officeSearch.current?.focus();
+      return;
+    }
     const invoiceBuyer = invoiceBuyerOf(invoice);
     const invoiceProblem = invoiceBuyer ? firstInvoiceBuyerError(invoiceBuyer) : null;
     setInvoiceError(invoiceProblem);
@@ -131,6 +144,8 @@ export default function CheckoutPage() {
         idempotencyKey,
         addressId: selected.id,
         paymentMethod,
+        deliveryMethod,
+        officeId: office?.id,
         expectedTotalMinor: pricing.total,
         language,
         acceptTerms: true,
@@ -190,6 +205,10 @@ export default function CheckoutPage() {
         // The card paid for another order meanwhile: asked again, it shows what it pays now, or why it pays nothing.
         setProblem({ kind: 'message', text: t('checkout.errors.giftCardRefused') });
         giftCard.recheck();
+      } else if (error instanceof ApiError && error.details.field === 'officeId') {
+        // The office closed or stopped taking cash since it was chosen: the buyer chooses another.
+        setOffice(null);
+        setDeliveryError(errorText(t, error));
       } else if (error instanceof ApiError && error.details.field?.startsWith('invoiceBuyer.') && error.details.messageKey) {
         // A rule of the invoice details the server checked: shown under its field, as the form's own check would.
         setInvoiceError({ field: error.details.field.slice('invoiceBuyer.'.length), messageKey: error.details.messageKey });
@@ -243,6 +262,7 @@ export default function CheckoutPage() {
               </button>
             </fieldset>
           )}
+          {needsOffice(deliveryMethod) && <p className="muted">{t('checkout.delivery.contactHint')}</p>}
         </div>
 
         <div className="panel">
@@ -271,6 +291,24 @@ export default function CheckoutPage() {
           <PricingTable pricing={pricing} currency={settings.pricing.currency} giftCard={giftCardPayment} />
           {/* Gift cards are sent by e-mail once paid: only goods have a day to ship by. */}
           <ShipsBy dates={cart.items.filter((item) => !item.giftCard).map((item) => item.dispatchBy)} />
+
+          {offersDeliveryChoice() && (
+            <DeliveryChoice
+              method={deliveryMethod}
+              onMethod={(method) => {
+                setDeliveryMethod(method);
+                setDeliveryError(null);
+              }}
+              office={office}
+              onOffice={(chosen) => {
+                setOffice(chosen);
+                setDeliveryError(null);
+              }}
+              cashOnDelivery={paymentMethod === 'cash_on_delivery'}
+              error={deliveryError}
+              searchField={officeSearch}
+            />
+          )}
 
           <fieldset className="choice-list">
             <legend className="panel__title">{t('checkout.paymentMethod')}</legend>
