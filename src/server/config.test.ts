@@ -125,6 +125,22 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ BANK_IBAN: bank.BANK_IBAN })).toThrow(/BANK_ACCOUNT_NAME/);
   });
 
+  it('delivers by the shop itself unless COURIERS names couriers, each with its account, and prices methods by DELIVERY_FEES', () => {
+    expect(loadConfig({})).toMatchObject({ couriers: [], deliveryMethods: ['address'], inspectBeforePaying: false });
+    const econt = { ECONT_USERNAME: 'shop', ECONT_PASSWORD: 'secret' };
+    const both = loadConfig({ COURIERS: 'Econt, speedy', ...econt, SPEEDY_USERNAME: '999', SPEEDY_PASSWORD: 'pass', SPEEDY_URL: 'http://127.0.0.1:9/v1', ECONT_CD_AGREEMENT: 'CD123456', DELIVERY_FEES: 'econt_office=4.50, speedy_locker=3.90' });
+    expect(both.couriers).toEqual([
+      { name: 'econt', url: 'https://ee.econt.com/services/', username: 'shop', password: 'secret', senderOffice: undefined, cashOnDeliveryAgreement: 'CD123456' },
+      { name: 'speedy', url: 'http://127.0.0.1:9/v1/', username: '999', password: 'pass', senderOffice: undefined },
+    ]);
+    expect(both.deliveryMethods).toEqual(['econt_office', 'econt_locker', 'econt_address', 'speedy_office', 'speedy_locker', 'speedy_address']);
+    expect(both.pricing.deliveryFeesMinor).toEqual({ econt_office: 450, speedy_locker: 390 });
+    expect(() => loadConfig({ COURIERS: 'econt' })).toThrow(/ECONT_USERNAME: COURIERS names econt, so ECONT_USERNAME and ECONT_PASSWORD/);
+    expect(() => loadConfig({ COURIERS: 'dhl' })).toThrow(/COURIERS must name couriers among econt, speedy/);
+    expect(() => loadConfig({ ...econt, COURIERS: 'econt', DELIVERY_FEES: 'econt_door=4' })).toThrow(/DELIVERY_FEES must list methods and amounts/);
+    expect(() => loadConfig({ ...econt, COURIERS: 'econt', ECONT_SENDER_OFFICE: 'Plovdiv' })).toThrow(/ECONT_SENDER_OFFICE must be the code/);
+  });
+
   it('leaves the language of new-order notices to each admin unless ORDER_NOTIFY_LANGUAGE sets it', () => {
     expect(loadConfig({}).orderNotifyLanguage).toBeUndefined();
     expect(loadConfig({ ORDER_NOTIFY_LANGUAGE: 'bg' }).orderNotifyLanguage).toBe('bg');

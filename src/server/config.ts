@@ -382,7 +382,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       pricesIncludeTax: env.PRICES_INCLUDE_TAX,
       cashOnDeliveryFeeMinor: env.COD_FEE,
       freeShippingFromMinor: env.FREE_SHIPPING_FROM ?? null,
-      deliveryFeesMinor: env.DELIVERY_FEES,
+      // Only a shop whose methods cost differently has the field: the specification's pricing has none.
+      ...(Object.keys(env.DELIVERY_FEES).length > 0 ? { deliveryFeesMinor: env.DELIVERY_FEES } : {}),
     },
     showBgnEquivalent: env.SHOW_BGN_EQUIVALENT && env.SHOP_CURRENCY === 'EUR',
     shopMode: mode,

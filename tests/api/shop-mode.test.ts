@@ -46,7 +46,7 @@ for (const target of databaseTargets) {
       const settings = await pageSettings(testApp);
       expect(settings).toMatchObject({ shopMode: 'live', paymentMethods: ['cash_on_delivery'] });
       // The browser sees only the allowlisted settings.
-      expect(Object.keys(settings).sort()).toEqual(['bankAccount', 'devMailbox', 'paymentMethods', 'paymentProvider', 'pricing', 'publicUrl', 'shopMode', 'supportEmail', 'showBgnEquivalent'].sort());
+      expect(Object.keys(settings).sort()).toEqual(['bankAccount', 'deliveryMethods', 'devMailbox', 'paymentMethods', 'paymentProvider', 'pricing', 'publicUrl', 'shopMode', 'supportEmail', 'showBgnEquivalent'].sort());
 
       // A simulated payment is neither offered nor settled, not even for an order placed while the shop was a demo.
       const [product] = await testApp.database.db.insert(products).values(testProduct({ name: 'Gold Foil', priceMinor: 1000 })).returning();

@@ -26,7 +26,7 @@ export function OrderShipment({ order, onToast }: { order: Order; onToast(toast:
   const { shipment, method } = order.delivery;
   const courier = courierOf(method);
   const courierName = t(`orders.delivery.couriers.${courier ?? 'manual'}`);
-  if (!shipment && (order.status === 'cancelled' || order.status === 'delivered')) return null;
+  if (shipment ? !shipment.hasLabel : order.status === 'cancelled' || order.status === 'delivered') return null;
 
   const create = async (event: FormEvent) => {
     event.preventDefault();
@@ -59,26 +59,14 @@ export function OrderShipment({ order, onToast }: { order: Order; onToast(toast:
         {t('admin.orders.shipment.title')}
       </h3>
       {shipment ? (
-        <>
+        // The tracking number and link are in the order's delivery above; here is what only the admin needs.
+        shipment.hasLabel && (
           <p>
-            {t('orders.delivery.trackingNumber', { number: shipment.trackingNumber ?? '' })}
-            {shipment.trackingUrl && (
-              <>
-                {' · '}
-                <a href={shipment.trackingUrl} target="_blank" rel="noopener noreferrer">
-                  {t('orders.delivery.track', { courier: courierName })}
-                </a>
-              </>
-            )}
+            <a className="button" href={`/api/admin/orders/${encodeURIComponent(order.orderId)}/shipment/label`} target="_blank" rel="noopener">
+              {t('admin.orders.shipment.label')}
+            </a>
           </p>
-          {shipment.hasLabel && (
-            <p>
-              <a className="button" href={`/api/admin/orders/${encodeURIComponent(order.orderId)}/shipment/label`} target="_blank" rel="noopener">
-                {t('admin.orders.shipment.label')}
-              </a>
-            </p>
-          )}
-        </>
+        )
       ) : (
         <form className="order-detail__status" onSubmit={(event) => void create(event)} noValidate>
           {!courier && (
