@@ -213,3 +213,46 @@ for (const target of databaseTargets) {
     });
   });
 }
+
+for (const target of databaseTargets) {
+  describe(`the shop's own delivery [${target}]`, () => {
+    let inbox: SmtpInbox;
+    let testApp: TestApp;
+    let product: string;
+    let admin: string;
+    beforeAll(async () => {
+      inbox = await startSmtpInbox();
+      testApp = await createTestApp(target, { SMTP_URL: inbox.url, STATUS_MAIL_DELAY_SECONDS: '0' });
+      [{ id: product }] = (await testApp.database.db.insert(products).values(testProduct({ name: 'Gold Foil', priceMinor: 1000, stock: 100 })).returning({ id: products.id })) as [{ id: string }];
+      await addAdmin(testApp.database.db, 'owner@shop.test');
+      admin = await signInThroughInbox(testApp, inbox, 'owner@shop.test');
+    });
+    afterAll(async () => {
+      await testApp?.close();
+      await inbox?.close();
+    });
+
+    it('offers one method at the shipping fee, and sends the order with the number the admin types', async () => {
+      expect(testApp.config.deliveryMethods).toEqual(['address']);
+      const courierMethod = await testApp.app.inject({ method: 'GET', url: '/api/delivery/offices?courier=econt&kind=office&q=sofia' });
+      expect(courierMethod.statusCode).toBe(404);
+      const cookie = await signInThroughInbox(testApp, inbox, 'ani@example.com');
+      await fillCart(testApp, cookie, [product]);
+      const order = await placeOrder(testApp, cookie, { paymentMethod: 'card' });
+      expect([order.pricing.shipping, order.delivery]).toEqual([599, { method: 'address', office: null, shipment: null }]);
+
+      const send = (payload: object) => testApp.app.inject({ method: 'POST', url: `/api/admin/orders/${order.orderId}/shipment`, headers: { cookie: admin }, payload });
+      expect((await send({})).json().error).toMatchObject({ field: 'trackingNumber', messageKey: 'admin.orders.shipment.trackingRequired' });
+      expect((await send({ trackingNumber: '<script>' })).json().error).toMatchObject({ field: 'trackingNumber', messageKey: 'admin.orders.shipment.trackingInvalid' });
+      expect((await send({ trackingNumber: ' BG 1234-5678 ' })).statusCode).toBe(204);
+      const sent = (await testApp.app.inject({ method: 'GET', url: `/api/orders/${order.orderId}`, headers: { cookie } })).json<{ order: Order }>().order;
+      expect(sent.status).toBe('sent');
+      expect(sent.delivery.shipment).toMatchObject({ courier: 'manual', trackingNumber: 'BG 1234-5678', trackingUrl: null, hasLabel: false });
+      const label = await testApp.app.inject({ method: 'GET', url: `/api/admin/orders/${order.orderId}/shipment/label`, headers: { cookie: admin } });
+      expect(label.statusCode).toBe(404);
+      testApp.app.mailWorker.wake();
+      const mail = await inbox.waitForMail('ani@example.com', 15_000, (received) => received.subject.includes('on its way'));
+      expect(mail.text).toContain('Your parcel travels under number BG 1234-5678.');
+    });
+  });
+}

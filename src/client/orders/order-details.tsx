@@ -2,6 +2,7 @@ import type { ReactElement } from 'react';
 import { taxPercentText, type Currency } from '#shared/money.js';
 import type { Order, PaymentMethod } from '#shared/orders.js';
 import type { OrderGiftCard } from '#shared/gift-cards.js';
+import type { DeliveryMethod } from '#shared/delivery.js';
 import { useTranslation } from '#client/i18n/i18n.js';
 import { formatDateTime } from '#client/ui/format-date.js';
 import { LinePrice } from '#client/ui/line-price.js';
@@ -48,8 +49,20 @@ export function OrderStatusBadge({ status, paymentMethod }: { status: Order['sta
  * always the last, bold row: tax that is added is a line after the subtotal, and the VAT that prices
  * include is a plain row before the total, since it is part of the amounts above it, not added to them.
  */
-export function PricingTable({ pricing, currency, giftCard = null }: { pricing: Order['pricing']; currency: Currency; giftCard?: OrderGiftCard | null }) {
+export function PricingTable({
+  pricing,
+  currency,
+  giftCard = null,
+  deliveryMethod = 'address',
+}: {
+  pricing: Order['pricing'];
+  currency: Currency;
+  giftCard?: OrderGiftCard | null;
+  /** A courier's method names its shipping line ("Shipping (Econt office)"); the shop's own delivery is plain "Shipping". */
+  deliveryMethod?: DeliveryMethod;
+}) {
   const { t } = useTranslation();
+  const shippingLabel = deliveryMethod === 'address' ? t('checkout.shipping') : `${t('checkout.shipping')} (${t(`orders.delivery.methods.${deliveryMethod}`)})`;
   const taxLabel = (key: 'checkout.tax' | 'checkout.taxIncluded') => t(key, { percent: taxPercentText(pricing.taxRateBasisPoints) });
   const rows = (
     [
@@ -57,7 +70,7 @@ export function PricingTable({ pricing, currency, giftCard = null }: { pricing: 
       pricing.discountCode !== null && [t('checkout.discount', { code: pricing.discountCode }), <DiscountAmount key="discount" pricing={pricing} currency={currency} />],
       !pricing.taxIncluded && [taxLabel('checkout.tax'), pricing.tax],
       // Shipping of goods that cost something and nothing for it is free shipping (the shop's threshold), said so.
-      [t('checkout.shipping'), pricing.shipping === 0 && pricing.subtotal > 0 ? t('checkout.freeShipping') : pricing.shipping],
+      [shippingLabel, pricing.shipping === 0 && pricing.subtotal > 0 ? t('checkout.freeShipping') : pricing.shipping],
       pricing.fee > 0 && [t('checkout.cashOnDeliveryFeeLine'), pricing.fee],
       pricing.taxIncluded && [taxLabel('checkout.taxIncluded'), pricing.tax],
     ] satisfies Array<[string, number | string | ReactElement] | false>
@@ -130,7 +143,7 @@ export function OrderDetails({ order, headingLevel = 3 }: { order: Order; headin
           </li>
         ))}
       </ul>
-      <PricingTable pricing={order.pricing} currency={order.currency} giftCard={order.giftCard} />
+      <PricingTable pricing={order.pricing} currency={order.currency} giftCard={order.giftCard} deliveryMethod={order.delivery.method} />
       <p>
         {t('orders.paymentMethod')}: {t(`orders.method.${order.paymentMethod}`)}
       </p>

@@ -120,6 +120,9 @@ class OrderMailWriter {
 
   private summary(): MailBlock[] {
     const { order, texts } = this;
+    const method = order.delivery.method;
+    // A courier's method names its shipping line ("Shipping (To an Econt office)"); the shop's own delivery is plain "Shipping".
+    const shippingLabel = method === 'address' ? texts.order.shipping : `${texts.order.shipping} (${texts.order.deliveryMethods[method]})`;
     return [
       { kind: 'heading', text: this.t(texts.order.number) },
       { kind: 'paragraph', text: this.t(texts.order.placedOn, { date: this.date(order.createdAt) }) },
@@ -132,7 +135,7 @@ class OrderMailWriter {
           [texts.order.subtotal, this.money(order.pricing.subtotal)],
           ...this.discountRows(),
           ...(order.pricing.taxIncluded ? [] : [[this.t(texts.order.tax), this.money(order.pricing.tax)] as [string, string]]),
-          [texts.order.shipping, order.pricing.shipping === 0 && order.pricing.subtotal > 0 ? texts.order.freeShipping : this.money(order.pricing.shipping)],
+          [shippingLabel, order.pricing.shipping === 0 && order.pricing.subtotal > 0 ? texts.order.freeShipping : this.money(order.pricing.shipping)],
           ...(order.pricing.fee > 0 ? [[texts.order.cashOnDeliveryFee, this.money(order.pricing.fee)] as [string, string]] : []),
           // Final prices contain the tax: a plain row of what the amounts above hold, so that the total stays the last, bold row.
           ...(order.pricing.taxIncluded ? [[this.t(texts.order.taxIncluded), this.money(order.pricing.tax)] as [string, string]] : []),

@@ -288,7 +288,7 @@ export default function CheckoutPage() {
           </ul>
           <DiscountCodeField discount={discount} />
           <GiftCardField giftCard={giftCard} payment={giftCardPayment} />
-          <PricingTable pricing={pricing} currency={settings.pricing.currency} giftCard={giftCardPayment} />
+          <PricingTable pricing={pricing} currency={settings.pricing.currency} giftCard={giftCardPayment} deliveryMethod={deliveryMethod} />
           {/* Gift cards are sent by e-mail once paid: only goods have a day to ship by. */}
           <ShipsBy dates={cart.items.filter((item) => !item.giftCard).map((item) => item.dispatchBy)} />
 
