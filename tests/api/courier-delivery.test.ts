@@ -154,6 +154,14 @@ for (const target of databaseTargets) {
       const again = await testApp.app.inject({ method: 'POST', url: `/api/admin/orders/${order.orderId}/shipment`, headers: { cookie: admin }, payload: {} });
       expect(again.statusCode).toBe(204);
       expect(econt.labels.has(String(Number(number) + 1))).toBe(false);
+
+      // The label prints her name, phone and address: it goes with her account, the shipment's number stays with the order.
+      const deleted = await testApp.app.inject({ method: 'DELETE', url: '/api/account', headers: { cookie }, payload: { email: 'elena@example.com' } });
+      expect(deleted.statusCode).toBe(204);
+      const gone = await testApp.app.inject({ method: 'GET', url: `/api/admin/orders/${order.orderId}/shipment/label`, headers: { cookie: admin } });
+      expect(gone.statusCode).toBe(404);
+      const kept = (await testApp.app.inject({ method: 'GET', url: `/api/admin/orders/${order.orderId}`, headers: { cookie: admin } })).json<AdminOrderDetail>();
+      expect(kept.order.delivery.shipment).toMatchObject({ trackingNumber: number, hasLabel: false });
     });
 
     it('keeps the order as it was when the courier refuses, with the courier’s words, and creates it once asked again', async () => {

@@ -124,6 +124,11 @@ export async function createShipment(db: Database, orderId: string, settings: Sh
   });
 }
 
+/** Drops the labels of these orders' shipments, in the caller's transaction: a label carries the buyer's name, phone and address. */
+export async function forgetShipmentLabels(tx: Executor, orderIds: readonly string[]): Promise<void> {
+  await tx.update(shipments).set({ labelPdf: null }).where(inArray(shipments.orderId, [...orderIds]));
+}
+
 /** Shipments read from their courier at most this often. */
 const TRACKING_INTERVAL_MS = 60 * 60 * 1000;
 /** Shipments read in one round. */

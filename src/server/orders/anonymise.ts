@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Order } from '#shared/orders.js';
+import { forgetShipmentLabels } from '#server/couriers/shipments.js';
 import type { Executor } from '#server/db/client.js';
 import { orderItems, orders, payments } from '#server/db/schema.js';
 import { withDetails } from './order-queries.js';
@@ -21,8 +22,8 @@ export async function listAllCustomerOrders(db: Executor, userId: string, email:
  * their ids. The shop must keep its sales records, so amounts, items (with the options chosen),
  * dates, statuses, the country and the payments stay; the e-mail becomes the placeholder, and the
  * name, street, apartment, city, region, postal code and phone, the invoice details asked for, a
- * card's last four digits, and the lines' nail sizes and answers (measurements of the person, and
- * notes in their own words) go. Issued invoices keep their buyer: the law keeps them for ten years.
+ * card's last four digits, the couriers' labels (which print the name, phone and address), and the
+ * lines' nail sizes and answers (measurements of the person, and notes in their own words) go. Issued invoices keep their buyer: the law keeps them for ten years.
  */
 export async function anonymiseCustomerOrders(tx: Executor, userId: string, email: string, placeholder: string): Promise<string[]> {
   const anonymised = await tx
@@ -44,6 +45,7 @@ export async function anonymiseCustomerOrders(tx: Executor, userId: string, emai
   // The payments are the order's record of being paid, which the orders module reads with it (withDetails).
   if (ids.length > 0) {
     await tx.update(payments).set({ cardLast4: null }).where(inArray(payments.orderId, ids));
+    await forgetShipmentLabels(tx, ids);
     await tx
       .update(orderItems)
       .set({ choices: sql`jsonb_build_object('options', ${orderItems.choices}->'options', 'sizes', null, 'answers', '[]'::jsonb)` })
