@@ -51,6 +51,9 @@ const productText = (max: number, tooLong: string) =>
  * name and a description are needed in at least one language; the page shows the other language's
  * where one is empty.
  */
+/** The heaviest piece the form takes, in grams: far above any set of nails, well below a courier's limit. */
+const MAX_PIECE_GRAMS = 30_000;
+
 export const productFieldsSchema = z
   .object({
     nameEn: productText(PRODUCT_NAME_MAX_LENGTH, 'nameTooLong'),
@@ -74,6 +77,17 @@ export const productFieldsSchema = z
      * orders changed it meanwhile, and one the admin left alone is not written back over their sales.
      */
     stockSeen: stockCount.optional(),
+    /** The weight of one piece packed, in grams, for the courier's label; empty: not known. Absent: unchanged. */
+    weight: z
+      .union([z.string(), z.number()])
+      .transform((value, context) => {
+        const text = String(value).trim();
+        if (text === '') return null;
+        if (/^\d{1,5}$/.test(text) && Number(text) >= 1 && Number(text) <= MAX_PIECE_GRAMS) return Number(text);
+        context.addIssue({ code: 'custom', message: `${messages}.invalidWeight` });
+        return z.NEVER;
+      })
+      .optional(),
   })
   .superRefine((fields, context) => {
     if (!fields.nameEn && !fields.nameBg) context.addIssue({ code: 'custom', path: ['nameEn'], message: `${messages}.requiredFields` });

@@ -49,6 +49,8 @@ export interface Product extends ProductModel {
   category: ProductCategory | '';
   /** Pieces in stock; null when the product is made to order (see stock.ts). */
   stock: number | null;
+  /** One piece packed, in grams, for the courier; null when the admin has not said. */
+  weightGrams: number | null;
   /** The cover first; at most MAX_PRODUCT_PHOTOS. */
   photos: ProductPhoto[];
   /** What the right of withdrawal does with it; the product page and the checkout say so before purchase. */

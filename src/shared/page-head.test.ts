@@ -15,6 +15,7 @@ const product: Product = {
   priceMinor: 3450,
   category: 'nails',
   stock: 0,
+  weightGrams: null,
   photos: [
     { id: 'f1', url: '/images/nails/p1_1.webp', alt: { en: 'Pearl nails on a hand', bg: '' } },
     { id: 'f2', url: '/images/nails/p1_2.webp', alt: { en: '', bg: '' } },

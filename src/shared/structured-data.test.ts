@@ -23,6 +23,7 @@ const product: Product = {
   priceMinor: 2450,
   category: 'nails',
   stock: 2,
+  weightGrams: null,
   photos: [
     { id: 'f1', url: '/images/nails/p1_1.webp', alt: { en: '', bg: '' } },
     { id: 'f2', url: '/images/nails/p1_2.webp', alt: { en: 'Side view', bg: 'Отстрани' } },

@@ -11,6 +11,7 @@ import { TEST_LABEL_PDF } from '../support/courier-test-kit.js';
 import { startEcontTestServer, TEST_ECONT_PASSWORD, TEST_ECONT_USERNAME, type EcontTestServer } from '../support/econt-test-server.js';
 import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
 import { startSpeedyTestServer, TEST_SPEEDY_PASSWORD, TEST_SPEEDY_USERNAME, type SpeedyTestServer } from '../support/speedy-test-server.js';
+import { pngImage, productForm } from './product-form.js';
 import { fillCart, placeOrder, signInThroughInbox } from './shopper.js';
 import { createTestApp, databaseTargets, type TestApp } from './test-app.js';
 import { testProduct } from './test-products.js';
@@ -119,6 +120,23 @@ for (const target of databaseTargets) {
       const kept = (await testApp.app.inject({ method: 'GET', url: `/api/orders/${order.orderId}`, headers: { cookie } })).json<{ order: Order }>().order;
       expect(kept.delivery.office).toEqual(order.delivery.office);
       await testApp.app.courierJobs.runDue();
+    });
+
+    it('weighs the parcel by its products’ weights, which the admin gives on the product form', async () => {
+      const image = await pngImage();
+      const form = (weight: string) => productForm({ nameEn: 'Weighed Set', descriptionEn: 'Handmade.', price: '12.00', stock: '5', weight }, image, admin);
+      const refused = await testApp.app.inject({ method: 'POST', url: '/api/admin/products', ...form('heavy') });
+      expect(refused.json().error).toMatchObject({ field: 'weight', messageKey: 'admin.products.messages.invalidWeight' });
+      const saved = await testApp.app.inject({ method: 'POST', url: '/api/admin/products', ...form('45') });
+      expect([saved.statusCode, saved.json().product.weightGrams]).toEqual([201, 45]);
+      const weighed = saved.json().product.id as string;
+
+      const cookie = await signInThroughInbox(testApp, inbox, 'nadia@example.com');
+      await fillCart(testApp, cookie, [weighed, weighed, product]);
+      const order = await placeOrder(testApp, cookie, { paymentMethod: 'card', deliveryMethod: 'econt_address' });
+      await testApp.app.inject({ method: 'POST', url: `/api/admin/orders/${order.orderId}/shipment`, headers: { cookie: admin }, payload: {} });
+      // The box (100 g), two pieces of 45 g, and the set that gives no weight taken as 30 g.
+      expect([...econt.labels.values()].at(-1)!.label.weight).toBe(0.22);
     });
 
     it('creates one shipment however many clicks ask for it, moves the order to Sent and mails the tracking link', async () => {

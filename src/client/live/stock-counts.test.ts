@@ -14,6 +14,7 @@ const product = (id: string, stock: number | null): Product => ({
   priceMinor: 100,
   category: '',
   stock,
+  weightGrams: null,
   photos: [],
   createdAt: '2026-01-01T00:00:00Z',
   updatedAt: '2026-01-01T00:00:00Z',

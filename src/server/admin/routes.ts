@@ -74,9 +74,9 @@ async function readProductForm(request: FastifyRequest): Promise<ProductForm> {
       values[part.fieldname] = String(part.value ?? '');
     }
   }
-  const { nameEn, nameBg, descriptionEn, descriptionBg, price, category, stock, stockSeen } = parseInput(productFieldsSchema, values);
+  const { nameEn, nameBg, descriptionEn, descriptionBg, price, category, stock, stockSeen, weight } = parseInput(productFieldsSchema, values);
   return {
-    fields: { name: { en: nameEn, bg: nameBg }, description: { en: descriptionEn, bg: descriptionBg }, priceMinor: price, category },
+    fields: { name: { en: nameEn, bg: nameBg }, description: { en: descriptionEn, bg: descriptionBg }, priceMinor: price, category, weightGrams: weight },
     stock: { stock, stockSeen },
     model: readModel(values.model),
     image,

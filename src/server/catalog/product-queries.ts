@@ -27,6 +27,7 @@ function toProduct(row: ProductRow, photos: readonly ProductPhoto[], combination
     priceMinor: row.priceMinor,
     category: row.category as Product['category'],
     stock: row.stock,
+    weightGrams: row.weightGrams,
     optionGroups: row.optionGroups,
     stockMode: row.stockMode as StockMode,
     combinations: [...combinations],

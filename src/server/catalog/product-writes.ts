@@ -19,6 +19,8 @@ export interface ProductFields {
   description: LocalizedText;
   priceMinor: number;
   category: ProductCategory | '';
+  /** One piece packed, in grams; null: not known; undefined: left as it is (a CSV import names no weight). */
+  weightGrams?: number | null;
 }
 
 /** The product's columns for these fields, with the text its search looks in. */
@@ -30,6 +32,7 @@ export function productColumns(fields: ProductFields) {
     descriptionBg: fields.description.bg,
     priceMinor: fields.priceMinor,
     category: fields.category,
+    ...(fields.weightGrams === undefined ? {} : { weightGrams: fields.weightGrams }),
     searchText: searchTextOf(fields),
   };
 }

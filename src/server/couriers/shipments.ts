@@ -10,7 +10,7 @@ import { inTransaction } from '#server/db/transaction.js';
 import { HttpError } from '#server/http/errors.js';
 import type { DocumentSettings } from '#server/invoices/issue-documents.js';
 import { queueStatusMail, type OrderMailSettings } from '#server/orders/order-mails.js';
-import type { OrderRow } from '#server/orders/order-queries.js';
+import { goodsWeightGrams, type OrderRow } from '#server/orders/order-queries.js';
 import { changeOrderStatus, setOrderStatus } from '#server/orders/status-changes.js';
 import { moneyDue, paymentStateOfRow, recordCashPayment } from '#server/payments/service.js';
 import { CourierError, courierName, type CourierApi, type Sender, type TrackingReport } from './courier.js';
@@ -26,9 +26,9 @@ export interface ShipmentSettings {
   documents: DocumentSettings;
 }
 
-/** A box and its padding, and what one press-on set adds: the parcel's weight from its pieces. */
-const PARCEL_BASE_GRAMS = 100;
-const PIECE_GRAMS = 30;
+/** A box and its padding, added to the goods; and what a piece whose product gives no weight is taken to weigh (a press-on set). */
+const PACKAGING_GRAMS = 100;
+const UNKNOWN_PIECE_GRAMS = 30;
 
 /** A shipment still being created this long after it began was left by a process that stopped; another may take it over. */
 const CREATING_TAKEOVER_MS = 2 * 60 * 1000;
@@ -101,7 +101,7 @@ export async function createShipment(db: Database, orderId: string, settings: Sh
         sender: settings.sender,
         recipient: { name: order.shippingFullName, phone: order.shippingPhone },
         destination: order.deliveryOffice ? { office: order.deliveryOffice } : { address: addressOf(order) },
-        weightGrams: PARCEL_BASE_GRAMS + PIECE_GRAMS * order.itemCount,
+        weightGrams: PACKAGING_GRAMS + (await goodsWeightGrams(db, orderId, UNKNOWN_PIECE_GRAMS)),
         contents: order.itemDescription,
         cashOnDeliveryMinor: codMinor,
         currency: order.currency as Currency,

@@ -130,6 +130,8 @@ export const products = pgTable(
     /** Names and descriptions in both languages, lower-cased and without accents (shared/search.ts), for the catalogue's search. */
     searchText: text('search_text').notNull().default(''),
     priceMinor: integer('price_minor').notNull(),
+    /** One piece packed, in grams, which a courier's label adds up; null: not known (couriers/shipments.ts assumes a set's weight). */
+    weightGrams: integer('weight_grams'),
     category: text('category').notNull().default(''),
     /** Pieces in stock; null when made to order. Orders take pieces with a conditional update, so it never goes below 0. */
     stock: integer('stock'),

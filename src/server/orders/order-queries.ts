@@ -7,7 +7,7 @@ import type { Currency } from '#shared/money.js';
 import { normalizeOrderStatus, orderStatusRank, ORDER_STATUSES, storedValuesOf, type OrderStatus } from '#shared/order-status.js';
 import { placedOrderStatus, type Order, type OrderStatusChange, type PaymentMethod } from '#shared/orders.js';
 import type { Database, Executor } from '#server/db/client.js';
-import { orderCustomerEmails, orderItems, orders, orderStatusChanges, payments } from '#server/db/schema.js';
+import { orderCustomerEmails, orderItems, orders, orderStatusChanges, payments, products } from '#server/db/schema.js';
 import { shipmentsOf } from '#server/couriers/shipment-views.js';
 import { addAfterSale } from '#server/returns/after-sale.js';
 import { HttpError } from '#server/http/errors.js';
@@ -372,3 +372,16 @@ export async function getOrder(db: Database, orderId: string): Promise<Order> {
   return (await withDetails(db, [row]))[0]!;
 }
 
+
+/**
+ * What the order's goods weigh packed, in grams, from their products' weights: a product without one
+ * (or deleted since) counts as a set of press-ons; gift cards, sent by e-mail, weigh nothing.
+ */
+export async function goodsWeightGrams(db: Executor, orderId: string, unknownPieceGrams: number): Promise<number> {
+  const [row] = await db
+    .select({ grams: sql<string>`coalesce(sum(${orderItems.quantity} * coalesce(${products.weightGrams}, ${unknownPieceGrams})), 0)` })
+    .from(orderItems)
+    .leftJoin(products, eq(products.id, orderItems.productId))
+    .where(and(eq(orderItems.orderId, orderId), eq(orderItems.giftCard, false)));
+  return Number(row?.grams ?? 0);
+}

@@ -63,6 +63,7 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
   const [descriptionBg, setDescriptionBg] = useState(product?.description.bg ?? '');
   const [price, setPrice] = useState(product ? priceFieldText(product.priceMinor, language) : '');
   const [category, setCategory] = useState<string>(product?.category ?? '');
+  const [weight, setWeight] = useState(product?.weightGrams != null ? String(product.weightGrams) : '');
   const [madeToOrder, setMadeToOrder] = useState(product ? product.stock === null : false);
   const [stock, setStock] = useState(product?.stock != null ? String(product.stock) : '1');
   // The count the form showed: the server writes the admin's count only if orders did not change it since.
@@ -98,7 +99,7 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
     if (saving) return;
     // An empty count would read as made to order; only the box says that.
     if (!perCombination && !madeToOrder && stock.trim() === '') return setError(t('admin.products.messages.invalidStock'));
-    const checked = productFieldsSchema.safeParse({ nameEn, nameBg, descriptionEn, descriptionBg, price, category, stock: perCombination || madeToOrder ? '' : stock });
+    const checked = productFieldsSchema.safeParse({ nameEn, nameBg, descriptionEn, descriptionBg, price, category, weight, stock: perCombination || madeToOrder ? '' : stock });
     if (!checked.success) return setError(t(checked.error.issues[0]?.message ?? 'admin.products.messages.requiredFields', productMessageValues(language, settings.pricing.currency)));
     const built = formToModel(model);
     if ('problem' in built) return refuseModel(built.problem.field, t(built.problem.messageKey, productMessageValues(language, settings.pricing.currency)));
@@ -123,6 +124,7 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
     // The amount the form checked and the admin confirmed, with a decimal point whatever mark was typed.
     fields.set('price', (priceMinor / 100).toFixed(2));
     fields.set('category', category);
+    fields.set('weight', weight.trim());
     // Counted per combination, the product's own count is not the admin's to set here: an edited one stays as it was, a new one has none.
     fields.set('stock', perCombination ? (stockSeen ?? '') : madeToOrder ? '' : stock.trim());
     if (stockSeen !== undefined) fields.set('stockSeen', stockSeen);
@@ -248,6 +250,23 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
               </option>
             ))}
           </select>
+        </div>
+        <div className="field">
+          <label className="field__label" htmlFor={`${id}-weight`}>
+            {t('admin.products.weight')}
+          </label>
+          <input
+            id={`${id}-weight`}
+            className="field__input"
+            inputMode="numeric"
+            value={weight}
+            maxLength={5}
+            aria-describedby={`${id}-weight-hint`}
+            onChange={(event) => setWeight(event.target.value)}
+          />
+          <p id={`${id}-weight-hint`} className="field__hint">
+            {t('admin.products.weightHint')}
+          </p>
         </div>
       </div>
       <VatPriceWarning price={price} groups={model.groups} pricing={settings.pricing} id={`${id}-vat-prices`} />

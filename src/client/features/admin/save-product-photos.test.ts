@@ -34,7 +34,7 @@ function fakeServer({ product, refuse = {} }: { product?: Product; refuse?: Reco
         const file = form.get('image') as File;
         log.push(`create ${name} with ${file.name}`);
         const cover = await receive(file, onProgress);
-        stored = { ...PLAIN_PRODUCT_MODEL, returnRule: 'standard', id: 'product-1', slug: 'product-1', name: { en: name, bg: '' }, description: { en: '', bg: '' }, priceMinor: 1200, category: '', stock: 1, photos: [cover], createdAt: '', updatedAt: '' };
+        stored = { ...PLAIN_PRODUCT_MODEL, returnRule: 'standard', id: 'product-1', slug: 'product-1', name: { en: name, bg: '' }, description: { en: '', bg: '' }, priceMinor: 1200, category: '', stock: 1, weightGrams: null, photos: [cover], createdAt: '', updatedAt: '' };
       } else {
         log.push(`update ${name}`);
         stored!.name.en = name;
@@ -97,6 +97,7 @@ const existing = (): Product => ({
   priceMinor: 1200,
   category: '',
   stock: 1,
+  weightGrams: null,
   photos: [
     { id: 'photo-1-old', url: '/images/old.png', alt: { en: 'Old', bg: '' } },
     { id: 'photo-2-older', url: '/images/older.png', alt: { en: '', bg: '' } },

@@ -51,6 +51,7 @@ CREATE TABLE "shipments" (
 --> statement-breakpoint
 ALTER TABLE "orders" ADD COLUMN "delivery_method" text DEFAULT 'address' NOT NULL;--> statement-breakpoint
 ALTER TABLE "orders" ADD COLUMN "delivery_office" jsonb;--> statement-breakpoint
+ALTER TABLE "products" ADD COLUMN "weight_grams" integer;--> statement-breakpoint
 ALTER TABLE "shipment_events" ADD CONSTRAINT "shipment_events_order_id_shipments_order_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."shipments"("order_id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "shipments" ADD CONSTRAINT "shipments_order_id_orders_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."orders"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "courier_offices_search_trgm_idx" ON "courier_offices" USING gin ("search_key" gin_trgm_ops);--> statement-breakpoint
