@@ -209,7 +209,10 @@ export async function buildApp({
     mail: mailSettings,
     documents,
   };
-  registerCourierRoutes(app, db, config.couriers.map((courier) => courier.name), shipmentSettings);
+  registerCourierRoutes(app, db, config.couriers.map((courier) => courier.name), shipmentSettings, {
+    currency: config.pricing.currency,
+    quotedMethods: config.pricing.quotedDeliveryMethods ?? [],
+  });
   const courierJobs = new CourierJobs(db, courierApis, shipmentSettings, app.log);
   app.decorate('courierJobs', courierJobs);
   if (courierJobsRunning) app.addHook('onReady', () => courierJobs.start());

@@ -135,9 +135,15 @@ describe('loadConfig', () => {
     ]);
     expect(both.deliveryMethods).toEqual(['econt_office', 'econt_locker', 'econt_address', 'speedy_office', 'speedy_locker', 'speedy_address']);
     expect(both.pricing.deliveryFeesMinor).toEqual({ econt_office: 450, speedy_locker: 390 });
+    expect(both.pricing.quotedDeliveryMethods).toBeUndefined();
+    const quoted = loadConfig({ COURIERS: 'econt', ...econt, DELIVERY_FEES: 'econt_address=courier, econt_office=3.20' });
+    expect([quoted.pricing.deliveryFeesMinor, quoted.pricing.quotedDeliveryMethods]).toEqual([{ econt_office: 320 }, ['econt_address']]);
+    expect(() => loadConfig({ ...econt, COURIERS: 'econt', DELIVERY_FEES: 'address=courier' })).toThrow(/DELIVERY_FEES must list methods with an amount or "courier"/);
+    expect(() => loadConfig({ ...econt, COURIERS: 'econt', DELIVERY_FEES: 'econt_office=cheap' })).toThrow(/"econt_office=cheap" is not one/);
+    expect(loadConfig({ ...econt, COURIERS: 'econt', DELIVERY_FEES: 'econt_office=0' }).pricing.deliveryFeesMinor).toEqual({ econt_office: 0 });
     expect(() => loadConfig({ COURIERS: 'econt' })).toThrow(/ECONT_USERNAME: COURIERS names econt, so ECONT_USERNAME and ECONT_PASSWORD/);
     expect(() => loadConfig({ COURIERS: 'dhl' })).toThrow(/COURIERS must name couriers among econt, speedy/);
-    expect(() => loadConfig({ ...econt, COURIERS: 'econt', DELIVERY_FEES: 'econt_door=4' })).toThrow(/DELIVERY_FEES must list methods and amounts/);
+    expect(() => loadConfig({ ...econt, COURIERS: 'econt', DELIVERY_FEES: 'econt_door=4' })).toThrow(/DELIVERY_FEES must list methods with an amount or "courier"/);
     expect(() => loadConfig({ ...econt, COURIERS: 'econt', ECONT_SENDER_OFFICE: 'Plovdiv' })).toThrow(/ECONT_SENDER_OFFICE must be the code/);
   });
 

@@ -60,19 +60,32 @@ const courierList = z
   .transform((value) => [...new Set(value.split(',').map((courier) => courier.trim().toLowerCase()).filter(Boolean))])
   .pipe(z.array(z.enum(COURIERS, { error: `COURIERS must name couriers among ${COURIERS.join(', ')}` })));
 
-/** "econt_office=4.50, econt_locker=3.90": the delivery methods that cost other than SHIPPING_FEE. */
+/**
+ * "econt_office=4.50, speedy_address=courier": the delivery methods that cost other than SHIPPING_FEE,
+ * at a fixed fee or at the price their courier quotes for each order.
+ */
 const deliveryFees = z.string().transform((value, context) => {
   const fees: Partial<Record<DeliveryMethod, number>> = {};
+  const quoted: DeliveryMethod[] = [];
   for (const entry of value.split(',').map((part) => part.trim()).filter(Boolean)) {
     const [method = '', fee = ''] = entry.split('=').map((part) => part.trim());
+    const known = (DELIVERY_METHODS as readonly string[]).includes(method);
+    if (known && method !== 'address' && fee.toLowerCase() === 'courier') {
+      quoted.push(method as DeliveryMethod);
+      continue;
+    }
     const minor = parsePriceToMinor(fee);
-    if (!(DELIVERY_METHODS as readonly string[]).includes(method) || minor === undefined || minor > MAX_PRICE_MINOR) {
-      context.addIssue({ code: 'custom', message: `DELIVERY_FEES must list methods and amounts such as econt_office=4.50,speedy_locker=3.90 (methods: ${DELIVERY_METHODS.join(', ')}); "${entry}" is not one` });
+    // parsePriceToMinor reads anything that is not a number as 0: only a written zero is one here.
+    if (!known || minor === undefined || (minor === 0 && !/^0+([.,]0*)?$/.test(fee)) || minor > MAX_PRICE_MINOR) {
+      context.addIssue({
+        code: 'custom',
+        message: `DELIVERY_FEES must list methods with an amount or "courier", such as econt_office=4.50,speedy_address=courier (methods: ${DELIVERY_METHODS.join(', ')}); "${entry}" is not one`,
+      });
       return z.NEVER;
     }
     fees[method as DeliveryMethod] = minor;
   }
-  return fees;
+  return { fees, quoted };
 });
 
 /**
@@ -146,7 +159,7 @@ const environmentSchema = z.object({
   EPAY_SECRET: z.string().regex(/^[\x21-\x7e]{16,128}$/, "EPAY_SECRET must be the merchant's ePay.bg secret word: 16 to 128 printable characters").optional(),
   EPAY_URL: z.url({ protocol: /^https?$/ }).default('https://www.epay.bg/'),
   COURIERS: courierList.default([]),
-  DELIVERY_FEES: deliveryFees.default({}),
+  DELIVERY_FEES: deliveryFees.default({ fees: {}, quoted: [] }),
   INSPECT_BEFORE_PAYING: booleanFlag.default(false),
   ECONT_URL: z.url({ protocol: /^https?$/ }).default('https://ee.econt.com/services/'),
   ECONT_USERNAME: z.string().min(1).optional(),
@@ -383,7 +396,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       cashOnDeliveryFeeMinor: env.COD_FEE,
       freeShippingFromMinor: env.FREE_SHIPPING_FROM ?? null,
       // Only a shop whose methods cost differently has the field: the specification's pricing has none.
-      ...(Object.keys(env.DELIVERY_FEES).length > 0 ? { deliveryFeesMinor: env.DELIVERY_FEES } : {}),
+      ...(Object.keys(env.DELIVERY_FEES.fees).length > 0 ? { deliveryFeesMinor: env.DELIVERY_FEES.fees } : {}),
+      ...(env.DELIVERY_FEES.quoted.length > 0 ? { quotedDeliveryMethods: env.DELIVERY_FEES.quoted } : {}),
     },
     showBgnEquivalent: env.SHOW_BGN_EQUIVALENT && env.SHOP_CURRENCY === 'EUR',
     shopMode: mode,

@@ -1,4 +1,4 @@
-import type { LocalizedText } from './catalog.js';
+import type { LocalizedText } from './localized-text.js';
 
 /*
  * How an order travels: to the buyer's address by the shop's own delivery (the default, one flat

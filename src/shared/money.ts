@@ -1,3 +1,5 @@
+import type { DeliveryMethod } from './delivery.js';
+
 /**
  * Money is held in integer minor units (stotinki for BGN, cents for EUR) everywhere; only
  * formatting turns it into a decimal string. Every amount belongs to one currency: the shop's for
@@ -28,6 +30,8 @@ export interface PricingRules {
   freeShippingFromMinor: number | null;
   /** The fee of each delivery method (src/shared/delivery.ts) that has its own; the others cost shippingMinor. */
   deliveryFeesMinor?: Partial<Record<string, number>>;
+  /** The delivery methods whose fee their courier quotes for each order (delivery-quotes: the checkout asks for it before the total). */
+  quotedDeliveryMethods?: DeliveryMethod[];
 }
 
 export const SPEC_PRICING: PricingRules = {

@@ -98,6 +98,8 @@ export const placeOrderSchema = z.object({
   deliveryMethod: z.enum(DELIVERY_METHODS).default(DEFAULT_DELIVERY_METHOD),
   /** The courier's office or locker, for a method that goes to one. */
   officeId: z.string().regex(/^[A-Za-z0-9-]{1,20}$/).optional(),
+  /** The courier's price the buyer was shown, for a method its courier prices (POST /api/delivery/quotes). */
+  deliveryQuoteId: z.uuid().optional(),
   /** The total the customer was shown and confirmed, in minor units. */
   expectedTotalMinor: z.number({ error: 'checkout.errors.totalRequired' }).int().min(0).max(Number.MAX_SAFE_INTEGER),
   /** The language the customer places the order in, which their e-mails about it are written in. */

@@ -40,7 +40,7 @@ for (const target of databaseTargets) {
         PRICES_INCLUDE_TAX: 'true',
         TAX_RATE: '0.2',
         SHIPPING_FEE: '6.90',
-        DELIVERY_FEES: 'econt_office=3.20, econt_locker=2.90, speedy_office=3.50',
+        DELIVERY_FEES: 'econt_office=3.20, econt_locker=2.90, speedy_office=3.50, speedy_locker=courier',
         PAYMENT_METHODS: 'cash_on_delivery,card',
         COURIERS: 'econt,speedy',
         ECONT_URL: econt.url,
@@ -120,6 +120,42 @@ for (const target of databaseTargets) {
       const kept = (await testApp.app.inject({ method: 'GET', url: `/api/orders/${order.orderId}`, headers: { cookie } })).json<{ order: Order }>().order;
       expect(kept.delivery.office).toEqual(order.delivery.office);
       await testApp.app.courierJobs.runDue();
+    });
+
+    it('charges a method its courier prices at the price quoted for this parcel, and asks again when it no longer holds', async () => {
+      const cookie = await signInThroughInbox(testApp, inbox, 'sevda@example.com');
+      await fillCart(testApp, cookie, [product]);
+      const ask = (payload: object) => testApp.app.inject({ method: 'POST', url: '/api/delivery/quotes', headers: { cookie }, payload });
+      const first = await ask({ method: 'speedy_locker', officeId: '2050' });
+      expect(first.statusCode, first.body).toBe(200);
+      const quote = first.json().quote as { id: string; feeMinor: number };
+      expect(quote.feeMinor).toBe(420);
+      expect((await ask({ method: 'speedy_office', officeId: '1' })).json().error).toMatchObject({ code: 'delivery_method_unavailable', field: 'method' });
+      expect((await ask({ method: 'speedy_locker', officeId: '1' })).json().error.code).toBe('office_unavailable');
+      expect((await testApp.app.inject({ method: 'POST', url: '/api/delivery/quotes', payload: { method: 'speedy_locker', officeId: '2050' } })).statusCode).toBe(401);
+      speedy.trouble = 'down';
+      expect((await ask({ method: 'speedy_locker', officeId: '2070' })).json().error).toMatchObject({ code: 'courier_failed', message: 'Speedy answered 502' });
+      speedy.trouble = null;
+
+      const place = (payload: object, expectedTotalMinor: number) =>
+        testApp.app.inject({ method: 'POST', url: '/api/orders', headers: { cookie }, payload: { idempotencyKey: `q${Math.random().toString(36).slice(2)}`.padEnd(20, '0'), acceptTerms: true, paymentMethod: 'card', deliveryMethod: 'speedy_locker', officeId: '2050', expectedTotalMinor, ...payload } });
+      // Without the quote, or with one for another locker, the price is asked again.
+      expect((await place({}, 2910)).json().error).toMatchObject({ code: 'price_changed', field: 'deliveryQuoteId' });
+      const other = (await ask({ method: 'speedy_locker', officeId: '2070' })).json().quote as { id: string };
+      expect((await place({ deliveryQuoteId: other.id }, 2910)).json().error).toMatchObject({ code: 'price_changed', field: 'deliveryQuoteId' });
+      // Nor does it hold once the parcel weighs more than it was quoted for.
+      await fillCart(testApp, cookie, [product]);
+      expect((await place({ deliveryQuoteId: quote.id }, 2 * 2490 + 420)).json().error).toMatchObject({ code: 'price_changed', field: 'deliveryQuoteId' });
+      const again = (await ask({ method: 'speedy_locker', officeId: '2050' })).json().quote as { id: string; feeMinor: number };
+      expect(again.feeMinor).toBe(420);
+      const placed = await place({ deliveryQuoteId: again.id }, 2 * 2490 + 420);
+      expect(placed.statusCode).toBe(201);
+      expect(placed.json().order.pricing).toMatchObject({ shipping: 420, total: 5400 });
+      // Another buyer's quote is not hers to use.
+      const stranger = await signInThroughInbox(testApp, inbox, 'stranger@example.com');
+      await fillCart(testApp, stranger, [product]);
+      const stolen = await testApp.app.inject({ method: 'POST', url: '/api/orders', headers: { cookie: stranger }, payload: { idempotencyKey: 's'.repeat(20), acceptTerms: true, paymentMethod: 'card', deliveryMethod: 'speedy_locker', officeId: '2050', expectedTotalMinor: 2910, deliveryQuoteId: again.id } });
+      expect(stolen.json().error).toMatchObject({ code: 'price_changed', field: 'deliveryQuoteId' });
     });
 
     it('weighs the parcel by its products’ weights, which the admin gives on the product form', async () => {

@@ -35,7 +35,7 @@ test.beforeAll(async () => {
     STATUS_MAIL_DELAY_SECONDS: '0',
     PAYMENT_METHODS: 'cash_on_delivery,card',
     COURIERS: 'econt,speedy',
-    DELIVERY_FEES: 'econt_office=3.20,econt_locker=2.90,speedy_office=3.50,speedy_locker=2.90',
+    DELIVERY_FEES: 'econt_office=3.20,econt_locker=2.90,speedy_office=3.50,speedy_locker=2.90,speedy_address=courier',
     ECONT_URL: econt.url,
     ECONT_USERNAME: TEST_ECONT_USERNAME,
     ECONT_PASSWORD: TEST_ECONT_PASSWORD,
@@ -119,4 +119,27 @@ test('a buyer picks an Econt office in Plovdiv and pays on delivery; the admin�
   const mail = await inbox.waitForMail(email, 15_000, (received) => received.subject.includes('на път'));
   expect(mail.html).toContain(`https://www.econt.com/services/track-shipment/${number}`);
   expect(mail.text).toContain(order.delivery.office.name.bg);
+});
+
+test('a method its courier prices shows the courier’s price for the parcel before the order, and charges it', async ({ browser }) => {
+  const page = await signedInPage(browser, uniqueEmail('quoted'), 'en');
+  const product = await readyToCheckOut(page);
+  await page.goto('/checkout');
+
+  const delivery = page.getByRole('group', { name: 'Delivery' });
+  await expect(delivery.getByText('price from Speedy')).toBeVisible();
+  await delivery.getByRole('radio', { name: /Speedy to your address/ }).check();
+  await expect(page.getByRole('status').filter({ hasText: 'Speedy’s price for your parcel: €6.90' })).toBeVisible();
+  const summary = page.locator('.pricing');
+  await expect(summary.getByText('Shipping (Speedy to your address)')).toBeVisible();
+  await expect(summary.getByText('€6.90')).toBeVisible();
+  const total = ((await (await page.request.get('/api/cart')).json()) as { items: Array<{ priceMinor: number; quantity: number }> }).items.reduce((sum, item) => sum + item.priceMinor * item.quantity, 0);
+  expect(total).toBe(product.priceMinor);
+
+  await page.getByRole('radio', { name: /Cash on delivery/ }).check();
+  await acceptTerms(page);
+  await page.getByRole('button', { name: 'Place Order' }).click();
+  await expect(page).toHaveURL(/\/profile/);
+  const orders = (await (await page.request.get('/api/orders')).json()) as { orders: Array<{ pricing: { shipping: number }; delivery: { method: string } }> };
+  expect(orders.orders[0]).toMatchObject({ pricing: { shipping: 690 }, delivery: { method: 'speedy_address' } });
 });

@@ -195,7 +195,8 @@ export async function startEcontTestServer(): Promise<EcontTestServer> {
         const label = (body.label ?? {}) as Record<string, unknown>;
         if (state.refuseLabels) return refuse(response, 'ExInvalidParam', 'получател: ', [state.refuseLabels]);
         const receiver = label.receiverClient as { name?: string; phones?: string[] } | undefined;
-        if (!receiver?.name || !receiver.phones?.[0]) return refuse(response, 'ExInvalidParam', 'получател: ', ['Липсва име или телефон на получателя.']);
+        // A price needs only the two places: names and phones matter to a label that is made.
+        if (body.mode !== 'calculate' && (!receiver?.name || !receiver.phones?.[0])) return refuse(response, 'ExInvalidParam', 'получател: ', ['Липсва име или телефон на получателя.']);
         const officeCode = label.receiverOfficeCode as string | undefined;
         if (officeCode && !offices.some((office) => office.code === officeCode)) return refuse(response, 'ExInvalidParam', 'получател: ', [`Няма офис с код ${officeCode}.`]);
         if (!officeCode && !label.receiverAddress) return refuse(response, 'ExInvalidParam', 'получател: ', ['Липсва адрес или офис на получателя.']);
@@ -209,7 +210,8 @@ export async function startEcontTestServer(): Promise<EcontTestServer> {
           label: {
             shipmentNumber: body.mode === 'create' ? shipmentNumber : null,
             pdfURL: body.mode === 'create' ? `${state.url}/labels/${shipmentNumber}.pdf` : '',
-            totalPrice: 6.12,
+            // Econt's price: less to an office than to a door, and more for a heavier parcel.
+            totalPrice: Math.round(((officeCode ? 3.6 : 5.9) + Math.max(0, Number(label.weight ?? 0) - 1) * 0.5) * 100) / 100,
             currency: 'EUR',
             createdTime: Date.now(),
           },

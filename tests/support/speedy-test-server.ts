@@ -172,6 +172,15 @@ export async function startSpeedyTestServer(): Promise<SpeedyTestServer> {
         state.shipments.set(id, { id, request: body, operations: [], codPaidAt: null });
         return answer(response, { id, parcels: [{ seqNo: 1, id }], price: { amount: 5.1, vat: 1.02, total: 6.12, currency: 'EUR' }, pickupDate: new Date().toISOString().slice(0, 10) });
       }
+      case '/calculate': {
+        const recipient = (body.recipient ?? {}) as { pickupOfficeId?: number; addressLocation?: { siteName?: string } };
+        const content = (body.content ?? {}) as { totalWeight?: number };
+        if (recipient.pickupOfficeId !== undefined && !offices.some((office) => office.id === recipient.pickupOfficeId)) {
+          return answer(response, { calculations: [{ serviceId: 505, error: { message: 'Невалиден офис за получаване', code: 180, id: 'x' } }] });
+        }
+        const total = (recipient.pickupOfficeId !== undefined ? 4.2 : 6.9) + Math.max(0, (content.totalWeight ?? 0) - 1) * 0.6;
+        return answer(response, { calculations: [{ serviceId: 505, price: { amount: total / 1.2, vat: total - total / 1.2, total: Math.round(total * 100) / 100, currency: 'EUR' }, pickupDate: '2026-11-27' }] });
+      }
       case '/print': {
         const parcels = (body.parcels ?? []) as Array<{ parcel?: { id?: string } }>;
         if (!parcels.every((entry) => entry.parcel?.id && state.shipments.has(entry.parcel.id))) return refuse(response, 630, 'Невалидни пакети');

@@ -55,6 +55,10 @@ export const queryKeys = {
   giftCard: (code: string) => [...carts, 'gift-card', code] as const,
   /** Couriers' offices found for a delivery method by a search (offering cash on delivery or not). */
   offices: (method: string, query: string, cashOnDelivery: boolean) => ['offices', method, query, cashOnDelivery] as const,
+  /** Every courier's price asked at checkout, stale once an order is refused for its price. */
+  deliveryQuotes: () => ['quote'] as const,
+  /** The courier's price for a method, to a place (office or address id), for the cart as it is (its lines and quantities). */
+  deliveryQuote: (method: string, place: string, cartKey: string) => ['quote', method, place, cartKey] as const,
   /** The admin's gift cards. */
   adminGiftCards: () => ['admin', 'gift-cards'] as const,
   /** The admin's dashboard for a range of days (empty: the last 30). */

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import { MAX_CART_PIECES, pieceCount, type CartItem, type CartOperation, type CartOperationResult, type CartOperationsResponse } from '#shared/cart.js';
 import type { LocalizedText } from '#shared/catalog.js';
 import { DEFAULT_NAIL_SIZE_CHART, type NailSizeChart } from '#shared/nail-sizes.js';
@@ -492,4 +492,17 @@ export function orderedLinesRemoval(tx: Executor, userId: string, lines: readonl
 export async function deleteCart(tx: Executor, userId: string): Promise<void> {
   await tx.delete(cartItems).where(eq(cartItems.userId, userId));
   await tx.delete(appliedCartOperations).where(eq(appliedCartOperations.userId, userId));
+}
+
+/**
+ * What the goods in the customer's cart weigh packed, in grams, from their products' weights: a product
+ * without one counts as unknownPieceGrams; gift cards, sent by e-mail, weigh nothing.
+ */
+export async function cartWeightGrams(db: Executor, userId: string, unknownPieceGrams: number): Promise<number> {
+  const [row] = await db
+    .select({ grams: sql<string>`coalesce(sum(${cartItems.quantity} * coalesce(${products.weightGrams}, ${unknownPieceGrams})), 0)` })
+    .from(cartItems)
+    .innerJoin(products, eq(products.id, cartItems.productId))
+    .where(and(eq(cartItems.userId, userId), sql`${products.category} <> ${GIFT_CARD_CATEGORY}`));
+  return Number(row?.grams ?? 0);
 }

@@ -35,6 +35,23 @@ export interface ShipmentRequest {
   inspectBeforePaying: boolean;
 }
 
+/** A box and its padding, added to the goods; and what a piece whose product gives no weight is taken to weigh (a press-on set). */
+export const PACKAGING_GRAMS = 100;
+export const UNKNOWN_PIECE_GRAMS = 30;
+
+/** What the courier's price of a parcel is asked from: where it goes and what it weighs. */
+export interface QuoteRequest {
+  sender: Sender;
+  destination: ShipmentRequest['destination'];
+  weightGrams: number;
+}
+
+/** The courier's price for carrying the parcel, in the currency it answered in. */
+export interface CourierQuote {
+  amountMinor: number;
+  currency: Currency;
+}
+
 export interface CreatedShipment {
   trackingNumber: string;
   /** The label to print and stick on the parcel. */
@@ -64,6 +81,8 @@ export interface CourierApi {
   /** Every office and locker of the courier in Bulgaria. */
   listOffices(): Promise<ListedOffice[]>;
   createShipment(request: ShipmentRequest): Promise<CreatedShipment>;
+  /** The courier's price for a parcel like this, asked before the order is placed. */
+  quote(request: QuoteRequest): Promise<CourierQuote>;
   /** The reports of these shipments; a number the courier does not know is left out. */
   track(trackingNumbers: readonly string[]): Promise<Map<string, TrackingReport>>;
 }
@@ -122,3 +141,11 @@ export async function requestCourier(
 }
 
 export const courierName = (courier: Courier) => (courier === 'econt' ? 'Econt' : 'Speedy');
+
+/** A courier's price as minor units of a currency the shop knows; a price in another is an answer this shop cannot use. */
+export function courierPrice(courier: Courier, amount: number | null | undefined, currency: string | null | undefined): CourierQuote {
+  if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0 || (currency !== 'BGN' && currency !== 'EUR')) {
+    throw new CourierError(courier, 'malformed', `${courierName(courier)} quoted no price the shop can use (${amount} ${currency})`);
+  }
+  return { amountMinor: Math.round(amount * 100), currency };
+}

@@ -4,6 +4,7 @@ import { TEST_LABEL_PDF } from '../../../tests/support/courier-test-kit.js';
 import { startEcontTestServer, TEST_ECONT_PASSWORD, TEST_ECONT_USERNAME, type EcontTestServer } from '../../../tests/support/econt-test-server.js';
 import { startSpeedyTestServer, TEST_SPEEDY_PASSWORD, TEST_SPEEDY_USERNAME, type SpeedyTestServer } from '../../../tests/support/speedy-test-server.js';
 import type { CourierApi, ShipmentRequest } from './courier.js';
+import { inShopCurrency } from './delivery-quotes.js';
 import { EcontApi } from './econt.js';
 import { SpeedyApi } from './speedy.js';
 
@@ -89,6 +90,14 @@ describe('Econt adapter', () => {
     });
     const locker = await api.createShipment(request({ office: await officeOf(api, '4080') }, 1_000));
     expect(econt.labels.get(locker.trackingNumber)!.label.payAfterAccept).toBeUndefined();
+  });
+
+  it('quotes its price to an office or a door without creating a label', async () => {
+    const labels = econt.labels.size;
+    expect(await api.quote({ sender, destination: { office: await officeOf(api, '4001') }, weightGrams: 250 })).toEqual({ amountMinor: 360, currency: 'EUR' });
+    expect(await api.quote({ sender, destination: { address }, weightGrams: 3_000 })).toEqual({ amountMinor: 690, currency: 'EUR' });
+    expect(econt.requests.at(-1)).toMatchObject({ path: '/Shipments/LabelService.createLabel.json', body: { mode: 'calculate', label: { senderOfficeCode: '1127', weight: 3 } } });
+    expect(econt.labels.size).toBe(labels);
   });
 
   it('collects parcels from the profile’s address when the shop names no office', async () => {
@@ -210,6 +219,17 @@ describe('Speedy adapter', () => {
     });
   });
 
+  it('quotes its price to an office or an address, and passes a refusal of the office on', async () => {
+    expect(await api.quote({ sender, destination: { office: await officeOf(api, '1') }, weightGrams: 250 })).toEqual({ amountMinor: 420, currency: 'EUR' });
+    expect(await api.quote({ sender, destination: { address }, weightGrams: 250 })).toEqual({ amountMinor: 690, currency: 'EUR' });
+    expect(speedy.requests.at(-1)).toMatchObject({
+      path: '/calculate',
+      body: { sender: { dropoffOfficeId: 98 }, recipient: { privatePerson: true, addressLocation: { countryId: 100, siteName: 'Пловдив', postCode: '4000' } }, service: { serviceIds: [505] }, content: { totalWeight: 0.25 } },
+    });
+    const closed = { ...(await officeOf(api, '1')), id: '777' };
+    await expect(api.quote({ sender, destination: { office: closed }, weightGrams: 250 })).rejects.toMatchObject({ reason: 'refused', message: 'Невалиден офис за получаване' });
+  });
+
   it('asks about at most ten parcels at a time', async () => {
     const numbers = [];
     for (let count = 0; count < 12; count += 1) numbers.push((await api.createShipment(request({ address }))).trackingNumber);
@@ -230,5 +250,13 @@ describe('Speedy adapter', () => {
     await expect(api.listOffices()).rejects.toMatchObject({ reason: 'unreachable' });
     speedy.trouble = 'malformed';
     await expect(api.listOffices()).rejects.toMatchObject({ reason: 'malformed' });
+  });
+});
+
+describe('a courier’s price in the shop’s currency', () => {
+  it('is kept in the currency it came in, or converted at the fixed rate, half-up to the stotinka or cent', () => {
+    expect(inShopCurrency({ amountMinor: 612, currency: 'EUR' }, 'EUR')).toBe(612);
+    expect(inShopCurrency({ amountMinor: 612, currency: 'EUR' }, 'BGN')).toBe(1197);
+    expect(inShopCurrency({ amountMinor: 1197, currency: 'BGN' }, 'EUR')).toBe(612);
   });
 });

@@ -1,7 +1,19 @@
 import { z } from 'zod';
 import { openingHours } from '#shared/delivery.js';
 import type { CourierSettings } from '#server/config.js';
-import { CourierError, requestCourier, type CourierApi, type CreatedShipment, type ListedOffice, type ShipmentRequest, type TrackingEvent, type TrackingReport } from './courier.js';
+import {
+  CourierError,
+  courierPrice,
+  requestCourier,
+  type CourierApi,
+  type CourierQuote,
+  type CreatedShipment,
+  type ListedOffice,
+  type QuoteRequest,
+  type ShipmentRequest,
+  type TrackingEvent,
+  type TrackingReport,
+} from './courier.js';
 
 /*
  * Econt's JSON services (https://ee.econt.com/services/, demo https://demo.econt.com/ee/services/):
@@ -52,7 +64,9 @@ const officeSchema = z
   .passthrough();
 const officesAnswer = z.object({ offices: z.array(officeSchema) }).passthrough();
 
-const labelAnswer = z.object({ label: z.object({ shipmentNumber: z.string().nullish(), pdfURL: z.string().nullish() }).passthrough() }).passthrough();
+const labelAnswer = z
+  .object({ label: z.object({ shipmentNumber: z.string().nullish(), pdfURL: z.string().nullish(), totalPrice: z.number().nullish(), currency: z.string().nullish() }).passthrough() })
+  .passthrough();
 
 const profilesAnswer = z
   .object({
@@ -154,13 +168,32 @@ export class EcontApi implements CourierApi {
   }
 
   /** Where the parcel starts: the office the shop hands it in at, or the first address of the account's profile, where a courier collects it. */
-  private async senderPart(request: ShipmentRequest): Promise<object> {
+  private async senderPart(request: Pick<ShipmentRequest, 'sender'>): Promise<object> {
     const senderClient = { name: request.sender.name, phones: [request.sender.phone] };
     if (this.settings.senderOffice) return { senderClient, senderOfficeCode: this.settings.senderOffice };
     const { profiles } = await this.call('Profile/ProfileService.getClientProfiles.json', {}, profilesAnswer);
     const senderAddress = profiles[0]?.addresses?.[0];
     if (!senderAddress) throw new CourierError('econt', 'refused', 'The Econt profile has no address to collect parcels from; set ECONT_SENDER_OFFICE');
     return { senderClient, senderAddress };
+  }
+
+  /** The receiver's side of a label: the office, or the address as the buyer wrote it. */
+  private receiverPart(destination: ShipmentRequest['destination']): object {
+    if ('office' in destination) return { receiverOfficeCode: destination.office.id };
+    return {
+      receiverAddress: {
+        city: { country: { code3: 'BGR' }, name: destination.address.city, postCode: destination.address.postalCode },
+        // The street address as the buyer wrote it: Econt takes a quarter and "other" where street and number are not apart.
+        other: [destination.address.streetAddress, destination.address.apartment].filter(Boolean).join(', '),
+      },
+    };
+  }
+
+  /** The label in "calculate" mode: Econt prices it without creating anything. */
+  async quote(request: QuoteRequest): Promise<CourierQuote> {
+    const label = { ...(await this.senderPart(request)), ...this.receiverPart(request.destination), packCount: 1, shipmentType: 'PACK', weight: request.weightGrams / 1000 };
+    const priced = await this.call('Shipments/LabelService.createLabel.json', { label, mode: 'calculate' }, labelAnswer);
+    return courierPrice('econt', priced.label.totalPrice, priced.label.currency);
   }
 
   async createShipment(request: ShipmentRequest): Promise<CreatedShipment> {
@@ -172,15 +205,7 @@ export class EcontApi implements CourierApi {
     const label = {
       ...(await this.senderPart(request)),
       receiverClient: { name: request.recipient.name, phones: [request.recipient.phone] },
-      ...(toOffice
-        ? { receiverOfficeCode: destination.office.id }
-        : {
-            receiverAddress: {
-              city: { country: { code3: 'BGR' }, name: destination.address.city, postCode: destination.address.postalCode },
-              // The street address as the buyer wrote it: Econt takes a quarter and "other" where street and number are not apart.
-              other: [destination.address.streetAddress, destination.address.apartment].filter(Boolean).join(', '),
-            },
-          }),
+      ...this.receiverPart(destination),
       packCount: 1,
       shipmentType: 'PACK',
       weight: request.weightGrams / 1000,

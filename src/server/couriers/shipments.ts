@@ -13,7 +13,7 @@ import { queueStatusMail, type OrderMailSettings } from '#server/orders/order-ma
 import { goodsWeightGrams, type OrderRow } from '#server/orders/order-queries.js';
 import { changeOrderStatus, setOrderStatus } from '#server/orders/status-changes.js';
 import { moneyDue, paymentStateOfRow, recordCashPayment } from '#server/payments/service.js';
-import { CourierError, courierName, type CourierApi, type Sender, type TrackingReport } from './courier.js';
+import { CourierError, courierName, PACKAGING_GRAMS, UNKNOWN_PIECE_GRAMS, type CourierApi, type Sender, type TrackingReport } from './courier.js';
 
 // An order's shipment: created once with its courier (or typed in for the shop's own delivery), its
 // label kept, and its travel read back from the courier until it is delivered and its cash paid out.
@@ -26,9 +26,6 @@ export interface ShipmentSettings {
   documents: DocumentSettings;
 }
 
-/** A box and its padding, added to the goods; and what a piece whose product gives no weight is taken to weigh (a press-on set). */
-const PACKAGING_GRAMS = 100;
-const UNKNOWN_PIECE_GRAMS = 30;
 
 /** A shipment still being created this long after it began was left by a process that stopped; another may take it over. */
 const CREATING_TAKEOVER_MS = 2 * 60 * 1000;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { openingHours } from '#shared/delivery.js';
 import type { CourierSettings } from '#server/config.js';
-import { CourierError, requestCourier, type CourierApi, type CreatedShipment, type ListedOffice, type ShipmentRequest, type TrackingReport } from './courier.js';
+import { CourierError, courierPrice, requestCourier, type CourierApi, type CourierQuote, type CreatedShipment, type ListedOffice, type QuoteRequest, type ShipmentRequest, type TrackingReport } from './courier.js';
 
 /*
  * Speedy's Web API v1 (https://api.speedy.bg/api/docs/): every method a POST of JSON to the base
@@ -51,6 +51,11 @@ const officeSchema = z
   .passthrough();
 
 const officesAnswer = withError.extend({ offices: z.array(officeSchema).nullish() });
+const calculatedAnswer = withError.extend({
+  calculations: z
+    .array(z.object({ price: z.object({ total: z.number(), currency: z.string() }).passthrough().nullish(), error: speedyError.nullish() }).passthrough())
+    .nullish(),
+});
 const createdAnswer = withError.extend({ id: z.string().nullish(), parcels: z.array(z.object({ id: z.string(), seqNo: z.number().optional() }).passthrough()).nullish() });
 
 const operationSchema = z
@@ -132,6 +137,27 @@ export class SpeedyApi implements CourierApi {
   async listOffices(): Promise<ListedOffice[]> {
     const answer = await this.call('location/office', { countryId: BULGARIA }, officesAnswer);
     return (answer.offices ?? []).map(toListedOffice).filter((office): office is ListedOffice => office !== null);
+  }
+
+  async quote(request: QuoteRequest): Promise<CourierQuote> {
+    const { destination } = request;
+    const calculated = await this.call(
+      'calculate',
+      {
+        ...(this.settings.senderOffice ? { sender: { dropoffOfficeId: Number(this.settings.senderOffice) } } : {}),
+        recipient:
+          'office' in destination
+            ? { privatePerson: true, pickupOfficeId: Number(destination.office.id) }
+            : { privatePerson: true, addressLocation: { countryId: BULGARIA, siteName: destination.address.city, postCode: destination.address.postalCode } },
+        service: { serviceIds: [STANDARD_SERVICE], autoAdjustPickupDate: true },
+        content: { parcelsCount: 1, totalWeight: request.weightGrams / 1000 },
+        payment: { courierServicePayer: 'SENDER' },
+      },
+      calculatedAnswer,
+    );
+    const [first] = calculated.calculations ?? [];
+    if (first?.error) throw new CourierError('speedy', 'refused', first.error.message);
+    return courierPrice('speedy', first?.price?.total, first?.price?.currency);
   }
 
   async createShipment(request: ShipmentRequest): Promise<CreatedShipment> {

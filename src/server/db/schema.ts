@@ -453,6 +453,29 @@ export const shipments = pgTable('shipments', {
     .where(sql`${table.state} = 'created' and ${table.courier} <> 'manual' and (${table.deliveredAt} is null or (${table.codMinor} > 0 and ${table.codPaidAt} is null))`),
 ]);
 
+/**
+ * A courier's price for a buyer's parcel, asked at checkout for a method priced by its courier
+ * (DELIVERY_FEES=…=courier): the order is placed at this fee, for this destination and weight, until
+ * it expires. Converted to the shop's currency when quoted.
+ */
+export const deliveryQuotes = pgTable(
+  'delivery_quotes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    method: text('method').notNull(),
+    /** The office ("office:4001") or saved address ("address:<id>") the price holds for. */
+    destination: text('destination').notNull(),
+    weightGrams: integer('weight_grams').notNull(),
+    feeMinor: integer('fee_minor').notNull(),
+    currency: text('currency').notNull(),
+    expiresAt: moment('expires_at').notNull(),
+  },
+  (table) => [index('delivery_quotes_user_idx').on(table.userId)],
+);
+
 /** What the courier reported of a shipment's travel, once each. */
 export const shipmentEvents = pgTable(
   'shipment_events',

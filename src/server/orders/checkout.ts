@@ -11,6 +11,7 @@ import { mockPaymentPath, paymentPath } from '#shared/routes.js';
 import { latestDate } from '#shared/working-days.js';
 import { findAddress, listAddresses } from '#server/addresses/service.js';
 import { orderedLinesRemoval, takeCartForCheckout } from '#server/cart/service.js';
+import { quotedFee } from '#server/couriers/delivery-quotes.js';
 import { findOffice } from '#server/couriers/offices.js';
 import { holdCatalogueCurrency } from '#server/catalog/currency.js';
 import type { Database, Executor } from '#server/db/client.js';
@@ -57,6 +58,8 @@ export interface PlaceOrderInput {
   deliveryMethod: DeliveryMethod;
   /** The courier's office or locker the buyer picked, for a method that goes to one. */
   officeId?: string;
+  /** The courier's price the buyer was shown, for a method its courier prices. */
+  deliveryQuoteId?: string;
   /** The total the customer saw and confirmed; the order is placed only at that total. */
   expectedTotalMinor: number;
   language: TextLanguage;
@@ -169,7 +172,14 @@ export async function placeOrder(
     // The code's row stays locked until the order commits, so its limits hold under parallel checkouts.
     const discount = input.discountCode ? await discountForCheckout(tx, input.discountCode, user.id, lines) : null;
     // Unit prices with the lines' choices (unitPriceMinor), so that options and add-ons are in every total.
-    const pricing = priceLines(lines, settings.pricing, input.paymentMethod, discount, input.deliveryMethod);
+    // A method its courier prices costs what the courier quoted this buyer for this parcel.
+    let rules = settings.pricing;
+    if (rules.quotedDeliveryMethods?.includes(input.deliveryMethod)) {
+      const fee = await quotedFee(tx, user.id, input.deliveryQuoteId, { method: input.deliveryMethod, office, addressId: address.id, currency: rules.currency });
+      if (fee instanceof HttpError) return repeatOrRefuse(fee);
+      rules = { ...rules, deliveryFeesMinor: { ...rules.deliveryFeesMinor, [input.deliveryMethod]: fee } };
+    }
+    const pricing = priceLines(lines, rules, input.paymentMethod, discount, input.deliveryMethod);
     if (pricing.total !== input.expectedTotalMinor) {
       return repeatOrRefuse(new HttpError(409, 'price_changed', `The order total is now ${pricing.total}, not ${input.expectedTotalMinor}; confirm it again.`));
     }

@@ -35,7 +35,7 @@ import { settings } from '#client/settings.js';
 import { Localized } from '#client/i18n/localized.js';
 import { firstInvoiceBuyerError } from '#shared/invoice-buyer.js';
 import { EMPTY_INVOICE_DRAFT, InvoiceRequest, invoiceBuyerOf, type InvoiceDraft } from '#client/orders/invoice-request.js';
-import { DeliveryChoice, initialDeliveryMethod, offersDeliveryChoice } from './delivery-choice.js';
+import { DeliveryChoice, initialDeliveryMethod, isQuoted, offersDeliveryChoice, useDeliveryQuote } from './delivery-choice.js';
 import { DiscountCodeField, useDiscountCode } from './discount-code.js';
 import { GiftCardField, giftCardPaymentOf, useGiftCard } from './gift-card.js';
 
@@ -84,6 +84,8 @@ export default function CheckoutPage() {
   const discount = useDiscountCode(cart.items);
   const giftCard = useGiftCard();
   usePageMeta({ page: 'checkout', noIndex: true });
+  const chosenAddress = (addresses.data ?? []).find((address) => address.id === chosenAddressId) ?? (addresses.data ?? []).find((address) => address.isDefault) ?? addresses.data?.[0];
+  const quote = useDeliveryQuote(deliveryMethod, { officeId: office?.id, addressId: chosenAddress?.id }, cart.items.map((item) => `${item.id}:${item.quantity}`).join(','));
 
   if (!user) return <Redirect to={PAGE_ROUTES.home} replace />;
   if (cart.isPending || addresses.isPending) {
@@ -92,10 +94,14 @@ export default function CheckoutPage() {
   if (cart.items.length === 0 && !placed) return <Redirect to={PAGE_ROUTES.cart} replace />;
 
   const saved = addresses.data ?? [];
-  const selected = saved.find((address) => address.id === chosenAddressId) ?? saved.find((address) => address.isDefault) ?? saved[0];
+  const selected = chosenAddress;
   const showForm = addingAddress || (addresses.isSuccess && saved.length === 0);
   // Priced as the server will price it, the cash-on-delivery fee and a discount code included: the order is placed only at this total.
-  const pricing = priceLines(cart.items, settings.pricing, paymentMethod, discount.applied, deliveryMethod);
+  // A method its courier prices costs what the courier quoted for this parcel; until then the order waits for the price.
+  const quoted = isQuoted(deliveryMethod);
+  const rules = quoted && quote.data ? { ...settings.pricing, deliveryFeesMinor: { ...settings.pricing.deliveryFeesMinor, [deliveryMethod]: quote.data.feeMinor } } : settings.pricing;
+  const waitingForQuote = quoted && !quote.data;
+  const pricing = priceLines(cart.items, rules, paymentMethod, discount.applied, deliveryMethod);
   const officeMissing = needsOffice(deliveryMethod) && !office;
   const officeRefusesCash = office !== null && paymentMethod === 'cash_on_delivery' && !office.acceptsCashOnDelivery;
   // A gift card pays part or all of that total (but not gift cards bought); the order's own amounts stay as they are.
@@ -126,6 +132,7 @@ export default function CheckoutPage() {
       termsBox.current?.focus();
       return;
     }
+    if (waitingForQuote && !officeMissing) return;
     if (officeMissing || officeRefusesCash) {
       setDeliveryError(officeMissing ? t('checkout.errors.officeRequired') : t('checkout.errors.officeNoCashOnDelivery'));
       officeSearch.current?.focus();
@@ -146,6 +153,7 @@ export default function CheckoutPage() {
         paymentMethod,
         deliveryMethod,
         officeId: office?.id,
+        deliveryQuoteId: quoted ? quote.data?.id : undefined,
         expectedTotalMinor: pricing.total,
         language,
         acceptTerms: true,
@@ -177,7 +185,11 @@ export default function CheckoutPage() {
       void queryClient.invalidateQueries({ queryKey: queryKeys.carts() });
       void queryClient.invalidateQueries({ queryKey: queryKeys.orders() });
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'price_changed') {
+      if (error instanceof ApiError && error.code === 'price_changed' && error.details.field === 'deliveryQuoteId') {
+        // The courier's price ran out or the parcel changed: asked again, the new total is shown to confirm.
+        void queryClient.invalidateQueries({ queryKey: queryKeys.deliveryQuotes() });
+        setProblem({ kind: 'priceChanged' });
+      } else if (error instanceof ApiError && error.code === 'price_changed') {
         // Nothing was written: show the cart at today's prices and let the customer confirm that total.
         const seen = new Map(cart.items.map((item) => [item.id, item.priceMinor]));
         try {
@@ -307,6 +319,7 @@ export default function CheckoutPage() {
               cashOnDelivery={paymentMethod === 'cash_on_delivery'}
               error={deliveryError}
               searchField={officeSearch}
+              quote={quote}
             />
           )}
 
@@ -367,7 +380,7 @@ export default function CheckoutPage() {
           {shortLines && <p className="muted">{t('checkout.shortLines')}</p>}
           {choicesChanged && <p className="muted">{t('choices.problemLines')}</p>}
           <div className="form-actions">
-            <button type="button" className="button button--primary" onClick={() => void submit()} disabled={placing || showForm || waitingForSync || shortLines || choicesChanged || discount.checking || giftCard.checking}>
+            <button type="button" className="button button--primary" onClick={() => void submit()} disabled={placing || showForm || waitingForSync || shortLines || choicesChanged || discount.checking || giftCard.checking || (waitingForQuote && !officeMissing)}>
               {placing ? t('checkout.placing') : t('checkout.placeOrder')}
             </button>
             <Link href={PAGE_ROUTES.cart} className="button">

@@ -2,6 +2,7 @@ import { useEffect, useId, useState, type RefObject } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { courierOf, deliveryKindOf, needsOffice, type CourierOffice, type DeliveryMethod } from '#shared/delivery.js';
 import { deliveryFeeOf } from '#shared/pricing.js';
+import { errorText } from '#client/api/error-text.js';
 import { requestJson } from '#client/api/http.js';
 import { queryKeys } from '#client/api/query-keys.js';
 import { useTranslation } from '#client/i18n/i18n.js';
@@ -11,6 +12,36 @@ import { usePriceText } from '#client/ui/price.js';
 
 /** How long typing pauses before the offices are searched. */
 const SEARCH_PAUSE_MS = 250;
+
+/** The courier's price for the buyer's parcel, for a method its courier prices; the order is placed at it. */
+export interface DeliveryQuote {
+  id: string;
+  feeMinor: number;
+  expiresAt: string;
+}
+
+/** Its courier prices the method for each parcel (DELIVERY_FEES=…=courier). */
+export const isQuoted = (method: DeliveryMethod) => settings.pricing.quotedDeliveryMethods?.includes(method) ?? false;
+
+const askQuote = async (method: DeliveryMethod, place: { officeId?: string; addressId?: string }, signal: AbortSignal) =>
+  (await requestJson<{ quote: DeliveryQuote }>('/api/delivery/quotes', { method: 'POST', body: JSON.stringify({ method, ...place }), signal })).quote;
+
+/**
+ * The courier's price for a method it prices, asked once the parcel's place is known (the office, or the
+ * saved address) and again when the cart changes (its weight does) or the quote runs out.
+ */
+export function useDeliveryQuote(method: DeliveryMethod, place: { officeId?: string; addressId?: string }, cartKey: string) {
+  const known = needsOffice(method) ? Boolean(place.officeId) : Boolean(place.addressId);
+  return useQuery({
+    queryKey: queryKeys.deliveryQuote(method, place.officeId ?? place.addressId ?? '', cartKey),
+    queryFn: ({ signal }) => askQuote(method, needsOffice(method) ? { officeId: place.officeId } : { addressId: place.addressId }, signal),
+    enabled: isQuoted(method) && known,
+    retry: false,
+    // Asked again a little before the server would refuse it.
+    staleTime: 25 * 60 * 1000,
+    refetchInterval: 25 * 60 * 1000,
+  });
+}
 
 /** The method chosen at first: the first the shop offers. */
 export const initialDeliveryMethod = (): DeliveryMethod => settings.deliveryMethods[0] ?? 'address';
@@ -28,10 +59,11 @@ interface DeliveryChoiceProps {
   /** Why the order cannot go yet (no office chosen, say), shown under the picker. */
   error: string | null;
   searchField: RefObject<HTMLInputElement | null>;
+  quote: ReturnType<typeof useDeliveryQuote>;
 }
 
 /** The checkout's delivery: the shop's methods with their fees and, for an office or a locker, the picker. */
-export function DeliveryChoice({ method, onMethod, office, onOffice, cashOnDelivery, error, searchField }: DeliveryChoiceProps) {
+export function DeliveryChoice({ method, onMethod, office, onOffice, cashOnDelivery, error, searchField, quote }: DeliveryChoiceProps) {
   const { t } = useTranslation();
   const priceText = usePriceText();
   return (
@@ -50,14 +82,48 @@ export function DeliveryChoice({ method, onMethod, office, onOffice, cashOnDeliv
             }}
           />
           <span>
-            <strong>{t(`orders.delivery.methods.${offered}`)}</strong> <span className="delivery-fee">{priceText(deliveryFeeOf(settings.pricing, offered))}</span>
+            <strong>{t(`orders.delivery.methods.${offered}`)}</strong>{' '}
+            <span className="delivery-fee">
+              {isQuoted(offered)
+                ? offered === method && quote.data
+                  ? priceText(quote.data.feeMinor)
+                  : t('checkout.delivery.quoted', { courier: t(`orders.delivery.couriers.${courierOf(offered)}`) })
+                : priceText(deliveryFeeOf(settings.pricing, offered))}
+            </span>
             <br />
             <span className="muted">{t(`checkout.delivery.hints.${deliveryKindOf(offered)}`)}</span>
           </span>
         </label>
       ))}
       {needsOffice(method) && <OfficePicker key={method} method={method} office={office} onOffice={onOffice} cashOnDelivery={cashOnDelivery} error={error} searchField={searchField} />}
+      {isQuoted(method) && <QuoteStatus method={method} placeChosen={needsOffice(method) ? office !== null : true} quote={quote} />}
     </fieldset>
+  );
+}
+
+/** Where the courier's price stands: asked, given, or not to be had (with a retry), announced politely. */
+function QuoteStatus({ method, placeChosen, quote }: { method: DeliveryMethod; placeChosen: boolean; quote: ReturnType<typeof useDeliveryQuote> }) {
+  const { t } = useTranslation();
+  const priceText = usePriceText();
+  const courier = t(`orders.delivery.couriers.${courierOf(method)}`);
+  const text = !placeChosen
+    ? t('checkout.delivery.quoteNeedsPlace', { courier })
+    : quote.isError
+      ? t('checkout.delivery.quoteFailed', { courier, message: errorText(t, quote.error) })
+      : quote.data
+        ? t('checkout.delivery.quotedFee', { courier, fee: priceText(quote.data.feeMinor) })
+        : t('checkout.delivery.quoting', { courier });
+  return (
+    <div className="delivery-quote">
+      <p className={quote.isError ? 'form-error' : 'muted'} role="status" aria-live="polite">
+        {text}
+      </p>
+      {quote.isError && (
+        <button type="button" className="button" onClick={() => void quote.refetch()}>
+          {t('common.tryAgain')}
+        </button>
+      )}
+    </div>
   );
 }
 
@@ -82,7 +148,7 @@ function usePaused(text: string): string {
  * screen reader announces them), each with its address and hours. How many were found is announced
  * politely; the place chosen stays shown above the search while she looks further.
  */
-function OfficePicker({ method, office, onOffice, cashOnDelivery, error, searchField }: Omit<DeliveryChoiceProps, 'onMethod'>) {
+function OfficePicker({ method, office, onOffice, cashOnDelivery, error, searchField }: Omit<DeliveryChoiceProps, 'onMethod' | 'quote'>) {
   const { t } = useTranslation();
   const [typed, setTyped] = useState('');
   const query = usePaused(typed.trim());
