@@ -84,8 +84,8 @@ export default function CheckoutPage() {
   const discount = useDiscountCode(cart.items);
   const giftCard = useGiftCard();
   usePageMeta({ page: 'checkout', noIndex: true });
-  const chosenAddress = (addresses.data ?? []).find((address) => address.id === chosenAddressId) ?? (addresses.data ?? []).find((address) => address.isDefault) ?? addresses.data?.[0];
-  const quote = useDeliveryQuote(deliveryMethod, { officeId: office?.id, addressId: chosenAddress?.id }, cart.items.map((item) => `${item.id}:${item.quantity}`).join(','));
+  const selected = (addresses.data ?? []).find((address) => address.id === chosenAddressId) ?? (addresses.data ?? []).find((address) => address.isDefault) ?? addresses.data?.[0];
+  const quote = useDeliveryQuote(deliveryMethod, { officeId: office?.id, addressId: selected?.id }, cart.items.map((item) => `${item.id}:${item.quantity}`).join(','));
 
   if (!user) return <Redirect to={PAGE_ROUTES.home} replace />;
   if (cart.isPending || addresses.isPending) {
@@ -94,7 +94,6 @@ export default function CheckoutPage() {
   if (cart.items.length === 0 && !placed) return <Redirect to={PAGE_ROUTES.cart} replace />;
 
   const saved = addresses.data ?? [];
-  const selected = chosenAddress;
   const showForm = addingAddress || (addresses.isSuccess && saved.length === 0);
   // Priced as the server will price it, the cash-on-delivery fee and a discount code included: the order is placed only at this total.
   // A method its courier prices costs what the courier quoted for this parcel; until then the order waits for the price.
