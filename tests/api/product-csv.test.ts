@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { asc } from 'drizzle-orm';
+import { asc, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '#shared/catalog.js';
@@ -27,16 +27,16 @@ async function startPhotoServer(): Promise<{ url: string; server: Server }> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
-const SHOPIFY_HEADER = ['Handle', 'Title', 'Body (HTML)', 'Vendor', 'Type', 'Tags', 'Published', 'Option1 Name', 'Option1 Value', 'Option2 Name', 'Option2 Value', 'Variant SKU', 'Variant Inventory Tracker', 'Variant Inventory Qty', 'Variant Price', 'Image Src', 'Image Position', 'Status'];
+const SHOPIFY_HEADER = ['Handle', 'Title', 'Body (HTML)', 'Vendor', 'Type', 'Tags', 'Published', 'Option1 Name', 'Option1 Value', 'Option2 Name', 'Option2 Value', 'Variant SKU', 'Variant Inventory Tracker', 'Variant Inventory Qty', 'Variant Price', 'Variant Grams', 'Image Src', 'Image Position', 'Status'];
 
 /** Shopify's export of a small shop: a plain product with two photos, a product of two options, a draft, and a variant priced apart. */
 function shopifyCsv(photos: string): string {
   const row = (cells: Partial<Record<(typeof SHOPIFY_HEADER)[number], string>>) => csvRow(SHOPIFY_HEADER.map((column) => cells[column] ?? ''));
   return [
     csvRow(SHOPIFY_HEADER),
-    row({ Handle: 'cuticle-oil', Title: 'Cuticle Oil', 'Body (HTML)': '<p>Rose &amp; almond oil.</p><p><em>10 ml</em></p>', Type: 'Accessories', Published: 'TRUE', 'Option1 Name': 'Title', 'Option1 Value': 'Default Title', 'Variant Inventory Tracker': 'shopify', 'Variant Inventory Qty': '7', 'Variant Price': '12.50', 'Image Src': `${photos}/photos/oil.png`, 'Image Position': '1', Status: 'active' }),
+    row({ Handle: 'cuticle-oil', Title: 'Cuticle Oil', 'Body (HTML)': '<p>Rose &amp; almond oil.</p><p><em>10 ml</em></p>', Type: 'Accessories', Published: 'TRUE', 'Option1 Name': 'Title', 'Option1 Value': 'Default Title', 'Variant Inventory Tracker': 'shopify', 'Variant Inventory Qty': '7', 'Variant Price': '12.50', 'Variant Grams': '35', 'Image Src': `${photos}/photos/oil.png`, 'Image Position': '1', Status: 'active' }),
     row({ Handle: 'cuticle-oil', 'Image Src': `${photos}/photos/oil-2.png`, 'Image Position': '2' }),
-    row({ Handle: 'almond-set', Title: 'Almond Set', 'Body (HTML)': 'Press-on set<br>24 nails', Type: 'Nails', Published: 'TRUE', 'Option1 Name': 'Shape', 'Option1 Value': 'Almond', 'Option2 Name': 'Length', 'Option2 Value': 'Short', 'Variant Inventory Tracker': 'shopify', 'Variant Inventory Qty': '2', 'Variant Price': '24.00', 'Image Src': `${photos}/photos/set.png`, Status: 'active' }),
+    row({ Handle: 'almond-set', Title: 'Almond Set', 'Body (HTML)': 'Press-on set<br>24 nails', Type: 'Nails', Published: 'TRUE', 'Option1 Name': 'Shape', 'Option1 Value': 'Almond', 'Option2 Name': 'Length', 'Option2 Value': 'Short', 'Variant Inventory Tracker': 'shopify', 'Variant Inventory Qty': '2', 'Variant Price': '24.00', 'Variant Grams': '0', 'Image Src': `${photos}/photos/set.png`, Status: 'active' }),
     row({ Handle: 'almond-set', 'Option1 Value': 'Almond', 'Option2 Value': 'Long', 'Variant Inventory Tracker': 'shopify', 'Variant Inventory Qty': '0', 'Variant Price': '27.00' }),
     row({ Handle: 'almond-set', 'Option1 Value': 'Coffin', 'Option2 Value': 'Short', 'Variant Inventory Tracker': 'shopify', 'Variant Inventory Qty': '5', 'Variant Price': '25.00' }),
     row({ Handle: 'almond-set', 'Option1 Value': 'Coffin', 'Option2 Value': 'Long', 'Variant Inventory Tracker': 'shopify', 'Variant Inventory Qty': '1', 'Variant Price': '29.00' }),
@@ -44,14 +44,14 @@ function shopifyCsv(photos: string): string {
   ].join('');
 }
 
-const WOO_HEADER = ['ID', 'Type', 'SKU', 'Name', 'Published', 'Short description', 'Description', 'In stock?', 'Stock', 'Sale price', 'Regular price', 'Categories', 'Images', 'Parent', 'Attribute 1 name', 'Attribute 1 value(s)'];
+const WOO_HEADER = ['ID', 'Type', 'SKU', 'Name', 'Published', 'Short description', 'Description', 'In stock?', 'Stock', 'Sale price', 'Regular price', 'Weight (kg)', 'Categories', 'Images', 'Parent', 'Attribute 1 name', 'Attribute 1 value(s)'];
 
 function wooCsv(photos: string): string {
   const row = (cells: Partial<Record<(typeof WOO_HEADER)[number], string>>) => csvRow(WOO_HEADER.map((column) => cells[column] ?? ''));
   return [
     csvRow(WOO_HEADER),
-    row({ ID: '11', Type: 'simple', SKU: 'GLUE', Name: 'Nail Glue', Published: '1', Description: '<strong>Strong</strong> glue', 'In stock?': '1', Stock: '30', 'Regular price': '6.00', 'Sale price': '5.50', Categories: 'Accessories', Images: `${photos}/photos/glue.png, ${photos}/photos/glue-2.png` }),
-    row({ ID: '12', Type: 'variable', SKU: 'STIL', Name: 'Stiletto Set', Published: '1', Description: 'Long stiletto', Categories: 'Nails > Press-on', Images: `${photos}/photos/stiletto.png`, 'Attribute 1 name': 'Size', 'Attribute 1 value(s)': 'S, M, L' }),
+    row({ ID: '11', Type: 'simple', SKU: 'GLUE', Name: 'Nail Glue', Published: '1', Description: '<strong>Strong</strong> glue', 'In stock?': '1', Stock: '30', 'Regular price': '6.00', 'Sale price': '5.50', 'Weight (kg)': '0,02', Categories: 'Accessories', Images: `${photos}/photos/glue.png, ${photos}/photos/glue-2.png` }),
+    row({ ID: '12', Type: 'variable', SKU: 'STIL', Name: 'Stiletto Set', Published: '1', Description: 'Long stiletto', 'Weight (kg)': 'light', Categories: 'Nails > Press-on', Images: `${photos}/photos/stiletto.png`, 'Attribute 1 name': 'Size', 'Attribute 1 value(s)': 'S, M, L' }),
     row({ ID: '13', Type: 'variation', SKU: 'STIL-S', Name: 'Stiletto Set - S', Published: '1', 'Regular price': '20.00', Stock: '3', Parent: 'id:12', 'Attribute 1 name': 'Size', 'Attribute 1 value(s)': 'S' }),
     row({ ID: '14', Type: 'variation', SKU: 'STIL-M', Name: 'Stiletto Set - M', Published: '1', 'Regular price': '20.00', Stock: '4', Parent: 'id:12', 'Attribute 1 name': 'Size', 'Attribute 1 value(s)': 'M' }),
     row({ ID: '15', Type: 'variation', SKU: 'STIL-L', Name: 'Stiletto Set - L', Published: '1', 'Regular price': '22.00', Stock: '0', Parent: 'id:12', 'Attribute 1 name': 'Size', 'Attribute 1 value(s)': 'L' }),
@@ -103,7 +103,9 @@ for (const target of databaseTargets) {
       const report = await importProductCsv(testApp.database.db, csv, options(false));
       expect(report.counts.products).toEqual({ created: 2, updated: 0, unchanged: 0, skipped: 1 });
       const [almond, oil] = await catalogueOf(testApp);
-      expect(oil).toMatchObject({ name: { en: 'Cuticle Oil', bg: '' }, description: { en: 'Rose & almond oil.\n10 ml' }, category: 'accessories', priceMinor: 1250, stock: 7, optionGroups: [] });
+      expect(oil).toMatchObject({ name: { en: 'Cuticle Oil', bg: '' }, description: { en: 'Rose & almond oil.\n10 ml' }, category: 'accessories', priceMinor: 1250, stock: 7, optionGroups: [], weightGrams: 35 });
+      // Shopify's 0 grams is a weight never given.
+      expect(almond!.weightGrams).toBeNull();
       expect(oil!.photos).toHaveLength(2);
       expect(almond).toMatchObject({ description: { en: 'Press-on set\n24 nails' }, category: 'nails', priceMinor: 2400, stockMode: 'combination', stock: null });
       expect(almond!.optionGroups.map((group) => [group.name.en, group.values.map((value) => [value.name.en, value.priceDeltaMinor])])).toEqual([
@@ -129,7 +131,8 @@ for (const target of databaseTargets) {
       expect(report.counts.products).toEqual({ created: 2, updated: 0, unchanged: 0, skipped: 1 });
       const catalogue = await catalogueOf(testApp);
       const glue = catalogue.find((product) => product.name.en === 'Nail Glue')!;
-      expect(glue).toMatchObject({ priceMinor: 550, stock: 30, category: 'accessories', description: { en: 'Strong glue' } });
+      expect(glue).toMatchObject({ priceMinor: 550, stock: 30, category: 'accessories', description: { en: 'Strong glue' }, weightGrams: 20 });
+      expect(report.problems.map((problem) => `${problem.id}/${problem.field}: ${problem.message}`)).toContain('12/Weight (kg): "light" is not a weight the shop takes (1 g to 30 kg); left without one');
       expect(glue.photos).toHaveLength(2);
       const stiletto = catalogue.find((product) => product.name.en === 'Stiletto Set')!;
       expect(stiletto.category).toBe('nails');
@@ -150,6 +153,7 @@ for (const target of databaseTargets) {
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       try {
         expect(await seedDemoCatalogue(source.database.db, source.images)).toBeGreaterThan(10);
+        await source.database.db.update(products).set({ weightGrams: 45 }).where(sql`${products.category} = 'nails'`);
         let exported = '';
         for await (const chunk of productsCsv(source.database.db, `http://127.0.0.1:${(server.address() as AddressInfo).port}`, 4)) exported += chunk;
         expect(parseCsv(exported)[0]!.slice(0, 3)).toEqual(['Handle', 'Title', 'Title (bg)']);
@@ -169,6 +173,7 @@ for (const target of databaseTargets) {
           groups: product.optionGroups.map((group) => ({ name: group.name, values: group.values.map((value) => value.name) })),
           offer: offer(product),
           photos: product.photos.length,
+          weightGrams: product.weightGrams,
         });
         expect(after.map(comparable)).toEqual(before.map(comparable));
         // And the same file again changes nothing.

@@ -34,6 +34,8 @@ const HEADER = [
   'Variant Fulfillment Service',
   'Variant Price',
   'Variant Requires Shipping',
+  'Variant Grams',
+  'Variant Weight Unit',
   'Image Src',
   'Image Position',
   'Image Alt Text',
@@ -78,6 +80,7 @@ function productRows(product: Product, publicUrl: string): Cells[] {
       'Variant Inventory Policy': stock === null ? 'continue' : 'deny',
       'Variant Fulfillment Service': 'manual',
       'Variant Requires Shipping': 'TRUE',
+      ...(product.weightGrams === null ? {} : { 'Variant Grams': product.weightGrams, 'Variant Weight Unit': 'g' }),
     };
     GROUPS.forEach((group, at) => {
       if (!groups[at]) return;

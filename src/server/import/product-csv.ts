@@ -32,6 +32,8 @@ export interface CsvProduct {
   stock: number | null;
   /** Photo addresses, the cover first. */
   photos: string[];
+  /** One piece's weight in grams (Shopify's Variant Grams, WooCommerce's Weight (kg)); undefined: the file gives none. */
+  weightGrams: number | undefined;
 }
 
 export interface ProductCsv {
@@ -116,6 +118,7 @@ interface ProductDraft {
   productStock: number | null | undefined;
   photos: string[];
   modelJson: string;
+  weightGrams: number | undefined;
 }
 
 class Reader {
@@ -150,6 +153,16 @@ class Reader {
     if (Number.isInteger(count) && count < 0) return 0;
     this.problem(id, field, `"${value.slice(0, 40)}" is not a count; made to order`);
     return null;
+  }
+
+  /** A weight as the file writes it (grams, or kilograms for WooCommerce), in whole grams; undefined when there is none or it is no weight. */
+  weight(id: string, field: string, value: string, gramsPerUnit: number): number | undefined {
+    if (!value) return undefined;
+    const grams = Math.round(Number(value.replace(',', '.')) * gramsPerUnit);
+    if (Number.isFinite(grams) && grams > 0 && grams <= 30_000) return grams;
+    // Shopify writes 0 for a product it was never told the weight of: that is no weight, not a problem.
+    if (grams !== 0) this.problem(id, field, `"${value.slice(0, 40)}" is not a weight the shop takes (1 g to 30 kg); left without one`);
+    return undefined;
   }
 
   /** The product as the shop stores it, with additive option prices: each variant's price must be the base plus its values' differences. */
@@ -226,7 +239,17 @@ class Reader {
     const stock = optionGroups.length === 0 ? (draft.productStock ?? base.stock) : counted ? null : (draft.productStock ?? null);
     const photos = [...new Set(draft.photos)].filter((url) => url !== '');
     if (photos.length > MAX_PRODUCT_PHOTOS) this.problem(originalId, 'Image Src', `a product has at most ${MAX_PRODUCT_PHOTOS} photos; the rest were left out`);
-    return { originalId, name: draft.name, description: draft.description, priceMinor: base.priceMinor, category: draft.category, model: checked.data, stock, photos: photos.slice(0, MAX_PRODUCT_PHOTOS) };
+    return {
+      originalId,
+      name: draft.name,
+      description: draft.description,
+      priceMinor: base.priceMinor,
+      category: draft.category,
+      model: checked.data,
+      stock,
+      photos: photos.slice(0, MAX_PRODUCT_PHOTOS),
+      weightGrams: draft.weightGrams,
+    };
   }
 }
 
@@ -286,6 +309,7 @@ function readShopify(rows: Row[], reader: Reader): { products: CsvProduct[]; unr
       productStock: productStockText === '' ? undefined : productStockText === 'made to order' ? null : reader.count(handle, EXTRA_COLUMNS.productStock, productStockText),
       photos: [...images, ...productRows.map((row) => row('Variant Image'))],
       modelJson: first(EXTRA_COLUMNS.model),
+      weightGrams: reader.weight(handle, 'Variant Grams', first('Variant Grams'), 1),
     });
     if (product) products.push(product);
     else unreadable++;
@@ -364,6 +388,7 @@ function readWooCommerce(rows: Row[], reader: Reader): { products: CsvProduct[];
         .split(',')
         .map((url) => url.trim()),
       modelJson: '',
+      weightGrams: reader.weight(originalId, 'Weight (kg)', row('Weight (kg)'), 1000),
     });
     if (product) products.push(product);
     else unreadable++;

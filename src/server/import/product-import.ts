@@ -71,7 +71,7 @@ class ProductImport {
     const fingerprint = fingerprintOf(product);
     const before = await this.imported.previous(tx, 'products', product.originalId);
     if (before?.fingerprint === fingerprint) return void counts.unchanged++;
-    const fields = { name: product.name, description: product.description, priceMinor: product.priceMinor, category: product.category };
+    const fields = { name: product.name, description: product.description, priceMinor: product.priceMinor, category: product.category, weightGrams: product.weightGrams };
     const counted = product.model.stockMode === 'combination' && product.model.optionGroups.length > 0;
     if (before) {
       const current = await lockForStockChange(tx, before.localId);
