@@ -12,7 +12,7 @@ import { startEcontTestServer, TEST_ECONT_PASSWORD, TEST_ECONT_USERNAME, type Ec
 import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
 import { startSpeedyTestServer, TEST_SPEEDY_PASSWORD, TEST_SPEEDY_USERNAME, type SpeedyTestServer } from '../support/speedy-test-server.js';
 import { pngImage, productForm } from './product-form.js';
-import { fillCart, placeOrder, signInThroughInbox } from './shopper.js';
+import { eventually, fillCart, placeOrder, signInThroughInbox } from './shopper.js';
 import { createTestApp, databaseTargets, type TestApp } from './test-app.js';
 import { testProduct } from './test-products.js';
 
@@ -77,6 +77,21 @@ for (const target of databaseTargets) {
       expect((await searchOffices(testApp, `courier=speedy&kind=office&q=${'я'.repeat(5000)}`)).length).toBe(0);
       const unknown = await testApp.app.inject({ method: 'GET', url: '/api/delivery/offices?courier=dhl&kind=office' });
       expect(unknown.statusCode).toBe(400);
+    });
+
+    it('closes within seconds while a courier is slow to answer a round', async () => {
+      const slowShop = await createTestApp(target, { COURIERS: 'econt', ECONT_URL: econt.url, ECONT_USERNAME: TEST_ECONT_USERNAME, ECONT_PASSWORD: TEST_ECONT_PASSWORD });
+      // Slower than the 3 s that closing waits, and than this test's bound: without the bound, closing would wait it out.
+      econt.trouble = { slowMs: 6_000 };
+      const requests = econt.requests.length;
+      const round = slowShop.app.courierJobs.runDue();
+      await eventually(async () => econt.requests.length > requests, 5_000, 'the round asking Econt');
+      const started = Date.now();
+      await slowShop.app.close();
+      expect(Date.now() - started).toBeLessThan(4_500);
+      econt.trouble = null;
+      await round;
+      await slowShop.close();
     });
 
     it('keeps the last good list when a refresh fails, and says why', async () => {

@@ -8,6 +8,14 @@ import { trackShipments, type ShipmentSettings } from './shipments.js';
 const COURIER_JOBS_EVERY_MS = 10 * 60 * 1000;
 
 /**
+ * How long closing waits for a round under way. A courier slow to answer (up to its 20 s timeout, per
+ * request) must not hold the shutdown past its deadline; what the round has not written yet is left
+ * for the next process's round, and every write it makes is whole (a transaction, or an insert that
+ * a repeat finds done).
+ */
+const STOP_WAIT_MS = 3_000;
+
+/**
  * The couriers' background work, in every process: each office list refreshed daily and the sent
  * parcels' travel read hourly. The database decides which process does each piece (claimOfficesRefresh,
  * trackShipments), so several processes on one database do it once.
@@ -15,6 +23,7 @@ const COURIER_JOBS_EVERY_MS = 10 * 60 * 1000;
 export class CourierJobs {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
+  private stopped = false;
 
   constructor(
     private readonly db: Database,
@@ -47,12 +56,18 @@ export class CourierJobs {
       }
       await trackShipments(this.db, this.settings, this.log);
     } catch (error) {
-      this.log.error({ err: error }, 'The courier jobs failed; they run again in the next round');
+      // Cut off by the shutdown (the database closed under it): the next start's round does the rest.
+      if (this.stopped) this.log.info({ err: error }, 'The courier round was cut off by the shutdown');
+      else this.log.error({ err: error }, 'The courier jobs failed; they run again in the next round');
     }
   }
 
   async stop(): Promise<void> {
     clearInterval(this.timer);
-    await this.running;
+    this.stopped = true;
+    if (!this.running) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.running, new Promise((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)))]);
+    clearTimeout(timer);
   }
 }
