@@ -1,4 +1,4 @@
-import type { Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import type { Product } from '#shared/catalog.js';
 import { adminOrderPath } from '#shared/routes.js';
 import { startEcontTestServer, TEST_ECONT_PASSWORD, TEST_ECONT_USERNAME, type EcontTestServer } from '../support/econt-test-server.js';
@@ -7,9 +7,8 @@ import { startSpeedyTestServer, TEST_SPEEDY_PASSWORD, TEST_SPEEDY_USERNAME, type
 import { auditPage } from './accessibility.js';
 import { acceptTerms } from './checkout-steps.js';
 import { expect, test } from './fixtures.js';
-import { clientAddressHeader, uniqueEmail } from './shop-fixtures.js';
+import { signedInPage, uniqueEmail } from './shop-fixtures.js';
 import { startShopServer, type ShopServer } from './shop-server.js';
-import { signIn } from './sign-in-steps.js';
 
 // A euro shop sending with Econt and Speedy (local servers that answer as the couriers do): the buyer
 // picks an Econt office in Plovdiv and pays on delivery, the admin creates the label, and the buyer's
@@ -51,15 +50,6 @@ test.afterAll(async () => {
   await Promise.all([inbox?.close(), econt?.close(), speedy?.close()]);
 });
 
-async function signedInPage(browser: Browser, email: string, language: 'en' | 'bg'): Promise<Page> {
-  const context = await browser.newContext({ baseURL: shop.baseURL, extraHTTPHeaders: clientAddressHeader() });
-  await context.addInitScript((chosen) => localStorage.setItem('language', chosen), language);
-  const page = await context.newPage();
-  await page.goto('/');
-  await signIn(page, inbox, email);
-  return page;
-}
-
 /** The buyer's saved address and one piece of the first product in her cart, through the API. */
 async function readyToCheckOut(page: Page): Promise<Product> {
   const [product] = ((await (await page.request.get('/api/products')).json()) as { products: Product[] }).products;
@@ -74,7 +64,7 @@ async function readyToCheckOut(page: Page): Promise<Product> {
 
 test('a buyer picks an Econt office in Plovdiv and pays on delivery; the admin’s label sends her the tracking link', async ({ browser }) => {
   const email = uniqueEmail('plovdiv');
-  const page = await signedInPage(browser, email, 'bg');
+  const page = await signedInPage(browser, shop, inbox, email, 'bg');
   await readyToCheckOut(page);
   await page.goto('/checkout');
 
@@ -108,7 +98,7 @@ test('a buyer picks an Econt office in Plovdiv and pays on delivery; the admin�
   expect(order.delivery.office.id).toBe(chosen);
 
   // The admin creates the label: the order is Sent, the label is there to print.
-  const admin = await signedInPage(browser, OWNER, 'bg');
+  const admin = await signedInPage(browser, shop, inbox, OWNER, 'bg');
   await admin.goto(adminOrderPath(order.orderId));
   await admin.getByRole('button', { name: 'Създайте пратката с Еконт' }).click();
   await expect(admin.getByText(/Номер на пратката: \d+/).first()).toBeVisible();
@@ -122,7 +112,7 @@ test('a buyer picks an Econt office in Plovdiv and pays on delivery; the admin�
 });
 
 test('a method its courier prices shows the courier’s price for the parcel before the order, and charges it', async ({ browser }) => {
-  const page = await signedInPage(browser, uniqueEmail('quoted'), 'en');
+  const page = await signedInPage(browser, shop, inbox, uniqueEmail('quoted'), 'en');
   const product = await readyToCheckOut(page);
   await page.goto('/checkout');
 

@@ -1,4 +1,4 @@
-import type { Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import type { Product } from '#shared/catalog.js';
 import { formatIban } from '#shared/withdrawals.js';
 import { freePort } from '../support/free-port.js';
@@ -7,9 +7,8 @@ import { startStripeTestServer, TEST_STRIPE_KEY, TEST_STRIPE_WEBHOOK_SECRET, typ
 import { acceptTerms } from './checkout-steps.js';
 import { expect, test } from './fixtures.js';
 import { placeOrderThroughApi } from './shop-api.js';
-import { clientAddressHeader, uniqueEmail } from './shop-fixtures.js';
+import { signedInPage, uniqueEmail } from './shop-fixtures.js';
 import { startShopServer, type ShopServer } from './shop-server.js';
-import { signIn } from './sign-in-steps.js';
 
 // A euro shop taking cards through Stripe (a local server that answers as Stripe does) and bank
 // transfers: the buyer pays on the provider's page and comes back to what the shop knows; a transfer
@@ -53,22 +52,13 @@ test.afterAll(async () => {
   await stripe?.close();
 });
 
-async function signedInPage(browser: Browser, email: string, language: 'en' | 'bg' = 'en'): Promise<Page> {
-  const context = await browser.newContext({ baseURL: shop.baseURL, extraHTTPHeaders: clientAddressHeader() });
-  await context.addInitScript((chosen) => localStorage.setItem('language', chosen), language);
-  const page = await context.newPage();
-  await page.goto('/');
-  await signIn(page, inbox, email);
-  return page;
-}
-
 async function firstProduct(page: Page): Promise<Product> {
   const [product] = ((await (await page.request.get('/api/products')).json()) as { products: Product[] }).products;
   return product!;
 }
 
 test('a card payment on Stripe’s page brings the buyer back to her paid order, and a cancelled one leaves it payable', async ({ browser }) => {
-  const page = await signedInPage(browser, uniqueEmail('stripe'));
+  const page = await signedInPage(browser, shop, inbox, uniqueEmail('stripe'));
   const order = await placeOrderThroughApi(page.request, (await firstProduct(page)).id, 'card');
 
   await page.goto('/profile');
@@ -94,7 +84,7 @@ test('a card payment on Stripe’s page brings the buyer back to her paid order,
   expect(paid.order).toMatchObject({ status: 'paid', payment: { amountMinor: order.pricing.total } });
 
   // The admin reads what Stripe said: both events of the payment, one recorded, the other a repeat.
-  const admin = await signedInPage(browser, OWNER);
+  const admin = await signedInPage(browser, shop, inbox, OWNER);
   await admin.goto(`/admin?tab=orders&order=${order.orderId}`);
   const notices = admin.getByRole('region', { name: 'Payment service notices' });
   await expect(notices.getByRole('listitem')).toHaveCount(2);
@@ -107,7 +97,7 @@ test('a card payment on Stripe’s page brings the buyer back to her paid order,
 });
 
 test('the page of a payment Stripe has not confirmed yet waits for the shop’s word, and the browser cannot say it paid', async ({ browser }) => {
-  const page = await signedInPage(browser, uniqueEmail('stripe-wait'), 'bg');
+  const page = await signedInPage(browser, shop, inbox, uniqueEmail('stripe-wait'), 'bg');
   const order = await placeOrderThroughApi(page.request, (await firstProduct(page)).id, 'card');
   const refused = await page.request.post(`/api/orders/${order.orderId}/payment`, { data: { method: 'card', cardLast4: '4242' } });
   expect(refused.status()).toBe(403);
@@ -124,7 +114,7 @@ for (const language of ['en', 'bg'] as const) {
       language === 'en'
         ? { method: /Bank transfer/, place: 'Place Order', heading: 'Bank details', reference: (id: string) => `Order ${id}` }
         : { method: /Банков превод/, place: 'Потвърдете поръчката', heading: 'Банкова сметка', reference: (id: string) => `Поръчка ${id}` };
-    const page = await signedInPage(browser, uniqueEmail(`transfer-${language}`), language);
+    const page = await signedInPage(browser, shop, inbox, uniqueEmail(`transfer-${language}`), language);
     const product = await firstProduct(page);
     const address = await page.request.post('/api/addresses', {
       data: { fullName: 'Petya Dimitrova', streetAddress: '7 Shipka St', city: 'Sofia', postalCode: '1504', country: 'BG', phone: '0888 123 456' },
@@ -149,7 +139,7 @@ for (const language of ['en', 'bg'] as const) {
     await expect(details).toContainText(texts.reference(orderId));
     await expect(page.getByRole('button', { name: /Pay|Плат/ })).toHaveCount(0);
 
-    const admin = await signedInPage(browser, OWNER);
+    const admin = await signedInPage(browser, shop, inbox, OWNER);
     await admin.goto(`/admin?tab=orders&order=${orderId}`);
     await admin.getByRole('button', { name: 'Record bank transfer' }).click();
     await admin.getByRole('dialog').getByRole('button', { name: 'Record bank transfer' }).click();

@@ -1,8 +1,8 @@
-import type { APIRequestContext, PlaywrightWorkerArgs } from '@playwright/test';
+import type { APIRequestContext, Browser, Page, PlaywrightWorkerArgs } from '@playwright/test';
 import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
 import { test as base } from './fixtures.js';
 import { startShopServer, type ShopServer } from './shop-server.js';
-import { signInRequest } from './sign-in-steps.js';
+import { signIn, signInRequest } from './sign-in-steps.js';
 
 export { expect, hasHorizontalScroll } from './fixtures.js';
 
@@ -55,6 +55,16 @@ export async function signedInApi(playwright: PlaywrightWorkerArgs['playwright']
   const api = await playwright.request.newContext({ baseURL, extraHTTPHeaders: clientAddressHeader() });
   await signInRequest(api, inbox, email);
   return api;
+}
+
+/** A browser page of a shop of its own (a spec's), in the language given, signed in as the e-mail's owner and on the home page. */
+export async function signedInPage(browser: Browser, shop: ShopServer, inbox: SmtpInbox, email: string, language: 'en' | 'bg' = 'en'): Promise<Page> {
+  const context = await browser.newContext({ baseURL: shop.baseURL, extraHTTPHeaders: clientAddressHeader() });
+  await context.addInitScript((chosen) => localStorage.setItem('language', chosen), language);
+  const page = await context.newPage();
+  await page.goto('/');
+  await signIn(page, inbox, email);
+  return page;
 }
 
 let clients = 0;

@@ -1,4 +1,5 @@
-import type { IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 // What the local courier servers (econt-test-server.ts, speedy-test-server.ts) share.
 
@@ -19,3 +20,15 @@ export const TEST_LABEL_PDF = Buffer.from(
     '%%EOF',
   ].join('\n'),
 );
+
+/** Serves the handler on a free local port (a handler that throws answers 500 with its error); the server and its origin. */
+export async function listenLocally(handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>): Promise<{ server: Server; origin: string }> {
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      response.writeHead(500, { 'content-type': 'text/plain' });
+      response.end(String(error));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}

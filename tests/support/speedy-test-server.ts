@@ -1,6 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { readBody, TEST_LABEL_PDF } from './courier-test-kit.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { listenLocally, readBody, TEST_LABEL_PDF } from './courier-test-kit.js';
 
 /*
  * A local stand-in for Speedy's Web API v1 (https://api.speedy.bg/api/docs/), answering as it is
@@ -217,13 +216,7 @@ export async function startSpeedyTestServer(): Promise<SpeedyTestServer> {
     }
   }
 
-  const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      response.writeHead(500, { 'content-type': 'text/plain' });
-      response.end(String(error));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/`;
+  const { server, origin } = await listenLocally(handle);
+  state.url = `${origin}/v1/`;
   return state;
 }
