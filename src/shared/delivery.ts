@@ -104,6 +104,12 @@ export function officeSearchKey(text: string): string {
     .trim();
 }
 
+/** The shop's rules with the fee its courier quoted for a method priced by the courier (quotedDeliveryMethods). */
+export const withQuotedFee = <Rules extends { deliveryFeesMinor?: Partial<Record<string, number>> }>(rules: Rules, method: DeliveryMethod, feeMinor: number): Rules => ({
+  ...rules,
+  deliveryFeesMinor: { ...rules.deliveryFeesMinor, [method]: feeMinor },
+});
+
 /** The courier's public page that follows a shipment. */
 export function trackingUrl(courier: Courier, trackingNumber: string): string {
   const number = encodeURIComponent(trackingNumber);

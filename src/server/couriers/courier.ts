@@ -2,6 +2,7 @@ import type { LocalizedText } from '#shared/catalog.js';
 import type { Currency } from '#shared/money.js';
 import type { Courier, CourierOffice } from '#shared/delivery.js';
 import type { ShippingAddress } from '#shared/orders.js';
+import { HttpError } from '#server/http/errors.js';
 
 /*
  * One interface for every courier the shop sends with. Each adapter (econt.ts, speedy.ts) speaks its
@@ -36,8 +37,11 @@ export interface ShipmentRequest {
 }
 
 /** A box and its padding, added to the goods; and what a piece whose product gives no weight is taken to weigh (a press-on set). */
-export const PACKAGING_GRAMS = 100;
+const PACKAGING_GRAMS = 100;
 export const UNKNOWN_PIECE_GRAMS = 30;
+
+/** A parcel's weight from its goods' (from the products' weights, UNKNOWN_PIECE_GRAMS for those without one). */
+export const parcelGrams = (goodsGrams: number) => PACKAGING_GRAMS + goodsGrams;
 
 /** What the courier's price of a parcel is asked from: where it goes and what it weighs. */
 export interface QuoteRequest {
@@ -138,6 +142,12 @@ export async function requestCourier(
     if (response.status >= 500) throw new CourierError(courier, 'unreachable', `${courierName(courier)} answered ${response.status}`);
     throw new CourierError(courier, 'malformed', `${courierName(courier)} answered ${response.status} with something other than JSON`);
   }
+}
+
+/** A courier's failure as the API answers it: 502 courier_failed with the courier's own words, and why (refused, unreachable, malformed). */
+export function asHttpError(error: unknown): never {
+  if (error instanceof CourierError) throw new HttpError(502, 'courier_failed', error.message, { field: error.reason });
+  throw error;
 }
 
 export const courierName = (courier: Courier) => (courier === 'econt' ? 'Econt' : 'Speedy');

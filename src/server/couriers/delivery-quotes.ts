@@ -1,5 +1,5 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
-import { courierOf, deliveryKindOf, type CourierOffice, type DeliveryMethod } from '#shared/delivery.js';
+import { deliveryKindOf, type CourierOffice, type DeliveryMethod } from '#shared/delivery.js';
 import { bgnToEurMinor, eurToBgnMinor, type Currency } from '#shared/money.js';
 import type { ShippingAddress } from '#shared/orders.js';
 import { findAddress } from '#server/addresses/service.js';
@@ -7,8 +7,8 @@ import { cartWeightGrams } from '#server/cart/service.js';
 import type { Database, Executor } from '#server/db/client.js';
 import { deliveryQuotes } from '#server/db/schema.js';
 import { HttpError } from '#server/http/errors.js';
-import { CourierError, PACKAGING_GRAMS, UNKNOWN_PIECE_GRAMS, type CourierApi, type CourierQuote, type Sender } from './courier.js';
-import { findOffice } from './offices.js';
+import { asHttpError, parcelGrams, UNKNOWN_PIECE_GRAMS, type CourierApi, type CourierQuote, type Sender } from './courier.js';
+import { officeForMethod } from './offices.js';
 
 // The fee of a method priced by its courier (DELIVERY_FEES=…=courier): asked of the courier for the
 // buyer's parcel before she confirms the total, kept, and charged as quoted.
@@ -32,7 +32,7 @@ const officeDestination = (office: Pick<CourierOffice, 'id'>) => `office:${offic
 const addressDestination = (addressId: string) => `address:${addressId}`;
 
 /** The parcel's weight from the cart as it is now. */
-const parcelWeight = async (db: Executor, userId: string) => PACKAGING_GRAMS + (await cartWeightGrams(db, userId, UNKNOWN_PIECE_GRAMS));
+const parcelWeight = async (db: Executor, userId: string) => parcelGrams(await cartWeightGrams(db, userId, UNKNOWN_PIECE_GRAMS));
 
 export interface QuoteInput {
   method: DeliveryMethod;
@@ -54,21 +54,13 @@ export async function quoteDelivery(db: Database, userId: string, input: QuoteIn
     destination = { address: address as ShippingAddress };
     key = addressDestination(address.id);
   } else {
-    const office = input.officeId ? await findOffice(db, courierOf(input.method)!, input.officeId) : undefined;
-    if (!office || office.kind !== deliveryKindOf(input.method)) {
-      throw new HttpError(409, 'office_unavailable', `The courier no longer lists ${input.officeId ?? 'that office'}.`, { field: 'officeId', messageKey: 'checkout.errors.officeUnavailable' });
-    }
+    const office = await officeForMethod(db, input.method, input.officeId ?? '');
+    if (office instanceof HttpError) throw office;
     destination = { office };
     key = officeDestination(office);
   }
   const weightGrams = await parcelWeight(db, userId);
-  let quoted: CourierQuote;
-  try {
-    quoted = await api.quote({ sender, destination, weightGrams });
-  } catch (error) {
-    if (error instanceof CourierError) throw new HttpError(502, 'courier_failed', error.message, { field: error.reason });
-    throw error;
-  }
+  const quoted = await api.quote({ sender, destination, weightGrams }).catch(asHttpError);
   // A buyer's quotes past their time are of no more use to anyone.
   await db.delete(deliveryQuotes).where(and(eq(deliveryQuotes.userId, userId), lt(deliveryQuotes.expiresAt, sql`now()`)));
   const [row] = await db

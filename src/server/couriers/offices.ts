@@ -1,8 +1,19 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
-import { OFFICE_SEARCH_LIMIT, OFFICE_SEARCH_MAX_LENGTH, officeSearchKey, type Courier, type CourierOffice, type DeliveryKind } from '#shared/delivery.js';
+import {
+  courierOf,
+  deliveryKindOf,
+  OFFICE_SEARCH_LIMIT,
+  OFFICE_SEARCH_MAX_LENGTH,
+  officeSearchKey,
+  type Courier,
+  type CourierOffice,
+  type DeliveryKind,
+  type DeliveryMethod,
+} from '#shared/delivery.js';
 import type { Database, Executor } from '#server/db/client.js';
 import { courierOfficeLists, courierOffices } from '#server/db/schema.js';
 import { inTransaction } from '#server/db/transaction.js';
+import { HttpError } from '#server/http/errors.js';
 import type { CourierApi, ListedOffice } from './courier.js';
 
 // The couriers' offices and lockers: kept in the database, refreshed daily, searched by the checkout.
@@ -130,8 +141,14 @@ export async function searchOffices(db: Executor, search: OfficeSearch): Promise
   return rows.map(toOffice);
 }
 
-/** One stored office, to be written on an order as it is now; undefined when the courier no longer lists it. */
-export async function findOffice(db: Executor, courier: Courier, id: string): Promise<CourierOffice | undefined> {
-  const [row] = await db.select().from(courierOffices).where(and(eq(courierOffices.courier, courier), eq(courierOffices.id, id)));
-  return row ? toOffice(row) : undefined;
+/**
+ * The stored office or locker a delivery method goes to, as it is now (to be written on an order, or
+ * quoted to); an HttpError when its courier no longer lists it, or it is of another kind than the method.
+ */
+export async function officeForMethod(db: Executor, method: DeliveryMethod, id: string): Promise<CourierOffice | HttpError> {
+  const [row] = await db.select().from(courierOffices).where(and(eq(courierOffices.courier, courierOf(method)!), eq(courierOffices.id, id)));
+  if (!row || row.kind !== deliveryKindOf(method)) {
+    return new HttpError(409, 'office_unavailable', `The courier no longer lists ${id}; choose another office or locker.`, { field: 'officeId', messageKey: 'checkout.errors.officeUnavailable' });
+  }
+  return toOffice(row);
 }

@@ -1,19 +1,18 @@
 import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { TextLanguage } from '#shared/catalog.js';
-import { courierOf, type Courier } from '#shared/delivery.js';
+import { courierOf, type Courier, type DeliveryMethod } from '#shared/delivery.js';
 import { normalizeOrderStatus } from '#shared/order-status.js';
 import type { Currency } from '#shared/money.js';
-import type { ShippingAddress } from '#shared/orders.js';
 import type { Database, Executor } from '#server/db/client.js';
 import { orders, shipmentEvents, shipments } from '#server/db/schema.js';
 import { inTransaction } from '#server/db/transaction.js';
 import { HttpError } from '#server/http/errors.js';
 import type { DocumentSettings } from '#server/invoices/issue-documents.js';
 import { queueStatusMail, type OrderMailSettings } from '#server/orders/order-mails.js';
-import { goodsWeightGrams, type OrderRow } from '#server/orders/order-queries.js';
+import { goodsWeightGrams, shippingAddressOf } from '#server/orders/order-queries.js';
 import { changeOrderStatus, setOrderStatus } from '#server/orders/status-changes.js';
 import { moneyDue, paymentStateOfRow, recordCashPayment } from '#server/payments/service.js';
-import { CourierError, courierName, PACKAGING_GRAMS, UNKNOWN_PIECE_GRAMS, type CourierApi, type Sender, type TrackingReport } from './courier.js';
+import { asHttpError, courierName, parcelGrams, UNKNOWN_PIECE_GRAMS, type CourierApi, type Sender, type TrackingReport } from './courier.js';
 
 // An order's shipment: created once with its courier (or typed in for the shop's own delivery), its
 // label kept, and its travel read back from the courier until it is delivered and its cash paid out.
@@ -57,17 +56,6 @@ async function claimShipment(db: Database, orderId: string, courier: Courier | '
   return false;
 }
 
-const addressOf = (order: OrderRow): ShippingAddress => ({
-  fullName: order.shippingFullName,
-  streetAddress: order.shippingStreetAddress,
-  apartment: order.shippingApartment ?? '',
-  city: order.shippingCity,
-  state: order.shippingState,
-  postalCode: order.shippingPostalCode,
-  country: order.shippingCountry as ShippingAddress['country'],
-  phone: order.shippingPhone,
-});
-
 /**
  * Creates the order's shipment, once however many times it is asked (a double click, two admins): with
  * its courier for a courier's method (the label and tracking number come back), or with the tracking
@@ -80,7 +68,7 @@ export async function createShipment(db: Database, orderId: string, settings: Sh
   if (!order) throw new HttpError(404, 'not_found', `Order ${orderId} not found`);
   const status = normalizeOrderStatus(order.status);
   if (status === 'cancelled' || status === 'delivered') throw new HttpError(409, 'conflict', `Order ${orderId} is ${status}; it ships nothing.`);
-  const courier = courierOf(order.deliveryMethod as Parameters<typeof courierOf>[0]);
+  const courier = courierOf(order.deliveryMethod as DeliveryMethod);
   const api = courier ? settings.couriers.get(courier) : undefined;
   if (courier && !api) throw new HttpError(409, 'conflict', `The shop no longer sends with ${courierName(courier)}; set COURIERS to create this order's shipment.`);
   if (!api && !typedTrackingNumber) throw new HttpError(400, 'bad_request', 'Type the tracking number of the parcel.', { field: 'trackingNumber', messageKey: 'admin.orders.shipment.trackingRequired' });
@@ -97,8 +85,8 @@ export async function createShipment(db: Database, orderId: string, settings: Sh
         orderId,
         sender: settings.sender,
         recipient: { name: order.shippingFullName, phone: order.shippingPhone },
-        destination: order.deliveryOffice ? { office: order.deliveryOffice } : { address: addressOf(order) },
-        weightGrams: PACKAGING_GRAMS + (await goodsWeightGrams(db, orderId, UNKNOWN_PIECE_GRAMS)),
+        destination: order.deliveryOffice ? { office: order.deliveryOffice } : { address: shippingAddressOf(order) },
+        weightGrams: parcelGrams(await goodsWeightGrams(db, orderId, UNKNOWN_PIECE_GRAMS)),
         contents: order.itemDescription,
         cashOnDeliveryMinor: codMinor,
         currency: order.currency as Currency,
@@ -107,8 +95,7 @@ export async function createShipment(db: Database, orderId: string, settings: Sh
       ({ trackingNumber, labelPdf } = created);
     } catch (error) {
       await db.delete(shipments).where(and(eq(shipments.orderId, orderId), eq(shipments.state, 'creating')));
-      if (error instanceof CourierError) throw new HttpError(502, 'courier_failed', error.message, { field: error.reason });
-      throw error;
+      asHttpError(error);
     }
   }
   await inTransaction(db, async (tx) => {

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { describeLines, pieceCount } from '#shared/cart.js';
 import type { TextLanguage } from '#shared/catalog.js';
-import { courierOf, deliveryKindOf, needsOffice, type CourierOffice, type DeliveryMethod } from '#shared/delivery.js';
+import { needsOffice, withQuotedFee, type CourierOffice, type DeliveryMethod } from '#shared/delivery.js';
 import { type PricingRules } from '#shared/money.js';
 import { giftCardLinesMinor, priceLines } from '#shared/pricing.js';
 import type { InvoiceBuyer } from '#shared/invoice-buyer.js';
@@ -12,7 +12,7 @@ import { latestDate } from '#shared/working-days.js';
 import { findAddress, listAddresses } from '#server/addresses/service.js';
 import { orderedLinesRemoval, takeCartForCheckout } from '#server/cart/service.js';
 import { quotedFee } from '#server/couriers/delivery-quotes.js';
-import { findOffice } from '#server/couriers/offices.js';
+import { officeForMethod } from '#server/couriers/offices.js';
 import { holdCatalogueCurrency } from '#server/catalog/currency.js';
 import type { Database, Executor } from '#server/db/client.js';
 import { orderItems, orders, users } from '#server/db/schema.js';
@@ -81,10 +81,8 @@ async function findByIdempotencyKey(db: Executor, userId: string, key: string): 
  * longer listed, is of another kind than the method, or takes no cash on delivery that the buyer chose.
  */
 async function deliveryOfficeFor(db: Executor, method: DeliveryMethod, officeId: string, paymentMethod: PaymentMethod): Promise<CourierOffice | HttpError> {
-  const office = await findOffice(db, courierOf(method)!, officeId);
-  if (!office || office.kind !== deliveryKindOf(method)) {
-    return new HttpError(409, 'office_unavailable', `The courier no longer lists ${officeId}; choose another office or locker.`, { field: 'officeId', messageKey: 'checkout.errors.officeUnavailable' });
-  }
+  const office = await officeForMethod(db, method, officeId);
+  if (office instanceof HttpError) return office;
   if (paymentMethod === 'cash_on_delivery' && !office.acceptsCashOnDelivery) {
     return new HttpError(409, 'office_no_cash_on_delivery', `${office.name.en} takes no parcels paid on delivery; choose another office or pay otherwise.`, { field: 'officeId', messageKey: 'checkout.errors.officeNoCashOnDelivery' });
   }
@@ -177,7 +175,7 @@ export async function placeOrder(
     if (rules.quotedDeliveryMethods?.includes(input.deliveryMethod)) {
       const fee = await quotedFee(tx, user.id, input.deliveryQuoteId, { method: input.deliveryMethod, office, addressId: address.id, currency: rules.currency });
       if (fee instanceof HttpError) return repeatOrRefuse(fee);
-      rules = { ...rules, deliveryFeesMinor: { ...rules.deliveryFeesMinor, [input.deliveryMethod]: fee } };
+      rules = withQuotedFee(rules, input.deliveryMethod, fee);
     }
     const pricing = priceLines(lines, rules, input.paymentMethod, discount, input.deliveryMethod);
     if (pricing.total !== input.expectedTotalMinor) {

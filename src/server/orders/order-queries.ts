@@ -5,7 +5,7 @@ import { ADMIN_ORDER_COUNT_LIMIT, MAX_ADMIN_PAGE_SIZE, type AdminOrderPage } fro
 import type { DeliveryMethod, OrderShipment } from '#shared/delivery.js';
 import type { Currency } from '#shared/money.js';
 import { normalizeOrderStatus, orderStatusRank, ORDER_STATUSES, storedValuesOf, type OrderStatus } from '#shared/order-status.js';
-import { placedOrderStatus, type Order, type OrderStatusChange, type PaymentMethod } from '#shared/orders.js';
+import { placedOrderStatus, type Order, type OrderStatusChange, type PaymentMethod, type ShippingAddress } from '#shared/orders.js';
 import type { Database, Executor } from '#server/db/client.js';
 import { orderCustomerEmails, orderItems, orders, orderStatusChanges, payments, products } from '#server/db/schema.js';
 import { shipmentsOf } from '#server/couriers/shipment-views.js';
@@ -30,6 +30,18 @@ export const STATUS_TIME_COLUMNS = {
   delivered: 'deliveredAt',
   cancelled: 'cancelledAt',
 } as const satisfies Record<OrderStatus, keyof OrderRow>;
+
+/** Where the order goes, as its row keeps the address it was placed with. */
+export const shippingAddressOf = (row: OrderRow): ShippingAddress => ({
+  fullName: row.shippingFullName,
+  streetAddress: row.shippingStreetAddress,
+  apartment: row.shippingApartment ?? '',
+  city: row.shippingCity,
+  state: row.shippingState,
+  postalCode: row.shippingPostalCode,
+  country: row.shippingCountry as Country,
+  phone: row.shippingPhone,
+});
 
 export function toOrder(row: OrderRow, items: OrderItemRow[], payment: PaymentRow | undefined, history: StatusChangeRow[], shipment?: OrderShipment): Order {
   // The status the order was placed in began when it was created, for orders older than its column too.
@@ -74,16 +86,7 @@ export function toOrder(row: OrderRow, items: OrderItemRow[], payment: PaymentRo
       discountCode: row.discountCode,
     },
     itemSummary: { count: row.itemCount, description: row.itemDescription },
-    shippingAddress: {
-      fullName: row.shippingFullName,
-      streetAddress: row.shippingStreetAddress,
-      apartment: row.shippingApartment ?? '',
-      city: row.shippingCity,
-      state: row.shippingState,
-      postalCode: row.shippingPostalCode,
-      country: row.shippingCountry as Country,
-      phone: row.shippingPhone,
-    },
+    shippingAddress: shippingAddressOf(row),
     paymentMethod: row.paymentMethod as PaymentMethod,
     checkoutUrl: row.checkoutUrl,
     paymentReference: row.paymentReference,

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link, Redirect, useLocation } from 'wouter';
 import type { AddressInput } from '#shared/addresses.js';
 import { giftCardLinesMinor, priceLines } from '#shared/pricing.js';
-import { needsOffice, type CourierOffice } from '#shared/delivery.js';
+import { needsOffice, withQuotedFee, type CourierOffice } from '#shared/delivery.js';
 import { exceedsStock } from '#shared/stock.js';
 import { DEFAULT_PAYMENT_METHOD, type PaymentMethod } from '#shared/orders.js';
 import { legalPath, PAGE_ROUTES, paymentPath, profilePath } from '#shared/routes.js';
@@ -98,7 +98,7 @@ export default function CheckoutPage() {
   // Priced as the server will price it, the cash-on-delivery fee and a discount code included: the order is placed only at this total.
   // A method its courier prices costs what the courier quoted for this parcel; until then the order waits for the price.
   const quoted = isQuoted(deliveryMethod);
-  const rules = quoted && quote.data ? { ...settings.pricing, deliveryFeesMinor: { ...settings.pricing.deliveryFeesMinor, [deliveryMethod]: quote.data.feeMinor } } : settings.pricing;
+  const rules = quoted && quote.data ? withQuotedFee(settings.pricing, deliveryMethod, quote.data.feeMinor) : settings.pricing;
   const waitingForQuote = quoted && !quote.data;
   const pricing = priceLines(cart.items, rules, paymentMethod, discount.applied, deliveryMethod);
   const officeMissing = needsOffice(deliveryMethod) && !office;
