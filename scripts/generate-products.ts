@@ -18,7 +18,7 @@ import { productPhotos, products } from '#server/db/schema.js';
 import { productImagesFor, type ProductImages } from '#server/images/product-images.js';
 import { builtPages } from '#server/pages.js';
 import { projectPath } from '#server/project-path.js';
-import { searchableText } from '#shared/search.js';
+import { productSearchColumns } from '#shared/search.js';
 
 const BATCH = 500;
 const COLOURS = [
@@ -61,7 +61,7 @@ async function generate(db: Database, images: ProductImages, total: number): Pro
         descriptionEn,
         descriptionBg,
         slug: `sample-${number}-${crypto.randomUUID().slice(0, 6)}`,
-        searchText: searchableText([nameEn, nameBg, descriptionEn, descriptionBg].join(' ')),
+        ...productSearchColumns({ en: nameEn, bg: nameBg }, { en: descriptionEn, bg: descriptionBg }),
         priceMinor: 500 + ((number * 737) % 9500),
         category: PRODUCT_CATEGORIES[number % PRODUCT_CATEGORIES.length]!,
         stock: number % 5 === 0 ? null : number % 7,

@@ -64,8 +64,11 @@ export const MAX_PRODUCT_PHOTOS = 8;
 /** The cover photo's address, or null for a product without photos. */
 export const coverUrl = (product: Pick<Product, 'photos'>): string | null => product.photos[0]?.url ?? null;
 
-export const CATALOGUE_SORTS = ['name', 'newest', 'price', 'price-desc'] as const;
+/** 'relevance' (the best matches first) orders a search only; it is a search's default order, 'name' the catalogue's. */
+export const CATALOGUE_SORTS = ['relevance', 'name', 'newest', 'price', 'price-desc'] as const;
 export type CatalogueSort = (typeof CATALOGUE_SORTS)[number];
+/** The order a catalogue query has when its address names none. */
+export const defaultSort = (query: { q?: string }): CatalogueSort => (query.q ? 'relevance' : 'name');
 /** The longest search the catalogue takes; longer text is cut to it. */
 export const MAX_SEARCH_LENGTH = 1000;
 
@@ -89,10 +92,11 @@ export function parseCatalogueQuery(params: { get(name: string): string | null }
   // (NUL is the only such character an address can carry: percent-decoding turns half a character into U+FFFD.)
   const q = (params.get('q')?.trim().slice(0, MAX_SEARCH_LENGTH) ?? '').replaceAll('\u0000', '').trim();
   const page = Number(params.get('page'));
+  const known = CATALOGUE_SORTS.includes(sort as CatalogueSort) && (q || sort !== 'relevance');
   return {
     ...(PRODUCT_CATEGORIES.includes(category as ProductCategory) ? { category: category as ProductCategory } : {}),
     ...(q ? { q } : {}),
-    sort: CATALOGUE_SORTS.includes(sort as CatalogueSort) ? (sort as CatalogueSort) : 'name',
+    sort: known ? (sort as CatalogueSort) : defaultSort({ q }),
     page: Number.isInteger(page) && page >= 1 && page <= MAX_CATALOGUE_PAGE ? page : 1,
   };
 }
@@ -102,7 +106,8 @@ export function catalogueQueryParams(query: Partial<CatalogueQuery>): URLSearchP
   const params = new URLSearchParams();
   if (query.category) params.set('category', query.category);
   if (query.q) params.set('q', query.q);
-  if (query.sort && query.sort !== 'name') params.set('sort', query.sort);
+  // 'relevance' is a search's default, and no order without one.
+  if (query.sort && query.sort !== defaultSort(query) && query.sort !== 'relevance') params.set('sort', query.sort);
   if (query.page && query.page > 1) params.set('page', String(query.page));
   return params;
 }

@@ -1,4 +1,5 @@
 import type { LocalizedText } from './localized-text.js';
+import { latinLowerCase } from './search.js';
 
 /*
  * How an order travels: to the buyer's address by the shop's own delivery (the default, one flat
@@ -72,12 +73,6 @@ export const OFFICE_SEARCH_MAX_LENGTH = 60;
 /** The most offices one search answers with. */
 export const OFFICE_SEARCH_LIMIT = 30;
 
-const CYRILLIC_TO_LATIN: Record<string, string> = {
-  а: 'a', б: 'b', в: 'v', г: 'g', д: 'd', е: 'e', ж: 'zh', з: 'z', и: 'i', й: 'y', к: 'k', л: 'l', м: 'm', н: 'n', о: 'o',
-  п: 'p', р: 'r', с: 's', т: 't', у: 'u', ф: 'f', х: 'h', ц: 'ts', ч: 'ch', ш: 'sh', щ: 'sht', ъ: 'a', ь: 'y', ю: 'yu', я: 'ya',
-  ѝ: 'i', ы: 'i', э: 'e', ё: 'yo', є: 'ye', і: 'i', ї: 'yi',
-};
-
 /**
  * The form offices are searched in, whichever script the buyer types in: Bulgarian's official
  * transliteration (Закон за транслитерацията), lower-cased and without accents, then folded so that
@@ -85,14 +80,7 @@ const CYRILLIC_TO_LATIN: Record<string, string> = {
  * "Шумен" and "Shumen", "Пещера" and "Peshtera"; "w" is "v", "x" is "ks", "j" and "y" are "i", "c" (but for "ch") is "ts".
  */
 export function officeSearchKey(text: string): string {
-  const latin = text
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(/[\u0400-\u04ff]/g, (letter) => CYRILLIC_TO_LATIN[letter] ?? letter)
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '');
-  return latin
+  return latinLowerCase(text)
     .replace(/[^a-z0-9]+/g, ' ')
     .replace(/w/g, 'v')
     .replace(/x/g, 'ks')

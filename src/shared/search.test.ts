@@ -1,14 +1,66 @@
 import { describe, expect, it } from 'vitest';
-import { searchableText } from './search.js';
+import { latinLowerCase, SEARCH_MAX_WORDS, searchKey, searchTerms, wordStem } from './search.js';
 
-describe('searchableText', () => {
+describe('latinLowerCase', () => {
   it.each([
     ['Crème Brûlée', 'creme brulee'],
-    ['ПЕРЛЕНИ Нокти', 'перлени нокти'],
-    ['Йоана', 'иоана'],
-    ['  two   spaces\nand a line ', 'two spaces and a line'],
-    ["100% _pearl_ 'quoted'", "100% _pearl_ 'quoted'"],
-  ])('%s → %s', (text, searchable) => {
-    expect(searchableText(text)).toBe(searchable);
+    ['ПЕРЛЕНИ Нокти', 'perleni nokti'],
+    ['Щастие и Юлия', 'shtastie i yuliya'],
+    // Й is И with a breve, which goes with the other accents.
+    ['Йоана', 'ioana'],
+  ])('%s → %s', (text, latin) => {
+    expect(latinLowerCase(text)).toBe(latin);
+  });
+});
+
+describe('searchKey', () => {
+  it('brings a word typed in either script, officially or as people chat, to one spelling', () => {
+    for (const [typed, written] of <const>[
+      ['chereshov', 'черешов'],
+      ['4ereshov', 'Черешов'],
+      ['cvqt', 'цвят'],
+      ['tsvyat', 'цвят'],
+      ['jelqzo', 'желязо'],
+      ['6apka', 'шапка'],
+      ['stiletto', 'стилето'],
+      ['kristal', 'crystal'],
+      ['nokti', 'НОКТИ'],
+    ]) {
+      expect(searchKey(typed), `${typed} and ${written}`).toBe(searchKey(written));
+    }
+  });
+
+  it('keeps only letters and digits, so that a search is never a pattern', () => {
+    expect(searchKey("100% _pearl_ 'gold' \\ [a-z]*")).toBe('100 pearl gold a z');
+    expect(searchKey('  tiny   heart\nand a line ')).toBe('tini heart and a line');
+    expect(searchKey('„Розова перла“ – 3D')).toBe('rozova perla 3d');
+  });
+});
+
+describe('wordStem', () => {
+  it('leaves out the ending of a form, so that the word finds its other forms', () => {
+    expect(wordStem(searchKey('перли'))).toBe('perl');
+    expect(wordStem(searchKey('перлите'))).toBe('perl');
+    expect(wordStem(searchKey('pearls'))).toBe('pearl');
+    expect(wordStem(searchKey('нокти'))).toBe('nokt');
+    expect(searchKey('нокти')).toContain(wordStem(searchKey('ноктите')));
+  });
+
+  it('keeps short words whole', () => {
+    expect(wordStem('nail')).toBe('nail');
+    expect(wordStem('oil')).toBe('oil');
+  });
+});
+
+describe('searchTerms', () => {
+  it('bounds the work of any search: a few words of limited length', () => {
+    const terms = searchTerms(`${'перла '.repeat(50)}${Array.from({ length: 40 }, (_, index) => `w${index}`).join(' ')} ${'x'.repeat(5000)}`);
+    expect(terms.length).toBeLessThanOrEqual(SEARCH_MAX_WORDS);
+    for (const term of terms) expect(term.word).toMatch(/^[a-z0-9]{1,32}$/);
+    expect(terms[0]).toEqual({ word: 'perla', stem: 'perl' });
+  });
+
+  it('finds nothing to search in punctuation alone', () => {
+    expect(searchTerms('%%% ___ \\')).toEqual([]);
   });
 });

@@ -48,19 +48,16 @@ describeEachDatabase('browsing the catalogue', (context) => {
     expect(namesOf(await list(testApp, { q: 'lem' }))).toEqual(['Lemon Decals']);
   });
 
-  it('searches wildcards, quotes and injection attempts as plain text, and a long search as a search', async () => {
+  it('searches words only: wildcards, quotes and injection attempts are no pattern, and a long search is bounded', async () => {
     const testApp = context();
-    expect(namesOf(await list(testApp, { q: '%' }))).toEqual(['100% Glitter_Kit']);
-    expect(namesOf(await list(testApp, { q: '_' }))).toEqual(['100% Glitter_Kit']);
+    // A search of no word (punctuation alone) has nothing to look for and leaves the catalogue as it is.
+    for (const q of ['%', '_', '\\', `${'%'.repeat(600)}${'_'.repeat(600)}`]) expect((await list(testApp, { q })).total, q).toBe(5);
     expect(namesOf(await list(testApp, { q: '0% glitter_' }))).toEqual(['100% Glitter_Kit']);
-    expect(namesOf(await list(testApp, { q: 'glitte_' }))).toEqual([]);
     expect(namesOf(await list(testApp, { q: "'sparkle'" }))).toEqual(['100% Glitter_Kit']);
-    expect(namesOf(await list(testApp, { q: '\\' }))).toEqual([]);
-    expect(namesOf(await list(testApp, { q: 'p%l' }))).toEqual([]);
+    expect(namesOf(await list(testApp, { q: 'p%l' }))[0]).toBe('Blush Pearl Set');
     expect(namesOf(await list(testApp, { q: "x' or '1'='1" }))).toEqual([]);
     expect(namesOf(await list(testApp, { q: "'; drop table products; --" }))).toEqual([]);
     expect(namesOf(await list(testApp, { q: 'a'.repeat(1000) }))).toEqual([]);
-    expect(namesOf(await list(testApp, { q: `${'%'.repeat(600)}${'_'.repeat(600)}` }))).toEqual([]);
     const [count] = await testApp.database.db.select({ total: sql<number>`count(*)::int` }).from(products);
     expect(count?.total).toBe(5);
   });

@@ -61,7 +61,7 @@ for (const kind of databaseTargets) {
       const db = target.db as Parameters<typeof refreshSearchTexts>[0];
       expect(await refreshSearchTexts(db)).toBe(4);
       const rows = await target.db.select({ searchText: products.searchText }).from(products).orderBy(asc(products.createdAt));
-      expect(rows.map((row) => row.searchText)).toEqual(['rose set creme pink tips', 'rose set! another rose', 'перлена кутия кутия', '✨ stars']);
+      expect(rows.map((row) => row.searchText)).toEqual(['rose set kreme pink tips', 'rose set anoter rose', 'perlena kutia kutia', 'stars']);
       expect(await refreshSearchTexts(db)).toBe(0);
     });
   });

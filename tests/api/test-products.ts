@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { products } from '#server/db/schema.js';
-import { searchableText } from '#shared/search.js';
+import { productSearchColumns } from '#shared/search.js';
 import { slugify } from '#shared/slug.js';
 
 interface TestProductFields {
@@ -22,6 +22,6 @@ export function testProduct({ name, description = 'Handmade.', nameBg = '', desc
     descriptionEn: description,
     descriptionBg,
     slug: `${slugify(name)}-${randomUUID().slice(0, 8)}`,
-    searchText: searchableText([name, nameBg, description, descriptionBg].join(' ')),
+    ...productSearchColumns({ en: name, bg: nameBg }, { en: description, bg: descriptionBg }),
   };
 }

@@ -53,9 +53,15 @@ test('filters by category, searches and sorts through the address, and Back and 
 test('searches in Bulgarian in the Bulgarian interface, which shows the Bulgarian names', async ({ page }) => {
   await page.goto('/');
   await page.getByRole('button', { name: 'Български' }).click();
-  await page.getByRole('searchbox', { name: 'Търсене на продукти' }).fill('перла');
-  await expect(cardNames(page)).toHaveText(['Комплект бадемовидни нокти „Розова перла“']);
+  const search = page.getByRole('searchbox', { name: 'Търсене на продукти' });
+  // "перли" finds the set named "перла" first, and the box named "Перлена", with its best matches first.
+  await search.fill('перли');
+  await expect(cardNames(page).first()).toHaveText('Комплект бадемовидни нокти „Розова перла“');
+  await expect(cardNames(page)).toContainText(['Перлена кутия за съхранение']);
+  await expect(page.getByRole('combobox', { name: 'Подреждане' })).toHaveValue('relevance');
   await page.getByRole('group', { name: 'Категории' }).getByRole('button', { name: 'Аксесоари' }).click();
+  await expect(cardNames(page)).toHaveText(['Перлена кутия за съхранение']);
+  await search.fill('мотоциклет');
   await expect(page.getByText('Няма продукти, които да отговарят на търсенето.')).toBeVisible();
 });
 

@@ -1,13 +1,14 @@
 import { and, asc, count, desc, eq, inArray, max, sql, type SQL } from 'drizzle-orm';
 import type { CatalogueQuery, CatalogueResponse, LocalizedText, Product, ProductPageResponse, ProductPhoto } from '#shared/catalog.js';
 import { leadTimeOf, type CombinationStock, type StockMode } from '#shared/product-options.js';
-import { searchableText } from '#shared/search.js';
 import { LOW_STOCK_MAX, type StockFilter } from '#shared/stock.js';
 import { returnRuleOf } from '#shared/withdrawals.js';
 import type { Database, Executor } from '#server/db/client.js';
 import { productCombinations, productPhotos, productSlugs, products } from '#server/db/schema.js';
 import { imageUrlForKey } from '#server/images/product-images.js';
 import { catalogueVersion } from './catalogue-state.js';
+import type { SearchTerm } from '#shared/search.js';
+import { productSearchTerms, searchCondition, searchRank, useSearchLikeness } from './product-search.js';
 
 type ProductRow = typeof products.$inferSelect;
 type PhotoRow = typeof productPhotos.$inferSelect;
@@ -94,9 +95,6 @@ const stockConditions: Record<StockFilter, SQL> = {
   low: sql`${products.stock} between 1 and ${LOW_STOCK_MAX}`,
 };
 
-/** A search is plain text: LIKE's wildcards and its escape character in it match only themselves. */
-const likePattern = (search: string) => `%${searchableText(search).replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-
 /**
  * The order by name in a language: products named in it first, by that name, then the others by
  * their other name (as the indexes products_name_*_order_idx hold them).
@@ -115,16 +113,21 @@ export interface CatalogueFilter extends Partial<CatalogueQuery> {
   pageSize?: number;
 }
 
-function catalogueConditions(filter: CatalogueFilter): SQL | undefined {
+function catalogueConditions(filter: CatalogueFilter, terms: SearchTerm[]): SQL | undefined {
   const conditions: SQL[] = [];
   if (filter.category) conditions.push(eq(products.category, filter.category));
-  if (filter.q) conditions.push(sql`${products.searchText} like ${likePattern(filter.q)} escape '\\'`);
+  const searched = searchCondition(terms);
+  if (searched) conditions.push(searched);
   if (filter.stock) conditions.push(stockConditions[filter.stock]);
   return conditions.length > 0 ? and(...conditions) : undefined;
 }
 
-function catalogueOrder(filter: CatalogueFilter): SQL[] {
+function catalogueOrder(filter: CatalogueFilter, terms: SearchTerm[]): SQL[] {
   switch (filter.sort) {
+    case 'relevance':
+      // What can be bought now before what is sold out, then the best matches.
+      if (terms.length > 0) return [sql`(${stockConditions.soldOut})`, desc(searchRank(terms)), ...byNameIn(filter.language ?? 'en'), asc(products.id)];
+      return [...byNameIn(filter.language ?? 'en'), asc(products.id)];
     case 'newest':
       return [desc(products.createdAt), asc(products.id)];
     case 'price':
@@ -142,15 +145,24 @@ function catalogueOrder(filter: CatalogueFilter): SQL[] {
  * match, where the page alone reads only its rows through the order's index.
  */
 export async function listProducts(db: Executor, filter: CatalogueFilter = {}): Promise<{ products: Product[]; total: number }> {
+  const terms = filter.q ? productSearchTerms(filter.q) : [];
+  if (terms.length > 0) return db.transaction(async (tx) => {
+    await useSearchLikeness(tx);
+    return listProductsWhere(tx, filter, terms);
+  });
+  return listProductsWhere(db, filter, terms);
+}
+
+async function listProductsWhere(db: Executor, filter: CatalogueFilter, terms: SearchTerm[]): Promise<{ products: Product[]; total: number }> {
   const pageSize = filter.pageSize ?? CATALOGUE_PAGE_SIZE;
   const page = filter.page ?? 1;
-  const where = catalogueConditions(filter);
+  const where = catalogueConditions(filter, terms);
   // One after the other: in a transaction (the prepared catalogue reads in one) both share one connection.
   const rows = await db
     .select()
     .from(products)
     .where(where)
-    .orderBy(...catalogueOrder(filter))
+    .orderBy(...catalogueOrder(filter, terms))
     .limit(pageSize)
     .offset((page - 1) * pageSize);
   const [counted] = await db.select({ total: count() }).from(products).where(where);

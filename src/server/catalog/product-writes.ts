@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { ProductModelInput } from '#shared/catalog-schemas.js';
 import type { LocalizedText, Product, ProductCategory } from '#shared/catalog.js';
 import { PLAIN_PRODUCT_MODEL, type OptionValue, type ProductModel } from '#shared/product-options.js';
-import { searchableText } from '#shared/search.js';
+import { productSearchColumns } from '#shared/search.js';
 import { slugify } from '#shared/slug.js';
 import { returnMarksOf } from '#shared/withdrawals.js';
 import type { Database, Executor } from '#server/db/client.js';
@@ -33,12 +33,11 @@ export function productColumns(fields: ProductFields) {
     priceMinor: fields.priceMinor,
     category: fields.category,
     ...(fields.weightGrams === undefined ? {} : { weightGrams: fields.weightGrams }),
-    searchText: searchTextOf(fields),
+    ...searchColumns(fields),
   };
 }
 
-const searchTextOf = (fields: Pick<ProductFields, 'name' | 'description'>) =>
-  searchableText([fields.name.en, fields.name.bg, fields.description.en, fields.description.bg].join(' '));
+const searchColumns = (fields: Pick<ProductFields, 'name' | 'description'>) => productSearchColumns(fields.name, fields.description);
 
 /** The name a slug is made from: the English one, else the Bulgarian. */
 const slugSource = (name: LocalizedText) => name.en || name.bg;
@@ -266,8 +265,8 @@ export async function deleteProduct(db: Database, images: ProductImages, id: str
  */
 export const SEED_LOCK = 7_260_002;
 
-/** Version of searchableText's rules that the stored search texts were made with. */
-const SEARCH_TEXT_VERSION = '1';
+/** Version of searchKey's rules that the stored search texts were made with. */
+const SEARCH_TEXT_VERSION = '2';
 const SEARCH_TEXT_KEY = 'search_text_version';
 
 /**
@@ -281,8 +280,8 @@ export async function refreshSearchTexts(db: Database): Promise<number> {
     if (done?.value === SEARCH_TEXT_VERSION) return 0;
     const rows = await tx.select().from(products);
     for (const row of rows) {
-      const searchText = searchTextOf({ name: productName(row), description: { en: row.descriptionEn, bg: row.descriptionBg } });
-      if (searchText !== row.searchText) await tx.update(products).set({ searchText }).where(eq(products.id, row.id));
+      const columns = searchColumns({ name: productName(row), description: { en: row.descriptionEn, bg: row.descriptionBg } });
+      if (columns.searchText !== row.searchText || columns.searchName !== row.searchName) await tx.update(products).set(columns).where(eq(products.id, row.id));
     }
     await tx
       .insert(shopState)

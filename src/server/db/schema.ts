@@ -127,8 +127,10 @@ export const products = pgTable(
     descriptionBg: text('description_bg').notNull().default(''),
     /** The product page's address, made from the name; the slugs it had before are in product_slugs. */
     slug: text('slug').notNull(),
-    /** Names and descriptions in both languages, lower-cased and without accents (shared/search.ts), for the catalogue's search. */
+    /** Names and descriptions in both languages in the search's form (shared/search.ts searchKey), for the catalogue's search. */
     searchText: text('search_text').notNull().default(''),
+    /** The names alone in that form: a search ranks a match in the name before one in the description. */
+    searchName: text('search_name').notNull().default(''),
     priceMinor: integer('price_minor').notNull(),
     /** One piece packed, in grams, which a courier's label adds up; null: not known (couriers/shipments.ts assumes a set's weight). */
     weightGrams: integer('weight_grams'),

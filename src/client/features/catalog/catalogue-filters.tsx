@@ -25,7 +25,8 @@ export function CatalogueFilters({ query, onChange }: CatalogueFiltersProps) {
   }, [query.q]);
   useEffect(() => () => clearTimeout(typing.current), []);
 
-  const withSearch = (text: string): CatalogueQuery => ({ ...query, q: text.trim() || undefined, page: 1 });
+  // A new search starts with its best matches; without a search that order is the catalogue's own (catalogueQueryParams).
+  const withSearch = (text: string): CatalogueQuery => ({ ...query, q: text.trim() || undefined, sort: query.q ? query.sort : 'relevance', page: 1 });
 
   const type = (text: string) => {
     setSearch(text);
@@ -77,7 +78,7 @@ export function CatalogueFilters({ query, onChange }: CatalogueFiltersProps) {
             {t('catalogue.sortLabel')}
           </label>
           <select id={`${id}-sort`} className="field__input" value={query.sort} onChange={(event) => onChange({ ...query, sort: event.target.value as CatalogueSort, page: 1 })}>
-            {CATALOGUE_SORTS.map((sort) => (
+            {CATALOGUE_SORTS.filter((sort) => sort !== 'relevance' || query.q).map((sort) => (
               <option key={sort} value={sort}>
                 {t(`catalogue.sort.${sort}`)}
               </option>

@@ -1,0 +1,1 @@
+ALTER TABLE "products" ADD COLUMN "search_name" text DEFAULT '' NOT NULL;

@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CatalogueResponse } from '#shared/catalog.js';
+import { seedDemoCatalogue } from '#server/catalog/seed-demo-catalogue.js';
+import { createTestApp, databaseTargets, type TestApp } from './test-app.js';
+
+// The forgiving search over the demo catalogue: each search, typed as shoppers type it (the other
+// script, chat spellings, a letter or two wrong, another form of the word), and the product it must
+// find among the first three. Every row runs on each database.
+const RELEVANCE: [search: string, expected: string][] = [
+  // As written
+  ['pearl', 'Blush Pearl Almond Set'],
+  ['перла', 'Blush Pearl Almond Set'],
+  ['vanilla', 'Vanilla Cuticle Oil'],
+  ['ванилия', 'Vanilla Cuticle Oil'],
+  ['кристали', 'Crystal Rhinestone Wheel'],
+  ['sizing kit', 'Nail Sizing Kit'],
+  // The other script, officially or as people chat
+  ['perla', 'Blush Pearl Almond Set'],
+  ['nokti stileto', 'Cherry Blossom Stilettos'],
+  ['4ereshov cvqt', 'Cherry Blossom Stilettos'],
+  ['chereshov tsvyat', 'Cherry Blossom Stilettos'],
+  ['limoncheta', 'Hand-Painted Lemon Tips'],
+  ['vanilia', 'Vanilla Cuticle Oil'],
+  ['масло', 'Vanilla Cuticle Oil'],
+  ['maslo', 'Vanilla Cuticle Oil'],
+  ['стартов комплект', 'Press-On Starter Kit'],
+  ['startov komplekt', 'Press-On Starter Kit'],
+  ['sarchitsa', 'Tiny Heart Charms'],
+  ['sar4ica', 'Tiny Heart Charms'],
+  ['кристал', 'Crystal Rhinestone Wheel'],
+  ['kristal', 'Crystal Rhinestone Wheel'],
+  ['стилето', 'Cherry Blossom Stilettos'],
+  ['галактика', 'Midnight Galaxy Coffin Set'],
+  ['galaktika', 'Midnight Galaxy Coffin Set'],
+  ['нейл арт', 'Deluxe Nail Artist Kit'],
+  // A letter or two wrong
+  ['stilleto', 'Cherry Blossom Stilettos'],
+  ['glittr', 'Midnight Galaxy Coffin Set'],
+  ['vanila', 'Vanilla Cuticle Oil'],
+  ['rhinestome', 'Crystal Rhinestone Wheel'],
+  ['cutcle oil', 'Vanilla Cuticle Oil'],
+  ['galxy', 'Midnight Galaxy Coffin Set'],
+  ['blosom', 'Cherry Blossom Stilettos'],
+  ['пила за нокти', 'Rose Glass Nail File'],
+  ['пилa', 'Rose Glass Nail File'],
+  // Other forms of the word
+  ['pearls', 'Blush Pearl Almond Set'],
+  ['перли', 'Blush Pearl Almond Set'],
+  ['стикери', 'Pastel Daisy Decals'],
+  ['маргаритка', 'Pastel Daisy Decals'],
+  ['stiletto', 'Cherry Blossom Stilettos'],
+  ['charm', 'Tiny Heart Charms'],
+  ['сърчица', 'Tiny Heart Charms'],
+  ['кутийка', 'Pearl Keepsake Storage Box'],
+  ['лимонче', 'Hand-Painted Lemon Tips'],
+];
+
+for (const target of databaseTargets) {
+  describe(`the catalogue's forgiving search [${target}]`, () => {
+    let testApp: TestApp;
+    beforeAll(async () => {
+      testApp = await createTestApp(target);
+      await seedDemoCatalogue(testApp.database.db, testApp.images);
+    });
+    afterAll(() => testApp.close());
+
+    const search = async (q: string, query: Record<string, string> = {}) => {
+      const response = await testApp.app.inject({ method: 'GET', url: '/api/products', query: { q, ...query } });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<CatalogueResponse>().products.map((product) => product.name.en);
+    };
+
+    it.each(RELEVANCE)('"%s" finds %s among the first three', async (q, expected) => {
+      expect((await search(q)).slice(0, 3)).toContain(expected);
+    });
+
+    it('puts a match in the name before one in the description', async () => {
+      // "gold" is in the name of the French tips and in the description of the pearl set.
+      const found = await search('gold');
+      expect(found.indexOf('Gold Foil French Tips')).toBe(0);
+      expect(found).toContain('Blush Pearl Almond Set');
+    });
+
+    it('keeps a chosen order over the best matches', async () => {
+      const byPrice = await search('nokti', { sort: 'price' });
+      expect(byPrice.length).toBeGreaterThan(2);
+      const prices = (await testApp.app.inject({ method: 'GET', url: '/api/products', query: { q: 'nokti', sort: 'price' } })).json<CatalogueResponse>().products.map((product) => product.priceMinor);
+      expect(prices).toEqual([...prices].sort((a, b) => a - b));
+    });
+
+    it('finds nothing for words in no product, however they are typed', async () => {
+      expect(await search('motorcycle')).toEqual([]);
+      expect(await search('мотоциклет')).toEqual([]);
+      expect(await search('z'.repeat(1000))).toEqual([]);
+    });
+
+    it('answers a crafted search quickly: a few words of bounded length', async () => {
+      const started = performance.now();
+      await search(`${'ab%_\\'.repeat(150)} ${Array.from({ length: 200 }, (_, index) => `word${index}`).join(' ')}`);
+      expect(performance.now() - started).toBeLessThan(2000);
+    });
+  });
+}
