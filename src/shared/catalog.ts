@@ -68,7 +68,7 @@ export const coverUrl = (product: Pick<Product, 'photos'>): string | null => pro
 export const CATALOGUE_SORTS = ['relevance', 'name', 'newest', 'price', 'price-desc'] as const;
 export type CatalogueSort = (typeof CATALOGUE_SORTS)[number];
 /** The order a catalogue query has when its address names none. */
-export const defaultSort = (query: { q?: string }): CatalogueSort => (query.q ? 'relevance' : 'name');
+const defaultSort = (query: { q?: string }): CatalogueSort => (query.q ? 'relevance' : 'name');
 /** The longest search the catalogue takes; longer text is cut to it. */
 export const MAX_SEARCH_LENGTH = 1000;
 
