@@ -122,6 +122,13 @@ export interface CatalogueResponse {
   version: number;
 }
 
+/** The suggestions under the search box: the best matches as the buyer types, or a search that finds something when hers finds nothing. */
+export interface SearchSuggestions {
+  products: { slug: string; name: LocalizedText }[];
+  /** The search with each word replaced by the closest word of a product's name, when that finds products and hers finds none. */
+  didYouMean: string | null;
+}
+
 /** The highest page number the catalogue answers for. */
 const MAX_CATALOGUE_PAGE = 1000;
 

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, max, sql, type SQL } from 'drizzle-orm';
-import type { CatalogueQuery, CatalogueResponse, LocalizedText, Product, ProductPageResponse, ProductPhoto } from '#shared/catalog.js';
+import type { CatalogueQuery, CatalogueResponse, SearchSuggestions, LocalizedText, Product, ProductPageResponse, ProductPhoto } from '#shared/catalog.js';
 import { leadTimeOf, type CombinationStock, type StockMode } from '#shared/product-options.js';
 import { LOW_STOCK_MAX, type StockFilter } from '#shared/stock.js';
 import { returnRuleOf } from '#shared/withdrawals.js';
@@ -8,7 +8,7 @@ import { productCombinations, productPhotos, productSlugs, products } from '#ser
 import { imageUrlForKey } from '#server/images/product-images.js';
 import { catalogueVersion } from './catalogue-state.js';
 import type { SearchTerm } from '#shared/search.js';
-import { productSearchTerms, searchCondition, searchRank, useSearchLikeness } from './product-search.js';
+import { closestSearch, productSearchTerms, searchCondition, searchRank, useSearchLikeness } from './product-search.js';
 
 type ProductRow = typeof products.$inferSelect;
 type PhotoRow = typeof productPhotos.$inferSelect;
@@ -167,6 +167,32 @@ async function listProductsWhere(db: Executor, filter: CatalogueFilter, terms: S
     .offset((page - 1) * pageSize);
   const [counted] = await db.select({ total: count() }).from(products).where(where);
   return { products: await withPhotos(db, rows), total: counted?.total ?? 0 };
+}
+
+/** The most products suggested under the search box. */
+const SUGGESTIONS_LIMIT = 6;
+
+/**
+ * The suggestions for a search being typed: its best matches, by the catalogue search's own rules, or,
+ * when it finds nothing, a search that does ("Did you mean").
+ */
+export async function searchSuggestions(db: Executor, search: string, language: 'en' | 'bg'): Promise<SearchSuggestions> {
+  const terms = productSearchTerms(search);
+  if (terms.length === 0) return { products: [], didYouMean: null };
+  return db.transaction(async (tx) => {
+    await useSearchLikeness(tx);
+    const rows = await tx
+      .select({ slug: products.slug, en: products.nameEn, bg: products.nameBg })
+      .from(products)
+      .where(searchCondition(terms))
+      .orderBy(...catalogueOrder({ sort: 'relevance', language }, terms))
+      .limit(SUGGESTIONS_LIMIT);
+    if (rows.length > 0) return { products: rows.map((row) => ({ slug: row.slug, name: { en: row.en, bg: row.bg } })), didYouMean: null };
+    const corrected = await closestSearch(tx, terms, language);
+    const correctedTerms = corrected ? productSearchTerms(corrected) : [];
+    const [found] = correctedTerms.length > 0 ? await tx.select({ total: count() }).from(products).where(searchCondition(correctedTerms)) : [];
+    return { products: [], didYouMean: found && found.total > 0 ? corrected : null };
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
-import { and, sql, type SQL } from 'drizzle-orm';
-import { searchTerms, type SearchTerm } from '#shared/search.js';
+import { and, or, sql, type SQL } from 'drizzle-orm';
+import { searchKey, searchTerms, type SearchTerm } from '#shared/search.js';
 import type { Executor } from '#server/db/client.js';
 import { products } from '#server/db/schema.js';
 
@@ -56,6 +56,49 @@ export function searchRank(terms: SearchTerm[]): SQL {
  * Sets the likeness `<%` asks for, for the rest of the transaction: pg_trgm reads it from a setting
  * (pg_trgm.word_similarity_threshold), which its index search uses too.
  */
-export async function useSearchLikeness(tx: Executor): Promise<void> {
-  await tx.execute(sql`select set_config('pg_trgm.word_similarity_threshold', ${String(WORD_LIKENESS)}, true)`);
+export async function useSearchLikeness(tx: Executor, likeness = WORD_LIKENESS): Promise<void> {
+  await tx.execute(sql`select set_config('pg_trgm.word_similarity_threshold', ${String(likeness)}, true)`);
+}
+
+/** The likeness of a word to a name's word for "Did you mean": looser than a search's own, since the buyer is asked first. */
+const CORRECTION_LIKENESS = 0.3;
+
+/** pg_trgm's similarity of two words (shared trigrams of all trigrams, each word padded as pg_trgm pads it), 0 to 1. */
+function wordLikeness(one: string, other: string): number {
+  const trigrams = (word: string) => {
+    const padded = `  ${word} `;
+    return new Set(Array.from({ length: padded.length - 2 }, (_, index) => padded.slice(index, index + 3)));
+  };
+  const [first, second] = [trigrams(one), trigrams(other)];
+  const shared = [...first].filter((trigram) => second.has(trigram)).length;
+  return shared / (first.size + second.size - shared);
+}
+
+/**
+ * A search for "Did you mean": each word replaced by the most alike word of the names of products
+ * that have a word like one of the search's, in the buyer's language first. Null when a word has
+ * nothing alike enough.
+ */
+export async function closestSearch(tx: Executor, terms: SearchTerm[], language: 'en' | 'bg'): Promise<string | null> {
+  await useSearchLikeness(tx, CORRECTION_LIKENESS);
+  const names = await tx
+    .select({ en: products.nameEn, bg: products.nameBg })
+    .from(products)
+    .where(or(...terms.map(({ word }) => sql`${word} <% ${products.searchName}`)))
+    .limit(30);
+  await useSearchLikeness(tx);
+  const words = [...new Set(names.flatMap((name) => [name[language], name[language === 'en' ? 'bg' : 'en']]).flatMap((name) => name.toLocaleLowerCase('bg').split(/[^\p{L}\p{N}]+/u)))]
+    .filter((word) => word.length > 1)
+    .map((word) => ({ word, key: searchKey(word) }));
+  const corrected: string[] = [];
+  for (const term of terms) {
+    let best: { word: string; likeness: number } | undefined;
+    for (const candidate of words) {
+      const likeness = wordLikeness(term.word, candidate.key);
+      if (likeness > (best?.likeness ?? CORRECTION_LIKENESS)) best = { word: candidate.word, likeness };
+    }
+    if (!best) return null;
+    corrected.push(best.word);
+  }
+  return corrected.join(' ');
 }

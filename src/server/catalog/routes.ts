@@ -4,7 +4,7 @@ import { isSlug } from '#shared/slug.js';
 import type { DatabaseHandle } from '#server/db/client.js';
 import { errorBody } from '#server/http/errors.js';
 import { CatalogueCache, sendPrepared } from './catalogue-cache.js';
-import { listCatalogue, productPage, type CatalogueFilter } from './product-queries.js';
+import { listCatalogue, productPage, searchSuggestions, type CatalogueFilter } from './product-queries.js';
 import { readSizeChart } from './size-chart.js';
 
 const queryParams = (query: unknown) => new URLSearchParams(Object.entries((query ?? {}) as Record<string, unknown>).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
@@ -22,6 +22,15 @@ export async function registerCatalogRoutes(app: FastifyInstance, database: Data
     const params = queryParams(request.query);
     const filter: CatalogueFilter = { ...parseCatalogueQuery(params), language: params.get('lang') === 'bg' ? 'bg' : 'en' };
     const prepared = await cache.answer(catalogueKey(filter), (tx) => listCatalogue(tx, filter));
+    return sendPrepared(request, reply, prepared);
+  });
+
+  /** ?q=perl&lang=bg: the suggestions under the search box as the buyer types (SearchSuggestions). */
+  app.get('/api/products/suggestions', async (request, reply) => {
+    const params = queryParams(request.query);
+    const { q = '' } = parseCatalogueQuery(params);
+    const language = params.get('lang') === 'bg' ? 'bg' : 'en';
+    const prepared = await cache.answer(JSON.stringify(['suggestions', q, language]), (tx) => searchSuggestions(tx, q, language));
     return sendPrepared(request, reply, prepared);
   });
 
