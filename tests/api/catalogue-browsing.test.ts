@@ -108,6 +108,8 @@ describeEachDatabase('browsing the catalogue', (context) => {
     expect(first.products).toHaveLength(48);
     const second = await list(testApp, { q: 'page charm', page: '2' });
     expect(namesOf(second)).toEqual(['Page Charm 48', 'Page Charm 49']);
+    // A page past the last still tells how many match.
+    expect(await list(testApp, { q: 'page charm', page: '3' })).toMatchObject({ products: [], total: 50 });
     expect((await list(testApp, { q: 'page charm', page: 'nonsense' })).page).toBe(1);
     await testApp.database.db.delete(products).where(sql`${products.nameEn} like 'Page Charm%'`);
   });

@@ -157,16 +157,29 @@ async function listProductsWhere(db: Executor, filter: CatalogueFilter, terms: S
   const pageSize = filter.pageSize ?? CATALOGUE_PAGE_SIZE;
   const page = filter.page ?? 1;
   const where = catalogueConditions(filter, terms);
+  const order = catalogueOrder(filter, terms);
+  const countAll = async () => (await db.select({ total: count() }).from(products).where(where))[0]?.total ?? 0;
+  if (terms.length > 0) {
+    // A search's matches are all read to be ranked anyway, so they are counted in the same pass rather than matched twice.
+    const found = await db
+      .select({ product: products, total: sql<number>`count(*) over ()`.mapWith(Number) })
+      .from(products)
+      .where(where)
+      .orderBy(...order)
+      .limit(pageSize)
+      .offset((page - 1) * pageSize);
+    const total = found[0]?.total ?? (page > 1 ? await countAll() : 0);
+    return { products: await withPhotos(db, found.map((row) => row.product)), total };
+  }
   // One after the other: in a transaction (the prepared catalogue reads in one) both share one connection.
   const rows = await db
     .select()
     .from(products)
     .where(where)
-    .orderBy(...catalogueOrder(filter, terms))
+    .orderBy(...order)
     .limit(pageSize)
     .offset((page - 1) * pageSize);
-  const [counted] = await db.select({ total: count() }).from(products).where(where);
-  return { products: await withPhotos(db, rows), total: counted?.total ?? 0 };
+  return { products: await withPhotos(db, rows), total: await countAll() };
 }
 
 /** The most products suggested under the search box. */

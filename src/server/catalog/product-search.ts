@@ -46,8 +46,7 @@ export function searchRank(terms: SearchTerm[]): SQL {
   const scores = terms.map(
     ({ word, stem }) => sql`(case when ${atWordStart(stem)} then 4 when ${within(products.searchName, stem)} then 3 else 0 end
       + 2 * word_similarity(${word}, ${products.searchName})
-      + case when ${within(products.searchText, stem)} then 1 else 0 end
-      + word_similarity(${word}, ${products.searchText}))`,
+      + case when ${within(products.searchText, stem)} then 1 else 0 end)`,
   );
   return sql.join(scores, sql` + `);
 }
