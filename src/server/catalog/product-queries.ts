@@ -1,13 +1,13 @@
 import { and, asc, count, desc, eq, inArray, max, sql, type SQL } from 'drizzle-orm';
-import type { CatalogueQuery, CatalogueResponse, SearchSuggestions, LocalizedText, Product, ProductPageResponse, ProductPhoto } from '#shared/catalog.js';
+import type { CatalogueQuery, CatalogueResponse, LocalizedText, Product, ProductPageResponse, ProductPhoto, SearchSuggestions } from '#shared/catalog.js';
 import { leadTimeOf, type CombinationStock, type StockMode } from '#shared/product-options.js';
+import type { SearchTerm } from '#shared/search.js';
 import { LOW_STOCK_MAX, type StockFilter } from '#shared/stock.js';
 import { returnRuleOf } from '#shared/withdrawals.js';
 import type { Database, Executor } from '#server/db/client.js';
 import { productCombinations, productPhotos, productSlugs, products } from '#server/db/schema.js';
 import { imageUrlForKey } from '#server/images/product-images.js';
 import { catalogueVersion } from './catalogue-state.js';
-import type { SearchTerm } from '#shared/search.js';
 import { closestSearch, productSearchTerms, searchCondition, searchRank, useSearchLikeness } from './product-search.js';
 
 type ProductRow = typeof products.$inferSelect;
@@ -141,8 +141,10 @@ function catalogueOrder(filter: CatalogueFilter, terms: SearchTerm[]): SQL[] {
 
 /**
  * One page of the catalogue as filtered, searched and sorted, with how many products match in all.
- * The page and the count are two queries: counting while sorting (count(*) over ()) would sort every
- * match, where the page alone reads only its rows through the order's index.
+ * Browsing, the page and the count are two queries: counting while sorting (count(*) over ()) would
+ * sort every match, where the page alone reads only its rows through the order's index. A search
+ * reads and ranks every match anyway, so it counts them in the same pass. Its likeness setting holds
+ * for its own transaction (useSearchLikeness).
  */
 export async function listProducts(db: Executor, filter: CatalogueFilter = {}): Promise<{ products: Product[]; total: number }> {
   const terms = filter.q ? productSearchTerms(filter.q) : [];

@@ -7,9 +7,10 @@ import { products } from '#server/db/schema.js';
  * The catalogue's forgiving search (shared/search.ts brings texts and searches into one form). Every
  * searched word must be found in the product's names or descriptions: as a part of a word (which
  * finds "perl" in "perla" and "nail" in "nails"), or, for a word of 4 letters or more, by likeness,
- * pg_trgm's word similarity (which finds "glitr" in "gliter" and "perl" in "pearl"). Both use the
- * trigram index on search_text. The best matches come first: a word found at the start of a word of
- * the name, then within the name, then likeness to the name, then the description.
+ * pg_trgm's word similarity (which finds "glitr" in "gliter" and "perl" in "pearl"). Both can use
+ * the trigram index on search_text, though over a small catalogue PostgreSQL reads the table
+ * instead, checking the likeness row by row. The best matches come first: a word found at the start
+ * of a word of the name, then within the name, then likeness to the name, then the description.
  */
 
 /**
