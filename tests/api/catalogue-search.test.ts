@@ -1,7 +1,11 @@
+import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogueResponse, SearchSuggestions } from '#shared/catalog.js';
+import { listProducts } from '#server/catalog/product-queries.js';
 import { seedDemoCatalogue } from '#server/catalog/seed-demo-catalogue.js';
+import { products } from '#server/db/schema.js';
 import { createTestApp, databaseTargets, type TestApp } from './test-app.js';
+import { testProduct } from './test-products.js';
 
 // The forgiving search over the demo catalogue: each search, typed as shoppers type it (the other
 // script, chat spellings, a letter or two wrong, another form of the word), and the product it must
@@ -79,6 +83,25 @@ for (const target of databaseTargets) {
       const found = await search('gold');
       expect(found.indexOf('Gold Foil French Tips')).toBe(0);
       expect(found).toContain('Blush Pearl Almond Set');
+    });
+
+    it('orders equal matches the same in either language, as the page head and the app ask in different ones', async () => {
+      // Found only in their descriptions, alike in nothing else: equal matches, whose names sort the other way round in Bulgarian.
+      const twins = [
+        testProduct({ name: 'Apple Set', nameBg: 'Ябълков комплект', description: 'For a zebrafish lover.', priceMinor: 1000, stock: 3 }),
+        testProduct({ name: 'Banana Set', nameBg: 'Авокадов комплект', description: 'For a zebrafish lover.', priceMinor: 1000, stock: 3 }),
+      ];
+      await testApp.database.db.insert(products).values(twins);
+      try {
+        expect(await search('zebrafish')).toEqual(['Apple Set', 'Banana Set']);
+        // The page head reads in the page's language (seo/page-head.ts); the app asks without one, and is answered from one kept answer.
+        for (const language of ['en', 'bg'] as const) {
+          const { products: found } = await listProducts(testApp.database.db, { q: 'zebrafish', sort: 'relevance', language });
+          expect(found.map((product) => product.name.en), language).toEqual(['Apple Set', 'Banana Set']);
+        }
+      } finally {
+        await testApp.database.db.delete(products).where(inArray(products.slug, twins.map((twin) => twin.slug)));
+      }
     });
 
     it('keeps a chosen order over the best matches', async () => {

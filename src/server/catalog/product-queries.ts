@@ -124,10 +124,13 @@ function catalogueConditions(filter: CatalogueFilter, terms: SearchTerm[]): SQL 
 
 function catalogueOrder(filter: CatalogueFilter, terms: SearchTerm[]): SQL[] {
   switch (filter.sort) {
-    case 'relevance':
+    case 'relevance': {
+      // The language orders by name only (the app asks with it, and the answers are kept per language, for
+      // sort=name alone): equal matches follow the English names, so the page's head and the app agree.
+      const byName = [...byNameIn('en'), asc(products.id)];
       // What can be bought now before what is sold out, then the best matches.
-      if (terms.length > 0) return [sql`(${stockConditions.soldOut})`, desc(searchRank(terms)), ...byNameIn(filter.language ?? 'en'), asc(products.id)];
-      return [...byNameIn(filter.language ?? 'en'), asc(products.id)];
+      return terms.length > 0 ? [sql`(${stockConditions.soldOut})`, desc(searchRank(terms)), ...byName] : byName;
+    }
     case 'newest':
       return [desc(products.createdAt), asc(products.id)];
     case 'price':

@@ -33,11 +33,9 @@ export function productColumns(fields: ProductFields) {
     priceMinor: fields.priceMinor,
     category: fields.category,
     ...(fields.weightGrams === undefined ? {} : { weightGrams: fields.weightGrams }),
-    ...searchColumns(fields),
+    ...productSearchColumns(fields.name, fields.description),
   };
 }
-
-const searchColumns = (fields: Pick<ProductFields, 'name' | 'description'>) => productSearchColumns(fields.name, fields.description);
 
 /** The name a slug is made from: the English one, else the Bulgarian. */
 const slugSource = (name: LocalizedText) => name.en || name.bg;
@@ -280,7 +278,7 @@ export async function refreshSearchTexts(db: Database): Promise<number> {
     if (done?.value === SEARCH_TEXT_VERSION) return 0;
     const rows = await tx.select().from(products);
     for (const row of rows) {
-      const columns = searchColumns({ name: productName(row), description: { en: row.descriptionEn, bg: row.descriptionBg } });
+      const columns = productSearchColumns(productName(row), { en: row.descriptionEn, bg: row.descriptionBg });
       if (columns.searchText !== row.searchText || columns.searchName !== row.searchName) await tx.update(products).set(columns).where(eq(products.id, row.id));
     }
     await tx
