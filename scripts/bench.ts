@@ -13,7 +13,8 @@
  * report to docs/benchmarks/<date>-<database>.md as well as to stdout; a smoke run only prints.
  *
  * BENCH_ONLY runs some of the workloads, a comma-separated list of `reads` (catalogue, home page,
- * static file, image, each beside the bare server), `cart` and `orders`, and then only prints:
+ * static file, image, each beside the bare server), `cart`, `orders` and `search` (the catalogue
+ * search's latency over 1,000 and 20,000 sample products, scripts/bench-search.ts), and then only prints:
  *
  *   BENCH_ONLY=orders npm run bench
  *
@@ -36,6 +37,7 @@ import { projectPath } from '#server/project-path.js';
 import { freePort } from '../tests/support/free-port.js';
 import { startSmtpInbox, type SmtpInbox } from '../tests/support/smtp-inbox.js';
 import type { RecordedReply } from './bench-bare-server.js';
+import { benchSearch, type SearchLatency } from './bench-search.js';
 
 const SMOKE = process.argv.includes('--smoke') || process.env.BENCH_SMOKE === '1';
 
@@ -47,7 +49,7 @@ function setting(name: string, fallback: number, smokeValue: number): number {
   return value;
 }
 
-const WORKLOAD_GROUPS = ['reads', 'cart', 'orders'] as const;
+const WORKLOAD_GROUPS = ['reads', 'cart', 'orders', 'search'] as const;
 type WorkloadGroup = (typeof WORKLOAD_GROUPS)[number];
 const ONLY = process.env.BENCH_ONLY?.split(',').map((name) => name.trim()).filter(Boolean);
 for (const name of ONLY ?? []) {
@@ -60,6 +62,13 @@ const ROUNDS = setting('BENCH_ROUNDS', 3, 1);
 const CONNECTIONS = setting('BENCH_CONNECTIONS', 10, 4);
 const ORDERS = setting('BENCH_CUSTOMERS', 300, 8);
 const CART_RATE = setting('BENCH_CART_RATE', 50, 10);
+/** The catalogue sizes the search is timed at, with its goal for each (p95, ms). */
+const SEARCH_SIZES: Array<{ products: number; goalMs: number }> = SMOKE
+  ? [{ products: 200, goalMs: 20 }]
+  : [
+      { products: 1_000, goalMs: 20 },
+      { products: 20_000, goalMs: 50 },
+    ];
 // Each customer's cart takes the cart additions of one run before it is set back to one piece.
 if (CART_RATE * SECONDS > (ORDERS + CONNECTIONS) * (MAX_CART_PIECES - 1)) throw new Error('BENCH_CART_RATE × BENCH_SECONDS would fill the carts: raise BENCH_CUSTOMERS');
 /** The fastest cart additions a run can measure before the carts are full (a faster shop would show 409s). */
@@ -499,6 +508,29 @@ function report(run: DatabaseRun, when: Date, loadBefore: number[], databaseNote
   return `${lines.join('\n')}\n`;
 }
 
+function searchReport(latencies: Array<SearchLatency & { goalMs: number }>): string {
+  const lines = [
+    '',
+    `Catalogue search, in the benchmark's process on a new database per size filled with sample products: ${latencies[0]?.searches ?? 0} searches per size (each of scripts/bench-search.ts's ${ROUNDS} time(s), after 2 warm-up rounds), each timed whole as the API runs it (the page of matches, their count and their photos).`,
+    '',
+    '| products | median ms | p95 ms | max ms | goal: p95 under |',
+    '|---|---|---|---|---|',
+    ...latencies.map((row) => `| ${row.products.toLocaleString('en')} | ${fixed(row.medianMs, 1)} | ${fixed(row.p95Ms, 1)} | ${fixed(row.maxMs, 1)} | ${row.goalMs} ms${row.p95Ms < row.goalMs ? '' : ' (not met)'} |`),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** The search's latency at each size, on PGlite, or on a new scratch database beside serverUrl for each. */
+async function searchLatencies(serverUrl?: string): Promise<Array<SearchLatency & { goalMs: number }>> {
+  const latencies: Array<SearchLatency & { goalMs: number }> = [];
+  for (const { products, goalMs } of SEARCH_SIZES) {
+    progress(`search over ${products.toLocaleString('en')} products...`);
+    const latency = serverUrl ? (await withScratchDatabase(serverUrl, (databaseUrl) => benchSearch(products, ROUNDS, databaseUrl))).result : await benchSearch(products, ROUNDS);
+    latencies.push({ ...latency, goalMs });
+  }
+  return latencies;
+}
+
 async function main(): Promise<void> {
   if (!existsSync(MAIN) || !existsSync(projectPath('dist/client/index.html'))) {
     console.error(`The benchmark runs the built shop, and ${path.relative(process.cwd(), MAIN)} or dist/client is missing: run \`npm run build\` first.`);
@@ -506,24 +538,31 @@ async function main(): Promise<void> {
   }
   const inbox = await startSmtpInbox();
   try {
-    const runs: Array<{ key: string; run: () => Promise<{ result: DatabaseRun; databaseNote: string }> }> = [
-      { key: 'pglite', run: async () => ({ result: await benchDatabase('PGlite', undefined, inbox), databaseNote: 'PGlite (embedded), on a fresh DATA_DIR' }) },
-    ];
     const serverUrl = process.env.BENCH_DATABASE_URL;
+    const served = WORKLOAD_GROUPS.some((group) => group !== 'search' && included(group));
+    const runs: Array<{ key: string; label: string; run: () => Promise<{ result: DatabaseRun; databaseNote: string }>; serverUrl?: string }> = [
+      { key: 'pglite', label: 'PGlite', run: async () => ({ result: await benchDatabase('PGlite', undefined, inbox), databaseNote: 'PGlite (embedded), on a fresh DATA_DIR' }) },
+    ];
     if (serverUrl) {
       runs.push({
         key: 'postgresql',
+        label: 'PostgreSQL',
+        serverUrl,
         run: async () => {
           const { result, version } = await withScratchDatabase(serverUrl, (databaseUrl) => benchDatabase('PostgreSQL', databaseUrl, inbox));
           return { result, databaseNote: `PostgreSQL ${version} on ${new URL(serverUrl).host}, in a new database created beside the one BENCH_DATABASE_URL names and dropped afterwards` };
         },
       });
     }
-    for (const { key, run } of runs) {
+    for (const { key, label, run, serverUrl: runServerUrl } of runs) {
       const when = new Date();
       const loadBefore = os.loadavg();
-      const { result, databaseNote } = await run();
-      const text = report(result, when, loadBefore, databaseNote);
+      let text = served ? '' : `# Benchmark: ${label}, ${when.toISOString().slice(0, 16).replace('T', ' ')} UTC\n`;
+      if (served) {
+        const { result, databaseNote } = await run();
+        text = report(result, when, loadBefore, databaseNote);
+      }
+      if (included('search')) text += searchReport(await searchLatencies(runServerUrl));
       print(text);
       if (!SMOKE && !ONLY) {
         const file = projectPath(`docs/benchmarks/${when.toISOString().slice(0, 10)}-${key}.md`);

@@ -9,69 +9,26 @@
  */
 import { performance } from 'node:perf_hooks';
 import { count, eq, sql } from 'drizzle-orm';
-import { PRODUCT_CATEGORIES } from '#shared/catalog.js';
 import { buildApp } from '#server/app.js';
 import { seedDemoCatalogue } from '#server/catalog/seed-demo-catalogue.js';
+import { insertSampleProducts } from '#server/demo/sample-products.js';
 import { loadConfig } from '#server/config.js';
 import { openDatabase, type Database } from '#server/db/client.js';
 import { productPhotos, products } from '#server/db/schema.js';
 import { productImagesFor, type ProductImages } from '#server/images/product-images.js';
 import { builtPages } from '#server/pages.js';
 import { projectPath } from '#server/project-path.js';
-import { productSearchColumns } from '#shared/search.js';
-
-const BATCH = 500;
-const COLOURS = [
-  ['Rose', 'Розов'],
-  ['Pearl', 'Перлен'],
-  ['Midnight', 'Среднощен'],
-  ['Lemon', 'Лимонов'],
-  ['Opal', 'Опалов'],
-  ['Cherry', 'Черешов'],
-  ['Mint', 'Ментов'],
-  ['Golden', 'Златен'],
-] as const;
-const THINGS = [
-  ['Almond Set', 'комплект бадемовидни нокти'],
-  ['Coffin Set', 'комплект нокти балерина'],
-  ['Decals', 'стикери за нокти'],
-  ['Charm Kit', 'комплект декорации'],
-  ['Nail File', 'пила за нокти'],
-  ['Gift Box', 'подаръчна кутия'],
-] as const;
 
 async function generate(db: Database, images: ProductImages, total: number): Promise<void> {
   await seedDemoCatalogue(db, images);
   const photos = await db.select({ imageKey: productPhotos.imageKey }).from(productPhotos).where(eq(productPhotos.position, 0));
   const [existing] = await db.select({ total: count() }).from(products);
-  const start = existing?.total ?? 0;
-  for (let offset = 0; offset < total; offset += BATCH) {
-    const rows = Array.from({ length: Math.min(BATCH, total - offset) }, (_, index) => {
-      const number = start + offset + index;
-      const [colourEn, colourBg] = COLOURS[number % COLOURS.length]!;
-      const [thingEn, thingBg] = THINGS[Math.floor(number / COLOURS.length) % THINGS.length]!;
-      const nameEn = `${colourEn} ${thingEn} No. ${number}`;
-      const nameBg = `${colourBg} ${thingBg} № ${number}`;
-      const descriptionEn = `A sample piece, ${colourEn.toLowerCase()} and handmade, number ${number} of the generated catalogue.`;
-      const descriptionBg = `Примерно изделие, ${colourBg.toLowerCase()} цвят, ръчна изработка, номер ${number} от създадения каталог.`;
-      return {
-        id: crypto.randomUUID(),
-        nameEn,
-        nameBg,
-        descriptionEn,
-        descriptionBg,
-        slug: `sample-${number}-${crypto.randomUUID().slice(0, 6)}`,
-        ...productSearchColumns({ en: nameEn, bg: nameBg }, { en: descriptionEn, bg: descriptionBg }),
-        priceMinor: 500 + ((number * 737) % 9500),
-        category: PRODUCT_CATEGORIES[number % PRODUCT_CATEGORIES.length]!,
-        stock: number % 5 === 0 ? null : number % 7,
-      };
-    });
-    await db.insert(products).values(rows);
-    if (photos.length > 0) {
-      await db.insert(productPhotos).values(rows.map((row, index) => ({ productId: row.id, position: 0, imageKey: photos[index % photos.length]!.imageKey })));
-    }
-  }
+  await insertSampleProducts(
+    db,
+    total,
+    existing?.total ?? 0,
+    photos.map((photo) => photo.imageKey),
+  );
 }
 
 async function measure(database: Awaited<ReturnType<typeof openDatabase>>, config: ReturnType<typeof loadConfig>): Promise<void> {
@@ -86,8 +43,8 @@ async function measure(database: Awaited<ReturnType<typeof openDatabase>>, confi
     ['category', '?category=nails'],
     ['category, price low to high', '?category=kits&sort=price'],
     ['newest', '?sort=newest'],
-    ['search "pearl"', '?q=pearl'],
-    ['search "перл" (Cyrillic)', `?q=${encodeURIComponent('перл')}`],
+    ['search "coral"', '?q=coral'],
+    ['search "корал" (Cyrillic)', `?q=${encodeURIComponent('корал')}`],
     ['search "no. 99" in a category', '?q=no.%2099&category=nail-art'],
     ['search with no match', '?q=zzzzzz'],
     ['page 10, price high to low', '?sort=price-desc&page=10'],

@@ -1,6 +1,7 @@
 import { asc, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orderItems, productPhotos, products, productSlugs } from '#server/db/schema.js';
+import { orderItems, productPhotos, products, productSlugs, searchWords } from '#server/db/schema.js';
+import { listProducts } from '#server/catalog/product-queries.js';
 import { refreshSearchTexts } from '#server/catalog/product-writes.js';
 import { migratedWith, type Target } from './migration-targets.js';
 import { databaseTargets } from './test-app.js';
@@ -57,11 +58,16 @@ for (const kind of databaseTargets) {
       expect((await target.db.select().from(orderItems)).map((item) => [item.nameEn, item.nameBg])).toEqual([['Rose Set', '']]);
     });
 
-    it('writes the search text of products from before at the first start, once', async () => {
+    it('writes the search text of products from before at the first start, once, with the words a search looks up', async () => {
       const db = target.db as Parameters<typeof refreshSearchTexts>[0];
+      // A word of rules before today's, which no product holds.
+      await db.insert(searchWords).values({ word: 'krem' });
       expect(await refreshSearchTexts(db)).toBe(4);
       const rows = await target.db.select({ searchText: products.searchText }).from(products).orderBy(asc(products.createdAt));
       expect(rows.map((row) => row.searchText)).toEqual(['rose set kreme pink tips', 'rose set anoter rose', 'perlena kutia kutia', 'stars']);
+      const words = await target.db.select().from(searchWords).orderBy(asc(searchWords.word));
+      expect(words.map((row) => row.word)).toEqual(['anoter', 'kreme', 'kutia', 'perlena', 'pink', 'rose', 'set', 'stars', 'tips']);
+      expect((await listProducts(db, { q: 'perleni kutii', sort: 'relevance' })).products.map((product) => product.name.en)).toEqual(['Перлена кутия']);
       expect(await refreshSearchTexts(db)).toBe(0);
     });
   });

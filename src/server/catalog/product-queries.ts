@@ -1,16 +1,18 @@
-import { and, asc, count, desc, eq, inArray, max, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, inArray, max, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { CatalogueQuery, CatalogueResponse, LocalizedText, Product, ProductPageResponse, ProductPhoto, SearchSuggestions } from '#shared/catalog.js';
 import { leadTimeOf, type CombinationStock, type StockMode } from '#shared/product-options.js';
-import type { SearchTerm } from '#shared/search.js';
 import { LOW_STOCK_MAX, type StockFilter } from '#shared/stock.js';
 import { returnRuleOf } from '#shared/withdrawals.js';
 import type { Database, Executor } from '#server/db/client.js';
 import { productCombinations, productPhotos, productSlugs, products } from '#server/db/schema.js';
+import { selectRows } from '#server/db/transaction.js';
 import { imageUrlForKey } from '#server/images/product-images.js';
 import { catalogueVersion } from './catalogue-state.js';
-import { closestSearch, productSearchTerms, searchCondition, searchRank, useSearchLikeness } from './product-search.js';
+import { closestSearch, findSearchWords, findsNothing, productSearchTerms, searchCondition, searchRank, useSearchSettings, type FoundWords } from './product-search.js';
 
-type ProductRow = typeof products.$inferSelect;
+/** A product's columns but its search texts, which only the search reads (and which are most of a row). */
+type ProductRow = Omit<typeof products.$inferSelect, 'searchText' | 'searchName' | 'searchWords' | 'searchNameWords'>;
+const { searchText: _text, searchName: _name, searchWords: _words, searchNameWords: _nameWords, ...productFields } = getTableColumns(products);
 type PhotoRow = typeof productPhotos.$inferSelect;
 
 export const productName = (row: Pick<ProductRow, 'nameEn' | 'nameBg'>): LocalizedText => ({ en: row.nameEn, bg: row.nameBg });
@@ -99,10 +101,18 @@ const stockConditions: Record<StockFilter, SQL> = {
  * The order by name in a language: products named in it first, by that name, then the others by
  * their other name (as the indexes products_name_*_order_idx hold them).
  */
-const byNameIn = (language: 'en' | 'bg'): SQL[] =>
+const byNameIn = (language: 'en' | 'bg'): SortKey[] =>
   language === 'bg'
-    ? [sql`(${products.nameBg} = '')`, sql`coalesce(nullif(${products.nameBg}, ''), ${products.nameEn})`]
-    : [sql`(${products.nameEn} = '')`, sql`coalesce(nullif(${products.nameEn}, ''), ${products.nameBg})`];
+    ? [{ key: sql`(${products.nameBg} = '')` }, { key: sql`coalesce(nullif(${products.nameBg}, ''), ${products.nameEn})` }]
+    : [{ key: sql`(${products.nameEn} = '')` }, { key: sql`coalesce(nullif(${products.nameEn}, ''), ${products.nameBg})` }];
+
+/** One key of an order, ascending unless said. */
+interface SortKey {
+  key: SQL | AnyColumn;
+  descending?: boolean;
+}
+
+const orderBy = (keys: SortKey[]) => keys.map(({ key, descending }) => (descending ? desc(key) : asc(key)));
 
 export interface CatalogueFilter extends Partial<CatalogueQuery> {
   /** Sorting by name follows this language's names. */
@@ -113,32 +123,33 @@ export interface CatalogueFilter extends Partial<CatalogueQuery> {
   pageSize?: number;
 }
 
-function catalogueConditions(filter: CatalogueFilter, terms: SearchTerm[]): SQL | undefined {
+function catalogueConditions(filter: CatalogueFilter, found: FoundWords[]): SQL | undefined {
   const conditions: SQL[] = [];
   if (filter.category) conditions.push(eq(products.category, filter.category));
-  const searched = searchCondition(terms);
+  const searched = searchCondition(found);
   if (searched) conditions.push(searched);
   if (filter.stock) conditions.push(stockConditions[filter.stock]);
   return conditions.length > 0 ? and(...conditions) : undefined;
 }
 
-function catalogueOrder(filter: CatalogueFilter, terms: SearchTerm[]): SQL[] {
+function catalogueOrder(filter: CatalogueFilter, found: FoundWords[]): SortKey[] {
+  const byId = { key: products.id };
   switch (filter.sort) {
     case 'relevance': {
       // The language orders by name only (the app asks with it, and the answers are kept per language, for
       // sort=name alone): equal matches follow the English names, so the page's head and the app agree.
-      const byName = [...byNameIn('en'), asc(products.id)];
+      const byName = [...byNameIn('en'), byId];
       // What can be bought now before what is sold out, then the best matches.
-      return terms.length > 0 ? [sql`(${stockConditions.soldOut})`, desc(searchRank(terms)), ...byName] : byName;
+      return found.length > 0 ? [{ key: sql`(${stockConditions.soldOut})` }, { key: searchRank(found), descending: true }, ...byName] : byName;
     }
     case 'newest':
-      return [desc(products.createdAt), asc(products.id)];
+      return [{ key: products.createdAt, descending: true }, byId];
     case 'price':
-      return [asc(products.priceMinor), asc(products.id)];
+      return [{ key: products.priceMinor }, byId];
     case 'price-desc':
-      return [desc(products.priceMinor), asc(products.id)];
+      return [{ key: products.priceMinor, descending: true }, byId];
     default:
-      return [...byNameIn(filter.language ?? 'en'), asc(products.id)];
+      return [...byNameIn(filter.language ?? 'en'), byId];
   }
 }
 
@@ -147,41 +158,54 @@ function catalogueOrder(filter: CatalogueFilter, terms: SearchTerm[]): SQL[] {
  * Browsing, the page and the count are two queries: counting while sorting (count(*) over ()) would
  * sort every match, where the page alone reads only its rows through the order's index. A search
  * reads and ranks every match anyway, so it counts them in the same pass. Its likeness setting holds
- * for its own transaction (useSearchLikeness).
+ * for its own transaction (useSearchSettings).
  */
 export async function listProducts(db: Executor, filter: CatalogueFilter = {}): Promise<{ products: Product[]; total: number }> {
   const terms = filter.q ? productSearchTerms(filter.q) : [];
   if (terms.length > 0) return db.transaction(async (tx) => {
-    await useSearchLikeness(tx);
-    return listProductsWhere(tx, filter, terms);
+    await useSearchSettings(tx);
+    const found = await findSearchWords(tx, terms);
+    return findsNothing(found) ? { products: [], total: 0 } : listProductsWhere(tx, filter, found);
   });
-  return listProductsWhere(db, filter, terms);
+  return listProductsWhere(db, filter, []);
 }
 
-async function listProductsWhere(db: Executor, filter: CatalogueFilter, terms: SearchTerm[]): Promise<{ products: Product[]; total: number }> {
+async function listProductsWhere(db: Executor, filter: CatalogueFilter, found: FoundWords[]): Promise<{ products: Product[]; total: number }> {
   const pageSize = filter.pageSize ?? CATALOGUE_PAGE_SIZE;
   const page = filter.page ?? 1;
-  const where = catalogueConditions(filter, terms);
-  const order = catalogueOrder(filter, terms);
+  const where = catalogueConditions(filter, found);
+  const order = catalogueOrder(filter, found);
   const countAll = async () => (await db.select({ total: count() }).from(products).where(where))[0]?.total ?? 0;
-  if (terms.length > 0) {
-    // A search's matches are all read to be ranked anyway, so they are counted in the same pass rather than matched twice.
-    const found = await db
-      .select({ product: products, total: sql<number>`count(*) over ()`.mapWith(Number) })
-      .from(products)
-      .where(where)
-      .orderBy(...order)
-      .limit(pageSize)
-      .offset((page - 1) * pageSize);
-    const total = found[0]?.total ?? (page > 1 ? await countAll() : 0);
-    return { products: await withPhotos(db, found.map((row) => row.product)), total };
+  if (found.length > 0) {
+    // A search's matches are all read to be ranked anyway, so they are counted in the same pass rather
+    // than matched twice. That pass carries each match's id and sort keys only (OFFSET 0 keeps PostgreSQL
+    // from computing the keys after the count, which would carry whole rows through it: twice as long
+    // at 2,500 matches, and at 20,000 more than work_mem holds); the page's products are read after it.
+    const keyNames = order.map((_, index) => sql.identifier(`key${index}`));
+    const ranked = await selectRows<{ id: string; total: number | string }>(
+      db,
+      sql`select id, count(*) over () as total
+        from (select ${products.id} as id, ${sql.join(
+          order.map(({ key }, index) => sql`${key} as ${keyNames[index]}`),
+          sql`, `,
+        )} from ${products} where ${where ?? sql`true`} offset 0) as matches
+        order by ${sql.join(
+          order.map(({ descending }, index) => sql`${keyNames[index]}${descending ? sql` desc` : sql``}`),
+          sql`, `,
+        )}
+        limit ${pageSize} offset ${(page - 1) * pageSize}`,
+    );
+    const total = ranked[0] ? Number(ranked[0].total) : page > 1 ? await countAll() : 0;
+    const rows = ranked.length > 0 ? await db.select(productFields).from(products).where(inArray(products.id, ranked.map((row) => row.id))) : [];
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return { products: await withPhotos(db, ranked.flatMap((row) => byId.get(row.id) ?? [])), total };
   }
   // One after the other: in a transaction (the prepared catalogue reads in one) both share one connection.
   const rows = await db
-    .select()
+    .select(productFields)
     .from(products)
     .where(where)
-    .orderBy(...order)
+    .orderBy(...orderBy(order))
     .limit(pageSize)
     .offset((page - 1) * pageSize);
   return { products: await withPhotos(db, rows), total: await countAll() };
@@ -198,18 +222,22 @@ export async function searchSuggestions(db: Executor, search: string, language: 
   const terms = productSearchTerms(search);
   if (terms.length === 0) return { products: [], didYouMean: null };
   return db.transaction(async (tx) => {
-    await useSearchLikeness(tx);
-    const rows = await tx
-      .select({ slug: products.slug, en: products.nameEn, bg: products.nameBg })
-      .from(products)
-      .where(searchCondition(terms))
-      .orderBy(...catalogueOrder({ sort: 'relevance', language }, terms))
-      .limit(SUGGESTIONS_LIMIT);
+    await useSearchSettings(tx);
+    const found = await findSearchWords(tx, terms);
+    const rows = findsNothing(found)
+      ? []
+      : await tx
+          .select({ slug: products.slug, en: products.nameEn, bg: products.nameBg })
+          .from(products)
+          .where(searchCondition(found))
+          .orderBy(...orderBy(catalogueOrder({ sort: 'relevance', language }, found)))
+          .limit(SUGGESTIONS_LIMIT);
     if (rows.length > 0) return { products: rows.map((row) => ({ slug: row.slug, name: { en: row.en, bg: row.bg } })), didYouMean: null };
     const corrected = await closestSearch(tx, terms, language);
     const correctedTerms = corrected ? productSearchTerms(corrected) : [];
-    const [found] = correctedTerms.length > 0 ? await tx.select({ total: count() }).from(products).where(searchCondition(correctedTerms)) : [];
-    return { products: [], didYouMean: found && found.total > 0 ? corrected : null };
+    const correctedFound = correctedTerms.length > 0 ? await findSearchWords(tx, correctedTerms) : [];
+    const [counted] = correctedFound.length > 0 && !findsNothing(correctedFound) ? await tx.select({ total: count() }).from(products).where(searchCondition(correctedFound)) : [];
+    return { products: [], didYouMean: counted && counted.total > 0 ? corrected : null };
   });
 }
 
@@ -218,10 +246,10 @@ export async function searchSuggestions(db: Executor, search: string, language: 
  * (`redirect` then names the slug to send the visitor to).
  */
 export async function findProductBySlug(db: Executor, slug: string): Promise<{ product: Product; redirect: boolean } | undefined> {
-  const [row] = await db.select().from(products).where(eq(products.slug, slug));
+  const [row] = await db.select(productFields).from(products).where(eq(products.slug, slug));
   if (row) return { product: (await withPhotos(db, [row]))[0]!, redirect: false };
   const [old] = await db
-    .select({ product: products })
+    .select({ product: productFields })
     .from(productSlugs)
     .innerJoin(products, eq(products.id, productSlugs.productId))
     .where(eq(productSlugs.slug, slug));
@@ -231,7 +259,7 @@ export async function findProductBySlug(db: Executor, slug: string): Promise<{ p
 /** Other products of the product's category (or of none, for a product without one), newest first. */
 async function relatedProducts(db: Executor, product: Product, limit = 4): Promise<Product[]> {
   const rows = await db
-    .select()
+    .select(productFields)
     .from(products)
     .where(and(eq(products.category, product.category), sql`${products.id} <> ${product.id}`))
     .orderBy(desc(products.createdAt), asc(products.id))
@@ -258,7 +286,7 @@ export async function productPage(db: Executor, slug: string): Promise<{ page: P
 }
 
 export async function findProduct(db: Executor, id: string): Promise<ProductRow | undefined> {
-  const [row] = await db.select().from(products).where(eq(products.id, id));
+  const [row] = await db.select(productFields).from(products).where(eq(products.id, id));
   return row;
 }
 
@@ -270,6 +298,6 @@ export async function catalogueUpdatedAt(db: Database): Promise<Date | null> {
 
 /** Every product page for the sitemap: slug, names, last change and photos, at most `limit`. */
 export async function sitemapProducts(db: Database, limit = 10_000): Promise<Product[]> {
-  const rows = await db.select().from(products).orderBy(asc(products.createdAt), asc(products.id)).limit(limit);
+  const rows = await db.select(productFields).from(products).orderBy(asc(products.createdAt), asc(products.id)).limit(limit);
   return withPhotos(db, rows);
 }

@@ -6,7 +6,7 @@ import { productSearchColumns } from '#shared/search.js';
 import { slugify } from '#shared/slug.js';
 import { returnMarksOf } from '#shared/withdrawals.js';
 import type { Database, Executor } from '#server/db/client.js';
-import { productCombinations, productPhotos, productSlugs, products, shopState, stockChanges } from '#server/db/schema.js';
+import { productCombinations, productPhotos, productSlugs, products, searchWords, shopState, stockChanges } from '#server/db/schema.js';
 import { inTransaction } from '#server/db/transaction.js';
 import { HttpError } from '#server/http/errors.js';
 import type { ProductImages } from '#server/images/product-images.js';
@@ -281,6 +281,8 @@ export async function refreshSearchTexts(db: Database): Promise<number> {
       const columns = productSearchColumns(productName(row), { en: row.descriptionEn, bg: row.descriptionBg });
       if (columns.searchText !== row.searchText || columns.searchName !== row.searchName) await tx.update(products).set(columns).where(eq(products.id, row.id));
     }
+    // The products' new words were added as they were written (triggers of migration 0031); the old rules' words go.
+    await tx.delete(searchWords).where(sql`not exists (select 1 from ${products} where ${products.searchWords} @> array[${searchWords.word}])`);
     await tx
       .insert(shopState)
       .values({ key: SEARCH_TEXT_KEY, value: SEARCH_TEXT_VERSION })

@@ -131,6 +131,16 @@ export const products = pgTable(
     searchText: text('search_text').notNull().default(''),
     /** The names alone in that form: a search ranks a match in the name before one in the description. */
     searchName: text('search_name').notNull().default(''),
+    /** search_text's words, which a search finds through the index on them among the words of search_words that it matches. */
+    searchWords: text('search_words')
+      .array()
+      .notNull()
+      .generatedAlwaysAs(sql`string_to_array(search_text, ' ')`),
+    /** search_name's words, which rank a match in the name first. */
+    searchNameWords: text('search_name_words')
+      .array()
+      .notNull()
+      .generatedAlwaysAs(sql`string_to_array(search_name, ' ')`),
     priceMinor: integer('price_minor').notNull(),
     /** One piece packed, in grams, which a courier's label adds up; null: not known (couriers/shipments.ts assumes a set's weight). */
     weightGrams: integer('weight_grams'),
@@ -166,8 +176,8 @@ export const products = pgTable(
     index('products_category_name_idx').on(table.category, table.nameEn),
     index('products_price_idx').on(table.priceMinor),
     index('products_created_idx').on(table.createdAt),
-    // A search finds any part of a name or description (LIKE '%part%'), which a trigram index answers.
-    index('products_search_trgm_idx').using('gin', table.searchText.op('gin_trgm_ops')).with({ fastupdate: false }),
+    // A search finds the products holding any of the catalogue's words that match a searched word (catalog/product-search.ts).
+    index('products_search_words_idx').using('gin', table.searchWords).with({ fastupdate: false }),
     check('products_price_not_negative', sql`${table.priceMinor} >= 0`),
     check('products_stock_not_negative', sql`${table.stock} >= 0`),
     check('products_category_known', sql`${table.category} in ('', 'nails', 'nail-art', 'accessories', 'kits', 'gift-cards')`),
@@ -548,6 +558,21 @@ export const giftCards = pgTable(
     check('gift_cards_currency_known', sql`${table.currency} in ('BGN', 'EUR')`),
     index('gift_cards_order_idx').on(table.orderId).where(sql`${table.orderId} is not null`),
   ],
+);
+
+/**
+ * Every word of the products' search texts, once, kept by triggers on products (migration 0031): a
+ * search compares each of its words with these few thousand short words through a trigram index,
+ * where comparing it with every product's whole text cost a likeness computed row by row. A word
+ * no product holds any more stays until the search texts are made again (refreshSearchTexts); it
+ * costs a lookup that finds no product.
+ */
+export const searchWords = pgTable(
+  'search_words',
+  {
+    word: text('word').primaryKey(),
+  },
+  (table) => [index('search_words_trgm_idx').using('gin', table.word.op('gin_trgm_ops')).with({ fastupdate: false })],
 );
 
 /**
