@@ -1,15 +1,16 @@
-import { inArray } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogueResponse, SearchSuggestions } from '#shared/catalog.js';
 import { listProducts } from '#server/catalog/product-queries.js';
 import { seedDemoCatalogue } from '#server/catalog/seed-demo-catalogue.js';
 import { products } from '#server/db/schema.js';
+import { insertSampleProducts } from '#server/demo/sample-products.js';
 import { createTestApp, databaseTargets, type TestApp } from './test-app.js';
 import { testProduct } from './test-products.js';
 
-// The forgiving search over the demo catalogue: each search, typed as shoppers type it (the other
-// script, chat spellings, a letter or two wrong, another form of the word), and the product it must
-// find among the first three. Every row runs on each database.
+// The forgiving search over the demo catalogue, alone and among 1,000 sample products: each search,
+// typed as shoppers type it (the other script, chat spellings, a letter or two wrong, another form
+// of the word), and the product it must find among the first three. Every row runs on each database.
 const RELEVANCE: [search: string, expected: string][] = [
   // As written
   ['pearl', 'Blush Pearl Almond Set'],
@@ -57,9 +58,82 @@ const RELEVANCE: [search: string, expected: string][] = [
   ['сърчица', 'Tiny Heart Charms'],
   ['кутийка', 'Pearl Keepsake Storage Box'],
   ['лимонче', 'Hand-Painted Lemon Tips'],
+  ['бадемовидни', 'Blush Pearl Almond Set'],
+  ['rhinestones', 'Crystal Rhinestone Wheel'],
+  ['margaritki', 'Pastel Daisy Decals'],
+  ['hand painted lemons', 'Hand-Painted Lemon Tips'],
+  ['3d charms', 'Tiny Heart Charms'],
+  // Two or more words, in either language
+  ['blush pearl', 'Blush Pearl Almond Set'],
+  ['розова перла', 'Blush Pearl Almond Set'],
+  ['cherry blossom', 'Cherry Blossom Stilettos'],
+  ['midnight galaxy', 'Midnight Galaxy Coffin Set'],
+  ['sredno6tna galaktika', 'Midnight Galaxy Coffin Set'],
+  ['френски маникюр', 'Gold Foil French Tips'],
+  ['frenski manikyur', 'Gold Foil French Tips'],
+  ['zlatno folio', 'Gold Foil French Tips'],
+  ['gold foil', 'Gold Foil French Tips'],
+  ['pastel daisy', 'Pastel Daisy Decals'],
+  ['ръчно рисувани', 'Hand-Painted Lemon Tips'],
+  ['стъклена пила', 'Rose Glass Nail File'],
+  ['staklena pila', 'Rose Glass Nail File'],
+  ['glass file', 'Rose Glass Nail File'],
+  ['kojichki', 'Vanilla Cuticle Oil'],
+  ['кутия за съхранение', 'Pearl Keepsake Storage Box'],
+  ['keepsake storage box', 'Pearl Keepsake Storage Box'],
+  ['starter kit', 'Press-On Starter Kit'],
+  ['press on starter', 'Press-On Starter Kit'],
 ];
 
+// Searches for sample products (src/server/demo/sample-products.ts) by their words and number: the number itself comes before
+// numbers holding it ("50" before "150"). These samples are in stock, which comes before sold out whatever the words.
+const SAMPLE_RELEVANCE: [search: string, sample: number][] = [
+  ['sapphire chrome 123', 123],
+  ['sapfiren hromiran 123', 123],
+  ['сапфирени 123', 123],
+  ['mocca velvet 517', 517],
+  ['kadifeni kvadratni 517', 517],
+  ['izumrudeni matovi ovalni 50', 50],
+];
+
+const SAMPLE_PRODUCTS = 1_000;
+
+const searchIn = async (testApp: TestApp, q: string, query: Record<string, string> = {}) => {
+  const response = await testApp.app.inject({ method: 'GET', url: '/api/products', query: { q, ...query } });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<CatalogueResponse>().products.map((product) => product.name.en);
+};
+
 for (const target of databaseTargets) {
+  describe(`the catalogue's forgiving search among ${SAMPLE_PRODUCTS.toLocaleString('en')} sample products [${target}]`, () => {
+    let testApp: TestApp;
+    beforeAll(async () => {
+      testApp = await createTestApp(target);
+      await seedDemoCatalogue(testApp.database.db, testApp.images);
+      await insertSampleProducts(testApp.database.db, SAMPLE_PRODUCTS);
+    });
+    afterAll(() => testApp.close());
+
+    it.each(RELEVANCE)('"%s" finds %s among the first three', async (q, expected) => {
+      expect((await searchIn(testApp, q)).slice(0, 3)).toContain(expected);
+    });
+
+    it.each(SAMPLE_RELEVANCE)('"%s" finds sample %i first', async (q, sample) => {
+      const [expected] = await testApp.database.db.select({ name: products.nameEn }).from(products).where(eq(products.slug, `sample-${sample}`));
+      expect((await searchIn(testApp, q))[0]).toBe(expected!.name);
+    });
+
+    it('counts every match, and pages through them in one order', async () => {
+      const first = (await testApp.app.inject({ method: 'GET', url: '/api/products', query: { q: 'nokti' } })).json<CatalogueResponse>();
+      expect(first.total).toBeGreaterThan(SAMPLE_PRODUCTS);
+      const second = (await testApp.app.inject({ method: 'GET', url: '/api/products', query: { q: 'nokti', page: '2' } })).json<CatalogueResponse>();
+      expect(second.total).toBe(first.total);
+      expect(second.products).toHaveLength(first.pageSize);
+      const firstIds = new Set(first.products.map((product) => product.id));
+      expect(second.products.filter((product) => firstIds.has(product.id))).toEqual([]);
+    });
+  });
+
   describe(`the catalogue's forgiving search [${target}]`, () => {
     let testApp: TestApp;
     beforeAll(async () => {
@@ -68,11 +142,7 @@ for (const target of databaseTargets) {
     });
     afterAll(() => testApp.close());
 
-    const search = async (q: string, query: Record<string, string> = {}) => {
-      const response = await testApp.app.inject({ method: 'GET', url: '/api/products', query: { q, ...query } });
-      expect(response.statusCode, response.body).toBe(200);
-      return response.json<CatalogueResponse>().products.map((product) => product.name.en);
-    };
+    const search = (q: string, query: Record<string, string> = {}) => searchIn(testApp, q, query);
 
     it.each(RELEVANCE)('"%s" finds %s among the first three', async (q, expected) => {
       expect((await search(q)).slice(0, 3)).toContain(expected);
