@@ -1,5 +1,6 @@
 /**
- * Fills a database with sample products, then times the catalogue's list with filters on it.
+ * Fills a database with sample products, then times the catalogue's list with filters on it (its
+ * database part: the server keeps the answers it has prepared).
  *
  *   npm run products:generate -- 1000        add 1,000 products, then measure
  *   npm run products:generate -- 0           only measure what is there
@@ -9,15 +10,13 @@
  */
 import { performance } from 'node:perf_hooks';
 import { count, eq, sql } from 'drizzle-orm';
-import { buildApp } from '#server/app.js';
+import { listCatalogue, type CatalogueFilter } from '#server/catalog/product-queries.js';
 import { seedDemoCatalogue } from '#server/catalog/seed-demo-catalogue.js';
 import { insertSampleProducts } from '#server/demo/sample-products.js';
 import { loadConfig } from '#server/config.js';
 import { openDatabase, type Database } from '#server/db/client.js';
 import { productPhotos, products } from '#server/db/schema.js';
 import { productImagesFor, type ProductImages } from '#server/images/product-images.js';
-import { builtPages } from '#server/pages.js';
-import { projectPath } from '#server/project-path.js';
 
 async function generate(db: Database, images: ProductImages, total: number): Promise<void> {
   await seedDemoCatalogue(db, images);
@@ -31,46 +30,37 @@ async function generate(db: Database, images: ProductImages, total: number): Pro
   );
 }
 
-async function measure(database: Awaited<ReturnType<typeof openDatabase>>, config: ReturnType<typeof loadConfig>): Promise<void> {
-  const [counted] = await database.db.select({ total: count() }).from(products);
-  // Through the whole server (routing, query, JSON), as a browser asks; the app is built but does not listen.
-  const app = await buildApp({ config, database, images: productImagesFor(database, config.dataDir), pages: builtPages(projectPath('dist', 'client')) });
-  await app.ready();
-  console.warn(`\nGET /api/products on ${counted!.total.toLocaleString('en')} products (median of 15 runs after 3 warm-up runs):`);
-  const cases: [string, string][] = [
-    ['first page, by name', ''],
-    ['first page, by name in Bulgarian', '?lang=bg'],
-    ['category', '?category=nails'],
-    ['category, price low to high', '?category=kits&sort=price'],
-    ['newest', '?sort=newest'],
-    ['search "coral"', '?q=coral'],
-    ['search "корал" (Cyrillic)', `?q=${encodeURIComponent('корал')}`],
-    ['search "no. 99" in a category', '?q=no.%2099&category=nail-art'],
-    ['search with no match', '?q=zzzzzz'],
-    ['page 10, price high to low', '?sort=price-desc&page=10'],
+async function measure(db: Database): Promise<void> {
+  const [counted] = await db.select({ total: count() }).from(products);
+  // The database's part of GET /api/products (the server answers a query it has answered before from its prepared answers).
+  console.warn(`\nThe catalogue's page and count (listCatalogue) on ${counted!.total.toLocaleString('en')} products (median of 15 runs after 3 warm-up runs):`);
+  const cases: [string, CatalogueFilter][] = [
+    ['first page, by name', {}],
+    ['first page, by name in Bulgarian', { language: 'bg' }],
+    ['category', { category: 'nails' }],
+    ['category, price low to high', { category: 'kits', sort: 'price' }],
+    ['newest', { sort: 'newest' }],
+    ['search "coral"', { q: 'coral', sort: 'relevance' }],
+    ['search "корал" (Cyrillic)', { q: 'корал', sort: 'relevance' }],
+    ['search "no. 99" in a category', { q: 'no. 99', category: 'nail-art', sort: 'relevance' }],
+    ['search with no match', { q: 'zzzzzz', sort: 'relevance' }],
+    ['page 10, price high to low', { sort: 'price-desc', page: 10 }],
   ];
   let baseline: number | undefined;
-  try {
-    // The server's code is compiled as it runs: warmed up on every case first, so the first case measured is not the slowest.
-    for (let round = 0; round < 5; round += 1) for (const [, query] of cases) await app.inject({ method: 'GET', url: `/api/products${query}` });
-    for (const [label, query] of cases) {
-      const runs: number[] = [];
-      let matching = 0;
-      for (let run = 0; run < 18; run += 1) {
-        const started = performance.now();
-        const response = await app.inject({ method: 'GET', url: `/api/products${query}` });
-        const elapsed = performance.now() - started;
-        if (response.statusCode !== 200) throw new Error(`${query}: ${response.statusCode} ${response.body}`);
-        matching = response.json<{ total: number }>().total;
-        if (run >= 3) runs.push(elapsed);
-      }
-      runs.sort((a, b) => a - b);
-      const ms = runs[Math.floor(runs.length / 2)]!;
-      baseline ??= ms;
-      console.warn(`  ${label.padEnd(36)} ${ms.toFixed(1).padStart(6)} ms  ${(ms / baseline).toFixed(2).padStart(5)}×   ${matching.toLocaleString('en')} matching`);
+  // The code is compiled as it runs: warmed up on every case first, so the first case measured is not the slowest.
+  for (let round = 0; round < 5; round += 1) for (const [, filter] of cases) await listCatalogue(db, filter);
+  for (const [label, filter] of cases) {
+    const runs: number[] = [];
+    let matching = 0;
+    for (let run = 0; run < 18; run += 1) {
+      const started = performance.now();
+      matching = (await listCatalogue(db, filter)).total;
+      if (run >= 3) runs.push(performance.now() - started);
     }
-  } finally {
-    await app.close();
+    runs.sort((a, b) => a - b);
+    const ms = runs[Math.floor(runs.length / 2)]!;
+    baseline ??= ms;
+    console.warn(`  ${label.padEnd(36)} ${ms.toFixed(1).padStart(6)} ms  ${(ms / baseline).toFixed(2).padStart(5)}×   ${matching.toLocaleString('en')} matching`);
   }
 }
 
@@ -88,7 +78,7 @@ try {
     await generate(database.db, productImagesFor(database, config.dataDir), requested);
     await database.db.execute(sql`analyze`);
   }
-  await measure(database, config);
+  await measure(database.db);
 } finally {
   await database.close();
 }
