@@ -5,20 +5,32 @@ import bgPages from '#client/i18n/bg.pages.json';
 import enCore from '#client/i18n/en.json';
 import enPages from '#client/i18n/en.pages.json';
 import { createTranslator } from '#client/i18n/i18n.js';
-import { errorText, errorTextKey, refusedField, TranslatedError } from './error-text.js';
+import { errorText, errorTextKey, isFirstPageError, refusedField, TranslatedError } from './error-text.js';
 import { ApiError } from './http.js';
 
-// The home page shows errors with only the core texts loaded, so every code's text must be there.
+// The home page shows errors with only the core texts loaded, so every code it can meet must have its text there;
+// the codes of sign-in, checkout, payment and the admin have theirs among the pages' texts, which those load first.
 const core = { en: createTranslator('en', enCore), bg: createTranslator('bg', bgCore) };
 const full = { en: createTranslator('en', { ...enCore, ...enPages }), bg: createTranslator('bg', { ...bgCore, ...bgPages }) };
+const FIRST_PAGE_CODES = ['bad_request', 'not_found', 'unauthorized', 'rate_limited', 'conflict', 'internal', 'unavailable', 'cart_full', 'stock_short', 'stock_changed', 'price_changed', 'choices_changed', 'too_many_streams', 'network'] as const;
 
 describe('the text of each API error', () => {
-  it.each([...API_ERROR_CODES, 'network' as const])('%s has a text in English and Bulgarian, among the texts every page loads', (code) => {
+  it.each([...API_ERROR_CODES, 'network' as const])('%s has a text in English and Bulgarian, among the texts its pages load', (code) => {
     const key = errorTextKey(code);
-    expect(core.en(key), `en ${key}`).not.toBe(key);
-    expect(core.bg(key), `bg ${key}`).not.toBe(key);
-    expect(core.bg(key)).not.toBe(core.en(key));
-    expect(errorText(core.bg, new ApiError(500, code, 'Internal error'))).toBe(core.bg(key));
+    const texts = isFirstPageError(code) ? core : full;
+    expect(texts.en(key), `en ${key}`).not.toBe(key);
+    expect(texts.bg(key), `bg ${key}`).not.toBe(key);
+    expect(texts.bg(key)).not.toBe(texts.en(key));
+    expect(errorText(texts.bg, new ApiError(500, code, 'Internal error'))).toBe(texts.bg(key));
+  });
+
+  it.each(FIRST_PAGE_CODES)('%s, which adding to the cart, the catalogue and the live updates can meet, has its text among the first page’s', (code) => {
+    expect(isFirstPageError(code)).toBe(true);
+    expect(core.bg(errorTextKey(code))).not.toBe(errorTextKey(code));
+  });
+
+  it('shows the general error’s text for a pages’ code before the pages’ texts are there, never a key', () => {
+    expect(errorText(core.bg, new ApiError(409, 'discount_refused', 'Refused'))).toBe(core.bg(errorTextKey('internal')));
   });
 
   it('never passes on the server’s English message', () => {
