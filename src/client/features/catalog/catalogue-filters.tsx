@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { CATALOGUE_SORTS, MAX_SEARCH_LENGTH, PRODUCT_CATEGORIES, type CatalogueQuery, type CatalogueSort, type ProductCategory } from '#shared/catalog.js';
 import { useTranslation } from '#client/i18n/i18n.js';
 
@@ -7,6 +7,9 @@ interface CatalogueFiltersProps {
   /** Moves to another view of the catalogue; `replace` for a search still being typed, so Back skips its letters. */
   onChange(query: CatalogueQuery, options?: { replace?: boolean }): void;
 }
+
+// Suggestions come with the first focus of the search box; without their code (offline), the box still searches.
+const SearchSuggestions = lazy(() => import('./search-suggestions.js').catch(() => ({ default: () => null })));
 
 /** While typing, the list follows the search after this pause. */
 const TYPING_PAUSE_MS = 350;
@@ -17,6 +20,8 @@ export function CatalogueFilters({ query, onChange }: CatalogueFiltersProps) {
   const id = useId();
   const [search, setSearch] = useState(query.q ?? '');
   const typing = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const input = useRef<HTMLInputElement>(null);
+  const [suggesting, setSuggesting] = useState(false);
 
   // The address changed by itself (Back, a link, Clear filters): the box shows its search.
   useEffect(() => {
@@ -34,6 +39,12 @@ export function CatalogueFilters({ query, onChange }: CatalogueFiltersProps) {
     typing.current = setTimeout(() => onChange(withSearch(text), { replace: true }), TYPING_PAUSE_MS);
   };
 
+  const searchFor = (text: string) => {
+    clearTimeout(typing.current);
+    setSearch(text);
+    onChange(withSearch(text));
+  };
+
   const submit = (event: FormEvent) => {
     event.preventDefault();
     clearTimeout(typing.current);
@@ -48,16 +59,26 @@ export function CatalogueFilters({ query, onChange }: CatalogueFiltersProps) {
         <label htmlFor={`${id}-q`} className="visually-hidden">
           {t('catalogue.searchLabel')}
         </label>
-        <input
-          id={`${id}-q`}
-          type="search"
-          className="field__input"
-          value={search}
-          maxLength={MAX_SEARCH_LENGTH}
-          placeholder={t('catalogue.searchPlaceholder')}
-          onChange={(event) => type(event.target.value)}
-          enterKeyHint="search"
-        />
+        <div className="search-box">
+          <input
+            ref={input}
+            id={`${id}-q`}
+            type="search"
+            className="field__input"
+            value={search}
+            maxLength={MAX_SEARCH_LENGTH}
+            placeholder={t('catalogue.searchPlaceholder')}
+            onChange={(event) => type(event.target.value)}
+            onFocus={() => setSuggesting(true)}
+            enterKeyHint="search"
+            autoComplete="off"
+          />
+          {suggesting && (
+            <Suspense fallback={null}>
+              <SearchSuggestions input={input} text={search} onSearch={searchFor} />
+            </Suspense>
+          )}
+        </div>
         <button type="submit" className="button">
           {t('catalogue.searchButton')}
         </button>

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Link, useSearchParams } from 'wouter';
 import { catalogueQueryParams, parseCatalogueQuery, type CatalogueQuery } from '#shared/catalog.js';
 import { adminNewProductPath } from '#shared/routes.js';
@@ -13,6 +13,14 @@ import { useProducts } from './products-api.js';
 import { useAddToCart } from './use-add-to-cart.js';
 
 const EAGER_IMAGES = 4;
+
+// Asked only when a search finds nothing; without its code (offline), the page offers to clear the filters alone.
+const DidYouMean = lazy(() =>
+  import('./search-suggestions.js').then(
+    (module) => ({ default: module.DidYouMean }),
+    () => ({ default: () => null }),
+  ),
+);
 
 /** Parameters of the address that are not the catalogue's own (the language, say), kept when the view changes. */
 const CATALOGUE_PARAMS = new Set(['category', 'q', 'sort', 'page']);
@@ -81,6 +89,11 @@ export function HomePage() {
             {products.data.products.length === 0 ? (
               <div className="state-message">
                 <p>{t('catalogue.noResults')}</p>
+                {query.q && (
+                  <Suspense fallback={null}>
+                    <DidYouMean search={query.q} onSearch={(text) => showQuery({ ...query, q: text, page: 1 })} />
+                  </Suspense>
+                )}
                 <button type="button" className="button" onClick={() => showQuery({ sort: query.sort, page: 1 })}>
                   {t('catalogue.clearFilters')}
                 </button>
