@@ -2,13 +2,14 @@ import type { Page } from '@playwright/test';
 import { addPhoto, createProduct } from './shop-api.js';
 import { expect, test, uniqueEmail } from './shop-fixtures.js';
 import { signIn } from './sign-in-steps.js';
+import { auditPage } from './accessibility.js';
 
 // Browsing: categories, search and sort live in the address (links, reload and Back show the same
 // view); each product has a page with a gallery used by keyboard and touch.
 
 const cardNames = (page: Page) => page.getByRole('article').getByRole('heading', { level: 3 });
 const categories = (page: Page) => page.getByRole('group', { name: 'Categories' });
-const searchBox = (page: Page) => page.getByRole('searchbox', { name: 'Search products' });
+const searchBox = (page: Page) => page.getByRole('combobox', { name: 'Search products' });
 
 test('filters by category, searches and sorts through the address, and Back and reload keep each view', async ({ page }) => {
   await page.goto('/');
@@ -53,16 +54,61 @@ test('filters by category, searches and sorts through the address, and Back and 
 test('searches in Bulgarian in the Bulgarian interface, which shows the Bulgarian names', async ({ page }) => {
   await page.goto('/');
   await page.getByRole('button', { name: 'Български' }).click();
-  const search = page.getByRole('searchbox', { name: 'Търсене на продукти' });
+  const search = page.getByRole('combobox', { name: 'Търсене на продукти' });
   // "перли" finds the set named "перла" first, and the box named "Перлена", with its best matches first.
   await search.fill('перли');
   await expect(cardNames(page).first()).toHaveText('Комплект бадемовидни нокти „Розова перла“');
+  // The suggestions under the box say the same; Escape closes them and keeps the search.
+  await expect(page.getByRole('listbox', { name: 'Предложения за търсене' }).getByRole('option').first()).toHaveText('Комплект бадемовидни нокти „Розова перла“');
+  await search.press('Escape');
+  await expect(page.getByRole('listbox')).toBeHidden();
+  await expect(search).toHaveValue('перли');
   await expect(cardNames(page)).toContainText(['Перлена кутия за съхранение']);
   await expect(page.getByRole('combobox', { name: 'Подреждане' })).toHaveValue('relevance');
   await page.getByRole('group', { name: 'Категории' }).getByRole('button', { name: 'Аксесоари' }).click();
   await expect(cardNames(page)).toHaveText(['Перлена кутия за съхранение']);
   await search.fill('мотоциклет');
   await expect(page.getByText('Няма продукти, които да отговарят на търсенето.')).toBeVisible();
+});
+
+test('suggests products as the buyer types, even with a typo, chosen by keyboard, and offers a search that finds something when hers does not', async ({ page }) => {
+  await page.goto('/');
+  const box = searchBox(page);
+  await box.pressSequentially('stilleto');
+  const suggestions = page.getByRole('listbox', { name: 'Search suggestions' });
+  await expect(suggestions.getByRole('option').first()).toHaveText('Cherry Blossom Stilettos');
+  await expect(box).toHaveAttribute('aria-expanded', 'true');
+  await expect(page.getByRole('status').filter({ hasText: 'Use the up and down arrows' })).toHaveText(/^\d+ suggestions?\. /);
+  const audit = await auditPage(page, 'search suggestions');
+  expect(audit.problems).toEqual([]);
+
+  // Down to the first, up back to the box, down again, and Enter opens the product's page.
+  await box.press('ArrowDown');
+  const first = suggestions.getByRole('option').first();
+  await expect(first).toHaveAttribute('aria-selected', 'true');
+  await expect(box).toHaveAttribute('aria-activedescendant', (await first.getAttribute('id'))!);
+  await box.press('ArrowUp');
+  await expect(first).toHaveAttribute('aria-selected', 'false');
+  await expect(box).not.toHaveAttribute('aria-activedescendant');
+  await box.press('ArrowDown');
+  await box.press('Enter');
+  await expect(page).toHaveURL(/\/product\/cherry-blossom-stilettos$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Cherry Blossom Stilettos');
+
+  // In Bulgarian, a search that finds nothing is offered one that does, in the list and under the results.
+  await page.goto('/?lang=bg');
+  const bgBox = page.getByRole('combobox', { name: 'Търсене на продукти' });
+  await bgBox.pressSequentially('rhinstne');
+  await expect(page.getByText('Няма продукти, които да отговарят на търсенето.')).toBeVisible();
+  await expect(page.getByRole('main').getByRole('button', { name: 'Имахте предвид „rhinestone“?' })).toBeVisible();
+  const offer = page.getByRole('listbox', { name: 'Предложения за търсене' }).getByRole('option');
+  await expect(offer).toHaveText(['Имахте предвид „rhinestone“?']);
+  await bgBox.press('ArrowDown');
+  await bgBox.press('Enter');
+  await expect(bgBox).toHaveValue('rhinestone');
+  await expect(page).toHaveURL(/[?&]q=rhinestone(&|$)/);
+  await expect(cardNames(page).first()).toHaveText('Кристали за нокти във въртяща се кутийка');
+  await expect(page.getByRole('listbox')).toBeHidden();
 });
 
 test('a product page shows its gallery, used by keyboard and touch, its texts, and adds to the cart', async ({ page, adminApi, inbox }, testInfo) => {

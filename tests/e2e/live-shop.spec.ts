@@ -43,7 +43,7 @@ test('a visitor of a new live shop sees no demo banner and a kind word that prod
   await expect(page.getByText(/Demo shop/)).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'Add your first product' })).toHaveCount(0);
   // Nothing to search or sort yet.
-  await expect(page.getByRole('searchbox')).toHaveCount(0);
+  await expect(page.getByRole('combobox', { name: 'Search products' })).toHaveCount(0);
 
   await page.getByRole('button', { name: 'Български' }).click();
   await expect(page.getByText('Все още няма налични продукти. Заповядайте отново скоро.')).toBeVisible();

@@ -64,6 +64,10 @@ export function CatalogueFilters({ query, onChange }: CatalogueFiltersProps) {
             ref={input}
             id={`${id}-q`}
             type="search"
+            // A combobox from the start, whose list (and its state on the box) comes with the suggestions' code.
+            role="combobox"
+            aria-autocomplete="list"
+            aria-expanded={false}
             className="field__input"
             value={search}
             maxLength={MAX_SEARCH_LENGTH}

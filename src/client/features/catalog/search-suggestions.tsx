@@ -87,8 +87,6 @@ function SuggestionList({ input, text, onSearch }: SuggestionListProps) {
   useEffect(() => {
     const box = input.current;
     if (!box) return;
-    box.setAttribute('role', 'combobox');
-    box.setAttribute('aria-autocomplete', 'list');
     box.setAttribute('aria-controls', listId);
     box.setAttribute('aria-expanded', String(open));
     if (activeOption) box.setAttribute('aria-activedescendant', activeOption.id);
@@ -97,7 +95,9 @@ function SuggestionList({ input, text, onSearch }: SuggestionListProps) {
   useEffect(() => {
     const box = input.current;
     return () => {
-      for (const name of ['role', 'aria-autocomplete', 'aria-controls', 'aria-expanded', 'aria-activedescendant']) box?.removeAttribute(name);
+      box?.removeAttribute('aria-controls');
+      box?.removeAttribute('aria-activedescendant');
+      box?.setAttribute('aria-expanded', 'false');
     };
   }, [input]);
 
