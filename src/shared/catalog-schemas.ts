@@ -16,6 +16,7 @@ import {
   MAX_QUESTION_CHOICES,
   type ProductModel,
 } from './product-options.js';
+import { MAX_SYNONYM_GROUPS, MAX_SYNONYM_LENGTH, MAX_SYNONYMS_PER_GROUP, searchKey } from './search.js';
 import { MAX_STOCK } from './stock.js';
 import { typedText } from './text.js';
 import { RETURN_RULES, type ReturnRule } from './withdrawals.js';
@@ -337,3 +338,30 @@ export const savedNailSizesSchema = z.object({
   // Each size is checked with the chart (validateNailSizes), whose refusals name the sizes as a whole.
   sizes: z.array(z.unknown(), { error: 'choices.errors.sizesIncomplete' }).nullable(),
 });
+
+const synonymMessages = 'admin.synonyms.messages';
+
+/**
+ * The admin's search synonyms: up to 100 groups, each of 2 to 10 words or phrases of up to 60
+ * characters that a search can find (letters or digits).
+ */
+export const searchSynonymsSchema = z.object({
+  groups: z
+    .array(
+      z
+        .array(
+          z
+            .string({ error: `${synonymMessages}.noWord` })
+            .trim()
+            .max(MAX_SYNONYM_LENGTH, { error: `${synonymMessages}.tooLong` })
+            .refine((phrase) => searchKey(phrase) !== '', { error: `${synonymMessages}.noWord` }),
+          { error: `${synonymMessages}.tooFew` },
+        )
+        .min(2, { error: `${synonymMessages}.tooFew` })
+        .max(MAX_SYNONYMS_PER_GROUP, { error: `${synonymMessages}.tooMany` }),
+      { error: `${synonymMessages}.tooManyGroups` },
+    )
+    .max(MAX_SYNONYM_GROUPS, { error: `${synonymMessages}.tooManyGroups` }),
+});
+
+export type SearchSynonyms = z.output<typeof searchSynonymsSchema>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { latinLowerCase, SEARCH_MAX_WORDS, searchKey, searchTerms, wordStem } from './search.js';
+import { latinLowerCase, SEARCH_MAX_WORDS, searchKey, searchTerms, synonymAlternatives, wordStem, type SearchTerm } from './search.js';
 
 describe('latinLowerCase', () => {
   it.each([
@@ -62,5 +62,23 @@ describe('searchTerms', () => {
 
   it('finds nothing to search in punctuation alone', () => {
     expect(searchTerms('%%% ___ \\')).toEqual([]);
+  });
+});
+
+describe('the admin’s synonyms in a search', () => {
+  const words = (parts: SearchTerm[][][]) => parts.map((ways) => ways.map((way) => way.map((term) => term.word).join(' ')));
+  const groups = [['press-on', 'изкуствени нокти'], ['decals', 'stickers', 'стикери'], ['nail', 'нокът']];
+
+  it('lets each part of a search be said by any phrase of its group, the longest phrase held first', () => {
+    expect(words(synonymAlternatives(searchTerms('press on nails red'), groups))).toEqual([['pres on', 'izkustveni nokti'], ['nails', 'nokat'], ['red']]);
+    expect(words(synonymAlternatives(searchTerms('стикерите'), groups))).toEqual([['stikerite', 'dekals', 'stikeri']]);
+    expect(words(synonymAlternatives(searchTerms('glitter'), groups))).toEqual([['gliter']]);
+  });
+
+  it('bounds the words a search brings in', () => {
+    const many = [Array.from({ length: 10 }, (_, index) => `phrase${index} of three words${index}`).concat('gift')];
+    const parts = synonymAlternatives(searchTerms('gift'), many);
+    expect(parts.flat(2).length).toBeLessThanOrEqual(24);
+    expect(words(parts)[0]![0]).toBe('gift');
   });
 });

@@ -88,6 +88,50 @@ export function searchTerms(search: string): SearchTerm[] {
   return [...new Set(words)].slice(0, SEARCH_MAX_WORDS).map((word) => ({ word, stem: wordStem(word) }));
 }
 
+/**
+ * The admin's synonyms: groups of words or phrases that mean the same to a shopper ("press-on",
+ * "изкуствени нокти"). A search holding one of a group's phrases also finds products holding any
+ * other phrase of the group instead.
+ */
+export const MAX_SYNONYM_GROUPS = 100;
+export const MAX_SYNONYMS_PER_GROUP = 10;
+export const MAX_SYNONYM_LENGTH = 60;
+
+/** The most searched words, with those of the synonyms a search brings in, that one search matches. */
+const MAX_SEARCH_TERMS = 24;
+
+/**
+ * The ways of saying each part of a search: a part is one searched word, or a phrase of a synonym
+ * group that the search holds (its words in a row, each in any form: "nails" for "nail"), which
+ * may then be said by any phrase of its group. A product must hold one way of saying every part.
+ */
+export function synonymAlternatives(terms: readonly SearchTerm[], groups: readonly (readonly string[])[]): SearchTerm[][][] {
+  const phrases = groups.map((group) => group.map(searchTerms).filter((phrase) => phrase.length > 0));
+  const sameWord = (one: SearchTerm, other: SearchTerm) => one.word === other.word || one.stem === other.stem;
+  const parts: SearchTerm[][][] = [];
+  let count = terms.length;
+  for (let at = 0; at < terms.length; ) {
+    let best: { phrase: SearchTerm[]; group: SearchTerm[][] } | undefined;
+    for (const group of phrases) {
+      for (const phrase of group) {
+        const fits = phrase.length > (best?.phrase.length ?? 0) && phrase.every((word, index) => terms[at + index] && sameWord(word, terms[at + index]!));
+        if (fits) best = { phrase, group };
+      }
+    }
+    const said = terms.slice(at, at + (best?.phrase.length ?? 1));
+    const others = (best?.group ?? []).filter((phrase) => phrase !== best?.phrase);
+    const alternatives = [said];
+    for (const other of others) {
+      if (count + other.length > MAX_SEARCH_TERMS) break;
+      alternatives.push(other);
+      count += other.length;
+    }
+    parts.push(alternatives);
+    at += said.length;
+  }
+  return parts;
+}
+
 /** A product's stored search texts (products.search_text and search_name) from its names and descriptions. */
 export const productSearchColumns = (name: { en: string; bg: string }, description: { en: string; bg: string }) => ({
   searchText: searchKey([name.en, name.bg, description.en, description.bg].join(' ')),

@@ -162,6 +162,7 @@ test('the admin tabs follow the arrow keys, Home and End, with one tab stop', as
   const returnsTab = page.getByRole('tab', { name: 'Returns' });
   const discountsTab = page.getByRole('tab', { name: 'Discounts' });
   const giftCardsTab = page.getByRole('tab', { name: 'Gift cards' });
+  const synonymsTab = page.getByRole('tab', { name: 'Search synonyms' });
   await expect(dashboardTab).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByRole('tabpanel', { name: 'Dashboard' })).toBeVisible();
 
@@ -174,10 +175,12 @@ test('the admin tabs follow the arrow keys, Home and End, with one tab stop', as
     ['ArrowRight', returnsTab, '/admin?tab=returns'],
     ['ArrowRight', discountsTab, '/admin?tab=discounts'],
     ['ArrowRight', giftCardsTab, '/admin?tab=gift-cards'],
+    ['ArrowRight', synonymsTab, '/admin?tab=synonyms'],
     ['ArrowRight', dashboardTab, '/admin'],
-    ['ArrowLeft', giftCardsTab, '/admin?tab=gift-cards'],
+    ['ArrowLeft', synonymsTab, '/admin?tab=synonyms'],
     ['Home', dashboardTab, '/admin'],
-    ['End', giftCardsTab, '/admin?tab=gift-cards'],
+    ['End', synonymsTab, '/admin?tab=synonyms'],
+    ['ArrowLeft', giftCardsTab, '/admin?tab=gift-cards'],
     ['ArrowLeft', discountsTab, '/admin?tab=discounts'],
     ['ArrowLeft', returnsTab, '/admin?tab=returns'],
     ['ArrowLeft', sizeChartTab, '/admin?tab=size-chart'],

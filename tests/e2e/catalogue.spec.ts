@@ -111,6 +111,31 @@ test('suggests products as the buyer types, even with a typo, chosen by keyboard
   await expect(page.getByRole('listbox')).toBeHidden();
 });
 
+test('the admin writes search synonyms in Bulgarian, a line she could not mean is refused by its number, and shoppers find by them', async ({ page, adminApi }) => {
+  await page.context().addCookies((await adminApi.storageState()).cookies);
+  await page.goto('/admin?tab=synonyms&lang=bg');
+  const text = page.getByLabel('Групи синоними, по една на ред');
+  await expect(text).toHaveValue('');
+  await text.fill('манекен, измерване на ноктите\nтренажор');
+  await page.getByRole('button', { name: 'Запазване на синонимите' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Ред 2: Групата има нужда от поне две думи или израза, разделени със запетаи.');
+  await expect(text).toBeFocused();
+  await expect(text).toHaveAttribute('aria-invalid', 'true');
+  const audit = await auditPage(page, 'admin: search synonyms, refused');
+  expect(audit.problems).toEqual([]);
+  await text.fill('манекен, измерване на ноктите\n\nтренажор, practice hand');
+  await page.getByRole('button', { name: 'Запазване на синонимите' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Синонимите са запазени.' })).toBeVisible();
+  try {
+    await page.goto('/?q=manekeni&lang=bg');
+    await expect(cardNames(page).first()).toHaveText('Комплект за измерване на ноктите');
+    await page.goto('/admin?tab=synonyms&lang=bg');
+    await expect(text).toHaveValue('манекен, измерване на ноктите\nтренажор, practice hand');
+  } finally {
+    expect((await adminApi.put('/api/admin/search-synonyms', { data: { groups: [] } })).status()).toBe(200);
+  }
+});
+
 test('a product page shows its gallery, used by keyboard and touch, its texts, and adds to the cart', async ({ page, adminApi, inbox }, testInfo) => {
   const name = `Zz Gallery Set ${Date.now().toString(36)}`;
   let product = await createProduct(adminApi, name, '31.50', 4);

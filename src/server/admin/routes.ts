@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ADMIN_ORDERS_PAGE_SIZE, type AdminOrderDetail, type AdminOrderPage } from '#shared/admin.js';
-import { productFieldsSchema, productModelSchema, type ProductModelInput } from '#shared/catalog-schemas.js';
+import { productFieldsSchema, productModelSchema, type ProductModelInput, type SearchSynonyms } from '#shared/catalog-schemas.js';
 import type { NailSizeChart } from '#shared/nail-sizes.js';
 import { WORK_LIST_STATUSES, type WorkListResponse } from '#shared/work-list.js';
 import { photoOrderSchema } from '#shared/photo-schemas.js';
@@ -18,6 +18,7 @@ import { requireAdmin } from '#server/auth/session.js';
 import { addPhoto, arrangePhotos, removePhoto } from '#server/catalog/photos.js';
 import { ADMIN_PRODUCTS_LIMIT, listProducts } from '#server/catalog/product-queries.js';
 import { createProduct, deleteProduct, updateProduct, type ProductFields, type StockInput } from '#server/catalog/product-writes.js';
+import { readSearchSynonyms, saveSearchSynonyms } from '#server/catalog/search-synonyms.js';
 import { saveSizeChart } from '#server/catalog/size-chart.js';
 import type { Database } from '#server/db/client.js';
 import { HttpError } from '#server/http/errors.js';
@@ -213,6 +214,17 @@ export function registerAdminRoutes(
   app.put('/api/admin/size-chart', async (request): Promise<NailSizeChart> => {
     await requireAdmin(db, request);
     return saveSizeChart(db, request.body);
+  });
+
+  app.get('/api/admin/search-synonyms', async (request, reply): Promise<SearchSynonyms> => {
+    await requireAdmin(db, request);
+    reply.header('cache-control', 'no-store');
+    return readSearchSynonyms(db);
+  });
+
+  app.put('/api/admin/search-synonyms', async (request): Promise<SearchSynonyms> => {
+    await requireAdmin(db, request);
+    return saveSearchSynonyms(db, request.body);
   });
 
   // The maker's work list: lines of open orders still to be made, soonest due first.

@@ -8,7 +8,7 @@ import { productCombinations, productPhotos, productSlugs, products } from '#ser
 import { selectRows } from '#server/db/transaction.js';
 import { imageUrlForKey } from '#server/images/product-images.js';
 import { catalogueVersion } from './catalogue-state.js';
-import { closestSearch, findSearchWords, findsNothing, productSearchTerms, searchCondition, searchRank, useSearchSettings, type FoundWords } from './product-search.js';
+import { closestSearch, findSearch, findsNothing, productSearchTerms, searchCondition, searchRank, useSearchSettings, type FoundSearch } from './product-search.js';
 
 /** A product's columns but its search texts, which only the search reads (and which are most of a row). */
 type ProductRow = Omit<typeof products.$inferSelect, 'searchText' | 'searchName' | 'searchWords' | 'searchNameWords'>;
@@ -123,7 +123,7 @@ export interface CatalogueFilter extends Partial<CatalogueQuery> {
   pageSize?: number;
 }
 
-function catalogueConditions(filter: CatalogueFilter, found: FoundWords[]): SQL | undefined {
+function catalogueConditions(filter: CatalogueFilter, found: FoundSearch): SQL | undefined {
   const conditions: SQL[] = [];
   if (filter.category) conditions.push(eq(products.category, filter.category));
   const searched = searchCondition(found);
@@ -132,7 +132,7 @@ function catalogueConditions(filter: CatalogueFilter, found: FoundWords[]): SQL 
   return conditions.length > 0 ? and(...conditions) : undefined;
 }
 
-function catalogueOrder(filter: CatalogueFilter, found: FoundWords[]): SortKey[] {
+function catalogueOrder(filter: CatalogueFilter, found: FoundSearch): SortKey[] {
   const byId = { key: products.id };
   switch (filter.sort) {
     case 'relevance': {
@@ -140,7 +140,8 @@ function catalogueOrder(filter: CatalogueFilter, found: FoundWords[]): SortKey[]
       // sort=name alone): equal matches follow the English names, so the page's head and the app agree.
       const byName = [...byNameIn('en'), byId];
       // What can be bought now before what is sold out, then the best matches.
-      return found.length > 0 ? [{ key: sql`(${stockConditions.soldOut})` }, { key: searchRank(found), descending: true }, ...byName] : byName;
+      // coalesce: for a product made to order (stock null) the condition is null, which would sort last.
+      return found.length > 0 ? [{ key: sql`coalesce((${stockConditions.soldOut}), false)` }, { key: searchRank(found), descending: true }, ...byName] : byName;
     }
     case 'newest':
       return [{ key: products.createdAt, descending: true }, byId];
@@ -164,13 +165,13 @@ export async function listProducts(db: Executor, filter: CatalogueFilter = {}): 
   const terms = filter.q ? productSearchTerms(filter.q) : [];
   if (terms.length > 0) return db.transaction(async (tx) => {
     await useSearchSettings(tx);
-    const found = await findSearchWords(tx, terms);
+    const found = await findSearch(tx, terms);
     return findsNothing(found) ? { products: [], total: 0 } : listProductsWhere(tx, filter, found);
   });
   return listProductsWhere(db, filter, []);
 }
 
-async function listProductsWhere(db: Executor, filter: CatalogueFilter, found: FoundWords[]): Promise<{ products: Product[]; total: number }> {
+async function listProductsWhere(db: Executor, filter: CatalogueFilter, found: FoundSearch): Promise<{ products: Product[]; total: number }> {
   const pageSize = filter.pageSize ?? CATALOGUE_PAGE_SIZE;
   const page = filter.page ?? 1;
   const where = catalogueConditions(filter, found);
@@ -223,7 +224,7 @@ export async function searchSuggestions(db: Executor, search: string, language: 
   if (terms.length === 0) return { products: [], didYouMean: null };
   return db.transaction(async (tx) => {
     await useSearchSettings(tx);
-    const found = await findSearchWords(tx, terms);
+    const found = await findSearch(tx, terms);
     const rows = findsNothing(found)
       ? []
       : await tx
@@ -235,7 +236,7 @@ export async function searchSuggestions(db: Executor, search: string, language: 
     if (rows.length > 0) return { products: rows.map((row) => ({ slug: row.slug, name: { en: row.en, bg: row.bg } })), didYouMean: null };
     const corrected = await closestSearch(tx, terms, language);
     const correctedTerms = corrected ? productSearchTerms(corrected) : [];
-    const correctedFound = correctedTerms.length > 0 ? await findSearchWords(tx, correctedTerms) : [];
+    const correctedFound = correctedTerms.length > 0 ? await findSearch(tx, correctedTerms) : [];
     const [counted] = correctedFound.length > 0 && !findsNothing(correctedFound) ? await tx.select({ total: count() }).from(products).where(searchCondition(correctedFound)) : [];
     return { products: [], didYouMean: counted && counted.total > 0 ? corrected : null };
   });

@@ -1,8 +1,9 @@
 import { and, or, sql, type SQL } from 'drizzle-orm';
-import { searchKey, searchTerms, type SearchTerm } from '#shared/search.js';
+import { searchKey, searchTerms, synonymAlternatives, type SearchTerm } from '#shared/search.js';
 import type { Executor } from '#server/db/client.js';
 import { products, searchWords } from '#server/db/schema.js';
 import { selectRows } from '#server/db/transaction.js';
+import { readSearchSynonyms } from './search-synonyms.js';
 
 /*
  * The catalogue's forgiving search (shared/search.ts brings texts and searches into one form). Every
@@ -24,6 +25,11 @@ import { selectRows } from '#server/db/transaction.js';
 const WORD_LIKENESS = 0.5;
 /** The shortest searched word matched by likeness; a shorter one is looked for as it is. */
 const LIKENESS_MIN_LENGTH = 4;
+/**
+ * The shortest stem found inside a word rather than at its start: "stone" in "rhinestone", but not
+ * "oil" in "foil" or "perl" in "superlative".
+ */
+const HOLDING_MIN_LENGTH = 5;
 /** Alike words at least this alike rank above the others. */
 const CLOSE_LIKENESS = 0.7;
 
@@ -49,13 +55,14 @@ export interface FoundWords {
 
 /**
  * For each searched word, the catalogue's words that it finds (through search_words' trigram index),
- * by kind of match. A search whose word finds none finds no product.
+ * by kind of match.
  */
-export async function findSearchWords(tx: Executor, terms: readonly SearchTerm[]): Promise<FoundWords[]> {
+async function findSearchWords(tx: Executor, terms: readonly SearchTerm[]): Promise<FoundWords[]> {
   // Catalogue words are made of [a-z0-9] only (searchKey), so a stem needs no escaping in a LIKE pattern, and a space joins them.
   const lists = terms.map(({ word, stem }) => {
     const alike = word.length >= LIKENESS_MIN_LENGTH ? sql` or ${word} <% ${searchWords.word}` : sql``;
-    return sql`array_to_string(array(select ${searchWords.word} from ${searchWords} where ${searchWords.word} like ${`%${stem}%`}${alike}), ' ')`;
+    const pattern = stem.length >= HOLDING_MIN_LENGTH ? `%${stem}%` : `${stem}%`;
+    return sql`array_to_string(array(select ${searchWords.word} from ${searchWords} where ${searchWords.word} like ${pattern}${alike}), ' ')`;
   });
   const [row] = await selectRows<Record<string, string>>(tx, sql`select ${sql.join(lists.map((list, index) => sql`${list} as ${sql.identifier(`t${index}`)}`), sql`, `)}`);
   return terms.map(({ word, stem }, index) => {
@@ -73,33 +80,55 @@ export async function findSearchWords(tx: Executor, terms: readonly SearchTerm[]
 
 const allOf = (found: FoundWords) => [...found.same, ...found.starting, ...found.holding, ...found.close, ...found.alike];
 
-/** Whether any searched word found no catalogue word, so that no product can match. */
-export const findsNothing = (found: readonly FoundWords[]) => found.some((words) => allOf(words).length === 0);
+/**
+ * A search ready to be matched: for each part of it (a searched word, or a phrase of the admin's
+ * synonyms), the ways of saying it that find catalogue words, each way as the words found for each
+ * of its searched words. A part with no such way finds no product.
+ */
+export type FoundSearch = FoundWords[][][];
+
+/** The search's parts and their ways of saying them (shared/search.ts synonymAlternatives), with the catalogue words each finds. */
+export async function findSearch(tx: Executor, terms: readonly SearchTerm[]): Promise<FoundSearch> {
+  const { groups } = await readSearchSynonyms(tx);
+  const parts = synonymAlternatives(terms, groups);
+  const distinct = [...new Map(parts.flat(2).map((term) => [term.word, term])).values()];
+  const found = await findSearchWords(tx, distinct);
+  const byWord = new Map(distinct.map((term, index) => [term.word, found[index]!]));
+  return parts.map((ways) => ways.map((way) => way.map((term) => byWord.get(term.word)!)).filter((way) => way.every((words) => allOf(words).length > 0)));
+}
+
+/** Whether some part of the search finds no catalogue word in any way of saying it, so that no product can match. */
+export const findsNothing = (search: FoundSearch) => search.some((ways) => ways.length === 0);
 
 /** The words as one array parameter: a space joins them, as no word holds one. */
 const wordArray = (words: readonly string[]) => sql`string_to_array(${words.join(' ')}, ' ')`;
 
-/** The products that have a word found for every searched word. */
-export function searchCondition(found: readonly FoundWords[]): SQL | undefined {
-  return and(...found.map((words) => sql`${products.searchWords} && ${wordArray(allOf(words))}`));
+/** The products that hold, for every part of the search, a word found for each word of one way of saying it. */
+export function searchCondition(search: FoundSearch): SQL | undefined {
+  return and(...search.map((ways) => or(...ways.map((way) => and(...way.map((words) => sql`${products.searchWords} && ${wordArray(allOf(words))}`))))));
 }
 
-/** How well a product matches the search: higher first. */
-export function searchRank(found: readonly FoundWords[]): SQL {
-  const scores = found.map((words) => {
-    const inName = ([kind, score]: [string[], number]) => (kind.length > 0 ? sql`when ${products.searchNameWords} && ${wordArray(kind)} then ${sql.raw(String(score))} ` : sql``);
-    const tiers: [string[], number][] = [
-      [words.same, 5],
-      [words.starting, 4],
-      [words.holding, 3],
-      [words.close, 2],
-      [words.alike, 1],
-    ];
-    const byPart = [...words.same, ...words.starting, ...words.holding];
-    const inText = byPart.length > 0 ? sql` + case when ${products.searchWords} && ${wordArray(byPart)} then 1 else 0 end` : sql``;
-    return sql`(case ${sql.join(tiers.map(inName))}else 0 end${inText})`;
-  });
-  return sql.join(scores, sql` + `);
+/** How well one searched word's catalogue words match a product: in its name (how closely), or in its description. */
+function wordRank(words: FoundWords): SQL {
+  const inName = ([kind, score]: [string[], number]) => (kind.length > 0 ? sql`when ${products.searchNameWords} && ${wordArray(kind)} then ${sql.raw(String(score))} ` : sql``);
+  const tiers: [string[], number][] = [
+    [words.same, 5],
+    [words.starting, 4],
+    [words.holding, 3],
+    [words.close, 2],
+    [words.alike, 1],
+  ];
+  const byPart = [...words.same, ...words.starting, ...words.holding];
+  const inText = byPart.length > 0 ? sql` + case when ${products.searchWords} && ${wordArray(byPart)} then 1 else 0 end` : sql``;
+  return sql`(case ${sql.join(tiers.map(inName))}else 0 end${inText})`;
+}
+
+/** How well a product matches the search: higher first. A product matches a part in one way of saying it, which alone scores. */
+export function searchRank(search: FoundSearch): SQL {
+  return sql.join(
+    search.flat(2).map((words) => wordRank(words)),
+    sql` + `,
+  );
 }
 
 /**

@@ -2,6 +2,7 @@ import { useQuery, type QueryClient } from '@tanstack/react-query';
 import type { AdminOrderDetail, AdminOrderPage } from '#shared/admin.js';
 import type { ChangeOrderStatusRequest } from '#shared/admin-order-schemas.js';
 import type { Product } from '#shared/catalog.js';
+import type { SearchSynonyms } from '#shared/catalog-schemas.js';
 import type { OrderStatus } from '#shared/order-status.js';
 import type { PhotoOrderInput } from '#shared/photo-schemas.js';
 import type { NailSizeChart } from '#shared/nail-sizes.js';
@@ -138,6 +139,18 @@ export const useWorkList = (status: WorkListStatus | '') =>
     queryFn: async () => (await requestJson<WorkListResponse>(`/api/admin/work-list${status ? `?${new URLSearchParams({ status })}` : ''}`)).lines,
     placeholderData: (previous) => previous,
   });
+
+const synonymsKey = ['admin', 'search-synonyms'] as const;
+
+/** The admin's search synonyms. */
+export const useSearchSynonyms = () => useQuery({ queryKey: synonymsKey, queryFn: () => requestJson<SearchSynonyms>('/api/admin/search-synonyms'), staleTime: 0 });
+
+/** Saves the synonyms whole; the server's answer becomes the one the editor shows. */
+export async function saveSearchSynonyms(synonyms: SearchSynonyms, queryClient: QueryClient): Promise<SearchSynonyms> {
+  const saved = await requestJson<SearchSynonyms>('/api/admin/search-synonyms', { method: 'PUT', body: JSON.stringify(synonyms) });
+  queryClient.setQueryData(synonymsKey, saved);
+  return saved;
+}
 
 const sizeChartKey = ['size-chart'] as const;
 
