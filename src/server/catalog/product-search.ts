@@ -41,7 +41,7 @@ export function productSearchTerms(search: string): SearchTerm[] {
 }
 
 /** The catalogue's words that one searched word finds, from the best kind of match to the least. */
-export interface FoundWords {
+interface FoundWords {
   /** The searched word itself. */
   same: string[];
   /** Words starting with its stem ("perla" for "perli"). */
