@@ -50,6 +50,7 @@ import { registerDocumentRoutes } from '#server/invoices/routes.js';
 import { registerProductCsvRoutes } from '#server/import/routes.js';
 import { newPromotionGuessLimit, registerPromotionRoutes } from '#server/promotions/routes.js';
 import { registerReturnsRoutes } from '#server/returns/routes.js';
+import { registerSimilarPieceRoutes } from '#server/similar-pieces/routes.js';
 import { registerPageFallback, type PageSource } from './pages.js';
 import { registerSeoRoutes } from '#server/seo/routes.js';
 
@@ -191,6 +192,7 @@ export async function buildApp({
   registerCartRoutes(app, db);
   registerAddressRoutes(app, db);
   registerAccountRoutes(app, db);
+  registerSimilarPieceRoutes(app, db);
   const promotionGuesses = newPromotionGuessLimit();
   registerPromotionRoutes(app, db, promotionGuesses, config.pricing.currency);
   registerOrderRoutes(app, db, checkoutSettings, metrics, promotionGuesses);

@@ -162,6 +162,7 @@ test('the admin tabs follow the arrow keys, Home and End, with one tab stop', as
   const returnsTab = page.getByRole('tab', { name: 'Returns' });
   const discountsTab = page.getByRole('tab', { name: 'Discounts' });
   const giftCardsTab = page.getByRole('tab', { name: 'Gift cards' });
+  const requestsTab = page.getByRole('tab', { name: 'Requests' });
   const synonymsTab = page.getByRole('tab', { name: 'Search synonyms' });
   await expect(dashboardTab).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByRole('tabpanel', { name: 'Dashboard' })).toBeVisible();
@@ -175,11 +176,13 @@ test('the admin tabs follow the arrow keys, Home and End, with one tab stop', as
     ['ArrowRight', returnsTab, '/admin?tab=returns'],
     ['ArrowRight', discountsTab, '/admin?tab=discounts'],
     ['ArrowRight', giftCardsTab, '/admin?tab=gift-cards'],
+    ['ArrowRight', requestsTab, '/admin?tab=requests'],
     ['ArrowRight', synonymsTab, '/admin?tab=synonyms'],
     ['ArrowRight', dashboardTab, '/admin'],
     ['ArrowLeft', synonymsTab, '/admin?tab=synonyms'],
     ['Home', dashboardTab, '/admin'],
     ['End', synonymsTab, '/admin?tab=synonyms'],
+    ['ArrowLeft', requestsTab, '/admin?tab=requests'],
     ['ArrowLeft', giftCardsTab, '/admin?tab=gift-cards'],
     ['ArrowLeft', discountsTab, '/admin?tab=discounts'],
     ['ArrowLeft', returnsTab, '/admin?tab=returns'],

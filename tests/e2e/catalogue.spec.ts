@@ -136,6 +136,37 @@ test('the admin writes search synonyms in Bulgarian, a line she could not mean i
   }
 });
 
+test('on a sold-out piece a buyer asks in Bulgarian for a similar one, and the admin sees the request and marks it answered', async ({ page, adminApi }) => {
+  const name = `Zz One-Off Set ${Date.now().toString(36)}`;
+  const product = await createProduct(adminApi, name, '45.00', 0);
+  await page.goto(`/product/${product.slug}?lang=bg`);
+  const request = page.getByRole('region', { name: 'Изчерпано – можем да ви направим подобно' });
+  await request.getByRole('button', { name: 'Поискайте подобно изделие' }).click();
+  const email = request.getByLabel('Вашият имейл');
+  await expect(email).toBeFocused();
+  await email.fill('не е имейл');
+  await request.getByRole('button', { name: 'Изпратете заявката' }).click();
+  await expect(request.getByRole('alert')).toHaveText('Моля, въведете валиден имейл адрес.');
+  await expect(email).toHaveAttribute('aria-invalid', 'true');
+  const audit = await auditPage(page, 'product page: a similar piece, refused');
+  expect(audit.problems).toEqual([]);
+  await email.fill('Maria@Example.com');
+  await request.getByLabel('Какво бихте искали? (по желание)').fill('Същия, но в люляково.');
+  await request.getByRole('button', { name: 'Изпратете заявката' }).click();
+  await expect(request.getByRole('status')).toHaveText('Благодарим ви! Ще ви пишем на maria@example.com.');
+
+  await page.context().addCookies((await adminApi.storageState()).cookies);
+  await page.goto('/admin?tab=requests&lang=en');
+  const lead = page.getByRole('list', { name: 'Open requests' }).getByRole('listitem').filter({ hasText: name });
+  await expect(lead.getByRole('link', { name })).toHaveAttribute('href', `/product/${product.slug}`);
+  await expect(lead).toContainText('maria@example.com');
+  await expect(lead).toContainText('Същия, но в люляково.');
+  await expect(lead).toContainText('Български');
+  await lead.getByRole('button', { name: 'Mark the request of maria@example.com as answered' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'The request is marked as answered.' })).toBeVisible();
+  await expect(lead).toHaveCount(0);
+});
+
 test('a product page shows its gallery, used by keyboard and touch, its texts, and adds to the cart', async ({ page, adminApi, inbox }, testInfo) => {
   const name = `Zz Gallery Set ${Date.now().toString(36)}`;
   let product = await createProduct(adminApi, name, '31.50', 4);

@@ -14,6 +14,7 @@ import { invalidInput } from '#server/http/validation.js';
 import { forgetRecipient, listCustomerMails } from '#server/mail/mail-queue.js';
 import { anonymiseCustomerOrders, listAllCustomerOrders } from '#server/orders/anonymise.js';
 import { anonymiseAfterSale } from '#server/returns/after-sale.js';
+import { forgetSimilarPieceRequests } from '#server/similar-pieces/service.js';
 import { readInvoiceBuyer } from './invoice-buyer.js';
 import { readNailSizes } from './nail-sizes.js';
 
@@ -92,6 +93,7 @@ async function eraseAccount(tx: Transaction, user: CurrentUser, placeholder: str
   await tx.update(users).set({ nailSizes: null, invoiceBuyer: null }).where(eq(users.id, user.id));
   await deleteCart(tx, user.id);
   await forgetSignInLinks(tx, user.email);
+  await forgetSimilarPieceRequests(tx, user.email);
   await removeAdmin(tx, user.email);
   const orderIds = await anonymiseCustomerOrders(tx, user.id, user.email, placeholder);
   await anonymiseAfterSale(tx, orderIds, placeholder);

@@ -966,3 +966,28 @@ export const importedRecords = pgTable(
   },
   (table) => [primaryKey({ columns: [table.source, table.collection, table.originalId] })],
 );
+
+/**
+ * A buyer's request for a piece like a sold-out one ("make me a similar one"), a lead for the maker.
+ * One open request per product and e-mail: asking again replaces its note. It keeps the product's
+ * names, so that it still reads after the product is deleted.
+ */
+export const similarPieceRequests = pgTable(
+  'similar_piece_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    productId: uuid('product_id').references(() => products.id, { onDelete: 'set null' }),
+    productNameEn: text('product_name_en').notNull(),
+    productNameBg: text('product_name_bg').notNull(),
+    email: text('email').notNull(),
+    note: text('note').notNull().default(''),
+    language: text('language').notNull(),
+    createdAt: createdAt(),
+    handledAt: moment('handled_at'),
+  },
+  (table) => [
+    uniqueIndex('similar_piece_requests_open_idx').on(table.productId, table.email).where(sql`${table.handledAt} is null`),
+    // The admin's list: open requests newest first.
+    index('similar_piece_requests_list_idx').on(table.createdAt).where(sql`${table.handledAt} is null`),
+  ],
+);

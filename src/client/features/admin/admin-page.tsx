@@ -17,14 +17,15 @@ import DiscountsPanel from './discounts-panel.js';
 import GiftCardsPanel from './gift-cards-panel.js';
 import DashboardPanel from './dashboard-panel.js';
 
-// The maker's work list, the size chart, returns and the search synonyms are opened now and then: each comes in a chunk of its own.
+// The maker's work list, the size chart, returns, requests and the search synonyms are opened now and then: each comes in a chunk of its own.
 const WorkListPanel = lazy(() => import('./work-list-panel.js'));
 const SizeChartEditor = lazy(() => import('./size-chart-editor.js'));
 const ReturnsPanel = lazy(() => import('./returns-panel.js'));
 const SearchSynonymsEditor = lazy(() => import('./search-synonyms-editor.js'));
+const SimilarRequestsPanel = lazy(() => import('./similar-requests-panel.js'));
 
 /** What a lazily loaded tab says while its chunk comes. */
-const LOADING_TEXTS = { workList: 'admin.workList.loading', returns: 'admin.returns.loading', sizeChart: 'admin.sizeChart.loading', synonyms: 'admin.synonyms.loading' } as const;
+const LOADING_TEXTS = { workList: 'admin.workList.loading', returns: 'admin.returns.loading', sizeChart: 'admin.sizeChart.loading', synonyms: 'admin.synonyms.loading', requests: 'admin.requests.loading' } as const;
 
 export default function AdminPage() {
   const { t, language } = useTranslation();
@@ -81,6 +82,8 @@ export default function AdminPage() {
               />
             ) : view.tab === 'returns' ? (
               <ReturnsPanel onToast={setToast} />
+            ) : view.tab === 'requests' ? (
+              <SimilarRequestsPanel onToast={setToast} />
             ) : view.tab === 'synonyms' ? (
               <SearchSynonymsEditor onToast={setToast} />
             ) : (

@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { Link, useLocation, useParams, useSearch } from 'wouter';
 import { GIFT_CARD_CATEGORY, pickText, type Product } from '#shared/catalog.js';
 import { isPlainProduct } from '#shared/product-options.js';
@@ -17,6 +17,9 @@ import { ProductChooser } from './product-chooser.js';
 import { ProductGallery } from './product-gallery.js';
 import { useProductPage } from './products-api.js';
 import { useAddToCart } from './use-add-to-cart.js';
+
+// Only a sold-out piece's page asks for it; without its code (offline) the page shows the rest.
+const SimilarPieceForm = lazy(() => import('./similar-piece-form.js').catch(() => ({ default: () => null })));
 
 /**
  * What the buyer reads about the right of withdrawal before she orders: sets made to her sizes or
@@ -86,6 +89,8 @@ function ProductPageContent({ notFound }: { notFound: ReactNode }) {
   const level = stockLevel(product.stock);
   const soldOut = level === 'soldOut';
   const countedByCombination = product.stockMode === 'combination' && product.optionGroups.length > 0;
+  // No piece can be bought now, in any combination: the buyer may ask for a similar one.
+  const noneLeft = countedByCombination ? product.combinations.every((combination) => combination.stock === 0) : soldOut;
   const notice = returnNotice(product);
   const stockText =
     level === 'madeToOrder'
@@ -154,6 +159,11 @@ function ProductPageContent({ notFound }: { notFound: ReactNode }) {
                 stockNote={countedByCombination ? null : <p className={`product-page__stock${soldOut ? ' product-page__stock--out' : ''}`}>{stockText}</p>}
                 onAdd={(chosen, onRefused) => void addToCart(product, chosen, (refusal) => onRefused(refusal.problem, refusal.message))}
               />
+            )}
+            {noneLeft && (
+              <Suspense fallback={null}>
+                <SimilarPieceForm productId={product.id} />
+              </Suspense>
             )}
             {notice && <p className="exempt-notice">{t(notice)}</p>}
             <div className="product-page__description">

@@ -1,0 +1,90 @@
+import { desc, eq, isNull, sql } from 'drizzle-orm';
+import { similarPieceRequestSchema, type SimilarPieceRequest } from '#shared/similar-pieces.js';
+import type { Executor } from '#server/db/client.js';
+import { productCombinations, products, similarPieceRequests } from '#server/db/schema.js';
+import { HttpError } from '#server/http/errors.js';
+import { parseInput } from '#server/http/validation.js';
+
+/** The most open requests the admin's list shows: a maker answers leads long before there are more. */
+const LIST_LIMIT = 200;
+
+const productNotFound = () => new HttpError(404, 'not_found', 'Product not found');
+
+/**
+ * Whether no piece of the product can be bought now: none in stock and none made to order, for the
+ * product or for every combination it counts apart.
+ */
+async function isSoldOut(tx: Executor, productId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({
+      soldOut: sql<boolean>`case when ${products.stockMode} = 'combination' then not exists (
+        select 1 from ${productCombinations} where ${productCombinations.productId} = ${products.id}
+          and (${productCombinations.stock} is null or ${productCombinations.stock} > 0))
+        else coalesce(${products.stock} = 0, false) end`,
+    })
+    .from(products)
+    .where(eq(products.id, productId));
+  if (!row) throw productNotFound();
+  return row.soldOut;
+}
+
+/**
+ * Records a buyer's request for a piece like this sold-out one. Asked again before the maker has
+ * answered, it replaces the note of her open request rather than adding another. A piece that can
+ * be bought now is refused (409 stock_changed): she is told to order it instead.
+ */
+export async function requestSimilarPiece(db: Executor, productId: string, input: unknown): Promise<{ created: boolean }> {
+  const request = parseInput(similarPieceRequestSchema, input);
+  return db.transaction(async (tx) => {
+    const [product] = await tx.select({ nameEn: products.nameEn, nameBg: products.nameBg }).from(products).where(eq(products.id, productId));
+    if (!product) throw productNotFound();
+    if (!(await isSoldOut(tx, productId))) throw new HttpError(409, 'stock_changed', 'This piece can be ordered now.');
+    const [row] = await tx
+      .insert(similarPieceRequests)
+      .values({ productId, productNameEn: product.nameEn, productNameBg: product.nameBg, email: request.email, note: request.note, language: request.language })
+      .onConflictDoUpdate({
+        target: [similarPieceRequests.productId, similarPieceRequests.email],
+        targetWhere: isNull(similarPieceRequests.handledAt),
+        set: { note: request.note, language: request.language, createdAt: sql`now()` },
+      })
+      // xmax is 0 for a row this statement inserted, and the updating transaction's id for one it updated.
+      .returning({ created: sql<boolean>`xmax = 0` });
+    return { created: row!.created };
+  });
+}
+
+/** The open requests, newest first. */
+export async function listSimilarPieceRequests(db: Executor): Promise<SimilarPieceRequest[]> {
+  const rows = await db
+    .select({ request: similarPieceRequests, slug: products.slug })
+    .from(similarPieceRequests)
+    .leftJoin(products, eq(products.id, similarPieceRequests.productId))
+    .where(isNull(similarPieceRequests.handledAt))
+    .orderBy(desc(similarPieceRequests.createdAt), desc(similarPieceRequests.id))
+    .limit(LIST_LIMIT);
+  return rows.map(({ request, slug }) => ({
+    id: request.id,
+    productSlug: slug,
+    productName: { en: request.productNameEn, bg: request.productNameBg },
+    email: request.email,
+    note: request.note,
+    language: request.language === 'bg' ? 'bg' : 'en',
+    createdAt: request.createdAt.toISOString(),
+    handledAt: request.handledAt?.toISOString() ?? null,
+  }));
+}
+
+/** Marks a request answered, which takes it off the list; answering one twice is no error. */
+export async function markSimilarPieceRequestHandled(db: Executor, id: string): Promise<void> {
+  const updated = await db
+    .update(similarPieceRequests)
+    .set({ handledAt: sql`coalesce(${similarPieceRequests.handledAt}, now())` })
+    .where(eq(similarPieceRequests.id, id))
+    .returning({ id: similarPieceRequests.id });
+  if (updated.length === 0) throw new HttpError(404, 'not_found', 'No such request.');
+}
+
+/** Forgets the requests an e-mail made, when its account is deleted. */
+export async function forgetSimilarPieceRequests(tx: Executor, email: string): Promise<void> {
+  await tx.delete(similarPieceRequests).where(eq(similarPieceRequests.email, email));
+}
