@@ -511,7 +511,7 @@ function report(run: DatabaseRun, when: Date, loadBefore: number[], databaseNote
 function searchReport(latencies: Array<SearchLatency & { goalMs: number }>): string {
   const lines = [
     '',
-    `Catalogue search, in the benchmark's process on a new database per size filled with sample products: ${latencies[0]?.searches ?? 0} searches per size (each of scripts/bench-search.ts's ${ROUNDS} time(s), after 2 warm-up rounds), each timed whole as the API runs it (the page of matches, their count and their photos).`,
+    `Catalogue search, in the benchmark's process, on a new database per size filled with sample products: scripts/bench-search.ts's searches, each ${ROUNDS} time(s) after 2 warm-up rounds (${latencies[0]?.searches ?? 0} timings per size), each timed whole as the API runs it (the page of matches, their count and their photos).`,
     '',
     '| products | median ms | p95 ms | max ms | goal: p95 under |',
     '|---|---|---|---|---|',
