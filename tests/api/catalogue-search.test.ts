@@ -236,6 +236,17 @@ for (const target of databaseTargets) {
         // A word for a phrase, a phrase for a word, in another script, in another form, beside another word.
         // The oil is made to order, which can be bought now as much as what is in stock.
         expect((await search('serum'))[0]).toBe('Vanilla Cuticle Oil');
+        // The word searched comes before a synonym's phrase, however long.
+        const drops = testProduct({ name: 'Zq Serum Drops', priceMinor: 900, stock: 2 });
+        await testApp.database.db.insert(products).values(drops);
+        // Written past the API, which drops the answers kept: saving the synonyms again does.
+        await put(synonyms, admin);
+        try {
+          expect((await search('serum')).slice(0, 2)).toEqual(['Zq Serum Drops', 'Vanilla Cuticle Oil']);
+        } finally {
+          await testApp.database.db.delete(products).where(eq(products.slug, drops.slug));
+          await put(synonyms, admin);
+        }
         expect((await search('олиото'))[0]).toBe('Vanilla Cuticle Oil');
         expect(await search('vanilla serum')).toEqual(['Vanilla Cuticle Oil']);
         expect((await search('пиличка')).slice(0, 1)).toEqual(['Rose Glass Nail File']);

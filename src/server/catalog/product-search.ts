@@ -26,8 +26,8 @@ const WORD_LIKENESS = 0.5;
 /** The shortest searched word matched by likeness; a shorter one is looked for as it is. */
 const LIKENESS_MIN_LENGTH = 4;
 /**
- * The shortest stem found inside a word rather than at its start: "stone" in "rhinestone", but not
- * "oil" in "foil" or "perl" in "superlative".
+ * The shortest searched word whose stem is found inside a word rather than at its start: "stone" in
+ * "rhinestone", but not "oil" in "foil" or "perl" in "superlative".
  */
 const HOLDING_MIN_LENGTH = 5;
 /** Alike words at least this alike rank above the others. */
@@ -61,7 +61,7 @@ async function findSearchWords(tx: Executor, terms: readonly SearchTerm[]): Prom
   // Catalogue words are made of [a-z0-9] only (searchKey), so a stem needs no escaping in a LIKE pattern, and a space joins them.
   const lists = terms.map(({ word, stem }) => {
     const alike = word.length >= LIKENESS_MIN_LENGTH ? sql` or ${word} <% ${searchWords.word}` : sql``;
-    const pattern = stem.length >= HOLDING_MIN_LENGTH ? `%${stem}%` : `${stem}%`;
+    const pattern = word.length >= HOLDING_MIN_LENGTH ? `%${stem}%` : `${stem}%`;
     return sql`array_to_string(array(select ${searchWords.word} from ${searchWords} where ${searchWords.word} like ${pattern}${alike}), ' ')`;
   });
   const [row] = await selectRows<Record<string, string>>(tx, sql`select ${sql.join(lists.map((list, index) => sql`${list} as ${sql.identifier(`t${index}`)}`), sql`, `)}`);
@@ -123,10 +123,24 @@ function wordRank(words: FoundWords): SQL {
   return sql`(case ${sql.join(tiers.map(inName))}else 0 end${inText})`;
 }
 
-/** How well a product matches the search: higher first. A product matches a part in one way of saying it, which alone scores. */
+/**
+ * How well a product matches the search: higher first. Each part scores by the best way of saying it
+ * that the product holds whole (a synonym's phrase half held scores nothing): a phrase by its words'
+ * average, so that a longer one does not outweigh the word searched, which scores one more.
+ */
 export function searchRank(search: FoundSearch): SQL {
+  const wayRank = (way: FoundWords[]) => sql.join(way.map(wordRank), sql` + `);
+  const holdsWay = (way: FoundWords[]) => and(...way.map((words) => sql`${products.searchWords} && ${wordArray(allOf(words))}`));
+  const partRank = (ways: FoundWords[][]) =>
+    // One way: the search's condition already holds it.
+    ways.length === 1
+      ? wayRank(ways[0]!)
+      : sql`greatest(${sql.join(
+          ways.map((way, index) => sql`case when ${holdsWay(way)} then (${wayRank(way)}) / ${sql.raw(String(way.length))}.0 + ${sql.raw(index === 0 ? '1' : '0')} else 0 end`),
+          sql`, `,
+        )})`;
   return sql.join(
-    search.flat(2).map((words) => wordRank(words)),
+    search.map((ways) => sql`(${partRank(ways)})`),
     sql` + `,
   );
 }

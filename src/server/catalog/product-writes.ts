@@ -276,6 +276,8 @@ export async function refreshSearchTexts(db: Database): Promise<number> {
     await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK})`);
     const [done] = await tx.select().from(shopState).where(eq(shopState.key, SEARCH_TEXT_KEY));
     if (done?.value === SEARCH_TEXT_VERSION) return 0;
+    // Taken first, as product writes take it: none adds a word while old ones are cleared out, and answers kept by every process are dropped.
+    await catalogueChanged(tx);
     const rows = await tx.select().from(products);
     for (const row of rows) {
       const columns = productSearchColumns(productName(row), { en: row.descriptionEn, bg: row.descriptionBg });

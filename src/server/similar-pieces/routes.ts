@@ -22,9 +22,9 @@ export function registerSimilarPieceRoutes(app: FastifyInstance, db: Database): 
   app.post<{ Params: { productId: string } }>('/api/products/:productId/similar-requests', async (request, reply) => {
     const productId = uuidOf(request.params.productId, 'Product not found');
     requests.check(request.ip);
-    const { created } = await requestSimilarPiece(db, productId, request.body);
+    await requestSimilarPiece(db, productId, request.body);
     requests.miss(request.ip);
-    return reply.status(created ? 201 : 200).send({ received: true });
+    return reply.status(202).send({ received: true });
   });
 
   app.get('/api/admin/similar-requests', async (request, reply): Promise<SimilarPieceRequestList> => {

@@ -28,28 +28,33 @@ async function isSoldOut(tx: Executor, productId: string): Promise<boolean> {
   return row.soldOut;
 }
 
+/** The longest note an open request gathers from being asked again. */
+const GATHERED_NOTE_MAX_LENGTH = 4000;
+
 /**
- * Records a buyer's request for a piece like this sold-out one. Asked again before the maker has
- * answered, it replaces the note of her open request rather than adding another. A piece that can
- * be bought now is refused (409 stock_changed): she is told to order it instead.
+ * Records a buyer's request for a piece like this sold-out one. Asked again with the same e-mail
+ * before the maker has answered, its note is added to the open request's: nobody who knows her
+ * e-mail can replace what she wrote, and the answer is the same either way, so that it tells
+ * nobody whether she asked. A piece that can be bought now is refused (409): she is told to order it.
  */
-export async function requestSimilarPiece(db: Executor, productId: string, input: unknown): Promise<{ created: boolean }> {
+export async function requestSimilarPiece(db: Executor, productId: string, input: unknown): Promise<void> {
   const request = parseInput(similarPieceRequestSchema, input);
-  return db.transaction(async (tx) => {
+  await db.transaction(async (tx) => {
     const [product] = await tx.select({ nameEn: products.nameEn, nameBg: products.nameBg }).from(products).where(eq(products.id, productId));
     if (!product) throw productNotFound();
-    if (!(await isSoldOut(tx, productId))) throw new HttpError(409, 'stock_changed', 'This piece can be ordered now.');
-    const [row] = await tx
+    if (!(await isSoldOut(tx, productId))) throw new HttpError(409, 'stock_changed', 'This piece can be ordered now.', { messageKey: 'similarPiece.errors.available' });
+    const note = similarPieceRequests.note;
+    await tx
       .insert(similarPieceRequests)
       .values({ productId, productNameEn: product.nameEn, productNameBg: product.nameBg, email: request.email, note: request.note, language: request.language })
       .onConflictDoUpdate({
         target: [similarPieceRequests.productId, similarPieceRequests.email],
         targetWhere: isNull(similarPieceRequests.handledAt),
-        set: { note: request.note, language: request.language, createdAt: sql`now()` },
-      })
-      // xmax is 0 for a row this statement inserted, and the updating transaction's id for one it updated.
-      .returning({ created: sql<boolean>`xmax = 0` });
-    return { created: row!.created };
+        set: {
+          note: sql`case when excluded.note = '' or position(excluded.note in ${note}) > 0 then ${note}
+            else left(concat_ws(E'\n\n', nullif(${note}, ''), excluded.note), ${GATHERED_NOTE_MAX_LENGTH}) end`,
+        },
+      });
   });
 }
 

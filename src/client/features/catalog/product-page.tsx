@@ -90,7 +90,7 @@ function ProductPageContent({ notFound }: { notFound: ReactNode }) {
   const soldOut = level === 'soldOut';
   const countedByCombination = product.stockMode === 'combination' && product.optionGroups.length > 0;
   // No piece can be bought now, in any combination: the buyer may ask for a similar one.
-  const noneLeft = countedByCombination ? product.combinations.every((combination) => combination.stock === 0) : soldOut;
+  const noneLeft = product.stockMode === 'combination' ? product.combinations.every((combination) => combination.stock === 0) : soldOut;
   const notice = returnNotice(product);
   const stockText =
     level === 'madeToOrder'

@@ -60,6 +60,13 @@ function SuggestionList({ input, text, onSearch }: SuggestionListProps) {
 
   const suggestions = useSuggestions(typed);
   const found = text.trim().length >= MIN_LENGTH ? suggestions.data : undefined;
+  // New suggestions: none is chosen, so that an arrow pressed while they came does not land on another.
+  useEffect(() => setActive(-1), [found]);
+  // The latest onSearch, which the parent makes anew at each render, without making the options anew.
+  const latestOnSearch = useRef(onSearch);
+  useEffect(() => {
+    latestOnSearch.current = onSearch;
+  });
   const options = useMemo<Option[]>(
     () =>
       found
@@ -72,13 +79,13 @@ function SuggestionList({ input, text, onSearch }: SuggestionListProps) {
                   label: t('searchSuggestions.didYouMean', { search: found.didYouMean }),
                   choose: () => {
                     chosen.current = found.didYouMean!;
-                    onSearch(found.didYouMean!);
+                    latestOnSearch.current(found.didYouMean!);
                   },
                 },
               ]
             : []
         : [],
-    [found, listId, localize, navigate, onSearch, t],
+    [found, listId, localize, navigate, t],
   );
   const open = focused && !dismissed && options.length > 0;
   const activeOption = open ? options[active] : undefined;
@@ -160,7 +167,7 @@ function SuggestionList({ input, text, onSearch }: SuggestionListProps) {
           ))}
       </ul>
       <p className="visually-hidden" role="status" aria-live="polite">
-        {open && found && found.products.length > 0 ? t('searchSuggestions.count', { count: found.products.length }) : ''}
+        {!open || !found ? '' : found.products.length > 0 ? t('searchSuggestions.count', { count: found.products.length }) : options[0]?.label}
       </p>
     </>
   );
