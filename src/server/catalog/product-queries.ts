@@ -237,8 +237,9 @@ export async function searchSuggestions(db: Executor, search: string, language: 
     const corrected = await closestSearch(tx, terms, language);
     const correctedTerms = corrected ? productSearchTerms(corrected) : [];
     const correctedFound = correctedTerms.length > 0 ? await findSearch(tx, correctedTerms) : [];
-    const [counted] = correctedFound.length > 0 && !findsNothing(correctedFound) ? await tx.select({ total: count() }).from(products).where(searchCondition(correctedFound)) : [];
-    return { products: [], didYouMean: counted && counted.total > 0 ? corrected : null };
+    // The correction is offered only when it finds a product: one is enough to know.
+    const [finds] = correctedFound.length > 0 && !findsNothing(correctedFound) ? await tx.select({ id: products.id }).from(products).where(searchCondition(correctedFound)).limit(1) : [];
+    return { products: [], didYouMean: finds ? corrected : null };
   });
 }
 

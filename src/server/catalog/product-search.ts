@@ -48,7 +48,7 @@ interface FoundWords {
   starting: string[];
   /** Words holding its stem elsewhere. */
   holding: string[];
-  /** Words alike to it by a letter or two, the closest first. */
+  /** Words alike to it by a letter or two: very alike (CLOSE_LIKENESS), then the rest. */
   close: string[];
   alike: string[];
 }
@@ -103,9 +103,12 @@ export const findsNothing = (search: FoundSearch) => search.some((ways) => ways.
 /** The words as one array parameter: a space joins them, as no word holds one. */
 const wordArray = (words: readonly string[]) => sql`string_to_array(${words.join(' ')}, ' ')`;
 
-/** The products that hold, for every part of the search, a word found for each word of one way of saying it. */
+/** Whether the product holds one way of saying a part: a word found for each of its words. */
+const holdsWay = (way: FoundWords[]) => and(...way.map((words) => sql`${products.searchWords} && ${wordArray(allOf(words))}`));
+
+/** The products that hold, for every part of the search, one way of saying it. */
 export function searchCondition(search: FoundSearch): SQL | undefined {
-  return and(...search.map((ways) => or(...ways.map((way) => and(...way.map((words) => sql`${products.searchWords} && ${wordArray(allOf(words))}`))))));
+  return and(...search.map((ways) => or(...ways.map(holdsWay))));
 }
 
 /** How well one searched word's catalogue words match a product: in its name (how closely), or in its description. */
@@ -130,7 +133,6 @@ function wordRank(words: FoundWords): SQL {
  */
 export function searchRank(search: FoundSearch): SQL {
   const wayRank = (way: FoundWords[]) => sql.join(way.map(wordRank), sql` + `);
-  const holdsWay = (way: FoundWords[]) => and(...way.map((words) => sql`${products.searchWords} && ${wordArray(allOf(words))}`));
   const partRank = (ways: FoundWords[][]) =>
     // One way: the search's condition already holds it.
     ways.length === 1
