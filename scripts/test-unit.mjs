@@ -4,11 +4,14 @@
 // When SECOND_NODE names another Node.js binary as well (CI: Node 20 beside the Node 22 that runs
 // everything else, .ci/run), the tests run in two passes that share out the databases: on this Node
 // the API tests run on PostgreSQL, on SECOND_NODE on PGlite. Every API test still runs on both
-// databases, every unit test and every test that has no database choice runs on both Node versions,
-// and nothing runs twice on the same database. The passes run side by side, one worker each, their
-// output lines labelled: a pass spends much of its time waiting (for a server process to start, a
-// mail server's pause, a shutdown's deadline) while the other computes. Measured on two cores: 365 s
-// side by side against 428 s one after the other.
+// databases, every unit test and every test that has no database choice runs on both Node versions
+// (but those of the embedded database's own features, which run on PGlite's pass alone), and nothing
+// runs twice on the same database. The passes run side by side, one worker each, their output lines
+// labelled: a pass spends much of its time waiting (for a server process to start, a mail server's
+// pause, a shutdown's deadline) while the other computes.
+//
+// `--then-browser` (`npm test`) runs the browser tests (`npm run test:browser`) as soon as the first
+// pass ends, beside the second, which is the longer: one Vitest worker leaves a core of two idle.
 import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
@@ -31,8 +34,17 @@ function vitest(node, environment, args, label) {
   });
 }
 
+const thenBrowser = process.argv.includes('--then-browser');
+const vitestArgs = process.argv.slice(2).filter((arg) => arg !== '--then-browser');
+
+/** `npm run test:browser`, its output as it comes; resolves to whether it passed. */
+function browserTests() {
+  return new Promise((resolve) => spawn('npm', ['run', 'test:browser'], { stdio: 'inherit' }).on('close', (code) => resolve(code === 0)));
+}
+
 if (!secondNode) {
-  process.exitCode = (await vitest(process.execPath, {}, process.argv.slice(2))) ? 0 : 1;
+  const passed = await vitest(process.execPath, {}, vitestArgs);
+  process.exitCode = passed && (!thenBrowser || (await browserTests())) ? 0 : 1;
 } else {
   const version = spawnSync(secondNode, ['--version'], { encoding: 'utf8' });
   if (version.status !== 0) throw new Error(`SECOND_NODE=${secondNode} does not run: ${version.stderr}`);
@@ -41,8 +53,8 @@ if (!secondNode) {
   const hereLabel = `node ${process.version}, ${hereTargets}`;
   const thereLabel = `node ${version.stdout.trim()}, pglite`;
   const [here, there] = await Promise.all([
-    vitest(process.execPath, { TEST_DATABASE_TARGETS: hereTargets }, ['--maxWorkers=1'], hereLabel),
-    vitest(secondNode, { TEST_DATABASE_TARGETS: 'pglite', TEST_DATABASE_URL: '' }, ['--maxWorkers=1'], thereLabel),
+    vitest(process.execPath, { TEST_DATABASE_TARGETS: hereTargets }, ['--maxWorkers=1', ...vitestArgs], hereLabel).then(async (passed) => passed && (!thenBrowser || (await browserTests()))),
+    vitest(secondNode, { TEST_DATABASE_TARGETS: 'pglite', TEST_DATABASE_URL: '' }, ['--maxWorkers=1', ...vitestArgs], thereLabel),
   ]);
   process.exitCode = here && there ? 0 : 1;
 }

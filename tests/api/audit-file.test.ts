@@ -15,6 +15,7 @@ import { fillCart, placeOrder } from './shopper.js';
 import { signIn } from './sign-in.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';
 import { testProduct } from './test-products.js';
+import { serverCommand } from '../support/server-code.js';
 
 // The month's audit file for НАП: valid by the agency's schema, and its sums those of the month's
 // orders and refunds, whatever their currencies.
@@ -209,7 +210,7 @@ describeEachDatabase(
       // The embedded database is this test's own while it runs; a command beside it needs PostgreSQL.
       if (!testApp.databaseUrl) return test.skip();
       const command = (args: string[]) =>
-        promisify(execFile)(process.execPath, ['--import', 'tsx', projectPath('src/server/nra-audit-cli.ts'), ...args], {
+        promisify(execFile)(process.execPath, serverCommand('nra-audit-cli.ts', ...args), {
           env: { ...process.env, ...SELLER, DATABASE_URL: testApp.databaseUrl, PUBLIC_URL: 'http://shop.test' },
           encoding: 'buffer',
         });

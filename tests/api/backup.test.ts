@@ -16,6 +16,8 @@ import { startServerProcess, type ServerProcess } from '../support/server-proces
 import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
 import { ADMIN_EMAIL, addProductOverHttp, call, createShopPlace, exitOf, saveAddress, signInOverHttp, type ShopPlace } from './http-shopper.js';
 import { operationKey } from './shopper.js';
+import { testsEmbeddedDatabase } from './test-app.js';
+import { serverCommand } from '../support/server-code.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -34,7 +36,7 @@ function runCommand(script: 'backup-cli.ts' | 'restore-cli.ts', args: string[], 
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', projectPath('src/server', script), ...args],
+      serverCommand(script, ...args),
       { cwd: projectPath(), env: { ...inherited, NODE_ENV: 'test', ...environment }, timeout: 120_000 },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
     );
@@ -76,7 +78,7 @@ const imageBytes = async (url: string) => {
   return Buffer.from(await response.arrayBuffer());
 };
 
-describe('backups of a shop on the embedded database', () => {
+describe.skipIf(!testsEmbeddedDatabase)('backups of a shop on the embedded database', () => {
   it('are taken while the server runs, and restored into a new DATA_DIR hold the same orders and photos', { timeout: 300_000 }, async () => {
     const place = await createShopPlace('pglite', 'shop-backup-');
     cleanups.push(() => place.remove());

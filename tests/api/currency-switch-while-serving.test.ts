@@ -11,6 +11,7 @@ import { eventually, fillCart, operationKey } from './shopper.js';
 import { signIn } from './sign-in.js';
 import { createTestApp, databaseTargets, type TestApp } from './test-app.js';
 import { testProduct } from './test-products.js';
+import { serverCommand } from '../support/server-code.js';
 
 // `npm run currency:euro` run while BGN servers serve: a server must not go on selling the converted
 // prices as leva (a 19.56 BGN item sold as "BGN 10.00"). It hears the change at once and refuses
@@ -22,7 +23,7 @@ function currencyCommand(databaseUrl: string, args: string[] = []): Promise<{ co
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', projectPath('src/server/currency-cli.ts'), ...args],
+      serverCommand('currency-cli.ts', ...args),
       { cwd: projectPath(), env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: databaseUrl }, timeout: 60_000 },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
     );

@@ -16,6 +16,7 @@ import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
 import { eventually, fillCart, placeOrder, signInThroughInbox } from './shopper.js';
 import { createTestApp, databaseTargets, type TestApp } from './test-app.js';
 import { testProduct } from './test-products.js';
+import { serverCommand } from '../support/server-code.js';
 
 for (const target of databaseTargets) {
   describe(`a BGN shop converted to euro [${target}]`, () => {
@@ -162,7 +163,7 @@ describe('npm run currency:euro', () => {
   it('refuses while a server holds the embedded database, then converts once', { timeout: 60_000 }, async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'shop-currency-'));
     try {
-      const command = () => spawnSync(process.execPath, ['--import', 'tsx', projectPath('src/server/currency-cli.ts')], { cwd: projectPath(), env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' }, encoding: 'utf8' });
+      const command = () => spawnSync(process.execPath, serverCommand('currency-cli.ts'), { cwd: projectPath(), env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' }, encoding: 'utf8' });
       const held = await openDatabase({ dataDir });
       await held.db.insert(products).values(testProduct({ name: 'Gel Kit', priceMinor: 6900 }));
       const refused = command();

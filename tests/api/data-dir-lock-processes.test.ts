@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectPath } from '#server/project-path.js';
-import { TEST_INDEX_HTML } from './test-app.js';
+import { TEST_INDEX_HTML, testsEmbeddedDatabase } from './test-app.js';
+import { serverModule, serverNodeArguments } from '../support/server-code.js';
 
 // Real server processes, as `npm start` runs them, on one DATA_DIR: src/server/db/data-dir-lock.test.ts
 // tests the lock itself; this tests what an operator sees when a second server is started by mistake.
@@ -49,13 +50,13 @@ async function startServer(): Promise<Server> {
     HOST: '127.0.0.1',
     PORT: String(port),
     DATA_DIR: dataDir,
-    START_MODULE: projectPath('src/server/start-server.ts'),
-    PAGES_MODULE: projectPath('src/server/pages.ts'),
+    START_MODULE: serverModule('start-server.ts'),
+    PAGES_MODULE: serverModule('pages.ts'),
     TEST_CLIENT_DIR: clientDir,
   };
   // The embedded database is the point, whatever the test run was given.
   delete environment.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', SERVER], { cwd: projectPath(), env: environment, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...serverNodeArguments(), '--input-type=module', '-e', SERVER], { cwd: projectPath(), env: environment, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = once(child, 'exit').then(([code]) => code as number | null);
@@ -97,7 +98,7 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-describe('two server processes on one DATA_DIR', () => {
+describe.skipIf(!testsEmbeddedDatabase)('two server processes on one DATA_DIR', () => {
   it('stops the second with a message naming the first and exit code 1, while the first goes on serving', { timeout: 120_000 }, async () => {
     const first = await startServer();
     await untilServing(first);

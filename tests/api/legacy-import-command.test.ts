@@ -8,20 +8,20 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseLocation } from '#server/db/client.js';
 import { orders, productPhotos, products } from '#server/db/schema.js';
-import { projectPath } from '#server/project-path.js';
 import { legacyExport } from '../support/legacy-sample.js';
 import { createPostgresDatabase, databaseTargets } from './test-app.js';
+import { serverCommand } from '../support/server-code.js';
 
 /** A command, on the database the environment names: PostgreSQL by DATABASE_URL, else the embedded one in DATA_DIR. */
 const script = (file: string) => (args: string[], environment: Record<string, string>) => {
   const { DATABASE_URL: inherited, ...base } = process.env;
   void inherited;
-  return promisify(execFile)(process.execPath, ['--import', 'tsx', projectPath(file), ...args], {
+  return promisify(execFile)(process.execPath, serverCommand(file, ...args), {
     env: { ...base, PUBLIC_URL: 'http://shop.test', SEED_DEMO: 'false', ...environment },
   });
 };
-const command = script('src/server/import-legacy-cli.ts');
-const productsCommand = script('src/server/products-csv-cli.ts');
+const command = script('import-legacy-cli.ts');
+const productsCommand = script('products-csv-cli.ts');
 
 describe('npm run import:legacy', () => {
   let folder: string;

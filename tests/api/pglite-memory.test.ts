@@ -5,11 +5,12 @@ import path from 'node:path';
 import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyDatabaseFolder, openDatabase, saveEmptyDatabase, type DatabaseHandle } from '#server/db/client.js';
+import { testsEmbeddedDatabase } from './test-app.js';
 
 // The embedded database's memory (src/server/db/client.ts): PostgreSQL's settings inside PGlite, and a
 // new DATA_DIR copied from the build's saved empty database rather than loaded through memory.
 
-describe('The embedded database on a new DATA_DIR', () => {
+describe.skipIf(!testsEmbeddedDatabase)('The embedded database on a new DATA_DIR', () => {
   let dataDir: string;
   let database: DatabaseHandle;
   let opened: number;

@@ -20,6 +20,7 @@ import { pngImage, productForm } from './product-form.js';
 import { signIn } from './sign-in.js';
 import { createTestApp, databaseTargets, describeEachDatabase, type TestApp } from './test-app.js';
 import { testProduct } from './test-products.js';
+import { serverCommand } from '../support/server-code.js';
 
 const fields = { nameEn: 'Opal Set', nameBg: 'Опалов комплект', descriptionEn: 'Ten opal nails.', descriptionBg: 'Десет опалови нокътя.', price: '30', category: 'nails' };
 const CACHE_FOR_A_YEAR = 'public, max-age=31536000, immutable';
@@ -158,12 +159,11 @@ describe.skipIf(!onPostgres)('photos on two server processes of one PostgreSQL d
 });
 
 const run = promisify(execFile);
-const cli = projectPath('src/server/photos-to-database-cli.ts');
 
 /** Runs npm run photos:to-database's program as its own process; its exit code and what it printed. */
 async function moveCommand(environment: Record<string, string>): Promise<{ code: number; output: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', cli], { cwd: projectPath(), env: { ...process.env, NODE_ENV: 'test', ...environment } });
+    const { stdout, stderr } = await run(process.execPath, serverCommand('photos-to-database-cli.ts'), { cwd: projectPath(), env: { ...process.env, NODE_ENV: 'test', ...environment } });
     return { code: 0, output: stdout + stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };

@@ -16,7 +16,8 @@ import { FileImageStore } from '#server/images/file-image-store.js';
 import { createMailer } from '#server/mail/mailer.js';
 import { projectPath } from '#server/project-path.js';
 import { startServerProcess } from '../support/server-process.js';
-import { TEST_INDEX_HTML } from './test-app.js';
+import { TEST_INDEX_HTML, testsEmbeddedDatabase } from './test-app.js';
+import { serverCommand } from '../support/server-code.js';
 
 // A restore brings customers' data back: what it writes is the shop's user's alone, and an archive
 // that is not a sound backup is refused with what is wrong with it, before anything is written.
@@ -61,7 +62,7 @@ const silentLog = { info: () => {}, warn: () => {}, error: () => {} } as unknown
 
 const loose = (modes: Map<string, string>) => [...modes].filter(([, mode]) => mode !== 'd700' && mode !== 'f600');
 
-describe('restored and written data', () => {
+describe.skipIf(!testsEmbeddedDatabase)('restored and written data', () => {
   it('is the shop user’s alone: restored files 0600 and folders 0700, and a server started on looser ones tightens them', { timeout: 120_000 }, async () => {
     const root = await mkdtemp(path.join(work, 'modes-'));
     const dataDir = path.join(root, 'data');
@@ -138,7 +139,7 @@ function tarArchive(entries: Entry[]): Buffer {
   return gzipSync(Buffer.concat(blocks));
 }
 
-describe('a backup archive that is not sound', () => {
+describe.skipIf(!testsEmbeddedDatabase)('a backup archive that is not sound', () => {
   const manifest = () => ({ path: 'manifest.json', content: manifestText });
   const database = { path: 'database.tar', content: 'not a data directory' };
   const photo = { path: 'images/nails/p_1-320.webp', content: 'pixels' };
@@ -192,7 +193,7 @@ describe('a backup archive that is not sound', () => {
     const dataDir = path.join(root, 'data');
     const { DATABASE_URL: _ignored, ...inherited } = process.env;
     const result = await new Promise<{ code: number; output: string }>((resolve) => {
-      execFile(process.execPath, ['--import', 'tsx', projectPath('src/server/restore-cli.ts'), file], { cwd: projectPath(), env: { ...inherited, NODE_ENV: 'test', DATA_DIR: dataDir }, timeout: 100_000 }, (error, stdout, stderr) =>
+      execFile(process.execPath, serverCommand('restore-cli.ts', file), { cwd: projectPath(), env: { ...inherited, NODE_ENV: 'test', DATA_DIR: dataDir }, timeout: 100_000 }, (error, stdout, stderr) =>
         resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
       );
     });

@@ -57,6 +57,13 @@ export const databaseTargets: DatabaseTarget[] = (() => {
   return chosen ? available.filter((target) => chosen.includes(target)) : available;
 })();
 
+/**
+ * The tests of the embedded database's own features (a server process on its DATA_DIR, backups,
+ * restores, its lock and memory) and those of the log run where PGlite is a target: once in CI, in
+ * the pass on PGlite, rather than on both Node versions.
+ */
+export const testsEmbeddedDatabase = databaseTargets.includes('pglite');
+
 /** The development mailbox's key in tests; a real server makes a random one at every start. */
 export const TEST_MAILBOX_KEY = 'test-mailbox-key-0123456789';
 
@@ -95,7 +102,7 @@ function migratedPgliteSnapshot(): Promise<Blob | undefined> {
 }
 
 /** A new database of the kind, migrated: a copy of the run's template when there is one. */
-async function openMigratedDatabase(databaseUrl: string | undefined): Promise<DatabaseHandle> {
+export async function openMigratedDatabase(databaseUrl?: string): Promise<DatabaseHandle> {
   return openDatabase(databaseUrl ? { databaseUrl } : { inMemory: true, snapshot: await migratedPgliteSnapshot() });
 }
 

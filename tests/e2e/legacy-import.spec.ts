@@ -28,7 +28,7 @@ test.beforeAll(async () => {
   for (const name of ['almond.png', 'coffin.png']) await writeFile(path.join(dataDir, name), png);
   const environment: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PUBLIC_URL: `http://127.0.0.1:${port}`, SEED_DEMO: 'false', LOG_LEVEL: 'warn' };
   delete environment.DATABASE_URL;
-  await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/server/import-legacy-cli.ts', exportFile, '--images', dataDir], { env: environment });
+  await promisify(execFile)(process.execPath, ['dist/node/server/import-legacy-cli.js', exportFile, '--images', dataDir], { env: environment });
   inbox = await startSmtpInbox();
   shop = await startShopServer({ DATA_DIR: dataDir, PORT: String(port), SMTP_URL: inbox.url, SEED_DEMO: 'false', TRUST_PROXY: 'true' });
 });

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { inject } from 'vitest';
 import { projectPath } from '#server/project-path.js';
 import { freePort } from './free-port.js';
+import { serverModule, serverNodeArguments } from './server-code.js';
 
 /**
  * Gives a new embedded database folder the run's migrated empty database (database-templates.ts), as
@@ -19,7 +20,7 @@ export async function seedDataDir(dataDir: string, snapshotFolder: string = inje
   cpSync(snapshotFolder, databaseDir, { recursive: true, preserveTimestamps: true });
 }
 
-// A real server process, started from the sources, serving the single-page app from TEST_CLIENT_DIR.
+// A real server process (compiled or from the sources: server-code.ts), serving the single-page app from TEST_CLIENT_DIR.
 const SERVER = `
 const { startServer } = await import(process.env.START_MODULE);
 const { builtPages } = await import(process.env.PAGES_MODULE);
@@ -39,7 +40,7 @@ export interface ServerProcess {
 const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 
 /**
- * Starts `startServer` in a new Node process (through tsx, as the sources are TypeScript) with the
+ * Starts `startServer` in a new Node process (the build's or the sources', server-code.ts) with the
  * given environment on top of quiet test defaults, and resolves once it answers /api/health. A
  * process that exits while starting rejects at once, with its exit code. `beforeStart` is code run in
  * the process before the server starts (a test's way to make a fault happen there): it runs first
@@ -50,7 +51,7 @@ export async function startServerProcess(clientDir: string, environment: Record<
   if (environment.DATA_DIR && !environment.DATABASE_URL) await seedDataDir(environment.DATA_DIR);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', beforeStart + SERVER], {
+  const child = spawn(process.execPath, [...serverNodeArguments(), '--input-type=module', '-e', beforeStart + SERVER], {
     cwd: projectPath(),
     env: {
       ...process.env,
@@ -61,8 +62,8 @@ export async function startServerProcess(clientDir: string, environment: Record<
       MAX_EVENT_LOOP_DELAY_MS: '0',
       PORT: String(port),
       PUBLIC_URL: url,
-      START_MODULE: projectPath('src/server/start-server.ts'),
-      PAGES_MODULE: projectPath('src/server/pages.ts'),
+      START_MODULE: serverModule('start-server.ts'),
+      PAGES_MODULE: serverModule('pages.ts'),
       TEST_CLIENT_DIR: clientDir,
       ...environment,
     },
