@@ -16,7 +16,10 @@ const chromium = process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEAD
 export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: true,
-  workers: 2,
+  // On two cores, two workers left the CPU partly idle while tests waited for timers and answers
+  // (the suite alone: 11.4 min), four kept it busy (9.6 min); three, because the browser tests start
+  // beside the last Vitest pass (scripts/test-unit.mjs).
+  workers: 3,
   retries: 0,
   forbidOnly: Boolean(process.env.CI),
   timeout: 60_000,
