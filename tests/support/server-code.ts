@@ -5,7 +5,7 @@ import { projectPath } from '#server/project-path.js';
  * Where a test runs the server's code in a process of its own (a server, a command): compiled, from
  * dist/node, when `npm run build` has compiled every source file since it last changed, as `npm test`
  * does before the tests; otherwise from the sources through tsx. Started compiled, a server process
- * took a fifth less CPU, and the API tests start about a hundred processes.
+ * took about 15% less CPU, and the API tests start about a hundred processes.
  */
 let compiled: boolean | undefined;
 
