@@ -37,14 +37,14 @@ function vitest(node, environment, args, label) {
 const thenBrowser = process.argv.includes('--then-browser');
 const vitestArgs = process.argv.slice(2).filter((arg) => arg !== '--then-browser');
 
-/** `npm run test:browser`, its output as it comes; resolves to whether it passed. */
-function browserTests() {
+/** After a Vitest pass that passed, with `--then-browser`, `npm run test:browser`; resolves to whether all passed. */
+async function thenBrowserTests(passed) {
+  if (!passed || !thenBrowser) return passed;
   return new Promise((resolve) => spawn('npm', ['run', 'test:browser'], { stdio: 'inherit' }).on('close', (code) => resolve(code === 0)));
 }
 
 if (!secondNode) {
-  const passed = await vitest(process.execPath, {}, vitestArgs);
-  process.exitCode = passed && (!thenBrowser || (await browserTests())) ? 0 : 1;
+  process.exitCode = (await thenBrowserTests(await vitest(process.execPath, {}, vitestArgs))) ? 0 : 1;
 } else {
   const version = spawnSync(secondNode, ['--version'], { encoding: 'utf8' });
   if (version.status !== 0) throw new Error(`SECOND_NODE=${secondNode} does not run: ${version.stderr}`);
@@ -53,7 +53,7 @@ if (!secondNode) {
   const hereLabel = `node ${process.version}, ${hereTargets}`;
   const thereLabel = `node ${version.stdout.trim()}, pglite`;
   const [here, there] = await Promise.all([
-    vitest(process.execPath, { TEST_DATABASE_TARGETS: hereTargets }, ['--maxWorkers=1', ...vitestArgs], hereLabel).then(async (passed) => passed && (!thenBrowser || (await browserTests()))),
+    vitest(process.execPath, { TEST_DATABASE_TARGETS: hereTargets }, ['--maxWorkers=1', ...vitestArgs], hereLabel).then(thenBrowserTests),
     vitest(secondNode, { TEST_DATABASE_TARGETS: 'pglite', TEST_DATABASE_URL: '' }, ['--maxWorkers=1', ...vitestArgs], thereLabel),
   ]);
   process.exitCode = here && there ? 0 : 1;

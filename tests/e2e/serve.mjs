@@ -5,6 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { dropLeftoverDatabases } from '../support/leftover-databases.mjs';
 
 const port = process.env.PORT ?? '4180';
 process.env.NODE_ENV = 'production';
@@ -30,18 +31,15 @@ if (process.env.E2E_CLIENT_DIR) {
 
 /**
  * Makes an empty database on the server and returns its address. It is named as the API tests name
- * theirs (tests/support/database-templates.ts), after this process, so that a later run drops it once
- * the process is gone; this one drops those of earlier runs.
+ * theirs, after this process, so that a later run drops it once the process is gone, as this one
+ * drops those of earlier runs.
  */
 async function newPostgresDatabase(serverUrl) {
+  await dropLeftoverDatabases(serverUrl);
   const name = `shop_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
-    const { rows } = await client.query(`select datname from pg_database where datname ~ '^shop_test_[0-9]+_'`);
-    for (const { datname } of rows) {
-      if (!isRunning(Number(datname.split('_')[2]))) await client.query(`drop database if exists ${datname} with (force)`).catch(() => {});
-    }
     await client.query(`create database ${name}`);
   } finally {
     await client.end();
@@ -49,14 +47,4 @@ async function newPostgresDatabase(serverUrl) {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return url.toString();
-}
-
-function isRunning(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return error.code === 'EPERM';
-  }
 }

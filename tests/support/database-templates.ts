@@ -5,6 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { emptyDatabaseTarball, openDatabase, unpackDatabase } from '#server/db/client.js';
+import { dropLeftoverDatabases } from './leftover-databases.mjs';
 
 /*
  * Vitest global setup. Creating a database and running every migration on it costs far more than the
@@ -34,7 +35,7 @@ export default async function setupDatabaseTemplates(project: TestProject): Prom
     await rm(folder, { recursive: true, force: true });
   };
   try {
-    if (serverUrl) await dropLeftovers(serverUrl);
+    if (serverUrl) await dropLeftoverDatabases(serverUrl);
     const snapshotFile = path.join(folder, 'migrated-pglite.tar');
     const snapshotFolder = path.join(folder, 'migrated-pglite');
     const savePgliteSnapshot = async () => {
@@ -62,35 +63,6 @@ async function createPostgresTemplate(serverUrl: string, name: string): Promise<
   await database.close();
   // PostgreSQL copies a template only while nobody is connected to it; refusing connections keeps it so.
   await onServer(serverUrl, `alter database ${name} allow_connections false`);
-}
-
-/**
- * Databases of test runs that were killed before they could drop them (their names carry the pid of
- * the process that made them, which is gone), so that they do not pile up on the server.
- */
-async function dropLeftovers(serverUrl: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ datname: string }>(`select datname from pg_database where datname ~ '^shop_(template|test)_[0-9]+_'`);
-    for (const { datname } of rows) {
-      const pid = Number(datname.split('_')[2]);
-      if (isRunning(pid)) continue;
-      await client.query(`drop database if exists ${datname} with (force)`).catch(() => {});
-    }
-  } finally {
-    await client.end();
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 async function dropPostgresTemplate(serverUrl: string, name: string): Promise<void> {

@@ -1,0 +1,1 @@
+export function dropLeftoverDatabases(serverUrl: string): Promise<void>;
