@@ -2,12 +2,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectPath } from '#server/project-path.js';
 import { TEST_INDEX_HTML, testsEmbeddedDatabase } from './test-app.js';
+import { freePort } from '../support/free-port.js';
 import { serverModule, serverNodeArguments } from '../support/server-code.js';
 
 // Real server processes, as `npm start` runs them, on one DATA_DIR: src/server/db/data-dir-lock.test.ts
@@ -26,15 +26,6 @@ interface Server {
   stderr(): string;
   exited: Promise<number | null>;
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
 
 let dataDir: string;
 let clientDir: string;
