@@ -34,7 +34,7 @@ import { termsVersion } from '#server/legal/service.js';
 import { LiveHub } from '#server/notices/live-hub.js';
 import { registerLiveRoutes } from '#server/live/routes.js';
 import { registerDevMailbox } from '#server/mail/dev-mailbox.js';
-import { MailWorker } from '#server/mail/mail-queue.js';
+import { BACK_IN_STOCK_MAIL, MailWorker, type MailComposer } from '#server/mail/mail-queue.js';
 import { registerMailQueueGauges } from '#server/mail/mail-queue-gauges.js';
 import { MailTextBook } from '#server/mail/mail-texts.js';
 import { countingSendFailures, createMailer, outboxDir } from '#server/mail/mailer.js';
@@ -51,6 +51,8 @@ import { registerProductCsvRoutes } from '#server/import/routes.js';
 import { newPromotionGuessLimit, registerPromotionRoutes } from '#server/promotions/routes.js';
 import { registerReturnsRoutes } from '#server/returns/routes.js';
 import { registerSimilarPieceRoutes } from '#server/similar-pieces/routes.js';
+import { backInStockMailComposer } from '#server/stock-alerts/back-in-stock-mail.js';
+import { registerStockAlertRoutes } from '#server/stock-alerts/routes.js';
 import { registerPageFallback, type PageSource } from './pages.js';
 import { registerSeoRoutes } from '#server/seo/routes.js';
 
@@ -193,6 +195,7 @@ export async function buildApp({
   registerAddressRoutes(app, db);
   registerAccountRoutes(app, db);
   registerSimilarPieceRoutes(app, db);
+  registerStockAlertRoutes(app, db);
   const promotionGuesses = newPromotionGuessLimit();
   registerPromotionRoutes(app, db, promotionGuesses, config.pricing.currency);
   registerOrderRoutes(app, db, checkoutSettings, metrics, promotionGuesses);
@@ -220,7 +223,10 @@ export async function buildApp({
   if (courierJobsRunning) app.addHook('onReady', () => courierJobs.start());
   app.addHook('onClose', () => courierJobs.stop());
 
-  const mailWorker = new MailWorker(database, mailer, orderMailComposer(db, mailTexts, mailSettings), app.log, {
+  const composeOrderMail = orderMailComposer(db, mailTexts, mailSettings);
+  const composeBackInStockMail = backInStockMailComposer(db, mailTexts, config.publicUrl);
+  const composeMail: MailComposer = (mail) => (mail.kind === BACK_IN_STOCK_MAIL ? composeBackInStockMail(mail) : composeOrderMail(mail));
+  const mailWorker = new MailWorker(database, mailer, composeMail, app.log, {
     claimSeconds: config.mailClaimSeconds,
     retryBaseMs: mailRetryBaseMs,
     pollMs: 60_000,

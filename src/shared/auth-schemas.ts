@@ -1,14 +1,10 @@
 import { z } from 'zod';
 import { MAIL_LANGUAGES } from './auth.js';
+import { emailAddress } from './email-address.js';
 
 // Kept apart from auth.ts so that the first page, which needs only its constants, does not load zod.
 
-const emailField = z
-  .string({ error: 'auth.errors.invalidEmail' })
-  .trim()
-  .toLowerCase()
-  .max(254, { error: 'auth.errors.invalidEmail' })
-  .pipe(z.email({ error: 'auth.errors.invalidEmail' }));
+const emailField = emailAddress('auth.errors.invalidEmail');
 
 /** The address as sign-in reads it (trimmed, lower-cased), or null when sign-in would refuse it. */
 export const signInEmailOf = (text: string): string | null => {

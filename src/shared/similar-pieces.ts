@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { LocalizedText } from './catalog.js';
+import { emailAddress } from './email-address.js';
 import { typedText } from './text.js';
 
 /*
@@ -12,12 +13,7 @@ const SIMILAR_NOTE_MAX_LENGTH = 1000;
 const errors = 'similarPiece.errors';
 
 export const similarPieceRequestSchema = z.object({
-  email: z
-    .string({ error: `${errors}.emailInvalid` })
-    .trim()
-    .toLowerCase()
-    .max(254, { error: `${errors}.emailInvalid` })
-    .pipe(z.email({ error: `${errors}.emailInvalid` })),
+  email: emailAddress(`${errors}.emailInvalid`),
   note: typedText(SIMILAR_NOTE_MAX_LENGTH, { tooLong: `${errors}.noteTooLong`, invalid: `${errors}.noteInvalid` }).default(''),
   language: z.enum(['en', 'bg']).default('en'),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { emailAddress } from './email-address.js';
 import type { LocalizedText } from './localized-text.js';
 import type { Currency } from './money.js';
 import type { OrderStatus } from './order-status.js';
@@ -80,12 +81,7 @@ export const formatIban = (value: string): string => normalizeIban(value).replac
 
 const requestId = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, { error: 'withdrawalForm.errors.requestId' });
 const orderId = z.string().trim().min(1, { error: 'withdrawalForm.errors.orderRequired' }).max(80, { error: 'withdrawalForm.errors.orderRequired' });
-const email = z
-  .string()
-  .trim()
-  .max(254, { error: 'withdrawalForm.errors.emailInvalid' })
-  .pipe(z.email({ error: 'withdrawalForm.errors.emailInvalid' }))
-  .transform((value) => value.toLowerCase());
+const email = emailAddress('withdrawalForm.errors.emailInvalid');
 const lines = z
   .array(z.object({ position: z.number().int().min(0).max(10_000), quantity: z.number().int().min(1).max(100_000) }), { error: 'withdrawalForm.errors.linesInvalid' })
   .max(200, { error: 'withdrawalForm.errors.linesInvalid' });

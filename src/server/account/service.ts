@@ -15,6 +15,7 @@ import { forgetRecipient, listCustomerMails } from '#server/mail/mail-queue.js';
 import { anonymiseCustomerOrders, listAllCustomerOrders } from '#server/orders/anonymise.js';
 import { anonymiseAfterSale } from '#server/returns/after-sale.js';
 import { forgetSimilarPieceRequests } from '#server/similar-pieces/service.js';
+import { forgetStockAlerts } from '#server/stock-alerts/service.js';
 import { readInvoiceBuyer } from './invoice-buyer.js';
 import { readNailSizes } from './nail-sizes.js';
 
@@ -94,6 +95,7 @@ async function eraseAccount(tx: Transaction, user: CurrentUser, placeholder: str
   await deleteCart(tx, user.id);
   await forgetSignInLinks(tx, user.email);
   await forgetSimilarPieceRequests(tx, user.email);
+  await forgetStockAlerts(tx, user.email, placeholder);
   await removeAdmin(tx, user.email);
   const orderIds = await anonymiseCustomerOrders(tx, user.id, user.email, placeholder);
   await anonymiseAfterSale(tx, orderIds, placeholder);

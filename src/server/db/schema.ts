@@ -805,13 +805,12 @@ export const mailQueue = pgTable(
   'mail_queue',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    orderId: text('order_id')
-      .notNull()
-      .references(() => orders.id, { onDelete: 'cascade' }),
+    /** The order a message is about; none for a back_in_stock message, whose subject is its stock alert. */
+    orderId: text('order_id').references(() => orders.id, { onDelete: 'cascade' }),
     kind: text('kind').notNull(),
     /** The status a status_changed message tells of. */
     orderStatus: text('order_status'),
-    /** The withdrawal or refund a returns message tells of. */
+    /** The withdrawal or refund a returns message tells of; the stock alert a back_in_stock message answers. */
     subjectId: uuid('subject_id'),
     recipient: text('recipient').notNull(),
     language: text('language').notNull(),
@@ -830,6 +829,9 @@ export const mailQueue = pgTable(
     index('mail_queue_order_idx').on(table.orderId, table.createdAt),
     // Failed messages are few and stay; /metrics counts them without reading the sent ones.
     index('mail_queue_failed_idx').on(table.createdAt).where(sql`${table.state} = 'failed'`),
+    // A deleted account's stock alerts find their messages.
+    index('mail_queue_alert_idx').on(table.subjectId).where(sql`${table.orderId} is null`),
+    check('mail_queue_subject', sql`(${table.orderId} is null) = (${table.kind} = 'back_in_stock')`),
   ],
 );
 
@@ -989,5 +991,29 @@ export const similarPieceRequests = pgTable(
     uniqueIndex('similar_piece_requests_open_idx').on(table.productId, table.email).where(sql`${table.handledAt} is null`),
     // The admin's list: open requests newest first.
     index('similar_piece_requests_list_idx').on(table.createdAt).where(sql`${table.handledAt} is null`),
+  ],
+);
+
+/**
+ * A buyer's wish to be told when a sold-out product can be bought again: one waiting alert per
+ * product and e-mail. Triggers on the stock columns (migration 0033) queue its one e-mail, and mark
+ * it notified, in the transaction that makes a piece buyable, whichever code writes the count.
+ */
+export const stockAlerts = pgTable(
+  'stock_alerts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    language: text('language').notNull(),
+    createdAt: createdAt(),
+    notifiedAt: moment('notified_at'),
+  },
+  (table) => [
+    uniqueIndex('stock_alerts_waiting_idx').on(table.productId, table.email).where(sql`${table.notifiedAt} is null`),
+    // An account's deletion forgets its alerts.
+    index('stock_alerts_email_idx').on(table.email),
   ],
 );

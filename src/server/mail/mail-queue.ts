@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { MAX_MAIL_ATTEMPTS, ORDER_MAIL_KINDS, type MailState, type OrderMail, type OrderMailKind } from '#shared/order-mails.js';
 import { isDeletedEmailPlaceholder, type AccountEmailRecord } from '#shared/account.js';
@@ -23,18 +23,27 @@ export interface NewMail {
   notBefore?: Date;
 }
 
-/** A message a worker has claimed and now sends. */
-export interface ClaimedMail {
+/** The one message that belongs to no order: a stock alert's (queued by the database, migration 0033). */
+export const BACK_IN_STOCK_MAIL = 'back_in_stock';
+
+interface ClaimedMailBase {
   id: string;
-  orderId: string;
-  kind: OrderMailKind;
-  orderStatus: OrderStatus | null;
   subjectId: string | null;
   recipient: string;
   language: TextLanguage;
   /** This try's number; it also marks the claim, so that a claim taken over cannot be completed twice. */
   attempts: number;
 }
+
+/** An order's message a worker has claimed and now sends. */
+export interface ClaimedOrderMail extends ClaimedMailBase {
+  orderId: string;
+  kind: OrderMailKind;
+  orderStatus: OrderStatus | null;
+}
+
+/** A message a worker has claimed and now sends: an order's, or a stock alert's (its subjectId). */
+export type ClaimedMail = ClaimedOrderMail | (ClaimedMailBase & { kind: typeof BACK_IN_STOCK_MAIL; orderId: null; orderStatus: null });
 
 /** Messages still to send: the partial index holds exactly these. */
 const isWaiting = sql`${mailQueue.state} in ('queued', 'sending')`;
@@ -174,16 +183,12 @@ async function claimDue(db: Database, claimSeconds: number, limit: number): Prom
     .set({ state: 'sending', attempts: sql`${mailQueue.attempts} + 1`, claimedUntil: sql`now() + make_interval(secs => ${claimSeconds})` })
     .where(inArray(mailQueue.id, due))
     .returning();
-  return rows.map((row) => ({
-    id: row.id,
-    orderId: row.orderId,
-    kind: row.kind as OrderMailKind,
-    orderStatus: row.orderStatus ? normalizeOrderStatus(row.orderStatus) : null,
-    subjectId: row.subjectId,
-    recipient: row.recipient,
-    language: row.language as TextLanguage,
-    attempts: row.attempts,
-  }));
+  return rows.map((row): ClaimedMail => {
+    const claimed = { id: row.id, subjectId: row.subjectId, recipient: row.recipient, language: row.language as TextLanguage, attempts: row.attempts };
+    // The table's check keeps an order to every message but the stock alerts'.
+    if (row.orderId === null) return { ...claimed, kind: BACK_IN_STOCK_MAIL, orderId: null, orderStatus: null };
+    return { ...claimed, orderId: row.orderId, kind: row.kind as OrderMailKind, orderStatus: row.orderStatus ? normalizeOrderStatus(row.orderStatus) : null };
+  });
 }
 
 /** Completes this process's claim, unless another process has taken the message over since. */
@@ -374,7 +379,7 @@ export async function listCustomerMails(db: Executor, orderIds: readonly string[
     .orderBy(asc(mailQueue.createdAt));
   return rows.map((row) => {
     const { kind, status, state, createdAt, sentAt } = toOrderMail(row);
-    return { orderId: row.orderId, kind, orderStatus: status, state, createdAt, sentAt };
+    return { orderId: row.orderId!, kind, orderStatus: status, state, createdAt, sentAt };
   });
 }
 
@@ -395,4 +400,15 @@ export async function forgetRecipient(tx: Executor, orderIds: readonly string[],
     .update(mailQueue)
     .set({ lastError: sql`regexp_replace(${mailQueue.lastError}, ${address}, ${placeholder}, 'gi')` })
     .where(and(ofOrders, sql`${mailQueue.lastError} ~* ${address}`));
+}
+
+/**
+ * For a deleted account, in the caller's transaction, the messages of the stock alerts it left: none
+ * that still waits is sent, and the placeholder replaces the address on all of them.
+ */
+export async function forgetStockAlertMails(tx: Executor, alertIds: readonly string[], placeholder: string): Promise<void> {
+  if (alertIds.length === 0) return;
+  const ofAlerts = and(isNull(mailQueue.orderId), inArray(mailQueue.subjectId, [...alertIds]));
+  await tx.update(mailQueue).set({ state: 'superseded', claimedUntil: null }).where(and(ofAlerts, isWaiting));
+  await tx.update(mailQueue).set({ recipient: placeholder, lastError: null }).where(ofAlerts);
 }

@@ -6,7 +6,7 @@ import { choicesText, hasChoices } from '#shared/product-options.js';
 import { adminOrderPath, paymentPath, profileOrderPath } from '#shared/routes.js';
 import type { Database } from '#server/db/client.js';
 import { renderMail, type MailBlock, type MailDocument } from '#server/mail/mail-layout.js';
-import type { ClaimedMail, MailComposer } from '#server/mail/mail-queue.js';
+import type { ClaimedOrderMail } from '#server/mail/mail-queue.js';
 import { fill, type MailTextBook, type MailTexts } from '#server/mail/mail-texts.js';
 import type { MailMessage } from '#server/mail/mailer.js';
 import { documentAttachments, documentsForMail } from '#server/invoices/document-mail.js';
@@ -23,8 +23,8 @@ import { formatIban } from '#shared/withdrawals.js';
 const localeOf = (language: TextLanguage) => (language === 'bg' ? 'bg-BG' : 'en-GB');
 
 /** Writes the e-mail of a queued message from the order as it is now, in the message's language. */
-export function orderMailComposer(db: Database, textBook: MailTextBook, settings: OrderMailSettings): MailComposer {
-  return async (mail: ClaimedMail): Promise<MailMessage> => {
+export function orderMailComposer(db: Database, textBook: MailTextBook, settings: OrderMailSettings): (mail: ClaimedOrderMail) => Promise<MailMessage> {
+  return async (mail: ClaimedOrderMail): Promise<MailMessage> => {
     const order = await getOrder(db, mail.orderId);
     const texts = textBook.texts(mail.language);
     const writer = new OrderMailWriter(order, texts, mail.language, settings);

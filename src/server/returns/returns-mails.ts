@@ -4,7 +4,7 @@ import type { Order } from '#shared/orders.js';
 import { adminOrderPath, PAGE_ROUTES, profileOrderPath } from '#shared/routes.js';
 import type { Executor } from '#server/db/client.js';
 import type { MailBlock, MailDocument } from '#server/mail/mail-layout.js';
-import type { ClaimedMail } from '#server/mail/mail-queue.js';
+import type { ClaimedOrderMail } from '#server/mail/mail-queue.js';
 import { fill } from '#server/mail/mail-texts.js';
 import type { OrderMailSettings } from '#server/orders/order-mails.js';
 import { refundForMail, withdrawalForMail } from './service.js';
@@ -93,7 +93,7 @@ const dayText = (at: string, language: TextLanguage) =>
   new Intl.DateTimeFormat(language === 'bg' ? 'bg-BG' : 'en-GB', { dateStyle: 'long', timeZone: SHOP_TIME_ZONE }).format(new Date(at));
 
 /** The returns messages of an order: the buyer's acknowledgement, the owner's notice and the refund's word. */
-export async function returnsMailDocument(db: Executor, mail: ClaimedMail, order: Order, settings: OrderMailSettings, shopName: string): Promise<MailDocument> {
+export async function returnsMailDocument(db: Executor, mail: ClaimedOrderMail, order: Order, settings: OrderMailSettings, shopName: string): Promise<MailDocument> {
   const language = mail.language;
   const texts = TEXTS[language];
   const values = { orderId: order.orderId, shopName, supportEmail: settings.supportEmail };

@@ -1,32 +1,15 @@
 import { desc, eq, isNull, sql } from 'drizzle-orm';
 import { similarPieceRequestSchema, type SimilarPieceRequest } from '#shared/similar-pieces.js';
 import type { Executor } from '#server/db/client.js';
-import { productCombinations, products, similarPieceRequests } from '#server/db/schema.js';
+import { products, similarPieceRequests } from '#server/db/schema.js';
 import { HttpError } from '#server/http/errors.js';
 import { parseInput } from '#server/http/validation.js';
+import { lockSoldOutState } from '#server/stock/service.js';
 
 /** The most open requests the admin's list shows: a maker answers leads long before there are more. */
 const LIST_LIMIT = 200;
 
 const productNotFound = () => new HttpError(404, 'not_found', 'Product not found');
-
-/**
- * Whether no piece of the product can be bought now: none in stock and none made to order, for the
- * product or for every combination it counts apart.
- */
-async function isSoldOut(tx: Executor, productId: string): Promise<boolean> {
-  const [row] = await tx
-    .select({
-      soldOut: sql<boolean>`case when ${products.stockMode} = 'combination' then not exists (
-        select 1 from ${productCombinations} where ${productCombinations.productId} = ${products.id}
-          and (${productCombinations.stock} is null or ${productCombinations.stock} > 0))
-        else coalesce(${products.stock} = 0, false) end`,
-    })
-    .from(products)
-    .where(eq(products.id, productId));
-  if (!row) throw productNotFound();
-  return row.soldOut;
-}
 
 /** The longest note an open request gathers from being asked again. */
 const GATHERED_NOTE_MAX_LENGTH = 4000;
@@ -40,9 +23,10 @@ const GATHERED_NOTE_MAX_LENGTH = 4000;
 export async function requestSimilarPiece(db: Executor, productId: string, input: unknown): Promise<void> {
   const request = parseInput(similarPieceRequestSchema, input);
   await db.transaction(async (tx) => {
+    const soldOut = await lockSoldOutState(tx, productId);
     const [product] = await tx.select({ nameEn: products.nameEn, nameBg: products.nameBg }).from(products).where(eq(products.id, productId));
-    if (!product) throw productNotFound();
-    if (!(await isSoldOut(tx, productId))) throw new HttpError(409, 'stock_changed', 'This piece can be ordered now.', { messageKey: 'similarPiece.errors.available' });
+    if (soldOut === undefined || !product) throw productNotFound();
+    if (!soldOut) throw new HttpError(409, 'stock_changed', 'This piece can be ordered now.', { messageKey: 'similarPiece.errors.available' });
     const note = similarPieceRequests.note;
     await tx
       .insert(similarPieceRequests)

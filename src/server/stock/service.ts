@@ -213,6 +213,20 @@ export async function lockForStockChange(tx: Executor, productId: string): Promi
   return row;
 }
 
+/**
+ * Whether no piece of the product can be bought now (none in stock and none made to order, of the
+ * product or of every combination it counts apart); undefined when there is no such product. The
+ * product and its combinations are held (FOR SHARE) until the caller's transaction ends, so no count
+ * changes between this answer and what the caller records on it.
+ */
+export async function lockSoldOutState(tx: Executor, productId: string): Promise<boolean | undefined> {
+  const [product] = await tx.select({ stock: products.stock, stockMode: products.stockMode }).from(products).where(eq(products.id, productId)).for('share');
+  if (!product) return undefined;
+  if (product.stockMode !== 'combination') return product.stock === 0;
+  const combinations = await tx.select({ stock: productCombinations.stock }).from(productCombinations).where(eq(productCombinations.productId, productId)).for('share');
+  return combinations.every((combination) => combination.stock === 0);
+}
+
 /** Records a count set by an admin (or null: made to order), of the product or of one of its combinations. */
 export async function recordStockSet(tx: Executor, productId: string, before: number | null, after: number | null, changedBy: string, combinationKey: string | null = null): Promise<void> {
   await tx.insert(stockChanges).values({ productId, combinationKey, change: (after ?? 0) - (before ?? 0), stockAfter: after, reason: 'set', changedBy });
