@@ -167,6 +167,54 @@ test('on a sold-out piece a buyer asks in Bulgarian for a similar one, and the a
   await expect(lead).toHaveCount(0);
 });
 
+test('on a sold-out product a visitor and a signed-in buyer ask to be told when it is back, and each gets one e-mail leading to it when the admin restocks', async ({ page, adminApi, inbox }) => {
+  const name = `Zz Waiting Set ${Date.now().toString(36)}`;
+  const product = await createProduct(adminApi, name, '28.00', 0);
+  const visitor = uniqueEmail('waiting');
+  await page.goto(`/product/${product.slug}`);
+  const alert = page.getByRole('region', { name: 'Tell me when it is back' });
+  const email = alert.getByLabel('Your e-mail');
+  await email.fill('not an address');
+  await alert.getByRole('button', { name: 'Tell me when it is back' }).click();
+  await expect(alert.getByRole('alert')).toHaveText('Please enter a valid e-mail address.');
+  await expect(email).toBeFocused();
+  await expect(email).toHaveAttribute('aria-invalid', 'true');
+  const audit = await auditPage(page, 'product page: back in stock, refused');
+  expect(audit.problems).toEqual([]);
+  await email.fill(visitor.toUpperCase());
+  await email.press('Enter');
+  await expect(alert.getByRole('status')).toHaveText(`Done! We will write to ${visitor} when it is back.`);
+
+  // Signed in, in Bulgarian: one click, for her account's address.
+  const buyer = uniqueEmail('waiting-buyer');
+  await signIn(page, inbox, buyer);
+  await page.goto(`/product/${product.slug}?lang=bg`);
+  const signedInAlert = page.getByRole('region', { name: 'Пишете ми, когато е отново в наличност' });
+  await expect(signedInAlert).toContainText(`Ще ви пишем на ${buyer} веднъж`);
+  await expect(signedInAlert.getByRole('textbox')).toHaveCount(0);
+  await signedInAlert.getByRole('button', { name: 'Уведомете ме' }).click();
+  await expect(signedInAlert.getByRole('status')).toHaveText(`Готово! Ще ви пишем на ${buyer}, когато продуктът е отново в наличност.`);
+
+  // The admin counts new pieces: the open page offers it at once, and each of them hears once.
+  const restocked = await adminApi.put(`/api/admin/products/${product.id}`, {
+    multipart: { nameEn: name, descriptionEn: 'Back soon.', price: '28.00', category: 'nails', stock: '3', stockSeen: '0' },
+  });
+  expect(restocked.status(), await restocked.text()).toBe(200);
+  await expect(page.getByRole('button', { name: `Добавете в количката: ${name}` })).toBeVisible();
+  await expect(signedInAlert).toHaveCount(0);
+  const toBuyer = await inbox.waitForMail(buyer);
+  expect(toBuyer.subject).toBe(`„${name}“ отново е в наличност в Nail Art Atelier`);
+  const toVisitor = await inbox.waitForMail(visitor);
+  expect(toVisitor.subject).toBe(`${name} is back at Nail Art Atelier`);
+  const link = /https?:\/\/\S+\/product\/\S+/.exec(toVisitor.text)?.[0];
+  expect(link).toMatch(new RegExp(`/product/${product.slug}$`));
+  await page.goto(new URL(link!).pathname);
+  // The visitor's link has no language of its own: this browser keeps the one it chose.
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  await expect(page.getByText('Останаха само 3')).toBeVisible();
+  await expect(page.getByRole('button', { name: `Добавете в количката: ${name}` })).not.toHaveAttribute('aria-disabled');
+});
+
 test('a product page shows its gallery, used by keyboard and touch, its texts, and adds to the cart', async ({ page, adminApi, inbox }, testInfo) => {
   const name = `Zz Gallery Set ${Date.now().toString(36)}`;
   let product = await createProduct(adminApi, name, '31.50', 4);

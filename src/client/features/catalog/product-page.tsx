@@ -20,6 +20,7 @@ import { useAddToCart } from './use-add-to-cart.js';
 
 // Only a sold-out piece's page asks for it; without its code (offline) the page shows the rest.
 const SimilarPieceForm = lazy(() => import('./similar-piece-form.js').catch(() => ({ default: () => null })));
+const BackInStockForm = lazy(() => import('./back-in-stock-form.js').catch(() => ({ default: () => null })));
 
 /**
  * What the buyer reads about the right of withdrawal before she orders: sets made to her sizes or
@@ -89,7 +90,7 @@ function ProductPageContent({ notFound }: { notFound: ReactNode }) {
   const level = stockLevel(product.stock);
   const soldOut = level === 'soldOut';
   const countedByCombination = product.stockMode === 'combination' && product.optionGroups.length > 0;
-  // No piece can be bought now, in any combination: the buyer may ask for a similar one.
+  // No piece can be bought now, in any combination: the buyer may ask to be told when it is back, or for a similar one.
   const noneLeft = product.stockMode === 'combination' ? product.combinations.every((combination) => combination.stock === 0) : soldOut;
   const notice = returnNotice(product);
   const stockText =
@@ -162,7 +163,8 @@ function ProductPageContent({ notFound }: { notFound: ReactNode }) {
             )}
             {noneLeft && (
               <Suspense fallback={null}>
-                <SimilarPieceForm productId={product.id} />
+                <BackInStockForm key={`alert-${product.id}`} productId={product.id} />
+                <SimilarPieceForm key={`similar-${product.id}`} productId={product.id} />
               </Suspense>
             )}
             {notice && <p className="exempt-notice">{t(notice)}</p>}
