@@ -9,7 +9,7 @@ import { priceLines } from '#shared/pricing.js';
 import { addAdmin } from '#server/auth/roles.js';
 import { discountCodes, orderItems, orders, products } from '#server/db/schema.js';
 import type { OutboxEntry } from '#server/mail/mailer.js';
-import { buyersWithCarts, checkoutsAtOnce, eventually, fillCart, operationKey } from './shopper.js';
+import { buyersWithCarts, checkoutsAtOnce, CROWD_TEST_TIMEOUT_MS, eventually, fillCart, operationKey } from './shopper.js';
 import { nextClientAddress, signIn } from './sign-in.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';
 import { testProduct } from './test-products.js';
@@ -196,7 +196,7 @@ describeEachDatabase(
       expect(refusalOf(await orderWithCode(testApp, buyer, 'once'))).toMatchObject({ status: 409, messageKey: 'discounts.refused.used_up' });
       expect((await testApp.app.inject({ method: 'POST', url: `/api/orders/${first.orderId}/cancel`, headers: { cookie: buyer } })).statusCode).toBe(200);
       expect((await orderWithCode(testApp, buyer, 'once')).statusCode).toBe(201);
-    });
+    }, CROWD_TEST_TIMEOUT_MS);
 
     it('refuses a client that keeps guessing codes, a real one included', async () => {
       const testApp = context();

@@ -12,7 +12,7 @@ import { addAdmin } from '#server/auth/roles.js';
 import type { TaxDocumentContent } from '#shared/tax-documents.js';
 import { giftCards, orders, payments, products, taxDocuments } from '#server/db/schema.js';
 import type { OutboxEntry } from '#server/mail/mailer.js';
-import { buyersWithCarts, checkoutsAtOnce, eventually, fillCart, operationKey, placeOrder } from './shopper.js';
+import { buyersWithCarts, checkoutsAtOnce, CROWD_TEST_TIMEOUT_MS, eventually, fillCart, operationKey, placeOrder } from './shopper.js';
 import { nextClientAddress, signIn } from './sign-in.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';
 import { testProduct } from './test-products.js';
@@ -193,7 +193,7 @@ describeEachDatabase('gift cards', (context) => {
     expect(await balanceOf(card.id)).toBe(0);
     const paidWithCard = await testApp.database.db.select({ minor: orders.giftCardMinor }).from(orders).where(eq(orders.giftCardId, card.id));
     expect(paidWithCard.map((row) => row.minor)).toEqual(Array.from({ length: 5 }, () => total));
-  });
+  }, CROWD_TEST_TIMEOUT_MS);
 
   it('sells cards as products: no tax or shipping on them, issued once the order is paid, their codes e-mailed, and void if it is cancelled', async () => {
     const testApp = context();

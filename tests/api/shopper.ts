@@ -28,6 +28,13 @@ export async function fillCart(testApp: TestApp, cookie: string, productIds: str
   if (response.statusCode !== 200) throw new Error(`Adding to the cart failed: ${response.body}`);
 }
 
+/**
+ * The time a test with a crowd of 100 buyers may take: signing each in, filling each cart and placing
+ * every order is real work, about 10 s on PGlite on a quiet machine, which a busy one (CI beside
+ * other jobs) stretches past the usual 30 s.
+ */
+export const CROWD_TEST_TIMEOUT_MS = 120_000;
+
 /** Signs `count` buyers in (`name0@example.com`, …) with these products in each one's cart: a crowd for parallel checkouts. */
 export async function buyersWithCarts(testApp: TestApp, name: string, count: number, productIds: string[]): Promise<string[]> {
   return Promise.all(
