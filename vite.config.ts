@@ -1,5 +1,5 @@
 import path from 'node:path';
-import react from '@vitejs/plugin-react';
+import preact from '@preact/preset-vite';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA, type ManifestOptions } from 'vite-plugin-pwa';
 import { IMAGE_CACHE_LIMITS, NOT_PAGE_PATHS, RUNTIME_CACHES, SHELL_REVISION_PLACEHOLDER } from './src/shared/service-worker.js';
@@ -95,7 +95,7 @@ export default defineConfig({
     ],
   },
   plugins: [
-    react(),
+    preact(),
     VitePWA({
       // The app registers the worker itself, after the page has loaded (src/client/app/service-worker/).
       injectRegister: false,

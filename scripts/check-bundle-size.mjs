@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-const BUDGET_BYTES = 100 * 1024;
+// React's code on Preact (docs/decisions/0022) left room under the performance issue's 85 KB.
+const BUDGET_BYTES = 85 * 1024;
 const clientDir = path.resolve('dist/client');
 const manifest = JSON.parse(readFileSync(path.join(clientDir, '.vite/manifest.json'), 'utf8'));
 

@@ -9,6 +9,7 @@ import { formatTime } from '#client/ui/format-date.js';
 import { useModal } from '#client/ui/modal/modal-context.js';
 import { requestSignInLink, signInErrorKey, signInRetryAt, storeEmail } from './auth-api.js';
 import { EmailField } from './email-field.js';
+import { focusOnMount } from '#client/ui/focus-on-mount.js';
 
 /** retryAt: when a refused request may be made again (epoch ms), told in the refusal. */
 type State = { step: 'form'; errorKey: string | null; retryAt?: number | null } | { step: 'sending' } | { step: 'sent'; email: string };
@@ -62,7 +63,7 @@ export default function LoginDialog() {
         {/* The mailbox opens only with the key in the server log: a link here would hand mail to any visitor. */}
         {settings.devMailbox && <p className="muted">{t('auth.login.devMailboxHint')}</p>}
         <div className="dialog__actions">
-          <button type="button" className="button button--primary" onClick={closeLogin} autoFocus>
+          <button type="button" className="button button--primary" onClick={closeLogin} ref={focusOnMount}>
             {t('auth.login.close')}
           </button>
           <button type="button" className="button" onClick={() => setState({ step: 'form', errorKey: null })}>

@@ -5,6 +5,7 @@ import { errorText, refusedField } from '#client/api/error-text.js';
 import { requestJson } from '#client/api/http.js';
 import { useTranslation } from '#client/i18n/i18n.js';
 import { useSession } from '#client/session/session.js';
+import { focusOnMount } from '#client/ui/focus-on-mount.js';
 
 const key = 'similarPiece.';
 
@@ -83,7 +84,7 @@ export default function SimilarPieceForm({ productId }: { productId: string }): 
                   autoComplete="email"
                   value={email}
                   // The button that opened the form is gone: the focus goes on to the form's first field.
-                  autoFocus
+                  ref={focusOnMount}
                   onChange={(event) => setEmail(event.target.value)}
                 />
               </div>
