@@ -1,6 +1,7 @@
-import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Suspense, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { CATALOGUE_SORTS, MAX_SEARCH_LENGTH, PRODUCT_CATEGORIES, type CatalogueQuery, type CatalogueSort, type ProductCategory } from '#shared/catalog.js';
 import { useTranslation } from '#client/i18n/i18n.js';
+import { lazyOrNothing } from '#client/ui/lazy-or-nothing.js';
 
 interface CatalogueFiltersProps {
   query: CatalogueQuery;
@@ -9,7 +10,7 @@ interface CatalogueFiltersProps {
 }
 
 // Suggestions come with the first focus of the search box; without their code (offline), the box still searches.
-const SearchSuggestions = lazy(() => import('./search-suggestions.js').catch(() => ({ default: () => null })));
+const SearchSuggestions = lazyOrNothing(() => import('./search-suggestions.js'));
 
 /** While typing, the list follows the search after this pause. */
 const TYPING_PAUSE_MS = 350;

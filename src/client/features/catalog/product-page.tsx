@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { Suspense, useEffect, type ReactNode } from 'react';
 import { Link, useLocation, useParams, useSearch } from 'wouter';
 import { GIFT_CARD_CATEGORY, pickText, type Product } from '#shared/catalog.js';
 import { isPlainProduct } from '#shared/product-options.js';
@@ -17,10 +17,11 @@ import { ProductChooser } from './product-chooser.js';
 import { ProductGallery } from './product-gallery.js';
 import { useProductPage } from './products-api.js';
 import { useAddToCart } from './use-add-to-cart.js';
+import { lazyOrNothing } from '#client/ui/lazy-or-nothing.js';
 
 // Only a sold-out piece's page asks for it; without its code (offline) the page shows the rest.
-const SimilarPieceForm = lazy(() => import('./similar-piece-form.js').catch(() => ({ default: () => null })));
-const BackInStockForm = lazy(() => import('./back-in-stock-form.js').catch(() => ({ default: () => null })));
+const SimilarPieceForm = lazyOrNothing(() => import('./similar-piece-form.js'));
+const BackInStockForm = lazyOrNothing(() => import('./back-in-stock-form.js'));
 
 /**
  * What the buyer reads about the right of withdrawal before she orders: sets made to her sizes or
