@@ -50,6 +50,7 @@ import { registerDocumentRoutes } from '#server/invoices/routes.js';
 import { registerProductCsvRoutes } from '#server/import/routes.js';
 import { newPromotionGuessLimit, registerPromotionRoutes } from '#server/promotions/routes.js';
 import { registerReturnsRoutes } from '#server/returns/routes.js';
+import { registerFavouriteRoutes } from '#server/favourites/routes.js';
 import { registerSimilarPieceRoutes } from '#server/similar-pieces/routes.js';
 import { backInStockMailComposer } from '#server/stock-alerts/back-in-stock-mail.js';
 import { registerStockAlertRoutes } from '#server/stock-alerts/routes.js';
@@ -196,6 +197,7 @@ export async function buildApp({
   registerAccountRoutes(app, db);
   registerSimilarPieceRoutes(app, db);
   registerStockAlertRoutes(app, db);
+  registerFavouriteRoutes(app, db);
   const promotionGuesses = newPromotionGuessLimit();
   registerPromotionRoutes(app, db, promotionGuesses, config.pricing.currency);
   registerOrderRoutes(app, db, checkoutSettings, metrics, promotionGuesses);

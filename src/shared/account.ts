@@ -48,6 +48,8 @@ export interface AccountExport {
   };
   addresses: Address[];
   cart: CartItem[];
+  /** The ids of her favourite products, newest first. */
+  favourites: string[];
   orders: Order[];
   sessions: AccountSessionRecord[];
   emails: AccountEmailRecord[];

@@ -16,6 +16,7 @@ import { anonymiseCustomerOrders, listAllCustomerOrders } from '#server/orders/a
 import { anonymiseAfterSale } from '#server/returns/after-sale.js';
 import { forgetSimilarPieceRequests } from '#server/similar-pieces/service.js';
 import { forgetStockAlerts } from '#server/stock-alerts/service.js';
+import { forgetFavourites, listFavourites } from '#server/favourites/service.js';
 import { readInvoiceBuyer } from './invoice-buyer.js';
 import { readNailSizes } from './nail-sizes.js';
 
@@ -43,6 +44,7 @@ export async function exportAccount(db: Database, { user, sessionHash }: UserSes
         },
         addresses: await listAddresses(tx, user.id),
         cart: await getCart(db, user.id, tx),
+        favourites: await listFavourites(tx, user.id),
         orders,
         sessions: await listUserSessions(tx, user.id, sessionHash),
         emails: await listCustomerMails(
@@ -96,6 +98,7 @@ async function eraseAccount(tx: Transaction, user: CurrentUser, placeholder: str
   await forgetSignInLinks(tx, user.email);
   await forgetSimilarPieceRequests(tx, user.email);
   await forgetStockAlerts(tx, user.email, placeholder);
+  await forgetFavourites(tx, user.id);
   await removeAdmin(tx, user.email);
   const orderIds = await anonymiseCustomerOrders(tx, user.id, user.email, placeholder);
   await anonymiseAfterSale(tx, orderIds, placeholder);

@@ -1017,3 +1017,19 @@ export const stockAlerts = pgTable(
     index('stock_alerts_email_idx').on(table.email),
   ],
 );
+
+/** A signed-in customer's favourite products (the heart on cards and product pages), across her devices. */
+export const favourites = pgTable(
+  'favourites',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  // A product's deletion finds its hearts through the second.
+  (table) => [primaryKey({ columns: [table.userId, table.productId] }), index('favourites_product_idx').on(table.productId)],
+);
