@@ -4,7 +4,7 @@ import { LEGAL_PAGES } from '#shared/legal.js';
 import { legalPath } from '#shared/routes.js';
 import { Auditor, signInRequest } from './accessibility.js';
 import { placeOrderThroughApi } from './shop-api.js';
-import { plainCard } from './fixtures.js';
+import { addButtonOf, plainCard } from './fixtures.js';
 import { clientAddressHeader, expect, test, uniqueEmail } from './shop-fixtures.js';
 import { acceptTerms } from './checkout-steps.js';
 
@@ -64,7 +64,7 @@ for (const [language, text] of Object.entries(LANGUAGES)) {
       await page.goto('/');
       const card = firstCard(page);
       await expect(card.getByText(/^BGN/)).toBeInViewport({ ratio: 1 });
-      await expect(card.getByRole('button')).toBeInViewport({ ratio: 1 });
+      await expect(addButtonOf(card)).toBeInViewport({ ratio: 1 });
       expect(await page.evaluate(() => window.scrollY)).toBe(0);
     });
 
@@ -75,7 +75,7 @@ for (const [language, text] of Object.entries(LANGUAGES)) {
       await expect(firstCard(page).getByRole('img')).toBeVisible();
       await audit.check('home');
 
-      await firstCard(page).getByRole('button').click();
+      await addButtonOf(firstCard(page)).click();
       await expect(page.getByRole('dialog')).toBeVisible();
       await audit.check('dialog: sign in to add to the cart');
       await page.keyboard.press('Escape');
@@ -138,7 +138,7 @@ for (const [language, text] of Object.entries(LANGUAGES)) {
       await expect(firstCard(page).getByRole('img')).toBeVisible();
       await audit.check('home');
       for (const index of [0, 1]) {
-        await plainCard(page, index).getByRole('button').click();
+        await addButtonOf(plainCard(page, index)).click();
         const added = page.getByRole('dialog');
         await expect(added).toBeVisible();
         if (index === 0) await audit.check('dialog: added to the cart');

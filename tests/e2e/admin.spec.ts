@@ -3,6 +3,7 @@ import type { Page, APIRequestContext } from '@playwright/test';
 import type { Product } from '#shared/catalog.js';
 import type { Order } from '#shared/orders.js';
 import { placeOrderThroughApi } from './shop-api.js';
+import { addButtonOf } from './fixtures.js';
 import { clientAddressHeader, expect, SHOP_ADMIN_EMAIL, test, uniqueEmail } from './shop-fixtures.js';
 import { signIn } from './sign-in-steps.js';
 import { acceptTerms } from './checkout-steps.js';
@@ -79,7 +80,7 @@ test('an admin finds a customer’s order by part of the e-mail, sets it to sent
   const customer = await customerContext.newPage();
   await customer.goto('/');
   await signIn(customer, inbox, customerEmail);
-  await customer.getByRole('article').first().getByRole('button').click();
+  await addButtonOf(customer.getByRole('article').first()).click();
   await customer.getByRole('dialog').getByRole('button', { name: 'OK', exact: true }).click();
   await customer.goto('/checkout');
   for (const [label, value] of Object.entries({ 'Full name': 'Elena Georgieva', 'Street address': '3 Rila St', City: 'Burgas', 'State / Province': 'Burgas', 'Postal code': '8000' })) {

@@ -1,7 +1,7 @@
 import type { Product } from '#shared/catalog.js';
 import { isPlainProduct } from '#shared/product-options.js';
 import type { Page } from '@playwright/test';
-import { plainCard } from './fixtures.js';
+import { addButtonOf, plainCard } from './fixtures.js';
 import { clientAddressHeader, expect, hasHorizontalScroll, test, uniqueEmail } from './shop-fixtures.js';
 import { signIn } from './sign-in-steps.js';
 
@@ -196,7 +196,7 @@ test('a full cart says so when adding, and offline additions that no longer fit 
   await context.setOffline(true);
   const [fifth, sixth] = [await productName(page, 5), await productName(page, 6)];
   for (const index of [5, 6]) {
-    await card(page, index).getByRole('button').click();
+    await addButtonOf(card(page, index)).click();
     await page.getByRole('dialog', { name: 'Success' }).getByRole('button', { name: 'OK', exact: true }).click();
   }
   await cartLink(page).click();

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { addPhoto, createProduct } from './shop-api.js';
-import { expect, test, uniqueEmail } from './shop-fixtures.js';
+import { expect, signedInPage, test, uniqueEmail } from './shop-fixtures.js';
 import { signIn } from './sign-in-steps.js';
 import { auditPage } from './accessibility.js';
 
@@ -213,6 +213,44 @@ test('on a sold-out product a visitor and a signed-in buyer ask to be told when 
   await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
   await expect(page.getByText('Останаха само 3')).toBeVisible();
   await expect(page.getByRole('button', { name: `Добавете в количката: ${name}` })).not.toHaveAttribute('aria-disabled');
+});
+
+test('a visitor’s heart stays in her browser, joins her account when she signs in, and shows on her other device, where taking it off reaches the first', async ({ page, browser, shop, inbox }) => {
+  const email = uniqueEmail('hearts');
+  const heart = (where: Page, name: string) => where.getByRole('button', { name: `Favourite: ${name}` });
+  await page.goto('/');
+  const name = (await cardNames(page).nth(1).textContent())!;
+  await expect(heart(page, name)).toHaveAttribute('aria-pressed', 'false');
+  await heart(page, name).click();
+  await expect(heart(page, name)).toHaveAttribute('aria-pressed', 'true');
+  await page.reload();
+  await expect(heart(page, name)).toHaveAttribute('aria-pressed', 'true');
+  await page.getByRole('article').filter({ hasText: name }).getByRole('link', { name }).click();
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  await expect(heart(page, name)).toHaveAttribute('aria-pressed', 'true');
+
+  // Signing in brings it into her account: another device she signs in on shows it.
+  await signIn(page, inbox, email);
+  await expect(heart(page, name)).toHaveAttribute('aria-pressed', 'true');
+  const otherDevice = await signedInPage(browser, shop, inbox, email);
+  await expect(heart(otherDevice, name)).toHaveAttribute('aria-pressed', 'true');
+  const audit = await auditPage(otherDevice, 'home page with a favourite');
+  expect(audit.problems).toEqual([]);
+  await heart(otherDevice, name).click();
+  await expect(heart(otherDevice, name)).toHaveAttribute('aria-pressed', 'false');
+  await expect.poll(async () => (await otherDevice.request.get('/api/favourites')).json()).toEqual({ productIds: [] });
+  await page.reload();
+  await expect(heart(page, name)).toHaveAttribute('aria-pressed', 'false');
+
+  // Offline, a heart waits in the browser and reaches her account when the connection is back.
+  await otherDevice.context().setOffline(true);
+  await heart(otherDevice, name).click();
+  await expect(heart(otherDevice, name)).toHaveAttribute('aria-pressed', 'true');
+  await otherDevice.context().setOffline(false);
+  await expect.poll(async () => ((await otherDevice.request.get('/api/favourites')).json() as Promise<{ productIds: string[] }>).then((list) => list.productIds.length)).toBe(1);
+  await page.reload();
+  await expect(heart(page, name)).toHaveAttribute('aria-pressed', 'true');
+  await otherDevice.context().close();
 });
 
 test('a product page shows its gallery, used by keyboard and touch, its texts, and adds to the cart', async ({ page, adminApi, inbox }, testInfo) => {

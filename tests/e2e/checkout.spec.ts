@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { changePrice, createProduct, deleteProduct } from './shop-api.js';
-import { plainCard } from './fixtures.js';
+import { addButtonOf, plainCard } from './fixtures.js';
 import { clientAddressHeader, expect, hasHorizontalScroll, test, uniqueEmail } from './shop-fixtures.js';
 import { signIn } from './sign-in-steps.js';
 import { acceptTerms, paymentWindowCompletes } from './checkout-steps.js';
@@ -13,7 +13,7 @@ async function addProducts(page: Page, indexes: number[], okName: RegExp): Promi
   for (const index of indexes) {
     const text = (await card(page, index).getByText(/^BGN/).textContent())!;
     prices.push(Math.round(Number(text.replace(/[^\d,.]/g, '').replace(',', '.')) * 100));
-    await card(page, index).getByRole('button').click();
+    await addButtonOf(card(page, index)).click();
     await page.getByRole('dialog').getByRole('button', { name: okName }).click();
   }
   return prices;

@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 
 export interface Fixtures {
   /** Lets a test expect console errors that match (for example from a response it made fail on purpose). */
@@ -42,8 +42,15 @@ export async function hasHorizontalScroll(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
 }
 
+/** The button of a catalogue card that adds its product to the cart (its other button is the heart). */
+export const addButtonOf = (card: Locator) => card.locator('.product-card__footer').getByRole('button');
+
 /**
  * The catalogue card of the index-th product sold as it is, which its card adds to the cart; a
  * made-to-measure product's card leads to its page instead, where its options are chosen.
  */
-export const plainCard = (page: Page, index: number) => page.getByRole('article').filter({ has: page.getByRole('button') }).nth(index);
+export const plainCard = (page: Page, index: number) =>
+  page
+    .getByRole('article')
+    .filter({ has: page.locator('.product-card__footer').getByRole('button') })
+    .nth(index);

@@ -3,7 +3,7 @@ import type { Product } from '#shared/catalog.js';
 import { isPlainProduct } from '#shared/product-options.js';
 import { signInRequest } from './accessibility.js';
 import { paymentWindowCompletes } from './checkout-steps.js';
-import { plainCard } from './fixtures.js';
+import { addButtonOf, plainCard } from './fixtures.js';
 import { expect, test, uniqueEmail } from './shop-fixtures.js';
 
 // The shop by keyboard alone: focus comes back to where it was after every dialog and removal, and a
@@ -41,7 +41,7 @@ test('focus returns to the opener when the login dialog closes by Escape or Canc
 test('focus returns to the Add to Cart button after the message, and a removed cart line hands it on', async ({ page, inbox }) => {
   await signInRequest(page.request, inbox, uniqueEmail('focus'));
   await page.goto('/');
-  const addButton = plainCard(page, 1).getByRole('button');
+  const addButton = addButtonOf(plainCard(page, 1));
   await moveFocusTo(page, addButton);
   await page.keyboard.press('Enter');
   const added = page.getByRole('dialog', { name: 'Success' });
@@ -126,7 +126,7 @@ test('a whole purchase by keyboard: sign in, add two products, check out and pay
 
   // Two products: each message closes back onto its button, and Tab goes on to the next card.
   for (const index of [0, 1]) {
-    const addButton = plainCard(page, index).getByRole('button');
+    const addButton = addButtonOf(plainCard(page, index));
     await moveFocusTo(page, addButton);
     await page.keyboard.press('Enter');
     await expect(page.getByRole('dialog', { name: 'Success' }).getByRole('button', { name: 'OK', exact: true })).toBeFocused();

@@ -26,6 +26,9 @@ export const queryKeys = {
 
   addresses: () => ['addresses'] as const,
 
+  /** The signed-in customer's favourite products. */
+  favourites: (email: string) => ['favourites', email] as const,
+
   /** Every view of the catalogue, under the live channel's topic that announces a change to it. */
   catalogue: () => catalogue,
   /** A page of the catalogue, by the query string the server is asked with. */

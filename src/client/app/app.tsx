@@ -1,6 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { CartProvider } from '#client/cart/cart-provider.js';
 import { ConnectivityProvider } from '#client/connectivity/connectivity.js';
+import { FavouritesProvider } from '#client/favourites/favourites.js';
 import { I18nProvider } from '#client/i18n/i18n.js';
 import type { Language } from '#client/i18n/texts.js';
 import { LiveUpdates } from '#client/live/live-updates.js';
@@ -23,9 +24,11 @@ export function App({ language }: { language: Language }) {
           <SessionProvider>
             <ModalProvider>
               <CartProvider>
-                <AppRoutes />
-                <AuthDialogs />
-                <LiveUpdates />
+                <FavouritesProvider>
+                  <AppRoutes />
+                  <AuthDialogs />
+                  <LiveUpdates />
+                </FavouritesProvider>
               </CartProvider>
             </ModalProvider>
           </SessionProvider>

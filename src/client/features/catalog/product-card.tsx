@@ -2,6 +2,7 @@ import { Link } from 'wouter';
 import { coverUrl, photoSrcSet, type Product } from '#shared/catalog.js';
 import { productPath } from '#shared/routes.js';
 import { stockLevel } from '#shared/stock.js';
+import { FavouriteButton } from '#client/favourites/favourite-button.js';
 import { useTranslation } from '#client/i18n/i18n.js';
 import { Localized, useLocalize } from '#client/i18n/localized.js';
 import { Price } from '#client/ui/price.js';
@@ -37,6 +38,7 @@ export function ProductCard({ product, adding, eager, onAddToCart }: ProductCard
             fetchPriority={eager ? 'high' : 'auto'}
           />
         )}
+        <FavouriteButton productId={product.id} productName={name} className="product-card__favourite" />
       </div>
       <div className="product-card__body">
         {product.category && <p className="product-card__category">{t(`products.categories.${product.category}`)}</p>}

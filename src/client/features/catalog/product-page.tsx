@@ -18,6 +18,7 @@ import { ProductGallery } from './product-gallery.js';
 import { useProductPage } from './products-api.js';
 import { useAddToCart } from './use-add-to-cart.js';
 import { lazyOrNothing } from '#client/ui/lazy-or-nothing.js';
+import { FavouriteButton } from '#client/favourites/favourite-button.js';
 
 // Only a sold-out piece's page asks for it; without its code (offline) the page shows the rest.
 const SimilarPieceForm = lazyOrNothing(() => import('./similar-piece-form.js'));
@@ -122,9 +123,12 @@ function ProductPageContent({ notFound }: { notFound: ReactNode }) {
                 {categoryName}
               </p>
             )}
-            <h1 id="product-title" className="product-page__name">
-              <Localized text={product.name} />
-            </h1>
+            <div className="product-page__heading">
+              <h1 id="product-title" className="product-page__name">
+                <Localized text={product.name} />
+              </h1>
+              <FavouriteButton productId={product.id} productName={name} />
+            </div>
             {isPlainProduct(product) ? (
               <>
                 <p className="product-page__price">

@@ -1,0 +1,122 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { FavouritesResponse } from '#shared/favourites.js';
+import { ApiError, requestJson } from '#client/api/http.js';
+import { queryKeys } from '#client/api/query-keys.js';
+import { useConnectivity } from '#client/connectivity/connectivity.js';
+import { useSession } from '#client/session/session.js';
+import { readPendingFavourites, readVisitorFavourites, writePendingFavourites, writeVisitorFavourites, type PendingFavourites } from './favourites-storage.js';
+
+interface Favourites {
+  isFavourite(productId: string): boolean;
+  setFavourite(productId: string, favourite: boolean): void;
+}
+
+const FavouritesContext = createContext<Favourites>({ isFavourite: () => false, setFavourite: () => {} });
+
+const withoutId = (ids: readonly string[], productId: string) => ids.filter((id) => id !== productId);
+
+/**
+ * The hearts on cards and product pages. A visitor's stay in this browser; when she signs in they
+ * join her account's, which are the same on every device she signs in on. A heart set while the
+ * server cannot be reached waits in this browser and is sent when the connection is back: PUT and
+ * DELETE say what it should be, so a request sent twice changes nothing.
+ */
+export function FavouritesProvider({ children }: { children: ReactNode }) {
+  const { user } = useSession();
+  const { online } = useConnectivity();
+  const queryClient = useQueryClient();
+  const email = user?.email ?? null;
+  const [visitorIds, setVisitorIds] = useState(readVisitorFavourites);
+  const [pending, setPending] = useState<PendingFavourites>(() => (email ? readPendingFavourites(email) : {}));
+  const sending = useRef(false);
+
+  const account = useQuery({
+    queryKey: queryKeys.favourites(email ?? ''),
+    queryFn: () => requestJson<FavouritesResponse>('/api/favourites'),
+    enabled: email !== null,
+    staleTime: 60_000,
+  });
+
+  useEffect(() => setPending(email ? readPendingFavourites(email) : {}), [email]);
+
+  const choose = useCallback(
+    (change: (current: PendingFavourites) => PendingFavourites) => {
+      if (!email) return;
+      const next = change(readPendingFavourites(email));
+      writePendingFavourites(email, next);
+      setPending(next);
+    },
+    [email],
+  );
+
+  /** Sends the hearts waiting in this browser, one after another, until none is left or the connection fails. */
+  const sendPending = useCallback(async () => {
+    if (!email || sending.current) return;
+    sending.current = true;
+    try {
+      for (;;) {
+        const [productId, favourite] = Object.entries(readPendingFavourites(email))[0] ?? [];
+        if (productId === undefined) return;
+        try {
+          await requestJson(`/api/favourites/${productId}`, { method: favourite ? 'PUT' : 'DELETE' });
+          queryClient.setQueryData<FavouritesResponse>(queryKeys.favourites(email), (current) =>
+            current ? { productIds: favourite ? [productId, ...withoutId(current.productIds, productId)] : withoutId(current.productIds, productId) } : current,
+          );
+        } catch (error) {
+          // Offline or the server away: it waits for the connection. A refusal (a product since
+          // deleted, a full list) is final, and the heart shows what the account holds.
+          if (error instanceof ApiError && (error.code === 'network' || error.status >= 500)) return;
+        }
+        choose(({ [productId]: _sent, ...rest }) => rest);
+      }
+    } finally {
+      sending.current = false;
+    }
+  }, [email, queryClient, choose]);
+
+  // Waiting hearts go when the connection comes back and when this customer signs in here.
+  useEffect(() => {
+    if (online) void sendPending();
+  }, [online, sendPending]);
+
+  // A visitor who signs in brings her hearts into her account, once.
+  useEffect(() => {
+    if (!email || !online || visitorIds.length === 0) return;
+    const brought = visitorIds;
+    void requestJson<FavouritesResponse>('/api/favourites/merge', { method: 'POST', body: JSON.stringify({ productIds: brought.slice(0, 100) }) })
+      .then((merged) => {
+        queryClient.setQueryData(queryKeys.favourites(email), merged);
+        writeVisitorFavourites([]);
+        setVisitorIds([]);
+      })
+      .catch(() => {
+        // Kept in the browser for the next sign-in or page load.
+      });
+  }, [email, online, visitorIds, queryClient]);
+
+  const value = useMemo<Favourites>(() => {
+    const held = new Set(email ? (account.data?.productIds ?? []) : visitorIds);
+    for (const [productId, favourite] of Object.entries(pending)) {
+      if (favourite) held.add(productId);
+      else held.delete(productId);
+    }
+    return {
+      isFavourite: (productId) => held.has(productId),
+      setFavourite(productId, favourite) {
+        if (!email) {
+          const next = favourite ? [productId, ...withoutId(visitorIds, productId)] : withoutId(visitorIds, productId);
+          writeVisitorFavourites(next);
+          setVisitorIds(next);
+          return;
+        }
+        choose((current) => ({ ...current, [productId]: favourite }));
+        void sendPending();
+      },
+    };
+  }, [email, account.data, visitorIds, pending, choose, sendPending]);
+
+  return <FavouritesContext.Provider value={value}>{children}</FavouritesContext.Provider>;
+}
+
+export const useFavourites = (): Favourites => useContext(FavouritesContext);
