@@ -3,8 +3,11 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import type { FavouritesResponse } from '#shared/favourites.js';
 import { ApiError, requestJson } from '#client/api/http.js';
 import { queryKeys } from '#client/api/query-keys.js';
+import { errorText } from '#client/api/error-text.js';
 import { useConnectivity } from '#client/connectivity/connectivity.js';
+import { useTranslation } from '#client/i18n/i18n.js';
 import { useSession } from '#client/session/session.js';
+import { Toast } from '#client/ui/toast.js';
 import { readPendingFavourites, readVisitorFavourites, writePendingFavourites, writeVisitorFavourites, type PendingFavourites } from './favourites-storage.js';
 
 interface Favourites {
@@ -30,6 +33,9 @@ export function FavouritesProvider({ children }: { children: ReactNode }) {
   const [visitorIds, setVisitorIds] = useState(readVisitorFavourites);
   const [pending, setPending] = useState<PendingFavourites>(() => (email ? readPendingFavourites(email) : {}));
   const sending = useRef(false);
+  const { t } = useTranslation();
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const refusalShown = useCallback(() => setRefusal(null), []);
 
   const account = useQuery({
     queryKey: queryKeys.favourites(email ?? ''),
@@ -65,15 +71,16 @@ export function FavouritesProvider({ children }: { children: ReactNode }) {
           );
         } catch (error) {
           // Offline or the server away: it waits for the connection. A refusal (a product since
-          // deleted, a full list) is final, and the heart shows what the account holds.
+          // deleted, a full list) is final: the heart shows what the account holds, and she is told why.
           if (error instanceof ApiError && (error.code === 'network' || error.status >= 500)) return;
+          if (!(error instanceof ApiError && error.status === 404)) setRefusal(errorText(t, error));
         }
         choose(({ [productId]: _sent, ...rest }) => rest);
       }
     } finally {
       sending.current = false;
     }
-  }, [email, queryClient, choose]);
+  }, [email, queryClient, choose, t]);
 
   // Waiting hearts go when the connection comes back and when this customer signs in here.
   useEffect(() => {
@@ -116,7 +123,12 @@ export function FavouritesProvider({ children }: { children: ReactNode }) {
     };
   }, [email, account.data, visitorIds, pending, choose, sendPending]);
 
-  return <FavouritesContext.Provider value={value}>{children}</FavouritesContext.Provider>;
+  return (
+    <FavouritesContext.Provider value={value}>
+      {children}
+      {refusal && <Toast message={refusal} kind="error" onDone={refusalShown} />}
+    </FavouritesContext.Provider>
+  );
 }
 
 export const useFavourites = (): Favourites => useContext(FavouritesContext);
