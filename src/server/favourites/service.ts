@@ -21,22 +21,24 @@ export async function listFavourites(db: Executor, userId: string): Promise<stri
  * 404 for a product that does not exist; 409 when she already keeps MAX_FAVOURITES.
  */
 export async function addFavourite(db: Executor, userId: string, productId: string): Promise<void> {
-  // One statement: the product must exist, and the list must have room.
-  const added = await selectRows<{ product_id: string }>(
+  // One statement: the product must exist and the list have room. Nothing inserted with room left
+  // means the heart was there (a conflict), even if a DELETE running at once has taken it off since.
+  const [outcome] = await selectRows<{ found: boolean; kept: number; added: boolean }>(
     db,
-    sql`
-    insert into ${favourites} (user_id, product_id)
-    select ${userId}, ${products.id} from ${products}
-    where ${products.id} = ${productId} and (select count(*) from ${favourites} where ${favourites.userId} = ${userId}) < ${MAX_FAVOURITES}
-    on conflict do nothing
-    returning product_id`,
+    sql`with product as (select ${products.id} as id from ${products} where ${products.id} = ${productId}),
+      kept as (select count(*)::int as n from ${favourites} where ${favourites.userId} = ${userId}),
+      added as (
+        insert into ${favourites} (user_id, product_id)
+        select ${userId}, product.id from product, kept where kept.n < ${MAX_FAVOURITES}
+        on conflict do nothing
+        returning 1
+      )
+    select exists (select 1 from product) as found, (select n from kept) as kept, exists (select 1 from added) as added`,
   );
-  if (added.length > 0) return;
+  if (!outcome?.found) throw new HttpError(404, 'not_found', 'Product not found');
+  if (outcome.added || outcome.kept < MAX_FAVOURITES) return;
   const [held] = await db.select({ productId: favourites.productId }).from(favourites).where(and(eq(favourites.userId, userId), eq(favourites.productId, productId)));
-  if (held) return;
-  const [product] = await db.select({ id: products.id }).from(products).where(eq(products.id, productId));
-  if (!product) throw new HttpError(404, 'not_found', 'Product not found');
-  throw new HttpError(409, 'conflict', `At most ${MAX_FAVOURITES} favourites are kept.`, { messageKey: 'favourites.errors.tooMany' });
+  if (!held) throw new HttpError(409, 'conflict', `At most ${MAX_FAVOURITES} favourites are kept.`, { messageKey: 'favourites.errors.tooMany' });
 }
 
 /** Takes the heart off the product; one that was not there is no error. */
