@@ -75,7 +75,12 @@ export function FavouritesProvider({ children }: { children: ReactNode }) {
           if (error instanceof ApiError && (error.code === 'network' || error.status >= 500)) return;
           if (!(error instanceof ApiError && error.status === 404)) setRefusal(errorText(t, error));
         }
-        choose(({ [productId]: _sent, ...rest }) => rest);
+        // Taken off the queue unless she changed it again meanwhile: that choice is sent next.
+        choose((current) => {
+          if (current[productId] !== favourite) return current;
+          const { [productId]: _sent, ...rest } = current;
+          return rest;
+        });
       }
     } finally {
       sending.current = false;
