@@ -2,17 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { favouritesMergeSchema, type FavouritesResponse } from '#shared/favourites.js';
 import { requireUser } from '#server/auth/session.js';
 import type { Database } from '#server/db/client.js';
-import { HttpError } from '#server/http/errors.js';
-import { parseInput, pathId, UUID } from '#server/http/validation.js';
+import { parseInput, pathUuid } from '#server/http/validation.js';
 import { addFavourite, listFavourites, mergeFavourites, removeFavourite } from './service.js';
 
 type WithProduct = { Params: { productId: string } };
 
-const productIdOf = ({ productId }: { productId: string }) => {
-  const id = pathId(productId, 'Product not found');
-  if (!UUID.test(id)) throw new HttpError(404, 'not_found', 'Product not found');
-  return id;
-};
+const productIdOf = ({ productId }: { productId: string }) => pathUuid(productId, 'Product not found');
 
 /** A signed-in customer's favourites: the hearts she set on any of her devices. */
 export function registerFavouriteRoutes(app: FastifyInstance, db: Database): void {

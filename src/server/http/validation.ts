@@ -39,3 +39,9 @@ export function pathId(value: string, notFoundMessage: string): string {
   if (value.length > MAX_ID_LENGTH || !isStorableText(value)) throw new HttpError(404, 'not_found', notFoundMessage);
   return value;
 }
+
+/** A uuid taken from a path: anything else names no record, and is not found. */
+export function pathUuid(value: string, notFoundMessage: string): string {
+  if (!UUID.test(value)) throw new HttpError(404, 'not_found', notFoundMessage);
+  return value;
+}

@@ -3,16 +3,8 @@ import type { SimilarPieceRequestList } from '#shared/similar-pieces.js';
 import { requireAdmin } from '#server/auth/session.js';
 import type { Database } from '#server/db/client.js';
 import { GuessLimit } from '#server/http/guess-limit.js';
-import { pathId, UUID } from '#server/http/validation.js';
-import { HttpError } from '#server/http/errors.js';
+import { pathUuid } from '#server/http/validation.js';
 import { listSimilarPieceRequests, markSimilarPieceRequestHandled, requestSimilarPiece } from './service.js';
-
-/** A uuid path parameter, or the answer that nothing has that id. */
-const uuidOf = (value: string, message: string) => {
-  const id = pathId(value, message);
-  if (!UUID.test(id)) throw new HttpError(404, 'not_found', message);
-  return id;
-};
 
 /** "Make me a similar one": the buyer's request on a sold-out piece, and the admin's list of them. */
 export function registerSimilarPieceRoutes(app: FastifyInstance, db: Database): void {
@@ -20,7 +12,7 @@ export function registerSimilarPieceRoutes(app: FastifyInstance, db: Database): 
   const requests = new GuessLimit('Too many requests for similar pieces; try again later.');
 
   app.post<{ Params: { productId: string } }>('/api/products/:productId/similar-requests', async (request, reply) => {
-    const productId = uuidOf(request.params.productId, 'Product not found');
+    const productId = pathUuid(request.params.productId, 'Product not found');
     requests.check(request.ip);
     await requestSimilarPiece(db, productId, request.body);
     requests.miss(request.ip);
@@ -35,7 +27,7 @@ export function registerSimilarPieceRoutes(app: FastifyInstance, db: Database): 
 
   app.post<{ Params: { requestId: string } }>('/api/admin/similar-requests/:requestId/handled', async (request, reply) => {
     await requireAdmin(db, request);
-    await markSimilarPieceRequestHandled(db, uuidOf(request.params.requestId, 'No such request.'));
+    await markSimilarPieceRequestHandled(db, pathUuid(request.params.requestId, 'No such request.'));
     return reply.status(204).send();
   });
 }

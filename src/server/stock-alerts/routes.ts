@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '#server/db/client.js';
 import { GuessLimit } from '#server/http/guess-limit.js';
-import { HttpError } from '#server/http/errors.js';
-import { pathId, UUID } from '#server/http/validation.js';
+import { pathUuid } from '#server/http/validation.js';
 import { requestStockAlert } from './service.js';
 
 /** "Tell me when it is back" on a sold-out product. */
@@ -12,8 +11,7 @@ export function registerStockAlertRoutes(app: FastifyInstance, db: Database): vo
   const requests = new GuessLimit('Too many requests to be told of products; try again later.');
 
   app.post<{ Params: { productId: string } }>('/api/products/:productId/stock-alerts', async (request, reply) => {
-    const productId = pathId(request.params.productId, 'Product not found');
-    if (!UUID.test(productId)) throw new HttpError(404, 'not_found', 'Product not found');
+    const productId = pathUuid(request.params.productId, 'Product not found');
     requests.check(request.ip);
     await requestStockAlert(db, productId, request.body);
     requests.miss(request.ip);
