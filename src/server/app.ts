@@ -52,6 +52,7 @@ import { newPromotionGuessLimit, registerPromotionRoutes } from '#server/promoti
 import { registerReturnsRoutes } from '#server/returns/routes.js';
 import { registerFavouriteRoutes } from '#server/favourites/routes.js';
 import { registerSimilarPieceRoutes } from '#server/similar-pieces/routes.js';
+import { registerReviewRoutes } from '#server/reviews/routes.js';
 import { backInStockMailComposer } from '#server/stock-alerts/back-in-stock-mail.js';
 import { registerStockAlertRoutes } from '#server/stock-alerts/routes.js';
 import { registerPageFallback, type PageSource } from './pages.js';
@@ -138,6 +139,7 @@ export async function buildApp({
     notifyEmails: config.orderNotifyEmails,
     notifyLanguage: config.orderNotifyLanguage,
     statusDelayMs: config.statusMailDelaySeconds * 1000,
+    reviewRequestDelayMs: config.reviewRequestDelayMs,
     bankAccount: config.bankAccount,
     showBgnEquivalent: config.showBgnEquivalent,
   };
@@ -194,7 +196,8 @@ export async function buildApp({
   await registerCurrencyWatch(app, database, config.pricing.currency);
   registerCartRoutes(app, db);
   registerAddressRoutes(app, db);
-  registerAccountRoutes(app, db);
+  registerAccountRoutes(app, db, images);
+  registerReviewRoutes(app, db, images);
   registerSimilarPieceRoutes(app, db);
   registerStockAlertRoutes(app, db);
   registerFavouriteRoutes(app, db);

@@ -138,6 +138,8 @@ const environmentSchema = z.object({
   ORDER_NOTIFY_LANGUAGE: z.enum(['en', 'bg']).optional(),
   STATUS_MAIL_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   MAIL_CLAIM_SECONDS: z.coerce.number().int().min(1).max(3_600).default(300),
+  // Days after delivery; "off" sends no review request. Fractions serve tests.
+  REVIEW_REQUEST_DAYS: z.union([z.literal('off'), z.coerce.number().min(0).max(365)]).default(7),
   SHOP_CURRENCY: z.enum(CURRENCIES).default('BGN'),
   SHOW_BGN_EQUIVALENT: booleanFlag.default(false),
   TAX_RATE: taxRate.default(SPEC_PRICING.taxRateBasisPoints),
@@ -240,6 +242,8 @@ export interface Config {
   orderNotifyLanguage: 'en' | 'bg' | undefined;
   /** How long a status e-mail waits before it is sent, so that a status changed again replaces it. */
   statusMailDelaySeconds: number;
+  /** How long after delivery a buyer is asked to review what she bought; null: never. */
+  reviewRequestDelayMs: number | null;
   /** How long a server process may take to send one e-mail before another process takes it over. */
   mailClaimSeconds: number;
   /** How orders are priced: the currency, tax, shipping and cash-on-delivery fee. */
@@ -388,6 +392,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     orderNotifyLanguage: env.ORDER_NOTIFY_LANGUAGE,
     statusMailDelaySeconds: env.STATUS_MAIL_DELAY_SECONDS,
     mailClaimSeconds: env.MAIL_CLAIM_SECONDS,
+    reviewRequestDelayMs: env.REVIEW_REQUEST_DAYS === 'off' ? null : Math.round(env.REVIEW_REQUEST_DAYS * 86_400_000),
     pricing: {
       currency: env.SHOP_CURRENCY,
       taxRateBasisPoints: env.TAX_RATE,

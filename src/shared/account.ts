@@ -1,3 +1,4 @@
+import type { CustomerReview } from './reviews.js';
 import { z } from 'zod';
 import type { Address } from './addresses.js';
 import type { CartItem } from './cart.js';
@@ -50,6 +51,8 @@ export interface AccountExport {
   cart: CartItem[];
   /** The ids of her favourite products, newest first. */
   favourites: string[];
+  /** The reviews she wrote, newest first, with the order each came from. */
+  reviews: CustomerReview[];
   orders: Order[];
   sessions: AccountSessionRecord[];
   emails: AccountEmailRecord[];

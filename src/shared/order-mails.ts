@@ -4,9 +4,10 @@ import type { OrderStatus } from './order-status.js';
 /**
  * The e-mails an order causes: to the customer, a confirmation when it is placed, a receipt when it
  * is paid and a word on each status change they should know of; to the owner, a new-order notice.
- * Returns have their own messages; an invoice asked for after the payment, and a corrected one, come by themselves.
+ * Returns have their own messages; an invoice asked for after the payment, and a corrected one, come by themselves;
+ * some days after delivery, one request to review what she bought.
  */
-export const ORDER_MAIL_KINDS = ['order_placed', 'payment_received', 'status_changed', 'new_order', 'withdrawal_received', 'withdrawal_notice', 'refund_made', 'invoice_issued', 'invoice_corrected', 'gift_cards_issued'] as const;
+export const ORDER_MAIL_KINDS = ['order_placed', 'payment_received', 'status_changed', 'new_order', 'withdrawal_received', 'withdrawal_notice', 'refund_made', 'invoice_issued', 'invoice_corrected', 'gift_cards_issued', 'review_request'] as const;
 export type OrderMailKind = (typeof ORDER_MAIL_KINDS)[number];
 
 /** The statuses a customer is told of; pending and paid have their own messages (or need none). */

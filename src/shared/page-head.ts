@@ -2,7 +2,7 @@ import { PRODUCT_IMAGE_ASPECT_RATIO, PRODUCT_IMAGE_WIDTHS, pickText, type Produc
 import { LEGAL_PAGES } from './legal.js';
 import { DEFAULT_PAGE_LANGUAGE, localizedPath, productPath } from './routes.js';
 import type { Currency } from './money.js';
-import { buildStructuredData, type JsonLd } from './structured-data.js';
+import { buildStructuredData, type JsonLd, type StructuredDataInput } from './structured-data.js';
 
 /**
  * A page's head (title, description, canonical address, hreflang alternates, Open Graph and Twitter
@@ -171,6 +171,8 @@ export interface PageHeadInput {
   products?: readonly Product[];
   /** The product a /product/ page is about: its name, description, cover photo and address. */
   product?: Product;
+  /** The product's rating and newest approved reviews, for its structured data. */
+  productReviews?: StructuredDataInput['productReviews'];
   /** A product photo's address to share the page with; the shop's image when absent. */
   image?: string | null;
   /** Personal and transactional pages ask search engines not to index them. */
@@ -279,6 +281,7 @@ export function buildPageHead(input: PageHeadInput): PageHead {
     language,
     products: input.products,
     product: notFound ? undefined : product,
+    productReviews: input.productReviews,
     productUrl: (shown) => siteUrl + localizedPath(productPath(shown.slug), language),
     article: input.article,
     notFound,

@@ -1,5 +1,6 @@
 import { pickText, type Product, type TextLanguage } from './catalog.js';
 import type { Currency } from './money.js';
+import { STRUCTURED_DATA_REVIEWS, type RatingSummary, type Review } from './reviews.js';
 
 /** The specification's price for a product page that carries no product of its own. */
 const FALLBACK_PRODUCT_PRICE = { price: '29.99', priceCurrency: 'USD' } as const;
@@ -19,6 +20,8 @@ export interface StructuredDataInput {
   products?: readonly Product[];
   /** The product a /product/ page is about. */
   product?: Product;
+  /** Its rating and newest approved reviews, which the page shows. */
+  productReviews?: { summary: RatingSummary; reviews: readonly Review[] };
   /** A product's page in the page's language, absolute; items of a list link to it when given. */
   productUrl?: (product: Product) => string;
   /** Marks the page as an article. */
@@ -40,6 +43,22 @@ function availability(product: Product | undefined): string {
       ? product.combinations.every((combination) => combination.stock === 0)
       : product?.stock === 0;
   return soldOut ? 'https://schema.org/OutOfStock' : 'https://schema.org/InStock';
+}
+
+/** A rated product's stars and its newest reviews, as search engines read them. */
+function ratingBlocks(productReviews: StructuredDataInput['productReviews']): JsonLd {
+  if (!productReviews || productReviews.summary.count === 0) return {};
+  return {
+    aggregateRating: { '@type': 'AggregateRating', ratingValue: productReviews.summary.average, reviewCount: productReviews.summary.count, bestRating: 5, worstRating: 1 },
+    review: productReviews.reviews.slice(0, STRUCTURED_DATA_REVIEWS).map((review) => ({
+      '@type': 'Review',
+      reviewRating: { '@type': 'Rating', ratingValue: review.rating, bestRating: 5, worstRating: 1 },
+      author: { '@type': 'Person', name: review.name },
+      reviewBody: review.text,
+      datePublished: review.createdAt.slice(0, 10),
+      inLanguage: review.language,
+    })),
+  };
 }
 
 function productBlock(product: Product | undefined, url: string | undefined, input: StructuredDataInput): JsonLd {
@@ -81,7 +100,7 @@ export function buildStructuredData(input: StructuredDataInput): JsonLd[] {
     },
   ];
   if (new URL(input.url).pathname.includes('/product/')) {
-    blocks.push({ '@context': 'https://schema.org', ...productBlock(input.product, input.url, input) });
+    blocks.push({ '@context': 'https://schema.org', ...productBlock(input.product, input.url, input), ...(input.product ? ratingBlocks(input.productReviews) : {}) });
   }
   if (input.products?.length) {
     blocks.push({

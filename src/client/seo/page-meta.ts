@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useLocation } from 'wouter';
 import type { Product, ProductCategory } from '#shared/catalog.js';
-import type { MetaPage } from '#shared/page-head.js';
+import type { MetaPage, PageHeadInput } from '#shared/page-head.js';
 import { useTranslation } from '#client/i18n/i18n.js';
 import { settings } from '#client/settings.js';
 
@@ -16,6 +16,8 @@ export interface PageMeta {
   noIndex?: boolean;
   products?: readonly Product[];
   product?: Product;
+  /** The product's rating and newest reviews, once loaded. */
+  productReviews?: PageHeadInput['productReviews'];
   /** The home page showing one category. */
   category?: ProductCategory;
   article?: { headline: string; datePublished?: string; dateModified?: string };
@@ -35,7 +37,7 @@ export interface PageMeta {
 export function usePageMeta(meta: PageMeta): void {
   const { language } = useTranslation();
   const [pathname] = useLocation();
-  const { page, title, description, noIndex, products, product, category, article, image, notFound, alternates } = meta;
+  const { page, title, description, noIndex, products, product, productReviews, category, article, image, notFound, alternates } = meta;
 
   useEffect(() => {
     let current = true;
@@ -54,6 +56,7 @@ export function usePageMeta(meta: PageMeta): void {
           category,
           products,
           product,
+          productReviews,
           image,
           noIndex,
           notFound,
@@ -67,5 +70,5 @@ export function usePageMeta(meta: PageMeta): void {
     return () => {
       current = false;
     };
-  }, [language, pathname, page, title, description, category, products, product, image, noIndex, notFound, article, alternates]);
+  }, [language, pathname, page, title, description, category, products, product, productReviews, image, noIndex, notFound, article, alternates]);
 }

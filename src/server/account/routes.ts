@@ -3,6 +3,7 @@ import { accountDataFileName, deleteAccountSchema, type AccountExport } from '#s
 import { clearSessionCookie, requireUser, requireUserSession } from '#server/auth/session.js';
 import type { Database } from '#server/db/client.js';
 import { parseInput } from '#server/http/validation.js';
+import type { ProductImages } from '#server/images/product-images.js';
 import type { NailSizes } from '#shared/nail-sizes.js';
 import type { InvoiceBuyer } from '#shared/invoice-buyer.js';
 import { readInvoiceBuyer } from './invoice-buyer.js';
@@ -10,7 +11,7 @@ import { readNailSizes, saveNailSizes } from './nail-sizes.js';
 import { deleteAccount, exportAccount } from './service.js';
 
 /** A customer's copy of their data, and the deletion of their account (GDPR articles 15, 17 and 20). */
-export function registerAccountRoutes(app: FastifyInstance, db: Database): void {
+export function registerAccountRoutes(app: FastifyInstance, db: Database, images: ProductImages): void {
   app.get('/api/account/export', async (request, reply): Promise<AccountExport> => {
     const session = await requireUserSession(db, request);
     const data = await exportAccount(db, session);
@@ -41,8 +42,10 @@ export function registerAccountRoutes(app: FastifyInstance, db: Database): void 
   app.delete('/api/account', async (request, reply) => {
     const user = await requireUser(db, request);
     const { email } = parseInput(deleteAccountSchema, request.body);
-    await deleteAccount(db, user, email);
+    const { reviewPhotoKeys } = await deleteAccount(db, user, email);
     clearSessionCookie(reply);
+    // Her reviews' photos, after the deletion committed; one left behind is no longer shown anywhere.
+    await Promise.all(reviewPhotoKeys.map((key) => images.remove(key).catch((error: unknown) => request.log.warn({ err: error }, 'A deleted review photo could not be removed'))));
     return reply.status(204).send();
   });
 }

@@ -17,6 +17,7 @@ import { anonymiseAfterSale } from '#server/returns/after-sale.js';
 import { forgetSimilarPieceRequests } from '#server/similar-pieces/service.js';
 import { forgetStockAlerts } from '#server/stock-alerts/service.js';
 import { forgetFavourites, listFavourites } from '#server/favourites/service.js';
+import { forgetReviews, listCustomerReviews } from '#server/reviews/service.js';
 import { readInvoiceBuyer } from './invoice-buyer.js';
 import { readNailSizes } from './nail-sizes.js';
 
@@ -45,6 +46,7 @@ export async function exportAccount(db: Database, { user, sessionHash }: UserSes
         addresses: await listAddresses(tx, user.id),
         cart: await getCart(db, user.id, tx),
         favourites: await listFavourites(tx, user.id),
+        reviews: await listCustomerReviews(tx, user.id),
         orders,
         sessions: await listUserSessions(tx, user.id, sessionHash),
         emails: await listCustomerMails(
@@ -63,19 +65,18 @@ const PLACEHOLDER_DRAWS = 3;
 
 /**
  * Deletes the customer's account, confirmed by its e-mail, in one transaction: addresses, cart,
- * saved nail sizes, sign-in links, sessions and admin rights go; the orders, with their withdrawals and
+ * saved nail sizes, sign-in links, sessions, reviews and admin rights go; the orders, with their withdrawals and
  * refunds, stay for the shop's accounts without anything that names the person (anonymiseCustomerOrders,
  * anonymiseAfterSale), and so does the account's row, under the
  * same placeholder, since the orders refer to it. Every session's event streams end on every server
  * process when it commits.
  */
-export async function deleteAccount(db: Database, user: CurrentUser, confirmation: string): Promise<void> {
+export async function deleteAccount(db: Database, user: CurrentUser, confirmation: string): Promise<{ reviewPhotoKeys: string[] }> {
   if (confirmation !== user.email) throw invalidInput('email', ACCOUNT_EMAIL_MISMATCH);
   for (let draw = 1; ; draw++) {
     const placeholder = deletedEmailPlaceholder(randomBytes(4).toString('hex'));
     try {
-      await inTransaction(db, (tx) => eraseAccount(tx, user, placeholder));
-      return;
+      return { reviewPhotoKeys: await inTransaction(db, (tx) => eraseAccount(tx, user, placeholder)) };
     } catch (error) {
       // The only unique value written is the placeholder on the account's row.
       if (databaseErrorCode(error) !== UNIQUE_VIOLATION || draw === PLACEHOLDER_DRAWS) throw error;
@@ -83,7 +84,8 @@ export async function deleteAccount(db: Database, user: CurrentUser, confirmatio
   }
 }
 
-async function eraseAccount(tx: Transaction, user: CurrentUser, placeholder: string): Promise<void> {
+/** Returns the photo keys of the reviews it deleted, whose images go once it commits. */
+async function eraseAccount(tx: Transaction, user: CurrentUser, placeholder: string): Promise<string[]> {
   // A change to the cart or the addresses, or a checkout, still running finishes first, and its
   // result is deleted or anonymised with the rest (in the order of LOCK_CLASSES).
   await lockSubject(tx, 'cart', user.id);
@@ -99,9 +101,11 @@ async function eraseAccount(tx: Transaction, user: CurrentUser, placeholder: str
   await forgetSimilarPieceRequests(tx, user.email);
   await forgetStockAlerts(tx, user.email, placeholder);
   await forgetFavourites(tx, user.id);
+  const reviewPhotoKeys = await forgetReviews(tx, user.id);
   await removeAdmin(tx, user.email);
   const orderIds = await anonymiseCustomerOrders(tx, user.id, user.email, placeholder);
   await anonymiseAfterSale(tx, orderIds, placeholder);
   await forgetRecipient(tx, orderIds, user.email, placeholder);
   await endAllSessions(tx, user.id);
+  return reviewPhotoKeys;
 }

@@ -15,6 +15,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -831,6 +832,8 @@ export const mailQueue = pgTable(
     index('mail_queue_failed_idx').on(table.createdAt).where(sql`${table.state} = 'failed'`),
     // A deleted account's stock alerts find their messages.
     index('mail_queue_alert_idx').on(table.subjectId).where(sql`${table.orderId} is null`),
+    // A review request goes out once per order, ever: delivered again, the order gets no second one.
+    uniqueIndex('mail_queue_review_request_idx').on(table.orderId).where(sql`${table.kind} = 'review_request'`),
     check('mail_queue_subject', sql`(${table.orderId} is null) = (${table.kind} = 'back_in_stock')`),
   ],
 );
@@ -1032,4 +1035,46 @@ export const favourites = pgTable(
   },
   // A product's deletion finds its hearts through the second.
   (table) => [primaryKey({ columns: [table.userId, table.productId] }), index('favourites_product_idx').on(table.productId)],
+);
+
+/**
+ * A buyer's review of one line of a delivered order (one per line): stars, text and up to 3 photos,
+ * which the product page shows once the admin approves it.
+ */
+export const reviews = pgTable(
+  'reviews',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderItemId: uuid('order_item_id')
+      .notNull()
+      .unique()
+      .references(() => orderItems.id, { onDelete: 'cascade' }),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    rating: smallint('rating').notNull(),
+    text: text('text').notNull(),
+    /** The name she signed it with (never her e-mail). */
+    name: text('name').notNull(),
+    language: text('language').notNull(),
+    /** The image keys of its photos, in her order. */
+    photoKeys: text('photo_keys').array().notNull().default(sql`'{}'::text[]`),
+    /** pending, approved or hidden (REVIEW_STATUSES). */
+    status: text('status').notNull().default('pending'),
+    reply: text('reply'),
+    repliedAt: moment('replied_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    check('reviews_rating', sql`${table.rating} between 1 and 5`),
+    // The product page: its approved reviews, newest first.
+    index('reviews_product_idx').on(table.productId, table.createdAt, table.id).where(sql`${table.status} = 'approved'`),
+    // The admin's list by status, newest first; a buyer's own.
+    index('reviews_status_idx').on(table.status, table.createdAt),
+    index('reviews_user_idx').on(table.userId),
+  ],
 );

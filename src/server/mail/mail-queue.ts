@@ -73,6 +73,24 @@ export async function queueMails(tx: Executor, queued: NewMail[]): Promise<void>
   await tx.with(inserted).select({ woken: sql`pg_notify(${CHANNEL}, '')` }).from(inserted).limit(1);
 }
 
+/**
+ * Queues an order's review request in the caller's transaction, unless one was queued before: an order
+ * asks once, ever. A request replaced while it waited (the order left delivered) waits again.
+ */
+export async function queueReviewRequest(tx: Executor, mail: NewMail & { notBefore: Date }): Promise<void> {
+  if (isDeletedEmailPlaceholder(mail.recipient)) return;
+  await tx
+    .insert(mailQueue)
+    .values({ orderId: mail.orderId, kind: mail.kind, recipient: mail.recipient, language: mail.language, nextAttemptAt: mail.notBefore })
+    .onConflictDoUpdate({
+      target: mailQueue.orderId,
+      targetWhere: sql`${mailQueue.kind} = 'review_request'`,
+      set: { state: 'queued', nextAttemptAt: mail.notBefore, attempts: 0, lastError: null },
+      setWhere: eq(mailQueue.state, 'superseded'),
+    });
+  await tx.execute(sql`select pg_notify(${CHANNEL}, '')`);
+}
+
 /** Marks the order's messages of a kind that still wait (not yet being sent) as replaced; returns how many. */
 export async function supersedeQueuedMails(tx: Executor, orderId: string, kind: OrderMailKind): Promise<number> {
   const replaced = await tx
@@ -219,7 +237,8 @@ const STOP_WAIT_MS = 5_000;
 const MAX_RETRY_DELAY_MS = 60 * 60 * 1000;
 
 /** Turns a queued message into the e-mail to send, from the order as it is now. */
-export type MailComposer = (mail: ClaimedMail) => Promise<MailMessage>;
+/** Writes a claimed message; null when there is nothing left to tell (it is then marked superseded, not sent). */
+export type MailComposer = (mail: ClaimedMail) => Promise<MailMessage | null>;
 
 /** An SMTP answer in the 5xx range is permanent (no such mailbox, refused): trying again will not help. */
 const isPermanent = (error: unknown) => {
@@ -343,12 +362,16 @@ export class MailWorker {
 
   private async deliver(mail: ClaimedMail): Promise<void> {
     const { db } = this.database;
-    let message: MailMessage;
+    let message: MailMessage | null;
     try {
       message = await this.compose(mail);
     } catch (error) {
       this.log.error({ err: error, mailId: mail.id }, 'An e-mail could not be written; it is marked failed');
       await db.update(mailQueue).set({ state: 'failed', claimedUntil: null, lastError: `Could not be written: ${reasonOf(error)}` }).where(ownClaim(mail));
+      return;
+    }
+    if (message === null) {
+      await db.update(mailQueue).set({ state: 'superseded', claimedUntil: null }).where(ownClaim(mail));
       return;
     }
     try {

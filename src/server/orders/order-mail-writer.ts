@@ -1,4 +1,4 @@
-import { pickText, type TextLanguage } from '#shared/catalog.js';
+import { pickText, type LocalizedText, type TextLanguage } from '#shared/catalog.js';
 import { lineText, priceAmounts, taxPercentText } from '#shared/money.js';
 import { isNotifiedStatus, type NotifiedStatus } from '#shared/order-mails.js';
 import { amountDue, dispatchDayText, paymentStateOf, type Order } from '#shared/orders.js';
@@ -15,6 +15,7 @@ import type { OrderMailSettings } from './order-mails.js';
 import { getOrder } from './order-queries.js';
 import { returnsMailDocument, withdrawalButton } from '#server/returns/returns-mails.js';
 import { giftCardsOfOrder } from '#server/promotions/gift-cards.js';
+import { linesToReview } from '#server/reviews/service.js';
 import { formatGiftCardCode } from '#shared/gift-cards.js';
 import { SHOP_TIME_ZONE } from '#shared/sofia-time.js';
 import { formatIban } from '#shared/withdrawals.js';
@@ -23,11 +24,16 @@ import { formatIban } from '#shared/withdrawals.js';
 const localeOf = (language: TextLanguage) => (language === 'bg' ? 'bg-BG' : 'en-GB');
 
 /** Writes the e-mail of a queued message from the order as it is now, in the message's language. */
-export function orderMailComposer(db: Database, textBook: MailTextBook, settings: OrderMailSettings): (mail: ClaimedOrderMail) => Promise<MailMessage> {
-  return async (mail: ClaimedOrderMail): Promise<MailMessage> => {
+export function orderMailComposer(db: Database, textBook: MailTextBook, settings: OrderMailSettings): (mail: ClaimedOrderMail) => Promise<MailMessage | null> {
+  return async (mail: ClaimedOrderMail): Promise<MailMessage | null> => {
     const order = await getOrder(db, mail.orderId);
     const texts = textBook.texts(mail.language);
     const writer = new OrderMailWriter(order, texts, mail.language, settings);
+    if (mail.kind === 'review_request') {
+      // Reviewed meanwhile, or no longer delivered (returned, cancelled): nothing is left to ask.
+      const lines = order.status === 'delivered' ? await linesToReview(db, order.orderId) : [];
+      return lines.length > 0 ? { to: mail.recipient, ...renderMail(writer.reviewRequest(lines)) } : null;
+    }
     const documents = await documentsForMail(db, mail);
     const document = await (async () => {
       switch (mail.kind) {
@@ -53,6 +59,8 @@ export function orderMailComposer(db: Database, textBook: MailTextBook, settings
           return returnsMailDocument(db, mail, order, settings, texts.shopName);
         case 'gift_cards_issued':
           return writer.giftCardsIssued(await giftCardsOfOrder(db, order.orderId));
+        case 'review_request':
+          throw new Error('A review request is written above');
       }
     })();
     const attached = documents.length > 0 ? [attachedDocumentsNote(texts, mail.language, documents.map((issued) => issued.content))] : [];
@@ -297,6 +305,25 @@ class OrderMailWriter {
         this.viewOrderButton(),
       ],
       footer: this.customerFooter(),
+    };
+  }
+
+  /** Some days after delivery: what is still to review, and the way to her order, where she reviews it. */
+  reviewRequest(lines: readonly { name: LocalizedText }[]): MailDocument {
+    const { texts } = this;
+    return {
+      language: this.language,
+      shopName: texts.shopName,
+      subject: this.t(texts.reviewRequest.subject),
+      heading: this.t(texts.reviewRequest.heading),
+      blocks: [
+        { kind: 'paragraph', text: this.t(texts.order.greeting) },
+        { kind: 'paragraph', text: this.t(texts.reviewRequest.intro) },
+        { kind: 'heading', text: texts.reviewRequest.lines },
+        { kind: 'lines', lines: lines.map((line) => pickText(line.name, this.language).text) },
+        { kind: 'button', label: texts.reviewRequest.button, url: this.url(profileOrderPath(this.order.orderId)) },
+      ],
+      footer: [this.t(texts.reviewRequest.why)],
     };
   }
 

@@ -4,7 +4,7 @@ import { isNotifiedStatus } from '#shared/order-mails.js';
 import type { OrderStatus } from '#shared/order-status.js';
 import { adminLanguages, listAdminsWithLanguage } from '#server/auth/roles.js';
 import type { Executor } from '#server/db/client.js';
-import { lastToldStatus, queueMails, supersedeQueuedMails } from '#server/mail/mail-queue.js';
+import { lastToldStatus, queueMails, queueReviewRequest, supersedeQueuedMails } from '#server/mail/mail-queue.js';
 
 export interface OrderMailSettings {
   publicUrl: string;
@@ -15,6 +15,8 @@ export interface OrderMailSettings {
   notifyLanguage: TextLanguage | undefined;
   /** How long a status message waits, so that a status changed again meanwhile replaces it. */
   statusDelayMs: number;
+  /** How long after delivery the buyer is asked to review what she bought; null: never. */
+  reviewRequestDelayMs: number | null;
   /** Euro amounts are followed by their BGN equivalent. */
   showBgnEquivalent: boolean;
   /** The account bank transfers go to, which an order paid by transfer shows; null when the shop takes none. */
@@ -73,4 +75,16 @@ export async function queueStatusMail(tx: Executor, settings: OrderMailSettings,
       notBefore: new Date(Date.now() + settings.statusDelayMs),
     },
   ]);
+}
+
+/**
+ * In the transaction that changes the status: delivered, the buyer is asked to review what she bought
+ * some days later, once per order ever; an order that leaves delivered before then asks nothing.
+ */
+export async function scheduleReviewRequest(tx: Executor, settings: OrderMailSettings, order: OrderAddressee, status: OrderStatus): Promise<void> {
+  if (status !== 'delivered' || settings.reviewRequestDelayMs === null) {
+    await supersedeQueuedMails(tx, order.orderId, 'review_request');
+    return;
+  }
+  await queueReviewRequest(tx, { orderId: order.orderId, kind: 'review_request', recipient: order.customerEmail, language: order.language, notBefore: new Date(Date.now() + settings.reviewRequestDelayMs) });
 }

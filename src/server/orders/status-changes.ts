@@ -9,7 +9,7 @@ import { HttpError } from '#server/http/errors.js';
 import { announceChange } from '#server/notices/live-hub.js';
 import { cancelSoldGiftCards, giveBackGiftCardPayment, retakeGiftCardPayment } from '#server/promotions/gift-cards.js';
 import { combinationCountKey, readCombinationStockForOrder, readStockForOrder, returnStock, takeStock } from '#server/stock/service.js';
-import { queueStatusMail, type OrderMailSettings } from './order-mails.js';
+import { queueStatusMail, scheduleReviewRequest, type OrderMailSettings } from './order-mails.js';
 import { getOrder, STATUS_TIME_COLUMNS, type OrderRow, type StatusChangeRow } from './order-queries.js';
 
 // Status changes, from the admin or a payment, and what follows each: the history, the customer's
@@ -73,7 +73,8 @@ export async function setOrderStatus(tx: Executor, orderId: string, status: Orde
 /**
  * Any status from any status (spec section 4); the customer's open pages hear of it. Setting the
  * status the order already has (a repeated click, two admins at once) changes and announces nothing.
- * The customer is told of the change by e-mail (see queueStatusMail). Cancelling puts the order's
+ * The customer is told of the change by e-mail (see queueStatusMail), and asked for a review some
+ * days after delivery (scheduleReviewRequest). Cancelling puts the order's
  * pieces back in stock; reopening a cancelled order takes them again, and is refused with
  * stock_short (changing nothing) when they are no longer there.
  */
@@ -94,7 +95,9 @@ export async function changeOrderStatus(db: Database, orderId: string, status: O
       await retakeGiftCardPayment(tx, orderId);
     }
     await setOrderStatus(tx, orderId, status);
-    await queueStatusMail(tx, mailSettings, { orderId, customerEmail: row.customerEmail, language: row.language as TextLanguage }, status);
+    const addressee = { orderId, customerEmail: row.customerEmail, language: row.language as TextLanguage };
+    await queueStatusMail(tx, mailSettings, addressee, status);
+    await scheduleReviewRequest(tx, mailSettings, addressee, status);
     return true;
   });
   if (!found) throw new HttpError(404, 'not_found', `Order ${orderId} not found`);

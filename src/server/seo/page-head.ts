@@ -3,9 +3,11 @@ import type { Currency } from '#shared/money.js';
 import { isLegalPage } from '#shared/legal.js';
 import { buildPageHead, PAGE_HEAD_ATTRIBUTE, type MetaPage, type PageHead, type PageHeadInput } from '#shared/page-head.js';
 import { DEFAULT_PAGE_LANGUAGE, languageFromSearch, matchPageRoute, productPath, type PageName } from '#shared/routes.js';
+import { STRUCTURED_DATA_REVIEWS } from '#shared/reviews.js';
 import { isSlug } from '#shared/slug.js';
 import { jsonLdText } from '#shared/structured-data.js';
 import { findProductBySlug, listProducts } from '#server/catalog/product-queries.js';
+import { productReviews as readProductReviews } from '#server/reviews/service.js';
 import type { Executor } from '#server/db/client.js';
 
 /**
@@ -83,7 +85,8 @@ export async function answerPage(db: Executor, request: PageRequest): Promise<Pa
     const found = isSlug(slug) ? await findProductBySlug(db, slug) : undefined;
     if (!found) return notFoundHead(request);
     if (found.redirect) return { status: 301, location: productPath(found.product.slug, search) };
-    return { status: 200, head: buildPageHead({ ...shop, pathname, language, product: found.product }) };
+    const productReviews = await readProductReviews(db, found.product.id, undefined, STRUCTURED_DATA_REVIEWS);
+    return { status: 200, head: buildPageHead({ ...shop, pathname, language, product: found.product, productReviews }) };
   }
   return pageWithoutData(request);
 }
