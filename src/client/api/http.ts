@@ -17,7 +17,8 @@ const send = (path: string, init: RequestInit) =>
   fetch(path, {
     ...init,
     credentials: 'same-origin',
-    headers: { accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}), ...init.headers },
+    // A form (with files) names its own type and boundary.
+    headers: { accept: 'application/json', ...(init.body && !(init.body instanceof FormData) ? { 'content-type': 'application/json' } : {}), ...init.headers },
   });
 
 /** GETs started before the app's code had arrived (early-requests.ts), each waiting for the app's first ask. */

@@ -34,6 +34,12 @@ export const queryKeys = {
   /** A page of the catalogue, by the query string the server is asked with. */
   productList: (search: string) => [...catalogue, 'list', search] as const,
   product: (slug: string) => [...catalogue, 'product', slug] as const,
+  /** A product's approved reviews, page by page: the catalogue's version goes up when one is approved or hidden. */
+  productReviews: (productId: string) => [...catalogue, 'reviews', productId] as const,
+  /** The signed-in buyer's delivered lines and her reviews of them: an order delivered brings new ones. */
+  myReviews: () => [...orders, 'reviews'] as const,
+  /** The admin's reviews of a status. */
+  adminReviews: (status: string) => ['admin', 'reviews', status] as const,
 
   /** Every view of orders, the customer's and the admin's: a new or changed order shows in both. */
   orders: () => orders,

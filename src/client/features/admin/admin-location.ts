@@ -7,9 +7,9 @@ import type { OrderFilter } from './admin-api.js';
 
 // What the dashboard shows lives in its address, so that a reload, the Back button and a shared link
 // all open the same tab, list and order: /admin (the dashboard), /admin?tab=products(&stock=soldOut), /admin?tab=orders&status=paid&q=abv&after=<cursor>,
-// and an open order adds order=NA-....; the work list is /admin?tab=work-list(&status=paid), the size chart /admin?tab=size-chart, the discount codes /admin?tab=discounts, the gift cards /admin?tab=gift-cards, the buyers' requests for similar pieces /admin?tab=requests, the search synonyms /admin?tab=synonyms.
+// and an open order adds order=NA-....; the work list is /admin?tab=work-list(&status=paid), the size chart /admin?tab=size-chart, the discount codes /admin?tab=discounts, the gift cards /admin?tab=gift-cards, the buyers' requests for similar pieces /admin?tab=requests, the reviews /admin?tab=reviews, the search synonyms /admin?tab=synonyms.
 
-export const ADMIN_TABS = ['dashboard', 'products', 'orders', 'workList', 'sizeChart', 'returns', 'discounts', 'giftCards', 'requests', 'synonyms'] as const;
+export const ADMIN_TABS = ['dashboard', 'products', 'orders', 'workList', 'sizeChart', 'returns', 'discounts', 'giftCards', 'requests', 'reviews', 'synonyms'] as const;
 type AdminTab = (typeof ADMIN_TABS)[number];
 
 /** Each tab but the first as the address names it. */
@@ -22,6 +22,7 @@ const TAB_PARAMS: Record<Exclude<AdminTab, 'dashboard'>, string> = {
   discounts: 'discounts',
   giftCards: 'gift-cards',
   requests: 'requests',
+  reviews: 'reviews',
   synonyms: 'synonyms',
 };
 /** The tab an address names; a stock filter alone is the product list's, as links made before the dashboard have it. */
@@ -75,6 +76,7 @@ function adminSearch({ tab, filter, orderId, stock }: AdminView): string {
   if (tab === 'discounts') params.set('tab', TAB_PARAMS.discounts);
   if (tab === 'giftCards') params.set('tab', TAB_PARAMS.giftCards);
   if (tab === 'requests') params.set('tab', TAB_PARAMS.requests);
+  if (tab === 'reviews') params.set('tab', TAB_PARAMS.reviews);
   if (tab === 'synonyms') params.set('tab', TAB_PARAMS.synonyms);
   if (tab === 'orders') {
     params.set('tab', 'orders');

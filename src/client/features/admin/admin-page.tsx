@@ -17,15 +17,16 @@ import DiscountsPanel from './discounts-panel.js';
 import GiftCardsPanel from './gift-cards-panel.js';
 import DashboardPanel from './dashboard-panel.js';
 
-// The maker's work list, the size chart, returns, requests and the search synonyms are opened now and then: each comes in a chunk of its own.
+// The maker's work list, the size chart, returns, requests, reviews and the search synonyms are opened now and then: each comes in a chunk of its own.
 const WorkListPanel = lazy(() => import('./work-list-panel.js'));
 const SizeChartEditor = lazy(() => import('./size-chart-editor.js'));
 const ReturnsPanel = lazy(() => import('./returns-panel.js'));
 const SearchSynonymsEditor = lazy(() => import('./search-synonyms-editor.js'));
 const SimilarRequestsPanel = lazy(() => import('./similar-requests-panel.js'));
+const ReviewsPanel = lazy(() => import('./reviews-panel.js'));
 
 /** What a lazily loaded tab says while its chunk comes. */
-const LOADING_TEXTS = { workList: 'admin.workList.loading', returns: 'admin.returns.loading', sizeChart: 'admin.sizeChart.loading', synonyms: 'admin.synonyms.loading', requests: 'admin.requests.loading' } as const;
+const LOADING_TEXTS = { workList: 'admin.workList.loading', returns: 'admin.returns.loading', sizeChart: 'admin.sizeChart.loading', synonyms: 'admin.synonyms.loading', requests: 'admin.requests.loading', reviews: 'admin.reviews.loading' } as const;
 
 export default function AdminPage() {
   const { t, language } = useTranslation();
@@ -84,6 +85,8 @@ export default function AdminPage() {
               <ReturnsPanel onToast={setToast} />
             ) : view.tab === 'requests' ? (
               <SimilarRequestsPanel onToast={setToast} />
+            ) : view.tab === 'reviews' ? (
+              <ReviewsPanel onToast={setToast} />
             ) : view.tab === 'synonyms' ? (
               <SearchSynonymsEditor onToast={setToast} />
             ) : (

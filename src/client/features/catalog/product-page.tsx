@@ -16,6 +16,7 @@ import { ProductCard } from './product-card.js';
 import { ProductChooser } from './product-chooser.js';
 import { ProductGallery } from './product-gallery.js';
 import { useProductPage } from './products-api.js';
+import { ProductReviews, useProductReviews } from './product-reviews.js';
 import { useAddToCart } from './use-add-to-cart.js';
 import { lazyOrNothing } from '#client/ui/lazy-or-nothing.js';
 import { FavouriteButton } from '#client/favourites/favourite-button.js';
@@ -66,10 +67,17 @@ function ProductPageContent({ notFound }: { notFound: ReactNode }) {
   const page = useProductPage(slug);
   const product = page.data?.product;
   const { adding, addToCart } = useAddToCart();
+  const firstReviews = useProductReviews(product?.id).data?.pages[0];
 
   usePageMeta(
     product
-      ? { product, title: pickText(product.name, language).text, description: pickText(product.description, language).text, image: product.photos[0]?.url }
+      ? {
+          product,
+          title: pickText(product.name, language).text,
+          description: pickText(product.description, language).text,
+          image: product.photos[0]?.url,
+          productReviews: firstReviews,
+        }
       : page.data === null
         ? { page: 'notFound', noIndex: true, notFound: true }
         : {},
@@ -179,6 +187,7 @@ function ProductPageContent({ notFound }: { notFound: ReactNode }) {
           </div>
         </div>
       </article>
+      <ProductReviews productId={product.id} />
       {related.length > 0 && (
         <section className="products" aria-labelledby="related-title">
           <h2 id="related-title" className="section-title">

@@ -12,6 +12,7 @@ import { LoadErrorMessage, LoadingMessage } from '#client/ui/state-message.js';
 import { OrderAfterSale } from '#client/orders/order-after-sale.js';
 import { invoiceRequestOpen } from '#client/orders/ask-for-invoice.js';
 import { OrderDocuments } from '#client/orders/order-documents.js';
+import { OrderReviews } from './order-reviews.js';
 
 interface OrdersTabProps {
   /** The order an e-mail's link names (/profile?order=...): shown, marked and focused once the orders load. */
@@ -114,6 +115,7 @@ export function OrdersTab({ highlightedOrderId }: OrdersTabProps) {
             </div>
             {(order.payment || invoiceRequestOpen(order)) && <OrderDocuments order={order} base="/api/orders" />}
             <OrderAfterSale order={order} />
+            {order.status === 'delivered' && <OrderReviews orderId={order.orderId} />}
           </li>
         );
       })}
