@@ -118,6 +118,8 @@ describeEachDatabase(
       expect(shown.reviews).toEqual([expect.objectContaining({ id: review.id, text: 'Perfect fit, lasted two weeks.', reply: 'Thank you, Ana!', language: 'bg' })]);
       // Never her e-mail.
       expect(JSON.stringify(shown)).not.toContain('ana-reviews@example.com');
+      const productAnswer = await testApp.app.inject({ method: 'GET', url: `/api/products/by-slug/${pearl.slug}` });
+      expect(productAnswer.statusCode, productAnswer.body).toBe(200);
 
       // The product page's structured data carries the rating and the review.
       const page = await testApp.app.inject({ method: 'GET', url: `/product/${pearl.slug}` });

@@ -18,6 +18,9 @@ const members: Record<string, QueryKey> = {
   adminProductList: queryKeys.adminProductList('soldOut', 'bg'),
   stockHistory: queryKeys.stockHistory('b1c2'),
   legalPage: queryKeys.legalPage('terms', 'bg'),
+  productReviews: queryKeys.productReviews('b1c2'),
+  myReviews: queryKeys.myReviews(),
+  adminReviews: queryKeys.adminReviews('pending'),
 };
 
 /** The queries that invalidating this key makes stale, as the query library matches keys. */
@@ -40,11 +43,12 @@ describe('query keys', () => {
   it.each([
     ['carts', queryKeys.carts(), ['cart', 'visitorCart']],
     ['catalogue', queryKeys.catalogue(), ['product', 'productList']],
-    ['orders', queryKeys.orders(), ['adminOrder', 'adminOrderPage', 'myOrders', 'order']],
+    ['orders', queryKeys.orders(), ['adminOrder', 'adminOrderPage', 'myOrders', 'myReviews', 'order']],
     ['adminOrders', queryKeys.adminOrders(), ['adminOrder', 'adminOrderPage']],
     ['adminProducts', queryKeys.adminProducts(), ['adminProductList', 'stockHistory']],
     ['the cart topic', queryKeys.ofTopic('cart'), ['cart', 'visitorCart']],
-    ['the orders topic', queryKeys.ofTopic('orders'), ['adminOrder', 'adminOrderPage', 'myOrders', 'order']],
+    ['the orders topic', queryKeys.ofTopic('orders'), ['adminOrder', 'adminOrderPage', 'myOrders', 'myReviews', 'order']],
+    ['product reviews', queryKeys.productReviewPages(), ['productReviews']],
   ])('%s reaches its members and nothing else', (_family, key, expected) => {
     expect(reachedBy(key)).toEqual(expected);
   });

@@ -8,6 +8,8 @@ import type { StockFilter } from '#shared/stock.js';
 const carts = ['cart'] as const;
 const catalogue = [CATALOGUE_TOPIC] as const;
 const orders = ['orders'] as const;
+const productReviewPages = ['reviews'] as const;
+const adminReviewLists = ['admin', 'reviews'] as const;
 const adminOrders = [...orders, 'admin'] as const;
 const adminProducts = ['admin', 'products'] as const;
 
@@ -34,12 +36,19 @@ export const queryKeys = {
   /** A page of the catalogue, by the query string the server is asked with. */
   productList: (search: string) => [...catalogue, 'list', search] as const,
   product: (slug: string) => [...catalogue, 'product', slug] as const,
-  /** A product's approved reviews, page by page: the catalogue's version goes up when one is approved or hidden. */
-  productReviews: (productId: string) => [...catalogue, 'reviews', productId] as const,
+  /**
+   * Every product's reviews: asked again with the catalogue's views, since its version goes up when a review is
+   * approved or hidden. Not under the catalogue's key, whose members are all products and their lists.
+   */
+  productReviewPages: () => productReviewPages,
+  /** A product's approved reviews, page by page. */
+  productReviews: (productId: string) => [...productReviewPages, productId] as const,
   /** The signed-in buyer's delivered lines and her reviews of them: an order delivered brings new ones. */
   myReviews: () => [...orders, 'reviews'] as const,
+  /** The admin's review lists, of every status: a review moved moves between them. */
+  adminReviewLists: () => adminReviewLists,
   /** The admin's reviews of a status. */
-  adminReviews: (status: string) => ['admin', 'reviews', status] as const,
+  adminReviews: (status: string) => [...adminReviewLists, status] as const,
 
   /** Every view of orders, the customer's and the admin's: a new or changed order shows in both. */
   orders: () => orders,

@@ -7,8 +7,8 @@ import { useSession } from '#client/session/session.js';
 import { cartWithCounts, catalogueWithCounts, type CatalogueView } from './stock-counts.js';
 
 const USER_TOPICS: readonly LiveTopic[] = ['cart', 'orders'];
-/** What shows products: the catalogue, the admin's list of it, and the cart, whose lines show current names and prices. */
-const CATALOGUE_VIEWS = [queryKeys.catalogue(), queryKeys.adminProducts(), queryKeys.carts()] as const;
+/** What shows products: the catalogue, the admin's list of it, the cart, whose lines show current names and prices, and the products' reviews. */
+const CATALOGUE_VIEWS = [queryKeys.catalogue(), queryKeys.adminProducts(), queryKeys.carts(), queryKeys.productReviewPages()] as const;
 /**
  * A stream the server refused (too many open, or an answer that was no stream) is not reopened by
  * the browser; the page asks again after this long, spread out so that refused pages do not return together.

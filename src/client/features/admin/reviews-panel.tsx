@@ -65,7 +65,7 @@ function ReviewItem({ review, onToast }: { review: AdminReview; onToast(toast: T
     try {
       await requestJson(`/api/admin/reviews/${review.id}`, { method: 'PATCH', body: JSON.stringify(change) });
       onToast({ message: t(done), kind: 'success' });
-      await queryClient.invalidateQueries({ queryKey: ['admin', 'reviews'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.adminReviewLists() });
     } catch (failure) {
       onToast({ message: errorText(t, failure), kind: 'error' });
     } finally {
