@@ -11,7 +11,7 @@ import { typedText } from './text.js';
 
 export const MAX_REVIEW_PHOTOS = 3;
 export const REVIEW_TEXT_MAX_LENGTH = 2000;
-export const REVIEW_NAME_MAX_LENGTH = 40;
+const REVIEW_NAME_MAX_LENGTH = 40;
 export const REVIEW_REPLY_MAX_LENGTH = 1000;
 /** The reviews a product page loads at once; "Show more" loads the next as many. */
 export const REVIEWS_PAGE_SIZE = 10;
@@ -34,7 +34,6 @@ export const reviewInputSchema = z.object({
   }),
   language: z.enum(['en', 'bg']).default('en'),
 });
-export type ReviewInput = z.infer<typeof reviewInputSchema>;
 
 export const reviewModerationSchema = z.object({
   status: z.enum(REVIEW_STATUSES, { error: 'admin.reviews.errors.status' }).optional(),
@@ -43,7 +42,7 @@ export const reviewModerationSchema = z.object({
 });
 export type ReviewModeration = z.infer<typeof reviewModerationSchema>;
 
-export interface ReviewPhoto {
+interface ReviewPhoto {
   /** The photo's address; `?w=` picks a width. */
   url: string;
 }

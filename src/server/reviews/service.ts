@@ -114,7 +114,7 @@ export async function submitReview(db: Database, images: ProductImages, userId: 
 }
 
 /** The approved reviews' count and average of each product asked for. */
-export async function ratingSummaries(db: Executor, productIds: readonly string[]): Promise<Map<string, RatingSummary>> {
+async function ratingSummaries(db: Executor, productIds: readonly string[]): Promise<Map<string, RatingSummary>> {
   if (productIds.length === 0) return new Map();
   const rows = await db
     .select({ productId: reviews.productId, count: sql<number>`count(*)::int`, total: sql<number>`sum(${reviews.rating})::int` })
