@@ -72,10 +72,49 @@ const defaultSort = (query: { q?: string }): CatalogueSort => (query.q ? 'releva
 /** The longest search the catalogue takes; longer text is cut to it. */
 export const MAX_SEARCH_LENGTH = 1000;
 
-/** What the catalogue is filtered and sorted by; the home page keeps it in its address (?category=nails&q=pearl&sort=price). */
+/**
+ * The price bands of the catalogue's filter, in whole units of the shop's currency: "10-20" from 10 up
+ * to, not including, 20; "40-" from 40 up.
+ */
+export const PRICE_BANDS = ['0-10', '10-20', '20-40', '40-'] as const;
+export type PriceBand = (typeof PRICE_BANDS)[number];
+
+/** A band's bounds in minor units; `belowMinor` null for the last, which has none. */
+export function priceBandBounds(band: PriceBand): { fromMinor: number; belowMinor: number | null } {
+  const [from = '0', below = ''] = band.split('-');
+  return { fromMinor: Number(from) * 100, belowMinor: below ? Number(below) * 100 : null };
+}
+
+/** The most options one view filters by; more in an address are left out. */
+export const MAX_OPTION_FILTERS = 3;
+
+/**
+ * An option a product offers, as the catalogue's filter names it: its group's English name and its
+ * value's, "Shape:Almond", as the admin wrote them (the Bulgarian when there is no English).
+ */
+export const optionFilterKey = (group: string, value: string) => `${group}:${value}`;
+
+/** The group and value an option filter names; undefined for one that names none. */
+export function parseOptionFilter(key: string): { group: string; value: string } | undefined {
+  const colon = key.indexOf(':');
+  const group = key.slice(0, colon).trim();
+  const value = key.slice(colon + 1).trim();
+  return colon > 0 && group && value ? { group, value } : undefined;
+}
+
+/**
+ * What the catalogue is filtered and sorted by; the home page keeps it in its address
+ * (?category=nails&q=pearl&price=10-20&available=1&options=Shape:Almond|Length:Long&sort=price).
+ */
 export interface CatalogueQuery {
   category?: ProductCategory;
   q?: string;
+  /** Products priced within the band (their own price, before options). */
+  price?: PriceBand;
+  /** Only what can be ordered now: in stock or made to order. */
+  available?: true;
+  /** Products offering each of these options (optionFilterKey), at most MAX_OPTION_FILTERS. */
+  options?: string[];
   sort: CatalogueSort;
   /** 1 for the first page. */
   page: number;
@@ -93,9 +132,22 @@ export function parseCatalogueQuery(params: { get(name: string): string | null }
   const q = (params.get('q')?.trim().slice(0, MAX_SEARCH_LENGTH) ?? '').replaceAll('\u0000', '').trim();
   const page = Number(params.get('page'));
   const known = CATALOGUE_SORTS.includes(sort as CatalogueSort) && (q || sort !== 'relevance');
+  const price = params.get('price');
+  const options = [
+    ...new Set(
+      (params.get('options') ?? '')
+        .split('|')
+        .map((key) => parseOptionFilter(key.replaceAll('\u0000', '').slice(0, 200)))
+        .filter((option) => option !== undefined)
+        .map((option) => optionFilterKey(option.group, option.value)),
+    ),
+  ].slice(0, MAX_OPTION_FILTERS);
   return {
     ...(PRODUCT_CATEGORIES.includes(category as ProductCategory) ? { category: category as ProductCategory } : {}),
     ...(q ? { q } : {}),
+    ...(PRICE_BANDS.includes(price as PriceBand) ? { price: price as PriceBand } : {}),
+    ...(params.get('available') === '1' ? { available: true as const } : {}),
+    ...(options.length > 0 ? { options } : {}),
     sort: known ? (sort as CatalogueSort) : defaultSort({ q }),
     page: Number.isInteger(page) && page >= 1 && page <= MAX_CATALOGUE_PAGE ? page : 1,
   };
@@ -106,16 +158,32 @@ export function catalogueQueryParams(query: Partial<CatalogueQuery>): URLSearchP
   const params = new URLSearchParams();
   if (query.category) params.set('category', query.category);
   if (query.q) params.set('q', query.q);
+  if (query.price) params.set('price', query.price);
+  if (query.available) params.set('available', '1');
+  if (query.options?.length) params.set('options', query.options.join('|'));
   // 'relevance' is a search's default, and no order without one.
   if (query.sort && query.sort !== defaultSort(query) && query.sort !== 'relevance') params.set('sort', query.sort);
   if (query.page && query.page > 1) params.set('page', String(query.page));
   return params;
 }
 
+/**
+ * How many products each filter would show, the query's other filters applied: for categories, price
+ * bands and "available now" every filter but their own; for options, all of them.
+ */
+export interface CatalogueFacets {
+  categories: { category: ProductCategory; count: number }[];
+  prices: { band: PriceBand; count: number }[];
+  available: number;
+  /** Each option group the matching products offer (by its English name), with its values. */
+  options: { group: LocalizedText; values: { key: string; name: LocalizedText; count: number }[] }[];
+}
+
 /** The products endpoint's answer: a page of the products the query asks for, how many match in all, and the catalogue version it was read at (see live.ts). */
 export interface CatalogueResponse {
   products: Product[];
   total: number;
+  facets: CatalogueFacets;
   /** 1 for the first page. */
   page: number;
   pageSize: number;

@@ -1,5 +1,20 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, max, sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import type { CatalogueQuery, CatalogueResponse, LocalizedText, Product, ProductPageResponse, ProductPhoto, SearchSuggestions } from '#shared/catalog.js';
+import {
+  optionFilterKey,
+  parseOptionFilter,
+  priceBandBounds,
+  PRICE_BANDS,
+  PRODUCT_CATEGORIES,
+  type CatalogueFacets,
+  type CatalogueQuery,
+  type CatalogueResponse,
+  type LocalizedText,
+  type PriceBand,
+  type Product,
+  type ProductPageResponse,
+  type ProductPhoto,
+  type SearchSuggestions,
+} from '#shared/catalog.js';
 import { leadTimeOf, type CombinationStock, type StockMode } from '#shared/product-options.js';
 import { LOW_STOCK_MAX, type StockFilter } from '#shared/stock.js';
 import { returnRuleOf } from '#shared/withdrawals.js';
@@ -123,14 +138,94 @@ export interface CatalogueFilter extends Partial<CatalogueQuery> {
   pageSize?: number;
 }
 
-function catalogueConditions(filter: CatalogueFilter, found: FoundSearch): SQL | undefined {
+/** What can be ordered now: not sold out (a product made to order, whose stock is null, always can). */
+const availableNow = sql`not coalesce((${stockConditions.soldOut}), false)`;
+
+function priceCondition(band: PriceBand): SQL {
+  const { fromMinor, belowMinor } = priceBandBounds(band);
+  return belowMinor === null ? sql`${products.priceMinor} >= ${fromMinor}` : sql`${products.priceMinor} >= ${fromMinor} and ${products.priceMinor} < ${belowMinor}`;
+}
+
+/**
+ * A product offering the option: an option group of that English name (else Bulgarian) holding a value
+ * of that name. Containment of a JSON document, so a crafted name is only ever text.
+ */
+function optionCondition(key: string): SQL {
+  const option = parseOptionFilter(key);
+  if (!option) return sql`false`;
+  const named = (name: string) => [{ name: { en: name } }, { name: { en: '', bg: name } }];
+  const documents = named(option.group).flatMap((group) => named(option.value).map((value) => JSON.stringify([{ ...group, values: [value] }])));
+  return sql`(${sql.join(
+    documents.map((document) => sql`${products.optionGroups} @> ${document}::jsonb`),
+    sql` or `,
+  )})`;
+}
+
+/** The filter's conditions; `without` leaves one kind out, for the counts of that kind's own choices. */
+function catalogueConditions(filter: CatalogueFilter, found: FoundSearch, without?: 'category' | 'price' | 'available'): SQL | undefined {
   const conditions: SQL[] = [];
-  if (filter.category) conditions.push(eq(products.category, filter.category));
+  if (filter.category && without !== 'category') conditions.push(eq(products.category, filter.category));
   const searched = searchCondition(found);
   if (searched) conditions.push(searched);
   if (filter.stock) conditions.push(stockConditions[filter.stock]);
+  if (filter.price && without !== 'price') conditions.push(priceCondition(filter.price));
+  if (filter.available && without !== 'available') conditions.push(availableNow);
+  for (const option of filter.options ?? []) conditions.push(optionCondition(option));
   return conditions.length > 0 ? and(...conditions) : undefined;
 }
+
+/** The most option values the filters offer: a handmade catalogue's shapes, lengths and finishes fit. */
+const MAX_OPTION_FACETS = 40;
+
+/** How many products each filter would show (CatalogueFacets), for the query's matches. */
+async function catalogueFacets(db: Executor, filter: CatalogueFilter, found: FoundSearch): Promise<CatalogueFacets> {
+  const categories = await db
+    .select({ category: products.category, count: count() })
+    .from(products)
+    .where(catalogueConditions(filter, found, 'category'))
+    .groupBy(products.category);
+  const [bands] = await selectRows<Record<string, number | string>>(
+    db,
+    sql`select ${sql.join(
+      PRICE_BANDS.map((band, index) => sql`count(*) filter (where ${priceCondition(band)}) as ${sql.identifier(`band${index}`)}`),
+      sql`, `,
+    )} from ${products} where ${catalogueConditions(filter, found, 'price') ?? sql`true`}`,
+  );
+  const [available] = await db
+    .select({ count: count() })
+    .from(products)
+    .where(and(catalogueConditions(filter, found, 'available'), availableNow));
+  const where = catalogueConditions(filter, found);
+  const optionRows = await selectRows<{ group_en: string; group_bg: string; value_en: string; value_bg: string; count: number | string }>(
+    db,
+    sql`select option_group -> 'name' ->> 'en' as group_en, option_group -> 'name' ->> 'bg' as group_bg,
+        option_value -> 'name' ->> 'en' as value_en, option_value -> 'name' ->> 'bg' as value_bg, count(distinct ${products.id}) as count
+      from ${products}, jsonb_array_elements(${products.optionGroups}) as option_group, jsonb_array_elements(option_group -> 'values') as option_value
+      where ${where ?? sql`true`}
+      group by 1, 2, 3, 4
+      order by count(distinct ${products.id}) desc, 3
+      limit ${MAX_OPTION_FACETS}`,
+  );
+  const groups = new Map<string, CatalogueFacets['options'][number]>();
+  for (const row of optionRows) {
+    const groupKey = row.group_en || row.group_bg;
+    const valueKey = optionFilterKey(groupKey, row.value_en || row.value_bg);
+    const group = groups.get(groupKey) ?? { group: { en: row.group_en, bg: row.group_bg }, values: [] };
+    groups.set(groupKey, group);
+    // The same value written in Bulgarian two ways in two products counts once, under its first.
+    const same = group.values.find((value) => value.key === valueKey);
+    if (same) same.count = Math.max(same.count, Number(row.count));
+    else group.values.push({ key: valueKey, name: { en: row.value_en, bg: row.value_bg }, count: Number(row.count) });
+  }
+  return {
+    categories: PRODUCT_CATEGORIES.map((category) => ({ category, count: categories.find((row) => row.category === category)?.count ?? 0 })),
+    prices: PRICE_BANDS.map((band, index) => ({ band, count: Number(bands?.[`band${index}`] ?? 0) })),
+    available: available?.count ?? 0,
+    options: [...groups.values()],
+  };
+}
+
+const NO_FACETS: CatalogueFacets = { categories: PRODUCT_CATEGORIES.map((category) => ({ category, count: 0 })), prices: PRICE_BANDS.map((band) => ({ band, count: 0 })), available: 0, options: [] };
 
 function catalogueOrder(filter: CatalogueFilter, found: FoundSearch): SortKey[] {
   const byId = { key: products.id };
@@ -276,7 +371,17 @@ async function relatedProducts(db: Executor, product: Product, limit = 4): Promi
 export async function listCatalogue(db: Executor, filter: CatalogueFilter): Promise<CatalogueResponse> {
   const version = await catalogueVersion(db);
   const page = filter.page ?? 1;
-  return { ...(await listProducts(db, { ...filter, page })), version, page, pageSize: CATALOGUE_PAGE_SIZE };
+  const read = async (tx: Executor, found: FoundSearch) => ({ ...(await listProductsWhere(tx, { ...filter, page }, found)), facets: await catalogueFacets(tx, filter, found) });
+  const terms = filter.q ? productSearchTerms(filter.q) : [];
+  const listed =
+    terms.length > 0
+      ? await db.transaction(async (tx) => {
+          await useSearchSettings(tx);
+          const found = await findSearch(tx, terms);
+          return findsNothing(found) ? { products: [], total: 0, facets: NO_FACETS } : read(tx, found);
+        })
+      : await read(db, []);
+  return { ...listed, version, page, pageSize: CATALOGUE_PAGE_SIZE };
 }
 
 /** A product page's data, or a redirect when the slug is one the product had before a rename. */

@@ -10,14 +10,15 @@ import { readSizeChart } from './size-chart.js';
 const queryParams = (query: unknown) => new URLSearchParams(Object.entries((query ?? {}) as Record<string, unknown>).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 
 /** One key per distinct answer: the language matters only to the order by name. */
-const catalogueKey = (filter: CatalogueFilter) => JSON.stringify(['list', filter.category ?? '', filter.q ?? '', filter.sort, filter.page, filter.sort === 'name' ? filter.language : '']);
+const catalogueKey = (filter: CatalogueFilter) =>
+  JSON.stringify(['list', filter.category ?? '', filter.q ?? '', filter.price ?? '', filter.available ?? false, filter.options ?? [], filter.sort, filter.page, filter.sort === 'name' ? filter.language : '']);
 
 export async function registerCatalogRoutes(app: FastifyInstance, database: DatabaseHandle): Promise<void> {
   // Every visitor is answered from the same few prepared answers (catalogue-cache.ts).
   const cache = new CatalogueCache(database.db);
   app.addHook('onClose', await cache.trustChangeNotices(database));
 
-  /** ?category=nails&q=pearl&sort=price&page=2&lang=bg (lang: the language whose names sort=name follows). */
+  /** ?category=nails&q=pearl&price=10-20&available=1&options=Shape:Almond&sort=price&page=2&lang=bg (lang: the language whose names sort=name follows), with the filters' counts. */
   app.get('/api/products', async (request, reply) => {
     const params = queryParams(request.query);
     const filter: CatalogueFilter = { ...parseCatalogueQuery(params), language: params.get('lang') === 'bg' ? 'bg' : 'en' };
