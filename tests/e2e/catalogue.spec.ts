@@ -346,3 +346,42 @@ test('cards link to their product pages, whose related products are of the same 
   await page.getByRole('link', { name: /Back to the shop/ }).click();
   await expect(page).toHaveURL(/\/\?category=accessories$/);
 });
+
+test('narrows a view by price, by what can be ordered now and by an option, each with its count, kept in the address [bg]', async ({ page, request }) => {
+  await page.goto('/?lang=bg');
+  const filters = page.locator('details.catalogue-facets');
+  await filters.getByText('Филтри', { exact: true }).click();
+  const status = page.getByRole('status').filter({ hasText: /продукт/ });
+
+  // A band's count is what it shows.
+  const band = page.getByRole('group', { name: 'Цена (BGN)' }).getByRole('button', { name: /^20–40/ });
+  const bandCount = Number((await band.textContent())!.match(/\((\d+)\)/)![1]);
+  expect(bandCount).toBeGreaterThan(0);
+  await band.click();
+  await expect(page).toHaveURL(/[?&]price=20-40(&|$)/);
+  await expect(band).toHaveAttribute('aria-pressed', 'true');
+  await expect(status).toHaveText(new RegExp(`^${bandCount} продукт`));
+  const prices = (await (await request.get('/api/products?price=20-40')).json()).products.map((product: { priceMinor: number }) => product.priceMinor) as number[];
+  expect(prices.every((price) => price >= 2000 && price < 4000)).toBe(true);
+
+  // What can be ordered now, then an option the matching sets offer.
+  const available = page.getByRole('button', { name: /^Може да се поръча сега/ });
+  await available.click();
+  await expect(page).toHaveURL(/available=1/);
+  const option = page.getByRole('group', { name: 'Форма' }).getByRole('button').first();
+  const optionCount = Number((await option.textContent())!.match(/\((\d+)\)/)![1]);
+  await option.click();
+  await expect(page).toHaveURL(/options=/);
+  await expect(status).toHaveText(new RegExp(`^${optionCount} продукт`));
+  const address = page.url();
+
+  // Reload and Back show the same views; Clear filters is one step away.
+  await page.reload();
+  await expect(page.getByRole('button', { name: /^Може да се поръча сега/ })).toHaveAttribute('aria-pressed', 'true');
+  await expect(status).toHaveText(new RegExp(`^${optionCount} продукт`));
+  await page.goBack();
+  await expect(page).not.toHaveURL(/options=/);
+  await page.goto(address);
+  const audit = await auditPage(page, 'catalogue: filters chosen [bg]');
+  expect(audit.problems).toEqual([]);
+});

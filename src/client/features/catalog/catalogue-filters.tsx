@@ -1,10 +1,25 @@
 import { Suspense, useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { CATALOGUE_SORTS, MAX_SEARCH_LENGTH, PRODUCT_CATEGORIES, type CatalogueQuery, type CatalogueSort, type ProductCategory } from '#shared/catalog.js';
+import {
+  CATALOGUE_SORTS,
+  MAX_OPTION_FILTERS,
+  MAX_SEARCH_LENGTH,
+  pickText,
+  PRODUCT_CATEGORIES,
+  type CatalogueFacets,
+  type CatalogueQuery,
+  type CatalogueSort,
+  type PriceBand,
+  type ProductCategory,
+} from '#shared/catalog.js';
 import { useTranslation } from '#client/i18n/i18n.js';
+import { settings } from '#client/settings.js';
+import { currencyLabel } from '#client/ui/price-text.js';
 import { lazyOrNothing } from '#client/ui/lazy-or-nothing.js';
 
 interface CatalogueFiltersProps {
   query: CatalogueQuery;
+  /** How many products each filter would show; absent until the first answer. */
+  facets: CatalogueFacets | undefined;
   /** Moves to another view of the catalogue; `replace` for a search still being typed, so Back skips its letters. */
   onChange(query: CatalogueQuery, options?: { replace?: boolean }): void;
 }
@@ -16,7 +31,7 @@ const SearchSuggestions = lazyOrNothing(() => import('./search-suggestions.js'))
 const TYPING_PAUSE_MS = 350;
 
 /** Category chips, a search box and a sort order for the catalogue; the address holds all three. */
-export function CatalogueFilters({ query, onChange }: CatalogueFiltersProps) {
+export function CatalogueFilters({ query, facets, onChange }: CatalogueFiltersProps) {
   const { t } = useTranslation();
   const id = useId();
   const [search, setSearch] = useState(query.q ?? '');
@@ -53,6 +68,8 @@ export function CatalogueFilters({ query, onChange }: CatalogueFiltersProps) {
   };
 
   const chooseCategory = (category: ProductCategory | undefined) => onChange({ ...query, category, page: 1 });
+  const categoryCount = (category: ProductCategory | undefined) =>
+    facets && (category ? facets.categories.find((counted) => counted.category === category)?.count : facets.categories.reduce((sum, counted) => sum + counted.count, 0));
 
   return (
     <div className="catalogue-filters">
@@ -92,10 +109,12 @@ export function CatalogueFilters({ query, onChange }: CatalogueFiltersProps) {
         <div className="chips" role="group" aria-label={t('catalogue.categoriesLabel')}>
           <button type="button" className="chip" aria-pressed={!query.category} onClick={() => chooseCategory(undefined)}>
             {t('catalogue.allCategories')}
+            <Count count={categoryCount(undefined)} />
           </button>
           {PRODUCT_CATEGORIES.map((category) => (
             <button key={category} type="button" className="chip" aria-pressed={query.category === category} onClick={() => chooseCategory(category)}>
               {t(`products.categories.${category}`)}
+              <Count count={categoryCount(category)} />
             </button>
           ))}
         </div>
@@ -112,6 +131,76 @@ export function CatalogueFilters({ query, onChange }: CatalogueFiltersProps) {
           </select>
         </div>
       </div>
+      {facets && <CatalogueFacetFilters query={query} facets={facets} onChange={onChange} />}
     </div>
+  );
+}
+
+/** A filter's count beside its name: "Almond (12)". */
+function Count({ count }: { count: number | undefined }) {
+  return count === undefined ? null : <span className="chip__count"> ({count})</span>;
+}
+
+/**
+ * Price bands, "available now" and the options the matching products offer, each with how many
+ * products it would show; in a disclosure that stays open while any of them is chosen.
+ */
+function CatalogueFacetFilters({ query, facets, onChange }: CatalogueFiltersProps & { facets: CatalogueFacets }) {
+  const { t, language } = useTranslation();
+  const chosen = (query.price ? 1 : 0) + (query.available ? 1 : 0) + (query.options?.length ?? 0);
+  const [open, setOpen] = useState(chosen > 0);
+  const change = (next: Partial<CatalogueQuery>) => onChange({ ...query, ...next, page: 1 });
+  const bandLabel = (band: PriceBand) => {
+    const [from = '', below = ''] = band.split('-');
+    return from === '0' ? t('catalogue.filters.below', { amount: below }) : below ? `${from}–${below}` : t('catalogue.filters.andMore', { amount: from });
+  };
+  const toggleOption = (key: string) => {
+    const options = query.options ?? [];
+    const next = options.includes(key) ? options.filter((option) => option !== key) : [...options, key].slice(-MAX_OPTION_FILTERS);
+    change({ options: next.length > 0 ? next : undefined });
+  };
+
+  return (
+    <details className="catalogue-facets" open={open} onToggle={(event) => setOpen((event.currentTarget as HTMLDetailsElement).open)}>
+      <summary className="catalogue-facets__summary">{chosen > 0 ? t('catalogue.filters.titleChosen', { count: chosen }) : t('catalogue.filters.title')}</summary>
+      <div className="catalogue-facets__groups">
+        <div className="chips" role="group" aria-label={t('catalogue.filters.price', { currency: currencyLabel(settings.pricing.currency) })}>
+          <span className="catalogue-facets__label" aria-hidden="true">
+            {t('catalogue.filters.price', { currency: currencyLabel(settings.pricing.currency) })}
+          </span>
+          {facets.prices.map(({ band, count }) => (
+            <button key={band} type="button" className="chip" aria-pressed={query.price === band} onClick={() => change({ price: query.price === band ? undefined : band })}>
+              {bandLabel(band)}
+              <Count count={count} />
+            </button>
+          ))}
+        </div>
+        <div className="chips" role="group" aria-label={t('catalogue.filters.availability')}>
+          <span className="catalogue-facets__label" aria-hidden="true">
+            {t('catalogue.filters.availability')}
+          </span>
+          <button type="button" className="chip" aria-pressed={Boolean(query.available)} onClick={() => change({ available: query.available ? undefined : true })}>
+            {t('catalogue.filters.available')}
+            <Count count={facets.available} />
+          </button>
+        </div>
+        {facets.options.map((group) => {
+          const name = pickText(group.group, language).text;
+          return (
+            <div key={group.group.en || group.group.bg} className="chips" role="group" aria-label={name}>
+              <span className="catalogue-facets__label" aria-hidden="true">
+                {name}
+              </span>
+              {group.values.map((value) => (
+                <button key={value.key} type="button" className="chip" aria-pressed={query.options?.includes(value.key) ?? false} onClick={() => toggleOption(value.key)}>
+                  {pickText(value.name, language).text}
+                  <Count count={value.count} />
+                </button>
+              ))}
+            </div>
+          );
+        })}
+      </div>
+    </details>
   );
 }

@@ -23,7 +23,7 @@ const DidYouMean = lazy(() =>
 );
 
 /** Parameters of the address that are not the catalogue's own (the language, say), kept when the view changes. */
-const CATALOGUE_PARAMS = new Set(['category', 'q', 'sort', 'page']);
+const CATALOGUE_PARAMS = new Set(['category', 'q', 'price', 'available', 'options', 'sort', 'page']);
 
 export function HomePage() {
   const { t, language } = useTranslation();
@@ -47,7 +47,7 @@ export function HomePage() {
     for (const [name, value] of searchParams) if (!CATALOGUE_PARAMS.has(name)) params.set(name, value);
     setSearchParams(params, options);
   };
-  const filtered = query.category !== undefined || query.q !== undefined;
+  const filtered = query.category !== undefined || query.q !== undefined || query.price !== undefined || query.available !== undefined || query.options !== undefined;
   const pages = products.data ? Math.max(1, Math.ceil(products.data.total / products.data.pageSize)) : 1;
 
   return (
@@ -61,7 +61,7 @@ export function HomePage() {
           {t('products.title')}
         </h2>
         {/* A shop without products has nothing to search or sort. */}
-        {!(products.data?.total === 0 && !filtered) && <CatalogueFilters query={query} onChange={showQuery} />}
+        {!(products.data?.total === 0 && !filtered) && <CatalogueFilters query={query} facets={products.data?.facets} onChange={showQuery} />}
         {products.isPending ? (
           // As tall as a screen while it waits, so that the footer does not jump down when the products come.
           <div className="page-loading">
