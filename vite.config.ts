@@ -127,9 +127,10 @@ export default defineConfig({
         sourcemap: false,
         runtimeCaching: [
           {
-            // The catalogue, its filtered views and product pages: always asked of the server first, so
+            // The catalogue, its filtered views, product pages and the favourites' page: always asked of the server first, so
             // they are never staler than the network allows; the views last seen are kept for offline use.
-            urlPattern: ({ url, sameOrigin }) => sameOrigin && (url.pathname === '/api/products' || url.pathname.startsWith('/api/products/by-slug/')),
+            urlPattern: ({ url, sameOrigin }) =>
+              sameOrigin && (url.pathname === '/api/products' || url.pathname === '/api/products/by-ids' || url.pathname.startsWith('/api/products/by-slug/')),
             handler: 'NetworkFirst',
             method: 'GET',
             options: { cacheName: RUNTIME_CACHES.products, cacheableResponse: { statuses: [200] }, expiration: { maxEntries: 40 } },

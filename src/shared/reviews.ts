@@ -15,8 +15,6 @@ const REVIEW_NAME_MAX_LENGTH = 40;
 export const REVIEW_REPLY_MAX_LENGTH = 1000;
 /** The reviews a product page loads at once; "Show more" loads the next as many. */
 export const REVIEWS_PAGE_SIZE = 10;
-/** The newest approved reviews a product page's structured data carries. */
-export const STRUCTURED_DATA_REVIEWS = 5;
 
 /** Waiting for the admin, shown on the product page, or kept from it. */
 export const REVIEW_STATUSES = ['pending', 'approved', 'hidden'] as const;

@@ -1,6 +1,10 @@
 import { pickText, type Product, type TextLanguage } from './catalog.js';
 import type { Currency } from './money.js';
-import { STRUCTURED_DATA_REVIEWS, type RatingSummary, type Review } from './reviews.js';
+// Types only: the reviews' module brings the validation library, which the home page loads later.
+import type { RatingSummary, Review } from './reviews.js';
+
+/** The newest approved reviews a product page's structured data carries. */
+export const STRUCTURED_DATA_REVIEWS = 5;
 
 /** The specification's price for a product page that carries no product of its own. */
 const FALLBACK_PRODUCT_PRICE = { price: '29.99', priceCurrency: 'USD' } as const;

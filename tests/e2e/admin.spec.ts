@@ -164,6 +164,7 @@ test('the admin tabs follow the arrow keys, Home and End, with one tab stop', as
   const discountsTab = page.getByRole('tab', { name: 'Discounts' });
   const giftCardsTab = page.getByRole('tab', { name: 'Gift cards' });
   const requestsTab = page.getByRole('tab', { name: 'Requests' });
+  const reviewsTab = page.getByRole('tab', { name: 'Reviews' });
   const synonymsTab = page.getByRole('tab', { name: 'Search synonyms' });
   await expect(dashboardTab).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByRole('tabpanel', { name: 'Dashboard' })).toBeVisible();
@@ -178,11 +179,13 @@ test('the admin tabs follow the arrow keys, Home and End, with one tab stop', as
     ['ArrowRight', discountsTab, '/admin?tab=discounts'],
     ['ArrowRight', giftCardsTab, '/admin?tab=gift-cards'],
     ['ArrowRight', requestsTab, '/admin?tab=requests'],
+    ['ArrowRight', reviewsTab, '/admin?tab=reviews'],
     ['ArrowRight', synonymsTab, '/admin?tab=synonyms'],
     ['ArrowRight', dashboardTab, '/admin'],
     ['ArrowLeft', synonymsTab, '/admin?tab=synonyms'],
     ['Home', dashboardTab, '/admin'],
     ['End', synonymsTab, '/admin?tab=synonyms'],
+    ['ArrowLeft', reviewsTab, '/admin?tab=reviews'],
     ['ArrowLeft', requestsTab, '/admin?tab=requests'],
     ['ArrowLeft', giftCardsTab, '/admin?tab=gift-cards'],
     ['ArrowLeft', discountsTab, '/admin?tab=discounts'],

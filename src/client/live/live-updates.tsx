@@ -30,13 +30,18 @@ const parse = <T,>(event: Event): T | null => {
  * itself; everything is fetched again then, since changes may have been missed.
  */
 export function LiveUpdates() {
-  const { user, recheck } = useSession();
+  const { user, recheck, signingOut } = useSession();
   const queryClient = useQueryClient();
   const email = user?.email ?? null;
 
   useEffect(() => {
     const signedIn = email !== null;
-    const refetch = (queryKey: readonly unknown[]) => void queryClient.invalidateQueries({ queryKey });
+    // While signing out, the cart and the customer's own views wait: the session is ending, and they are forgotten with it.
+    const personal: readonly (readonly unknown[])[] = [queryKeys.carts(), ...USER_TOPICS.map((topic) => queryKeys.ofTopic(topic))];
+    const refetch = (queryKey: readonly unknown[]) => {
+      if (signingOut() && personal.includes(queryKey)) return;
+      void queryClient.invalidateQueries({ queryKey });
+    };
     const refetchCatalogueViews = () => CATALOGUE_VIEWS.forEach(refetch);
     // Every count heard on this page, newest last: a catalogue that arrives later, read before some of
     // them, is brought up to date with them (one read after them already agrees).
@@ -130,7 +135,7 @@ export function LiveUpdates() {
       events?.close();
       stopWatching();
     };
-  }, [email, queryClient, recheck]);
+  }, [email, queryClient, recheck, signingOut]);
 
   return null;
 }

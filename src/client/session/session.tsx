@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { partialMatchKey, queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { SessionResponse, SessionUser } from '#shared/auth.js';
 import { ApiError, requestJson } from '#client/api/http.js';
@@ -39,6 +39,8 @@ interface Session {
   /** Takes the signed-in user from a completed sign-in, and refreshes everything personal. */
   signedIn(user: SessionUser): Promise<void>;
   signOut(): Promise<void>;
+  /** Whether a sign-out is under way: what is personal is not asked for again meanwhile, or the server would refuse it. */
+  signingOut(): boolean;
   /** Forgets the user after the server has ended every session itself (the account was deleted), and tells the other tabs. */
   signedOut(): Promise<void>;
   /** Asks the server who this browser is, for when that may have changed elsewhere (another tab, an ended session). */
@@ -87,12 +89,19 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     tellOtherTabs();
   }, [queryClient]);
 
+  const signingOutNow = useRef(false);
   const signOut = useCallback(async () => {
-    // A personal request still under way would otherwise reach the server after the session has ended, and be refused.
-    await queryClient.cancelQueries({ predicate: isPersonal });
-    await requestJson<null>('/api/auth/session', { method: 'DELETE' });
-    await signedOut();
+    signingOutNow.current = true;
+    try {
+      // A personal request still under way would otherwise reach the server after the session has ended, and be refused.
+      await queryClient.cancelQueries({ predicate: isPersonal });
+      await requestJson<null>('/api/auth/session', { method: 'DELETE' });
+      await signedOut();
+    } finally {
+      signingOutNow.current = false;
+    }
   }, [queryClient, signedOut]);
+  const signingOut = useCallback(() => signingOutNow.current, []);
 
   const recheck = useCallback(async () => {
     let user: SessionUser | null;
@@ -122,10 +131,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       closeLogin: () => setLoginRequest(null),
       signedIn,
       signOut,
+      signingOut,
       signedOut,
       recheck,
     }),
-    [data, loginRequest, signedIn, signOut, signedOut, recheck],
+    [data, loginRequest, signedIn, signOut, signingOut, signedOut, recheck],
   );
 
   if (isPending) return null;

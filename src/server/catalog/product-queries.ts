@@ -384,6 +384,18 @@ export async function listCatalogue(db: Executor, filter: CatalogueFilter): Prom
   return { ...listed, version, page, pageSize: CATALOGUE_PAGE_SIZE };
 }
 
+/** The most products one request for a list of them names (a page of favourites). */
+export const MAX_PRODUCTS_BY_ID = 48;
+
+/** These products, in the order asked, those that no longer exist left out; with the catalogue's version, like a page of it. */
+export async function productsByIds(db: Executor, ids: readonly string[]): Promise<{ products: Product[]; version: number }> {
+  const version = await catalogueVersion(db);
+  if (ids.length === 0) return { products: [], version };
+  const rows = await db.select(productFields).from(products).where(inArray(products.id, [...ids]));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return { products: await withPhotos(db, ids.flatMap((id) => byId.get(id) ?? [])), version };
+}
+
 /** A product page's data, or a redirect when the slug is one the product had before a rename. */
 export async function productPage(db: Executor, slug: string): Promise<{ page: ProductPageResponse; redirect: boolean } | undefined> {
   const version = await catalogueVersion(db);

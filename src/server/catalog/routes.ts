@@ -3,8 +3,9 @@ import { parseCatalogueQuery } from '#shared/catalog.js';
 import { isSlug } from '#shared/slug.js';
 import type { DatabaseHandle } from '#server/db/client.js';
 import { errorBody } from '#server/http/errors.js';
+import { UUID } from '#server/http/validation.js';
 import { CatalogueCache, sendPrepared } from './catalogue-cache.js';
-import { listCatalogue, productPage, searchSuggestions, type CatalogueFilter } from './product-queries.js';
+import { listCatalogue, MAX_PRODUCTS_BY_ID, productPage, productsByIds, searchSuggestions, type CatalogueFilter } from './product-queries.js';
 import { readSizeChart } from './size-chart.js';
 
 const queryParams = (query: unknown) => new URLSearchParams(Object.entries((query ?? {}) as Record<string, unknown>).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
@@ -33,6 +34,16 @@ export async function registerCatalogRoutes(app: FastifyInstance, database: Data
     const language = params.get('lang') === 'bg' ? 'bg' : 'en';
     const prepared = await cache.answer(JSON.stringify(['suggestions', q, language]), (tx) => searchSuggestions(tx, q, language));
     return sendPrepared(request, reply, prepared);
+  });
+
+  /** ?ids=a,b,c: these products, in that order (a page of a buyer's favourites); at most MAX_PRODUCTS_BY_ID. */
+  app.get('/api/products/by-ids', async (request, reply) => {
+    const ids = [...new Set((queryParams(request.query).get('ids') ?? '').split(',').filter(Boolean))];
+    if (ids.length > MAX_PRODUCTS_BY_ID || ids.some((id) => !UUID.test(id))) {
+      return reply.status(400).send(errorBody('bad_request', `Name at most ${MAX_PRODUCTS_BY_ID} product ids, separated by commas.`));
+    }
+    reply.header('cache-control', 'no-cache');
+    return productsByIds(database.db, ids);
   });
 
   /** The shop's size chart, for the size picker and the measuring guide; the admin changes it rarely. */
