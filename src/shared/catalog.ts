@@ -197,6 +197,12 @@ export interface SearchSuggestions {
   didYouMean: string | null;
 }
 
+/** Products named by their ids (a page of favourites), with the catalogue version they were read at. */
+export interface ProductListResponse {
+  products: Product[];
+  version: number;
+}
+
 /** The highest page number the catalogue answers for. */
 const MAX_CATALOGUE_PAGE = 1000;
 

@@ -16,7 +16,7 @@ export const SITE_NAME = 'Nail Art Atelier';
 export const PAGE_HEAD_ATTRIBUTE = 'data-page-meta';
 
 /** Pages with a title of their own; the others have the default one. */
-export const META_PAGES = ['home', 'default', 'profile', 'cart', 'checkout', 'payment', 'mockPayment', 'admin', 'notFound', ...LEGAL_PAGES] as const;
+export const META_PAGES = ['home', 'default', 'profile', 'favourites', 'cart', 'checkout', 'payment', 'mockPayment', 'admin', 'notFound', ...LEGAL_PAGES] as const;
 export type MetaPage = (typeof META_PAGES)[number];
 
 interface MetaTexts {
@@ -49,6 +49,7 @@ export const META_TEXTS: Record<TextLanguage, MetaTexts> = {
       home: { title: 'Nail Art Atelier | Handmade Press-On Nails and Nail Art', description: EN_DESCRIPTION },
       default: { title: 'Nail Art Atelier | Handmade Nail Art Shop' },
       profile: { title: 'My profile | Nail Art Atelier' },
+      favourites: { title: 'Favourites | Nail Art Atelier' },
       cart: { title: 'Cart | Nail Art Atelier' },
       checkout: { title: 'Checkout | Nail Art Atelier' },
       payment: { title: 'Payment | Nail Art Atelier' },
@@ -92,6 +93,7 @@ export const META_TEXTS: Record<TextLanguage, MetaTexts> = {
       home: { title: 'Nail Art Atelier | Ръчно изработени нокти и нейл арт', description: BG_DESCRIPTION },
       default: { title: 'Nail Art Atelier | Магазин за ръчно изработен нейл арт' },
       profile: { title: 'Моят профил | Nail Art Atelier' },
+      favourites: { title: 'Любими | Nail Art Atelier' },
       cart: { title: 'Количка | Nail Art Atelier' },
       checkout: { title: 'Поръчка | Nail Art Atelier' },
       payment: { title: 'Плащане | Nail Art Atelier' },

@@ -26,6 +26,7 @@ describe('page paths', () => {
     [PAGE_ROUTES.cart, '/cart', 'cart', undefined],
     [PAGE_ROUTES.checkout, '/checkout', 'checkout', undefined],
     [PAGE_ROUTES.withdrawal, '/withdrawal', 'withdrawal', undefined],
+    [PAGE_ROUTES.favourites, '/favourites', 'favourites', undefined],
     [profilePath(), '/profile', 'profile', undefined],
     [profilePath('orders'), '/profile?tab=orders', 'profile', undefined],
     [profilePath('addresses'), '/profile?tab=addresses', 'profile', undefined],

@@ -15,6 +15,8 @@ export const PAGE_ROUTES = {
   legal: '/legal/:page',
   /** The EU withdrawal button's form, open to visitors and signed-in buyers alike. */
   withdrawal: '/withdrawal',
+  /** The products she hearted: a visitor's in this browser, a customer's in her account. */
+  favourites: '/favourites',
 } as const;
 
 export type PageName = keyof typeof PAGE_ROUTES;

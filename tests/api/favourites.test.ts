@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import type { AccountExport } from '#shared/account.js';
+import type { ProductListResponse } from '#shared/catalog.js';
 import { MAX_FAVOURITES, type FavouritesResponse } from '#shared/favourites.js';
 import { favourites, products } from '#server/db/schema.js';
 import { signIn } from './sign-in.js';
@@ -27,6 +28,19 @@ describeEachDatabase('favourites', (context) => {
     expect(response.statusCode, response.body).toBe(200);
     return response.json<FavouritesResponse>().productIds;
   };
+
+  it('reads the products of a page of favourites in the order asked, leaving out those since deleted', async () => {
+    const testApp = context();
+    const [pearl, opal, gold] = productIds as [string, string, string];
+    const byIds = (ids: string) => testApp.app.inject({ method: 'GET', url: `/api/products/by-ids?ids=${ids}` });
+    const found = await byIds([gold, crypto.randomUUID(), pearl, gold].join(','));
+    expect(found.statusCode, found.body).toBe(200);
+    expect(found.json<ProductListResponse>().products.map((product) => product.id)).toEqual([gold, pearl]);
+    expect(found.json<ProductListResponse>().version).toEqual(expect.any(Number));
+    expect((await byIds('')).json<ProductListResponse>().products).toEqual([]);
+    expect((await byIds(`${opal},not-an-id`)).statusCode).toBe(400);
+    expect((await byIds(Array.from({ length: 49 }, () => crypto.randomUUID()).join(','))).statusCode).toBe(400);
+  });
 
   it('keeps each customer’s hearts, newest first, the same from every session, and only for her', async () => {
     const testApp = context();

@@ -385,3 +385,28 @@ test('narrows a view by price, by what can be ordered now and by an option, each
   const audit = await auditPage(page, 'catalogue: filters chosen [bg]');
   expect(audit.problems).toEqual([]);
 });
+
+test('the favourites page lists her hearts newest first, and a heart taken off there takes its card away [bg]', async ({ page }) => {
+  await page.goto('/?lang=bg');
+  const cards = page.locator('main').getByRole('article');
+  const names = [await cardNames(page).nth(0).textContent(), await cardNames(page).nth(1).textContent()] as [string, string];
+  for (const name of names) await page.getByRole('button', { name: `В любими: ${name}` }).click();
+
+  await page.getByRole('banner').getByRole('link', { name: 'Любими' }).click();
+  await expect(page).toHaveURL(/\/favourites/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Любими');
+  await expect(page.getByRole('status')).toHaveText('2 любими продукта');
+  await expect(cardNames(page)).toHaveText([names[1], names[0]]);
+  const audit = await auditPage(page, 'favourites page [bg]');
+  expect(audit.problems).toEqual([]);
+
+  await page.getByRole('button', { name: `В любими: ${names[1]}` }).click();
+  await expect(cardNames(page)).toHaveText([names[0]]);
+  await page.reload();
+  await expect(cardNames(page)).toHaveText([names[0]]);
+  await page.getByRole('button', { name: `В любими: ${names[0]}` }).click();
+  await expect(cards).toHaveCount(0);
+  await expect(page.getByText('Все още нямате любими.', { exact: false })).toBeVisible();
+  await page.getByRole('link', { name: 'Разгледайте магазина' }).click();
+  await expect(page).toHaveURL(/\/(\?lang=bg)?$/);
+});

@@ -10,6 +10,7 @@ const members: Record<string, QueryKey> = {
   addresses: queryKeys.addresses(),
   productList: queryKeys.productList('category=nails'),
   product: queryKeys.product('pearl-set'),
+  productsByIds: queryKeys.productsByIds('a,b'),
   myOrders: queryKeys.myOrders(),
   order: queryKeys.order('NA-1'),
   adminOrderPage: queryKeys.adminOrderPage({ status: 'paid', search: '', after: 'c2', before: '' }),
@@ -42,7 +43,7 @@ describe('query keys', () => {
 
   it.each([
     ['carts', queryKeys.carts(), ['cart', 'visitorCart']],
-    ['catalogue', queryKeys.catalogue(), ['product', 'productList']],
+    ['catalogue', queryKeys.catalogue(), ['product', 'productList', 'productsByIds']],
     ['orders', queryKeys.orders(), ['adminOrder', 'adminOrderPage', 'myOrders', 'myReviews', 'order']],
     ['adminOrders', queryKeys.adminOrders(), ['adminOrder', 'adminOrderPage']],
     ['adminProducts', queryKeys.adminProducts(), ['adminProductList', 'stockHistory']],

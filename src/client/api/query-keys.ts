@@ -36,6 +36,8 @@ export const queryKeys = {
   /** A page of the catalogue, by the query string the server is asked with. */
   productList: (search: string) => [...catalogue, 'list', search] as const,
   product: (slug: string) => [...catalogue, 'product', slug] as const,
+  /** Products by their ids (a page of favourites), the ids joined in their order. */
+  productsByIds: (ids: string) => [...catalogue, 'by-ids', ids] as const,
   /**
    * Every product's reviews: asked again with the catalogue's views, since its version goes up when a review is
    * approved or hidden. Not under the catalogue's key, whose members are all products and their lists.

@@ -17,6 +17,7 @@ const AdminPage = lazy(() => import('#client/features/admin/admin-page.js'));
 const NotFoundPage = lazy(() => import('#client/features/not-found/not-found-page.js'));
 const ProductPage = lazy(() => import('#client/features/catalog/product-page.js'));
 const LegalPage = lazy(() => import('#client/features/legal/legal-page.js'));
+const FavouritesPage = lazy(() => import('#client/features/catalog/favourites-page.js'));
 
 function PageLoading() {
   const { t } = useTranslation();
@@ -51,6 +52,7 @@ export function AppRoutes() {
               </ChunkBoundary>
             </Route>
             <Route path={PAGE_ROUTES.profile}>{lazyPage(<ProfilePage />)}</Route>
+            <Route path={PAGE_ROUTES.favourites}>{lazyPage(<FavouritesPage />)}</Route>
             <Route path={PAGE_ROUTES.cart}>{lazyPage(<CartPage />)}</Route>
             <Route path={PAGE_ROUTES.checkout}>{lazyPage(<CheckoutPage />)}</Route>
             <Route path={PAGE_ROUTES.payment}>{lazyPage(<PaymentPage />)}</Route>

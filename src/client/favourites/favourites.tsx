@@ -11,11 +11,15 @@ import { Toast } from '#client/ui/toast.js';
 import { readPendingFavourites, readVisitorFavourites, writePendingFavourites, writeVisitorFavourites, type PendingFavourites } from './favourites-storage.js';
 
 interface Favourites {
+  /** Her favourites' ids, newest first; empty until they are known (see loaded). */
+  ids: readonly string[];
+  /** Whether the account's favourites have arrived (a visitor's are always known). */
+  loaded: boolean;
   isFavourite(productId: string): boolean;
   setFavourite(productId: string, favourite: boolean): void;
 }
 
-const FavouritesContext = createContext<Favourites>({ isFavourite: () => false, setFavourite: () => {} });
+const FavouritesContext = createContext<Favourites>({ ids: [], loaded: true, isFavourite: () => false, setFavourite: () => {} });
 
 const withoutId = (ids: readonly string[], productId: string) => ids.filter((id) => id !== productId);
 
@@ -108,12 +112,14 @@ export function FavouritesProvider({ children }: { children: ReactNode }) {
   }, [email, online, visitorIds, queryClient]);
 
   const value = useMemo<Favourites>(() => {
-    const held = new Set(email ? (account.data?.productIds ?? []) : visitorIds);
-    for (const [productId, favourite] of Object.entries(pending)) {
-      if (favourite) held.add(productId);
-      else held.delete(productId);
-    }
+    const kept = email ? (account.data?.productIds ?? []) : visitorIds;
+    // Hearts still to be sent count already: added ones first, as the newest.
+    const added = Object.entries(pending).flatMap(([productId, favourite]) => (favourite && !kept.includes(productId) ? [productId] : []));
+    const ids = [...added, ...kept.filter((productId) => pending[productId] !== false)];
+    const held = new Set(ids);
     return {
+      ids,
+      loaded: !email || account.data !== undefined,
       isFavourite: (productId) => held.has(productId),
       setFavourite(productId, favourite) {
         if (!email) {

@@ -1,12 +1,12 @@
-import type { CatalogueResponse, Product, ProductPageResponse } from '#shared/catalog.js';
+import type { CatalogueResponse, Product, ProductListResponse, ProductPageResponse } from '#shared/catalog.js';
 import type { StockCounts } from '#shared/live.js';
 import type { ShownCartItem } from '#client/cart/cart-storage.js';
 
 // Counts arrive with every order, so pages put them into what they hold instead of fetching it again.
 // Each returns its input itself when no count changed, so that nothing re-renders for nothing.
 
-/** What pages hold of the catalogue: a page of its list, or a product page. */
-export type CatalogueView = CatalogueResponse | ProductPageResponse;
+/** What pages hold of the catalogue: a page of its list, a list of products by id, or a product page. */
+export type CatalogueView = CatalogueResponse | ProductListResponse | ProductPageResponse;
 
 const changes = (products: readonly Product[], counts: StockCounts) => products.some((product) => product.id in counts && counts[product.id] !== product.stock);
 const counted = (product: Product, counts: StockCounts): Product => (product.id in counts ? { ...product, stock: counts[product.id]! } : product);

@@ -11,6 +11,7 @@ import {
   type LocalizedText,
   type PriceBand,
   type Product,
+  type ProductListResponse,
   type ProductPageResponse,
   type ProductPhoto,
   type SearchSuggestions,
@@ -388,7 +389,7 @@ export async function listCatalogue(db: Executor, filter: CatalogueFilter): Prom
 export const MAX_PRODUCTS_BY_ID = 48;
 
 /** These products, in the order asked, those that no longer exist left out; with the catalogue's version, like a page of it. */
-export async function productsByIds(db: Executor, ids: readonly string[]): Promise<{ products: Product[]; version: number }> {
+export async function productsByIds(db: Executor, ids: readonly string[]): Promise<ProductListResponse> {
   const version = await catalogueVersion(db);
   if (ids.length === 0) return { products: [], version };
   const rows = await db.select(productFields).from(products).where(inArray(products.id, [...ids]));

@@ -18,6 +18,7 @@ export type PageAnswer = { status: 200 | 404; head: PageHead } | { status: 301; 
 /** Personal and transactional pages: their own title, never indexed, as their components set it too. */
 const PERSONAL_PAGES: Partial<Record<PageName, MetaPage>> = {
   profile: 'profile',
+  favourites: 'favourites',
   cart: 'cart',
   checkout: 'checkout',
   payment: 'payment',

@@ -37,6 +37,7 @@ export function Header({ cartCount, onLogin, onLogout }: HeaderProps) {
         </Link>
         <nav className="site-nav" aria-label={t('nav.label')}>
           <NavLink href={PAGE_ROUTES.home}>{t('nav.home')}</NavLink>
+          <NavLink href={PAGE_ROUTES.favourites}>{t('nav.favourites')}</NavLink>
           {user && (
             <>
               <NavLink href={PAGE_ROUTES.profile}>{t('nav.profile')}</NavLink>
