@@ -177,6 +177,20 @@ describeEachDatabase(
       expect(await testApp.database.db.select().from(reviews).where(eq(reviews.orderItemId, line.orderItemId))).toHaveLength(1);
     });
 
+    it('takes 10 reviews from one account in 15 minutes, then asks it to wait', async () => {
+      const testApp = context();
+      const cookie = await signIn(testApp, 'prolific-reviews@example.com');
+      for (let order = 0; order < 6; order++) {
+        await fillCart(testApp, cookie, [pearl.id, opal.id]);
+        await setStatus(testApp, (await placeOrder(testApp, cookie)).orderId, 'delivered');
+      }
+      const lines = await mine(testApp, cookie);
+      expect(lines).toHaveLength(12);
+      const answers: number[] = [];
+      for (const line of lines.slice(0, 11)) answers.push((await submit(testApp, cookie, { orderItemId: line.orderItemId, rating: '5', text: 'Lovely.', name: 'Rada' })).statusCode);
+      expect(answers).toEqual([...Array<number>(10).fill(201), 429]);
+    });
+
     it('pages a product’s reviews newest first, with their average', async () => {
       const testApp = context();
       const ratings = [5, 4, 4, 3, 5, 5, 4, 2, 5, 5, 4, 3];

@@ -10,6 +10,7 @@ import { queryKeys } from '#client/api/query-keys.js';
 import { useTranslation } from '#client/i18n/i18n.js';
 import { formatDateTime } from '#client/ui/format-date.js';
 import { LoadErrorMessage, LoadingMessage } from '#client/ui/state-message.js';
+import { ReviewPhotos } from '#client/ui/review-photos.js';
 import { Stars } from '#client/ui/stars.js';
 import { adminHref } from './admin-location.js';
 
@@ -87,17 +88,7 @@ function ReviewItem({ review, onToast }: { review: AdminReview; onToast(toast: T
       <p className="review__text" lang={review.language}>
         {review.text}
       </p>
-      {review.photos.length > 0 && (
-        <ul className="review__photos" aria-label={t('reviews.photosOf', { name: review.name })}>
-          {review.photos.map((photo, index) => (
-            <li key={photo.url}>
-              <a href={photo.url} target="_blank" rel="noopener">
-                <img src={`${photo.url}?w=320`} width={96} height={96} loading="lazy" alt={t('reviews.photoAlt', { number: index + 1, name: review.name })} />
-              </a>
-            </li>
-          ))}
-        </ul>
-      )}
+      <ReviewPhotos review={review} />
       <div className="field">
         <label className="field__label" htmlFor={`${id}-reply`}>
           {t(`${key}reply`)}

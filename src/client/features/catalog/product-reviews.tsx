@@ -4,6 +4,7 @@ import { requestJson } from '#client/api/http.js';
 import { queryKeys } from '#client/api/query-keys.js';
 import { useTranslation } from '#client/i18n/i18n.js';
 import { formatSofiaDate } from '#client/ui/format-date.js';
+import { ReviewPhotos } from '#client/ui/review-photos.js';
 import { Stars } from '#client/ui/stars.js';
 
 /** A product's approved reviews, newest first, page by page ("Show more"), with its rating. */
@@ -50,17 +51,7 @@ export function ProductReviews({ productId }: { productId: string }) {
               <p className="review__text" lang={review.language}>
                 {review.text}
               </p>
-              {review.photos.length > 0 && (
-                <ul className="review__photos" aria-label={t('reviews.photosOf', { name: review.name })}>
-                  {review.photos.map((photo, index) => (
-                    <li key={photo.url}>
-                      <a href={photo.url} target="_blank" rel="noopener">
-                        <img src={`${photo.url}?w=320`} width={96} height={96} loading="lazy" decoding="async" alt={t('reviews.photoAlt', { number: index + 1, name: review.name })} />
-                      </a>
-                    </li>
-                  ))}
-                </ul>
-              )}
+              <ReviewPhotos review={review} />
               {review.reply && (
                 <div className="review__reply">
                   <p className="review__reply-title">{t('reviews.reply')}</p>
