@@ -349,8 +349,10 @@ test('cards link to their product pages, whose related products are of the same 
 
 test('narrows a view by price, by what can be ordered now and by an option, each with its count, kept in the address [bg]', async ({ page, request }) => {
   await page.goto('/?lang=bg');
-  const filters = page.locator('details.catalogue-facets');
-  await filters.getByText('Филтри', { exact: true }).click();
+  const toggle = page.getByRole('button', { name: /^Филтри/ });
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
   const status = page.getByRole('status').filter({ hasText: /продукт/ });
 
   // A band's count is what it shows.
@@ -376,7 +378,9 @@ test('narrows a view by price, by what can be ordered now and by an option, each
   const address = page.url();
 
   // Reload and Back show the same views; Clear filters is one step away.
+  // A view with filters chosen opens with them shown.
   await page.reload();
+  await expect(page.getByRole('button', { name: /^Филтри \(избрани: 3\)/ })).toHaveAttribute('aria-expanded', 'true');
   await expect(page.getByRole('button', { name: /^Може да се поръча сега/ })).toHaveAttribute('aria-pressed', 'true');
   await expect(status).toHaveText(new RegExp(`^${optionCount} продукт`));
   await page.goBack();

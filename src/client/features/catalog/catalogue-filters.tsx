@@ -68,6 +68,9 @@ export function CatalogueFilters({ query, facets, onChange }: CatalogueFiltersPr
   };
 
   const chooseCategory = (category: ProductCategory | undefined) => onChange({ ...query, category, page: 1 });
+  const chosenFilters = (query.price ? 1 : 0) + (query.available ? 1 : 0) + (query.options?.length ?? 0);
+  // Open from the start when the address chose some of them, so that what narrows the view shows.
+  const [filtersOpen, setFiltersOpen] = useState(chosenFilters > 0);
   const categoryCount = (category: ProductCategory | undefined) =>
     facets && (category ? facets.categories.find((counted) => counted.category === category)?.count : facets.categories.reduce((sum, counted) => sum + counted.count, 0));
 
@@ -106,17 +109,25 @@ export function CatalogueFilters({ query, facets, onChange }: CatalogueFiltersPr
         </button>
       </form>
       <div className="catalogue-filters__row">
-        <div className="chips" role="group" aria-label={t('catalogue.categoriesLabel')}>
-          <button type="button" className="chip" aria-pressed={!query.category} onClick={() => chooseCategory(undefined)}>
-            {t('catalogue.allCategories')}
-            <Count count={categoryCount(undefined)} />
-          </button>
-          {PRODUCT_CATEGORIES.map((category) => (
-            <button key={category} type="button" className="chip" aria-pressed={query.category === category} onClick={() => chooseCategory(category)}>
-              {t(`products.categories.${category}`)}
-              <Count count={categoryCount(category)} />
+        <div className="catalogue-filters__chips">
+          {/* In the categories' row, not a row of its own: on a phone the first product stays on the first screen. */}
+          {facets && (
+            <button type="button" className="chip chip--toggle" aria-expanded={filtersOpen} aria-controls={`${id}-facets`} onClick={() => setFiltersOpen(!filtersOpen)}>
+              {chosenFilters > 0 ? t('catalogue.filters.titleChosen', { count: chosenFilters }) : t('catalogue.filters.title')}
             </button>
-          ))}
+          )}
+          <div className="chips" role="group" aria-label={t('catalogue.categoriesLabel')}>
+            <button type="button" className="chip" aria-pressed={!query.category} onClick={() => chooseCategory(undefined)}>
+              {t('catalogue.allCategories')}
+              <Count count={categoryCount(undefined)} />
+            </button>
+            {PRODUCT_CATEGORIES.map((category) => (
+              <button key={category} type="button" className="chip" aria-pressed={query.category === category} onClick={() => chooseCategory(category)}>
+                {t(`products.categories.${category}`)}
+                <Count count={categoryCount(category)} />
+              </button>
+            ))}
+          </div>
         </div>
         <div className="catalogue-filters__sort">
           <label htmlFor={`${id}-sort`} className="field__label">
@@ -131,7 +142,7 @@ export function CatalogueFilters({ query, facets, onChange }: CatalogueFiltersPr
           </select>
         </div>
       </div>
-      {facets && <CatalogueFacetFilters query={query} facets={facets} onChange={onChange} />}
+      {facets && filtersOpen && <CatalogueFacetFilters id={`${id}-facets`} query={query} facets={facets} onChange={onChange} />}
     </div>
   );
 }
@@ -141,14 +152,9 @@ function Count({ count }: { count: number | undefined }) {
   return count === undefined ? null : <span className="chip__count"> ({count})</span>;
 }
 
-/**
- * Price bands, "available now" and the options the matching products offer, each with how many
- * products it would show; in a disclosure that stays open while any of them is chosen.
- */
-function CatalogueFacetFilters({ query, facets, onChange }: CatalogueFiltersProps & { facets: CatalogueFacets }) {
+/** Price bands, "available now" and the options the matching products offer, each with how many products it would show. */
+function CatalogueFacetFilters({ id, query, facets, onChange }: CatalogueFiltersProps & { id: string; facets: CatalogueFacets }) {
   const { t, language } = useTranslation();
-  const chosen = (query.price ? 1 : 0) + (query.available ? 1 : 0) + (query.options?.length ?? 0);
-  const [open, setOpen] = useState(chosen > 0);
   const change = (next: Partial<CatalogueQuery>) => onChange({ ...query, ...next, page: 1 });
   const bandLabel = (band: PriceBand) => {
     const [from = '', below = ''] = band.split('-');
@@ -161,8 +167,7 @@ function CatalogueFacetFilters({ query, facets, onChange }: CatalogueFiltersProp
   };
 
   return (
-    <details className="catalogue-facets" open={open} onToggle={(event) => setOpen((event.currentTarget as HTMLDetailsElement).open)}>
-      <summary className="catalogue-facets__summary">{chosen > 0 ? t('catalogue.filters.titleChosen', { count: chosen }) : t('catalogue.filters.title')}</summary>
+    <div className="catalogue-facets" id={id}>
       <div className="catalogue-facets__groups">
         <div className="chips" role="group" aria-label={t('catalogue.filters.price', { currency: currencyLabel(settings.pricing.currency) })}>
           <span className="catalogue-facets__label" aria-hidden="true">
@@ -201,6 +206,6 @@ function CatalogueFacetFilters({ query, facets, onChange }: CatalogueFiltersProp
           );
         })}
       </div>
-    </details>
+    </div>
   );
 }
