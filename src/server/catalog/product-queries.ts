@@ -197,26 +197,27 @@ async function catalogueFacets(db: Executor, filter: CatalogueFilter, found: Fou
     .from(products)
     .where(and(catalogueConditions(filter, found, 'available'), availableNow));
   const where = catalogueConditions(filter, found);
-  const optionRows = await selectRows<{ group_en: string; group_bg: string; value_en: string; value_bg: string; count: number | string }>(
+  // An option is known by its English name, or its Bulgarian when it has none; products that name it in one
+  // language only still count under it, and it shows in each language any of them names it in.
+  const optionRows = await selectRows<{ group_key: string; group_en: string; group_bg: string; value_key: string; value_en: string; value_bg: string; count: number | string }>(
     db,
-    sql`select option_group -> 'name' ->> 'en' as group_en, option_group -> 'name' ->> 'bg' as group_bg,
-        option_value -> 'name' ->> 'en' as value_en, option_value -> 'name' ->> 'bg' as value_bg, count(distinct ${products.id}) as count
+    sql`select coalesce(nullif(option_group -> 'name' ->> 'en', ''), option_group -> 'name' ->> 'bg') as group_key,
+        coalesce(nullif(option_value -> 'name' ->> 'en', ''), option_value -> 'name' ->> 'bg') as value_key,
+        max(option_group -> 'name' ->> 'en') as group_en, max(option_group -> 'name' ->> 'bg') as group_bg,
+        max(option_value -> 'name' ->> 'en') as value_en, max(option_value -> 'name' ->> 'bg') as value_bg,
+        count(distinct ${products.id}) as count
       from ${products}, jsonb_array_elements(${products.optionGroups}) as option_group, jsonb_array_elements(option_group -> 'values') as option_value
       where ${where ?? sql`true`}
-      group by 1, 2, 3, 4
-      order by count(distinct ${products.id}) desc, 3
+      group by 1, 2
+      order by count(distinct ${products.id}) desc, 2
       limit ${MAX_OPTION_FACETS}`,
   );
   const groups = new Map<string, CatalogueFacets['options'][number]>();
   for (const row of optionRows) {
-    const groupKey = row.group_en || row.group_bg;
-    const valueKey = optionFilterKey(groupKey, row.value_en || row.value_bg);
+    const groupKey = row.group_key;
     const group = groups.get(groupKey) ?? { group: { en: row.group_en, bg: row.group_bg }, values: [] };
     groups.set(groupKey, group);
-    // The same value written in Bulgarian two ways in two products counts once, under its first.
-    const same = group.values.find((value) => value.key === valueKey);
-    if (same) same.count = Math.max(same.count, Number(row.count));
-    else group.values.push({ key: valueKey, name: { en: row.value_en, bg: row.value_bg }, count: Number(row.count) });
+    group.values.push({ key: optionFilterKey(groupKey, row.value_key), name: { en: row.value_en, bg: row.value_bg }, count: Number(row.count) });
   }
   return {
     categories: PRODUCT_CATEGORIES.map((category) => ({ category, count: categories.find((row) => row.category === category)?.count ?? 0 })),
