@@ -16,6 +16,7 @@ const TEXTS = {
     textLabel: 'Your review',
     photos: 'Photos (optional)',
     thanks: 'Thank you! Your review will appear once the shop has read it.',
+    cancel: 'Cancel',
     summary: '4 out of 5, from 1 review',
     reply: 'Reply from the shop',
   },
@@ -27,6 +28,7 @@ const TEXTS = {
     textLabel: 'Вашият отзив',
     photos: 'Снимки (по желание)',
     thanks: 'Благодарим ви! Отзивът ще се появи, след като магазинът го прочете.',
+    cancel: 'Отказ',
     summary: '4 от 5 според 1 отзив',
     reply: 'Отговор от магазина',
   },
@@ -43,8 +45,13 @@ for (const language of ['en', 'bg'] as const) {
     await setOrderStatus(adminApi, order.orderId, 'delivered');
 
     await page.goto(`/profile?order=${order.orderId}${language === 'bg' ? '&lang=bg' : ''}`);
-    await page.getByRole('button', { name: texts.write(product.name.en) }).click();
+    const write = page.getByRole('button', { name: texts.write(product.name.en) });
+    await write.click();
     const form = page.getByRole('form');
+    // Cancelled, the form gives the focus back to the button that opened it.
+    await form.getByRole('button', { name: texts.cancel }).click();
+    await expect(write).toBeFocused();
+    await write.click();
     // Sent without stars: said so, and the first star takes the focus.
     await form.getByRole('button', { name: texts.send }).click();
     await expect(form.getByRole('alert')).toHaveText(texts.ratingError);

@@ -258,14 +258,22 @@ function catalogueOrder(filter: CatalogueFilter, found: FoundSearch): SortKey[] 
  * reads and ranks every match anyway, so it counts them in the same pass. Its likeness setting holds
  * for its own transaction (useSearchSettings).
  */
-export async function listProducts(db: Executor, filter: CatalogueFilter = {}): Promise<{ products: Product[]; total: number }> {
-  const terms = filter.q ? productSearchTerms(filter.q) : [];
-  if (terms.length > 0) return db.transaction(async (tx) => {
+export function listProducts(db: Executor, filter: CatalogueFilter = {}): Promise<{ products: Product[]; total: number }> {
+  return readMatches(db, filter.q, (tx, found) => listProductsWhere(tx, filter, found), { products: [], total: 0 });
+}
+
+/**
+ * Runs `read` on the search's matches (all products without a search), in the search's transaction
+ * with its settings; a search that finds nothing answers `nothing` without reading.
+ */
+async function readMatches<Result>(db: Executor, search: string | undefined, read: (tx: Executor, found: FoundSearch) => Promise<Result>, nothing: Result): Promise<Result> {
+  const terms = search ? productSearchTerms(search) : [];
+  if (terms.length === 0) return read(db, []);
+  return db.transaction(async (tx) => {
     await useSearchSettings(tx);
     const found = await findSearch(tx, terms);
-    return findsNothing(found) ? { products: [], total: 0 } : listProductsWhere(tx, filter, found);
+    return findsNothing(found) ? nothing : read(tx, found);
   });
-  return listProductsWhere(db, filter, []);
 }
 
 async function listProductsWhere(db: Executor, filter: CatalogueFilter, found: FoundSearch): Promise<{ products: Product[]; total: number }> {
@@ -373,16 +381,12 @@ async function relatedProducts(db: Executor, product: Product, limit = 4): Promi
 export async function listCatalogue(db: Executor, filter: CatalogueFilter): Promise<CatalogueResponse> {
   const version = await catalogueVersion(db);
   const page = filter.page ?? 1;
-  const read = async (tx: Executor, found: FoundSearch) => ({ ...(await listProductsWhere(tx, { ...filter, page }, found)), facets: await catalogueFacets(tx, filter, found) });
-  const terms = filter.q ? productSearchTerms(filter.q) : [];
-  const listed =
-    terms.length > 0
-      ? await db.transaction(async (tx) => {
-          await useSearchSettings(tx);
-          const found = await findSearch(tx, terms);
-          return findsNothing(found) ? { products: [], total: 0, facets: NO_FACETS } : read(tx, found);
-        })
-      : await read(db, []);
+  const listed = await readMatches(
+    db,
+    filter.q,
+    async (tx, found) => ({ ...(await listProductsWhere(tx, { ...filter, page }, found)), facets: await catalogueFacets(tx, filter, found) }),
+    { products: [], total: 0, facets: NO_FACETS },
+  );
   return { ...listed, version, page, pageSize: CATALOGUE_PAGE_SIZE };
 }
 

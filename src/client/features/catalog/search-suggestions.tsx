@@ -89,6 +89,10 @@ function SuggestionList({ input, text, onSearch }: SuggestionListProps) {
   );
   const open = focused && !dismissed && options.length > 0;
   const activeOption = open ? options[active] : undefined;
+  // What the keys act on, as of the latest key: a key pressed before the page has drawn the one before
+  // (Enter right after an arrow, on a busy phone) acts on the option that arrow chose.
+  const latest = useRef({ options, open, active });
+  latest.current = { options, open, active };
 
   // The box is the combobox: its state is set on it here, as the list that it controls lives here.
   useEffect(() => {
@@ -112,19 +116,23 @@ function SuggestionList({ input, text, onSearch }: SuggestionListProps) {
     const box = input.current;
     if (!box) return;
     const onKeyDown = (event: KeyboardEvent) => {
+      const { options, open, active } = latest.current;
       if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
         if (options.length === 0) return;
         event.preventDefault();
         setDismissed(false);
         const step = event.key === 'ArrowDown' ? 1 : -1;
         // From the box, down goes to the first and up to the last; past either end, back to the box.
-        setActive((current) => (open ? ((current + step + 1 + options.length + 1) % (options.length + 1)) - 1 : step === 1 ? 0 : options.length - 1));
+        const next = open ? ((active + step + 1 + options.length + 1) % (options.length + 1)) - 1 : step === 1 ? 0 : options.length - 1;
+        latest.current = { options, open: true, active: next };
+        setActive(next);
       } else if (event.key === 'Enter') {
         // With no option chosen, the form searches for what is typed, and the list makes way for the results.
         setDismissed(true);
-        if (!activeOption) return;
+        const chosenOption = open ? options[active] : undefined;
+        if (!chosenOption) return;
         event.preventDefault();
-        activeOption.choose();
+        chosenOption.choose();
       } else if (event.key === 'Escape' && open) {
         // Closes the list; the box keeps its text (a search box clears itself on Escape otherwise).
         event.preventDefault();
@@ -142,7 +150,7 @@ function SuggestionList({ input, text, onSearch }: SuggestionListProps) {
       box.removeEventListener('focus', onFocus);
       box.removeEventListener('blur', onBlur);
     };
-  }, [input, options, open, activeOption]);
+  }, [input]);
 
   return (
     <>

@@ -38,6 +38,8 @@ export function OrderReviews({ orderId }: { orderId: string }) {
 function ReviewLine({ line }: { line: ReviewableLine }) {
   const { t, language } = useTranslation();
   const [writing, setWriting] = useState(false);
+  // Back from a cancelled form, the focus returns to the button that opened it.
+  const [cancelled, setCancelled] = useState(false);
   const name = pickText(line.name, language).text;
   return (
     <li className="order-reviews__line">
@@ -50,9 +52,16 @@ function ReviewLine({ line }: { line: ReviewableLine }) {
           <Stars rating={line.review.rating} /> <span className="muted">{t(`reviews.status.${line.review.status}`)}</span>
         </p>
       ) : writing ? (
-        <ReviewForm line={line} productName={name} onCancel={() => setWriting(false)} />
+        <ReviewForm
+          line={line}
+          productName={name}
+          onCancel={() => {
+            setWriting(false);
+            setCancelled(true);
+          }}
+        />
       ) : (
-        <button type="button" className="button" aria-label={t('reviews.writeFor', { name })} onClick={() => setWriting(true)}>
+        <button type="button" className="button" aria-label={t('reviews.writeFor', { name })} ref={cancelled ? focusOnMount : undefined} onClick={() => setWriting(true)}>
           {t('reviews.write')}
         </button>
       )}
