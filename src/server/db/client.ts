@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, readFileSync } from 'node:fs';
-import { chmod, mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -14,6 +14,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as tar from 'tar';
+import { keepPrivate } from '#server/private-files.js';
 import { projectPath } from '#server/project-path.js';
 import { lockDataDir } from './data-dir-lock.js';
 import * as schema from './schema.js';
@@ -200,7 +201,8 @@ async function copyBuiltEmptyDatabase(databaseDir: string): Promise<void> {
   await mkdir(path.dirname(copying), { recursive: true, mode: 0o700 });
   // Synchronous: the server answers nothing yet, and the asynchronous copy took three times as long.
   cpSync(source, copying, { recursive: true, preserveTimestamps: true });
-  await chmod(copying, 0o700);
+  // The build's files keep the modes its umask gave them; the start would otherwise report each as loosened.
+  await keepPrivate(copying);
   // rename replaces an empty folder.
   await rename(copying, databaseDir);
 }
