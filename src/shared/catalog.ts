@@ -172,6 +172,8 @@ export function catalogueQueryParams(query: Partial<CatalogueQuery>): URLSearchP
  * bands and "available now" every filter but their own; for options, all of them.
  */
 export interface CatalogueFacets {
+  /** Every category's, products without one included: what "All" would show. */
+  all: number;
   categories: { category: ProductCategory; count: number }[];
   prices: { band: PriceBand; count: number }[];
   available: number;

@@ -33,6 +33,8 @@ describeEachDatabase('filters with counts', (context) => {
         { ...testProduct({ name: 'Facet Gold Almond', priceMinor: 2500, category: 'nails', stock: null }), optionGroups: [shapes(ALMOND), lengths(LONG)] },
         { ...testProduct({ name: 'Facet Glue Kit', priceMinor: 4500, category: 'kits', stock: 2 }) },
         { ...testProduct({ name: 'Facet Mini Decals', priceMinor: 1000, category: 'nail-art', stock: 0 }) },
+        // A product in no category: "All" counts it.
+        { ...testProduct({ name: 'Facet Loose Charm', priceMinor: 500, stock: null }) },
         // An admin who named an option in English only: it counts with the others, which name it in Bulgarian too.
         { ...testProduct({ name: 'Facet English Only', priceMinor: 5200, category: 'kits', stock: 1 }), optionGroups: [{ ...shapes(ALMOND), name: { en: 'Shape', bg: '' }, values: [value('almond', 'Almond', '')] }] },
       ]);
@@ -40,15 +42,16 @@ describeEachDatabase('filters with counts', (context) => {
 
   it('counts each price band, "available now" and the categories for a search', async () => {
     const found = await list(context(), { q: 'facet' });
-    expect(found.total).toBe(6);
+    expect(found.total).toBe(7);
     expect(found.facets.prices).toEqual([
-      { band: '0-10', count: 1 },
+      { band: '0-10', count: 2 },
       { band: '10-20', count: 2 },
       { band: '20-40', count: 1 },
       { band: '40-', count: 2 },
     ]);
     // Sold out: the opal set and the decals; made to order (no count) can be ordered.
-    expect(found.facets.available).toBe(4);
+    expect(found.facets.available).toBe(5);
+    expect(found.facets.all).toBe(7);
     expect(found.facets.categories.filter((category) => category.count > 0)).toEqual([
       { category: 'nails', count: 3 },
       { category: 'nail-art', count: 1 },
@@ -77,13 +80,13 @@ describeEachDatabase('filters with counts', (context) => {
     const tenToTwenty = await list(testApp, { q: 'facet', price: '10-20' });
     expect(namesOf(tenToTwenty)).toEqual(['Facet Mini Decals', 'Facet Opal Coffin']);
     // The bands are counted without the band chosen, the rest with it.
-    expect(tenToTwenty.facets.prices.map((band) => band.count)).toEqual([1, 2, 1, 2]);
+    expect(tenToTwenty.facets.prices.map((band) => band.count)).toEqual([2, 2, 1, 2]);
     expect(tenToTwenty.facets.available).toBe(0);
 
     const available = await list(testApp, { q: 'facet', available: '1' });
-    expect(namesOf(available)).toEqual(['Facet English Only', 'Facet Glue Kit', 'Facet Gold Almond', 'Facet Rose Almond']);
-    expect(available.facets.available).toBe(4);
-    expect(available.facets.prices.map((band) => band.count)).toEqual([1, 0, 1, 2]);
+    expect(namesOf(available)).toEqual(['Facet English Only', 'Facet Glue Kit', 'Facet Gold Almond', 'Facet Loose Charm', 'Facet Rose Almond']);
+    expect(available.facets.available).toBe(5);
+    expect(available.facets.prices.map((band) => band.count)).toEqual([2, 0, 1, 2]);
 
     const almond = await list(testApp, { q: 'facet', options: 'Shape:Almond', category: 'nails' });
     expect(namesOf(almond)).toEqual(['Facet Gold Almond', 'Facet Rose Almond']);

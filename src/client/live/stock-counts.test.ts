@@ -19,7 +19,7 @@ const product = (id: string, stock: number | null): Product => ({
   createdAt: '2026-01-01T00:00:00Z',
   updatedAt: '2026-01-01T00:00:00Z',
 });
-const catalogue: CatalogueResponse = { version: 3, total: 3, page: 1, pageSize: 48, products: [product('a', 2), product('b', null), product('c', 5)], facets: { categories: [], prices: [], available: 3, options: [] } };
+const catalogue: CatalogueResponse = { version: 3, total: 3, page: 1, pageSize: 48, products: [product('a', 2), product('b', null), product('c', 5)], facets: { all: 3, categories: [], prices: [], available: 3, options: [] } };
 const line = (productId: string, stock: number | null): ShownCartItem => ({
   id: `line-${productId}`,
   productId,

@@ -220,6 +220,7 @@ async function catalogueFacets(db: Executor, filter: CatalogueFilter, found: Fou
     group.values.push({ key: optionFilterKey(groupKey, row.value_key), name: { en: row.value_en, bg: row.value_bg }, count: Number(row.count) });
   }
   return {
+    all: categories.reduce((sum, row) => sum + row.count, 0),
     categories: PRODUCT_CATEGORIES.map((category) => ({ category, count: categories.find((row) => row.category === category)?.count ?? 0 })),
     prices: PRICE_BANDS.map((band, index) => ({ band, count: Number(bands?.[`band${index}`] ?? 0) })),
     available: available?.count ?? 0,
@@ -227,7 +228,7 @@ async function catalogueFacets(db: Executor, filter: CatalogueFilter, found: Fou
   };
 }
 
-const NO_FACETS: CatalogueFacets = { categories: PRODUCT_CATEGORIES.map((category) => ({ category, count: 0 })), prices: PRICE_BANDS.map((band) => ({ band, count: 0 })), available: 0, options: [] };
+const NO_FACETS: CatalogueFacets = { all: 0, categories: PRODUCT_CATEGORIES.map((category) => ({ category, count: 0 })), prices: PRICE_BANDS.map((band) => ({ band, count: 0 })), available: 0, options: [] };
 
 function catalogueOrder(filter: CatalogueFilter, found: FoundSearch): SortKey[] {
   const byId = { key: products.id };

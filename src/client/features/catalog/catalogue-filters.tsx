@@ -30,7 +30,7 @@ const SearchSuggestions = lazyOrNothing(() => import('./search-suggestions.js'))
 /** While typing, the list follows the search after this pause. */
 const TYPING_PAUSE_MS = 350;
 
-/** Category chips, a search box and a sort order for the catalogue; the address holds all three. */
+/** A search box, category chips, a sort order and the filters with their counts; the address holds them all. */
 export function CatalogueFilters({ query, facets, onChange }: CatalogueFiltersProps) {
   const { t } = useTranslation();
   const id = useId();
@@ -71,8 +71,7 @@ export function CatalogueFilters({ query, facets, onChange }: CatalogueFiltersPr
   const chosenFilters = (query.price ? 1 : 0) + (query.available ? 1 : 0) + (query.options?.length ?? 0);
   // Open from the start when the address chose some of them, so that what narrows the view shows.
   const [filtersOpen, setFiltersOpen] = useState(chosenFilters > 0);
-  const categoryCount = (category: ProductCategory | undefined) =>
-    facets && (category ? facets.categories.find((counted) => counted.category === category)?.count : facets.categories.reduce((sum, counted) => sum + counted.count, 0));
+  const categoryCount = (category: ProductCategory | undefined) => facets && (category ? facets.categories.find((counted) => counted.category === category)?.count : facets.all);
 
   return (
     <div className="catalogue-filters">
