@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
 import { sql } from 'drizzle-orm';
@@ -27,6 +26,7 @@ import { registerMetrics } from '#server/http/metrics.js';
 import { registerProbes } from '#server/http/probes.js';
 import { errorBody, registerErrorHandler } from '#server/http/errors.js';
 import { registerRequestLog, serializeError, serializeRequest } from '#server/http/logging.js';
+import { registerSecurityHeaders } from '#server/http/security-headers.js';
 import { DEFAULT_SERVER_TIMEOUTS, serverTimeoutOptions, type ServerTimeouts } from '#server/http/server-timeouts.js';
 import { MAX_UPLOAD_BYTES, registerImageRoutes, type ProductImages } from '#server/images/product-images.js';
 import { registerLegalRoutes } from '#server/legal/routes.js';
@@ -157,26 +157,30 @@ export async function buildApp({
 
   registerErrorHandler(app);
   registerGracefulClose(app);
-  await app.register(fastifyHelmet, {
+  registerSecurityHeaders(app, {
+    // Development's pages run Vite's inline scripts.
     contentSecurityPolicy: pages.needsInlineScripts
-      ? false
+      ? null
       : {
-          directives: {
-            'default-src': ["'self'"],
-            // blob: lets the product form preview the chosen image before it is uploaded.
-            'img-src': ["'self'", 'data:', 'blob:'],
-            'style-src': ["'self'", "'unsafe-inline'"],
-            'script-src': ["'self'"],
-            'connect-src': ["'self'"],
-            // The offline service worker (/sw.js) and the web app manifest come from the shop itself.
-            'worker-src': ["'self'"],
-            'manifest-src': ["'self'"],
-            // ePay.bg takes the signed payment request as a form the buyer's browser posts to it.
-            'form-action': ["'self'", ...(config.paymentProvider.name === 'epay' ? [new URL(config.paymentProvider.url).origin] : [])],
-            'upgrade-insecure-requests': config.publicUrl.startsWith('https:') ? [] : null,
-          },
+          'default-src': ["'self'"],
+          'base-uri': ["'self'"],
+          'font-src': ["'self'", 'https:', 'data:'],
+          // ePay.bg takes the signed payment request as a form the buyer's browser posts to it.
+          'form-action': ["'self'", ...(config.paymentProvider.name === 'epay' ? [new URL(config.paymentProvider.url).origin] : [])],
+          'frame-ancestors': ["'self'"],
+          // blob: lets the product form preview the chosen image before it is uploaded.
+          'img-src': ["'self'", 'data:', 'blob:'],
+          'object-src': ["'none'"],
+          'script-src': ["'self'"],
+          'script-src-attr': ["'none'"],
+          'style-src': ["'self'", "'unsafe-inline'"],
+          'connect-src': ["'self'"],
+          // The offline service worker (/sw.js) and the web app manifest come from the shop itself.
+          'worker-src': ["'self'"],
+          'manifest-src': ["'self'"],
+          ...(config.publicUrl.startsWith('https:') ? { 'upgrade-insecure-requests': [] } : {}),
         },
-    hsts: config.publicUrl.startsWith('https:'),
+    https: config.publicUrl.startsWith('https:'),
   });
   await app.register(fastifyCookie);
   // Early, so that a refused request costs little; after the cookies, which every answer's hooks read.

@@ -60,10 +60,30 @@ describeEachDatabase('server basics', (context) => {
     }
   });
 
-  it('sends security headers', async () => {
-    const response = await context().app.inject({ method: 'GET', url: '/' });
-    expect(response.headers['content-security-policy']).toContain("script-src 'self'");
-    expect(response.headers['x-content-type-options']).toBe('nosniff');
+  it('sends the security headers by kind of answer: the page headers on pages and documents, the rest on every answer', async () => {
+    const pageHeaders = ['content-security-policy', 'cross-origin-opener-policy', 'referrer-policy', 'x-frame-options', 'origin-agent-cluster'];
+    const answers = [
+      { url: '/', page: true },
+      { url: '/no/such/page', page: true },
+      { url: '/sitemap.xml', page: true },
+      { url: '/api/products', page: false },
+      { url: '/api/nothing-here', page: false },
+      { url: '/sw.js', page: false },
+      { url: '/robots.txt', page: false },
+    ];
+    for (const { url, page } of answers) {
+      const response = await context().app.inject({ method: 'GET', url });
+      expect(response.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(response.headers['cross-origin-resource-policy'], url).toBe('same-origin');
+      for (const name of pageHeaders) expect(response.headers[name], `${name} on ${url}`).toEqual(page ? expect.any(String) : undefined);
+    }
+    const home = await context().app.inject({ method: 'GET', url: '/' });
+    expect(home.headers['content-security-policy']).toBe(
+      "default-src 'self'; base-uri 'self'; font-src 'self' https: data:; form-action 'self'; frame-ancestors 'self'; img-src 'self' data: blob:; object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self' 'unsafe-inline'; connect-src 'self'; worker-src 'self'; manifest-src 'self'",
+    );
+    expect(home.headers['x-frame-options']).toBe('SAMEORIGIN');
+    // The test shop's address is http:, so browsers are not told to insist on HTTPS.
+    expect(home.headers['strict-transport-security']).toBeUndefined();
   });
 
   it('reports a visitor without a session as signed out', async () => {

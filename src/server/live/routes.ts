@@ -105,6 +105,7 @@ export function registerLiveRoutes(
     reply.hijack();
     const response = reply.raw;
     response.writeHead(200, {
+      ...app.everyAnswerHeaders,
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
       connection: 'keep-alive',
@@ -174,6 +175,6 @@ function reconnectHint(): string {
 
 function sendReconnectHint(reply: FastifyReply): void {
   reply.hijack();
-  reply.raw.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
+  reply.raw.writeHead(200, { ...reply.server.everyAnswerHeaders, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
   reply.raw.end(reconnectHint());
 }
