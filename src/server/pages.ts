@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { PUBLIC_SETTINGS_ELEMENT_ID, type PublicSettings } from '#shared/settings.js';
 import { isNotPagePath, SERVICE_WORKER_PATH, SHELL_REVISION_PLACEHOLDER } from '#shared/service-worker.js';
-import { CatalogueCache, sendPrepared, type ResponseContent } from '#server/catalog/catalogue-cache.js';
+import { CatalogueCache, followCatalogueChanges, sendPrepared, type ResponseContent } from '#server/catalog/catalogue-cache.js';
 import type { DatabaseHandle, Executor } from '#server/db/client.js';
 import { errorBody } from '#server/http/errors.js';
 import { registerHashedAssets } from '#server/http/hashed-assets.js';
@@ -118,7 +118,7 @@ function injectSettings(html: string, settings: PublicSettings): string {
 export async function registerPageFallback(app: FastifyInstance, pages: PageSource, settings: PublicSettings, database?: DatabaseHandle): Promise<void> {
   const shell = async () => injectPageHead(injectSettings(await pages.indexHtml('/'), settings), shellHead(shopOf(settings)));
   const pageCache = database && pages.fixedHtml ? new CatalogueCache(database.db) : undefined;
-  if (database && pageCache) app.addHook('onClose', await pageCache.trustChangeNotices(database));
+  if (database && pageCache) await followCatalogueChanges(app, database, pageCache);
 
   app.get('/index.html', async (_request, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(await shell()));
 

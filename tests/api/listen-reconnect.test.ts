@@ -1,33 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '#server/db/client.js';
 import { products } from '#server/db/schema.js';
+import { dropListeners } from '../support/drop-listeners.js';
 import { openEventStream, type EventStreamReader } from '../support/event-stream.js';
 import { eventually } from './shopper.js';
 import { signIn } from './sign-in.js';
 import { createTestApp, databaseTargets, type TestApp } from './test-app.js';
 import { testProduct } from './test-products.js';
-
-/**
- * Ends the database's connections that LISTEN (on the channel, or on any), as a restart of PostgreSQL
- * or a network fault would, and says how many it ended.
- */
-async function dropListeners(databaseUrl: string, channel?: string): Promise<number> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ ended: boolean }>(
-      `select pg_terminate_backend(pid) as ended from pg_stat_activity
-        where datname = current_database() and pid <> pg_backend_pid() and query like $1`,
-      [channel ? `LISTEN ${channel}` : 'LISTEN%'],
-    );
-    return rows.filter((row) => row.ended).length;
-  } finally {
-    await client.end();
-  }
-}
 
 const notify = (database: DatabaseHandle, channel: string, payload: string) => database.db.execute(sql`select pg_notify(${channel}, ${payload})`);
 

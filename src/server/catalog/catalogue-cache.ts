@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database, DatabaseHandle, Transaction } from '#server/db/client.js';
 import { chooseEncoding, noneMatch, type Encoding } from '#server/http/content-encoding.js';
 import { catalogueState, preparedCatalogueState } from './catalogue-state.js';
@@ -42,6 +43,26 @@ const BROTLI_QUALITY = 5;
 /** The answers read in one snapshot together with the state they are tagged with; repeatable read makes the snapshot last the whole transaction. */
 const SNAPSHOT = { isolationLevel: 'repeatable read', accessMode: 'read only' } as const;
 
+/**
+ * Keeps the cache following the catalogue's changes for as long as the app runs: it trusts the change
+ * notices, and distrusts its state after each request of this process that may have written.
+ */
+export async function followCatalogueChanges(app: FastifyInstance, database: DatabaseHandle, cache: CatalogueCache): Promise<void> {
+  app.addHook('onClose', await cache.trustChangeNotices(database));
+  if (database.kind !== 'postgres') return;
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') cache.distrust();
+    done(null, payload);
+  });
+}
+
+/** A read of the catalogue's state: its value, the tick at which it began, and when (performance.now()). */
+interface StateRead {
+  value: string;
+  readAt: number;
+  startedMs: number;
+}
+
 interface Built {
   /** The catalogue state read in the same snapshot as the answer. */
   state: string;
@@ -52,32 +73,43 @@ interface Built {
 }
 
 /**
+ * The most a catalogue answer may lag a committed change on PostgreSQL when the change's notice is
+ * lost (docs/decisions/0007-bounded-catalogue-staleness.md).
+ */
+export const MAX_STALENESS_MS = 1000;
+
+/**
  * The catalogue's answers, prepared once per query (serialised, compressed, given an ETag) and
- * served until the catalogue changes. Every request first learns the catalogue's state as it is
- * after the request arrived (a cheap read that requests arriving together share), so an answer is
- * never older than a change committed before the request, whichever process made it. The change
- * notices of the live channel could not replace that read: on PostgreSQL a notice can arrive after
- * the request that follows the change, and stock counts have no version to compare.
+ * served until the catalogue changes. A request is answered from the catalogue's state as this
+ * process knows it: the state read last, for as long as it is known to be current, else a new read
+ * of the state (a cheap read that requests arriving together share). A change notice (migration
+ * 0010's triggers, on any write to the products, their stock or shop_state) drops every answer.
+ *
+ * - On the embedded database, which serves one process and delivers a change's notice before its
+ *   commit returns, a state is current until the next notice: no request reads it.
+ * - On PostgreSQL a notice reaches the other processes a little after the commit, on another
+ *   connection. A state is current until the next notice, for at most MAX_STALENESS_MS after its read
+ *   began (which covers a lost notice), and never after a request of this process that may have
+ *   written (any but GET and HEAD: `distrust`), so that a writer reads its own writes. While the
+ *   notices' connection is down, every request reads the state, as without notices.
+ * - Placing an order reads current prices and stock whatever the catalogue showed (409 on a change).
  *
  * Times are compared as ticks of one counter, taken when a request arrives, a state read starts
  * and a snapshot starts. An answer may serve a request if its snapshot started after the request
  * arrived, or if it was read at a state equal to one read after the request arrived.
- *
- * The embedded database is the exception that needs no read: it serves one process, and it delivers
- * the notice that a change sends (migration 0010's triggers) before the change's commit returns. A
- * notice drops every answer, and while none has come since the last state read began, that state is
- * still the catalogue's, so requests are answered without a query (`trustChangeNotices`).
  */
 export class CatalogueCache {
   private ticks = 0;
   /** The state of the latest state read, at which every stored answer was read, and that read's tick. */
-  private state: { value: string; readAt: number } | undefined;
+  private state: StateRead | undefined;
   /** In the order of last use, so that the first is the one to drop. */
   private readonly entries = new Map<string, PreparedResponse>();
   private readonly building = new Map<string, Promise<Built>>();
-  private readonly latestState: SharedRead<{ value: string; readAt: number }>;
-  /** Set while the change notices are trusted: the tick of the latest notice (0 before any). */
+  private readonly latestState: SharedRead<StateRead>;
+  /** Set while the change notices are trusted: the tick of the latest notice, or of `distrust` (0 before any). */
   private noticeAt: number | undefined;
+  /** How long a state read stays current without a notice, once notices are trusted. */
+  private trustedForMs = Number.POSITIVE_INFINITY;
 
   constructor(
     private readonly db: Database,
@@ -86,31 +118,39 @@ export class CatalogueCache {
     const readState = preparedCatalogueState(db);
     this.latestState = new SharedRead(async () => {
       const readAt = this.tick();
-      return { value: await readState(), readAt };
+      const startedMs = performance.now();
+      return { value: await readState(), readAt, startedMs };
     });
   }
 
   /**
-   * Skips the state read while no change notice has come since the last one began, on the embedded
-   * database, whose notices arrive before the change's commit returns. On PostgreSQL it does nothing:
-   * notices arrive later, on another connection, and a request in between would be answered from
-   * before the change.
+   * Answers without reading the state while it is known to be current (see the class): until the next
+   * notice on the embedded database, and for at most `maxStalenessMs` on PostgreSQL.
    */
-  async trustChangeNotices(database: Pick<DatabaseHandle, 'kind' | 'listen'>): Promise<() => Promise<void>> {
-    if (database.kind !== 'pglite') return async () => {};
-    const stop = await database.listen(CHANGE_CHANNEL, () => {
+  async trustChangeNotices(database: Pick<DatabaseHandle, 'kind' | 'listen'>, maxStalenessMs = MAX_STALENESS_MS): Promise<() => Promise<void>> {
+    const changed = () => {
       this.noticeAt = this.tick();
       // Whatever the change was (a price written without a new version, too), every answer held, or
       // being read, may be from before it.
       this.entries.clear();
       this.building.clear();
       this.state = undefined;
+    };
+    this.trustedForMs = database.kind === 'pglite' ? Number.POSITIVE_INFINITY : maxStalenessMs;
+    const stop = await database.listen(CHANGE_CHANNEL, changed, changed, () => {
+      // Notices sent while the connection is down are lost: every request reads the state until it is back.
+      this.noticeAt = undefined;
     });
     this.noticeAt ??= 0;
     return async () => {
       this.noticeAt = undefined;
       await stop();
     };
+  }
+
+  /** This process may have changed the catalogue: the next request reads the state (needed on PostgreSQL only, whose notices come later). */
+  distrust(): void {
+    if (this.noticeAt !== undefined && this.trustedForMs !== Number.POSITIVE_INFINITY) this.noticeAt = this.tick();
   }
 
   /** How many answers are stored. */
@@ -149,9 +189,9 @@ export class CatalogueCache {
     return (await this.build(key, read)).response;
   }
 
-  /** Whether the state held is known to be the catalogue's without reading it: no notice since its read began. */
+  /** Whether the state held is known to be the catalogue's without reading it: no notice since its read began, not long ago. */
   private stateIsCurrent(): boolean {
-    return this.noticeAt !== undefined && this.state !== undefined && this.noticeAt < this.state.readAt;
+    return this.noticeAt !== undefined && this.state !== undefined && this.noticeAt < this.state.readAt && performance.now() - this.state.startedMs < this.trustedForMs;
   }
 
   private tick(): number {
@@ -159,7 +199,7 @@ export class CatalogueCache {
   }
 
   /** Takes a state read newer than the one held; answers stored at another state are dropped. */
-  private adopt(latest: { value: string; readAt: number }): void {
+  private adopt(latest: StateRead): void {
     if (this.state && this.state.readAt >= latest.readAt) return;
     if (this.state?.value !== latest.value) {
       this.entries.clear();

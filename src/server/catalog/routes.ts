@@ -4,7 +4,7 @@ import { isSlug } from '#shared/slug.js';
 import type { DatabaseHandle } from '#server/db/client.js';
 import { errorBody } from '#server/http/errors.js';
 import { UUID } from '#server/http/validation.js';
-import { CatalogueCache, sendPrepared } from './catalogue-cache.js';
+import { CatalogueCache, followCatalogueChanges, sendPrepared } from './catalogue-cache.js';
 import { listCatalogue, MAX_PRODUCTS_BY_ID, productPage, productsByIds, searchSuggestions, type CatalogueFilter } from './product-queries.js';
 import { readSizeChart } from './size-chart.js';
 
@@ -17,7 +17,7 @@ const catalogueKey = (filter: CatalogueFilter) =>
 export async function registerCatalogRoutes(app: FastifyInstance, database: DatabaseHandle): Promise<void> {
   // Every visitor is answered from the same few prepared answers (catalogue-cache.ts).
   const cache = new CatalogueCache(database.db);
-  app.addHook('onClose', await cache.trustChangeNotices(database));
+  await followCatalogueChanges(app, database, cache);
 
   /** ?category=nails&q=pearl&price=10-20&available=1&options=Shape:Almond&sort=price&page=2&lang=bg (lang: the language whose names sort=name follows), with the filters' counts. */
   app.get('/api/products', async (request, reply) => {

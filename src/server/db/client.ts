@@ -28,10 +28,10 @@ export interface DatabaseHandle {
   db: Database;
   kind: 'pglite' | 'postgres';
   /**
-   * Receives NOTIFY messages on a channel until the returned function is called. After a lost
-   * connection is restored, onReconnect runs, since messages sent meanwhile are gone.
+   * Receives NOTIFY messages on a channel until the returned function is called. When the connection
+   * is lost, onLost runs at once; once it is restored, onReconnect runs, since messages sent meanwhile are gone.
    */
-  listen(channel: string, onMessage: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
+  listen(channel: string, onMessage: (payload: string) => void, onReconnect?: () => void, onLost?: () => void): Promise<() => Promise<void>>;
   /** How the connections are used at this moment, for monitoring. */
   poolStats?(): PoolStats;
   close(): Promise<void>;
@@ -116,8 +116,8 @@ async function openPostgres(databaseUrl: string): Promise<DatabaseHandle> {
     return {
       db: db as unknown as Database,
       kind: 'postgres',
-      async listen(channel, onMessage, onReconnect) {
-        const stop = await listenOnPostgres(databaseUrl, channel, onMessage, onReconnect);
+      async listen(channel, onMessage, onReconnect, onLost) {
+        const stop = await listenOnPostgres(databaseUrl, channel, onMessage, onReconnect, onLost);
         listeners.add(stop);
         return async () => {
           listeners.delete(stop);
@@ -258,6 +258,7 @@ async function listenOnPostgres(
   channel: string,
   onMessage: (payload: string) => void,
   onReconnect?: () => void,
+  onLost?: () => void,
 ): Promise<() => Promise<void>> {
   if (!CHANNEL_NAME.test(channel)) throw new Error(`Invalid channel name ${channel}`);
   let stopped = false;
@@ -272,6 +273,7 @@ async function listenOnPostgres(
     const reconnect = () => {
       if (stopped || client !== next) return;
       client = undefined;
+      onLost?.();
       next.end().catch(() => {});
       retryTimer = setTimeout(() => void connect(1).then(() => onReconnect?.()).catch(() => {}), 1000);
     };
