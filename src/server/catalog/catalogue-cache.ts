@@ -74,7 +74,7 @@ interface Built {
 
 /**
  * The most a catalogue answer may lag a committed change on PostgreSQL when the change's notice is
- * lost (docs/decisions/0007-bounded-catalogue-staleness.md).
+ * lost (docs/decisions/0023-bounded-catalogue-staleness.md).
  */
 export const MAX_STALENESS_MS = 1000;
 
