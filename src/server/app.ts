@@ -26,7 +26,8 @@ import { registerMetrics } from '#server/http/metrics.js';
 import { registerProbes } from '#server/http/probes.js';
 import { errorBody, registerErrorHandler } from '#server/http/errors.js';
 import { registerRequestLog, serializeError, serializeRequest } from '#server/http/logging.js';
-import { registerSecurityHeaders } from '#server/http/security-headers.js';
+import { registerSecurityHeaders, securityHeaders } from '#server/http/security-headers.js';
+import { ShortPath, shortPathServerFactory } from '#server/http/short-path.js';
 import { DEFAULT_SERVER_TIMEOUTS, serverTimeoutOptions, type ServerTimeouts } from '#server/http/server-timeouts.js';
 import { MAX_UPLOAD_BYTES, registerImageRoutes, type ProductImages } from '#server/images/product-images.js';
 import { registerLegalRoutes } from '#server/legal/routes.js';
@@ -117,7 +118,10 @@ export async function buildApp({
   pressureSampleMs,
   courierJobsRunning = true,
 }: AppParts): Promise<FastifyInstance> {
+  // Answers ready in memory go out before Fastify routes them (http/short-path.ts).
+  const shortPath = new ShortPath();
   const app = Fastify({
+    serverFactory: shortPathServerFactory(shortPath),
     logger: logger === false ? false : { ...(logger === true ? { level: config.logLevel } : logger), serializers: { err: serializeError, req: serializeRequest } },
     trustProxy: fastifyTrustProxy(config.trustProxy),
     // One line per answered request instead, by its outcome (http/logging.ts).
@@ -156,8 +160,9 @@ export async function buildApp({
   };
 
   registerErrorHandler(app);
-  registerGracefulClose(app);
-  registerSecurityHeaders(app, {
+  app.decorate('shortPath', shortPath);
+  const closing = registerGracefulClose(app);
+  shortPath.headers = securityHeaders({
     // Development's pages run Vite's inline scripts.
     contentSecurityPolicy: pages.needsInlineScripts
       ? null
@@ -182,6 +187,7 @@ export async function buildApp({
         },
     https: config.publicUrl.startsWith('https:'),
   });
+  registerSecurityHeaders(app, shortPath.headers);
   await app.register(fastifyCookie);
   // Early, so that a refused request costs little; after the cookies, which every answer's hooks read.
   const overloaded = await registerLoadShedding(app, { maxEventLoopDelayMs: config.maxEventLoopDelayMs, sampleIntervalMs: pressureSampleMs });
@@ -194,10 +200,13 @@ export async function buildApp({
     return { ok: true };
   });
   registerProbes(app, db, overloaded);
+  // Fastify answers while the server closes or sheds load, and logs every request at debug.
+  const debugLogging = logger !== false && ['debug', 'trace'].includes(app.log.level);
+  shortPath.isOpen = () => !closing() && !overloaded() && !debugLogging;
   app.decorate('sessionCache', new SessionCache());
   registerAuthRoutes(app, db, { mailer, texts: mailTexts }, config);
-  await registerCatalogRoutes(app, database);
-  await registerCurrencyWatch(app, database, config.pricing.currency);
+  const currencyAgrees = await registerCurrencyWatch(app, database, config.pricing.currency);
+  await registerCatalogRoutes(app, database, currencyAgrees);
   registerCartRoutes(app, db);
   registerAddressRoutes(app, db);
   registerAccountRoutes(app, db, images);
@@ -258,7 +267,7 @@ export async function buildApp({
   app.addHook('onClose', () => hub.stop());
   registerLiveRoutes(app, db, hub, metrics, { heartbeatMs: liveHeartbeatMs, maxVisitorStreams: liveMaxVisitorStreams });
   registerPoolGauges(metrics, database);
-  registerMetrics(app, metrics, { token: config.metricsToken });
+  shortPath.record = registerMetrics(app, metrics, { token: config.metricsToken });
   // After the metrics, so that a request is counted before its line is written.
   registerRequestLog(app);
 

@@ -4,8 +4,9 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { PUBLIC_SETTINGS_ELEMENT_ID, type PublicSettings } from '#shared/settings.js';
+import { UNMATCHED_ROUTE } from '#server/http/metrics.js';
 import { isNotPagePath, SERVICE_WORKER_PATH, SHELL_REVISION_PLACEHOLDER } from '#shared/service-worker.js';
-import { CatalogueCache, followCatalogueChanges, sendPrepared, type ResponseContent } from '#server/catalog/catalogue-cache.js';
+import { CatalogueCache, followCatalogueChanges, preparedAnswer, sendPrepared, type ResponseContent } from '#server/catalog/catalogue-cache.js';
 import type { DatabaseHandle, Executor } from '#server/db/client.js';
 import { errorBody } from '#server/http/errors.js';
 import { registerHashedAssets } from '#server/http/hashed-assets.js';
@@ -119,6 +120,13 @@ export async function registerPageFallback(app: FastifyInstance, pages: PageSour
   const shell = async () => injectPageHead(injectSettings(await pages.indexHtml('/'), settings), shellHead(shopOf(settings)));
   const pageCache = database && pages.fixedHtml ? new CatalogueCache(database.db) : undefined;
   if (database && pageCache) await followCatalogueChanges(app, database, pageCache);
+  if (pageCache) {
+    app.shortPath.addFallback(UNMATCHED_ROUTE, ({ pathname, url, headers }) => {
+      if (isNotPagePath(pathname)) return undefined;
+      const prepared = pageCache.peek(url);
+      return prepared && preparedAnswer(headers, prepared);
+    });
+  }
 
   app.get('/index.html', async (_request, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(await shell()));
 

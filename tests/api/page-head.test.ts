@@ -7,6 +7,8 @@ import { sitemapProducts } from '#server/catalog/product-queries.js';
 import { updateProduct } from '#server/catalog/product-writes.js';
 import { seedDemoCatalogue } from '#server/catalog/seed-demo-catalogue.js';
 import { products } from '#server/db/schema.js';
+import { MAX_STALENESS_MS } from '#server/catalog/catalogue-cache.js';
+import { eventually } from './shopper.js';
 import { describeEachDatabase } from './test-app.js';
 
 // What a crawler or a link preview that runs no JavaScript reads: the raw HTML the server sends.
@@ -187,13 +189,20 @@ describeEachDatabase('page heads in the HTML', (context) => {
     const etag = String(compressed.headers.etag);
     expect((await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br', 'if-none-match': etag } })).statusCode).toBe(304);
 
-    // Written straight to the table, as no route would: the change must still reach the next request.
+    // Written straight to the table, as no route would: the change still reaches the answers, with its
+    // notice (on PostgreSQL a moment after the commit: docs/decisions/0023-bounded-catalogue-staleness.md).
     await database.db.update(products).set({ stock: 0 }).where(eq(products.id, product.id));
-    const changed = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br', 'if-none-match': etag } });
-    expect(changed.statusCode).toBe(200);
+    const changed = await eventually(
+      async () => {
+        const answer = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br', 'if-none-match': etag } });
+        return answer.statusCode === 200 && answer;
+      },
+      MAX_STALENESS_MS * 5,
+      'the page after the change',
+    );
     expect(readHead(brotliDecompressSync(changed.rawPayload).toString()).jsonLd[2]).toMatchObject({ offers: { availability: 'https://schema.org/OutOfStock' } });
     await database.db.update(products).set({ stock: product.stock }).where(eq(products.id, product.id));
-    expect((await app.inject({ method: 'GET', url })).body).toBe(plain.body);
+    await eventually(async () => (await app.inject({ method: 'GET', url })).body === plain.body, MAX_STALENESS_MS * 5, 'the page as it was');
   });
 
   it('answers an unknown product, or an address that is no slug, with the not-found page and no structured data', async () => {

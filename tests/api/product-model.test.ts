@@ -6,6 +6,8 @@ import { DEFAULT_NAIL_SIZE_CHART, type NailSizeChart } from '#shared/nail-sizes.
 import { PLAIN_PRODUCT_MODEL } from '#shared/product-options.js';
 import { admins, productCombinations, products, stockChanges } from '#server/db/schema.js';
 import { pngImage, productForm } from './product-form.js';
+import { MAX_STALENESS_MS } from '#server/catalog/catalogue-cache.js';
+import { eventually } from './shopper.js';
 import { signIn } from './sign-in.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';
 
@@ -218,12 +220,14 @@ describeEachDatabase('products with options, sizes, questions and lead times', (
     const testApp = context();
     const product = await newProduct(testApp);
     expect((await page(testApp, product.slug)).combinations).toContainEqual({ key: 'almond/long', stock: 2 });
-    // As an order takes a set: the combination's count alone changes, not the product's row.
+    // As an order takes a set: the combination's count alone changes, not the product's row. Written
+    // outside any request, it reaches the answers with its change notice (on PostgreSQL a moment later:
+    // docs/decisions/0023-bounded-catalogue-staleness.md).
     await testApp.database.db
       .update(productCombinations)
       .set({ stock: 0 })
       .where(and(eq(productCombinations.productId, product.id), eq(productCombinations.key, 'almond/long')));
-    expect((await page(testApp, product.slug)).combinations).toContainEqual({ key: 'almond/long', stock: 0 });
+    await eventually(async () => (await page(testApp, product.slug)).combinations.some((combination) => combination.key === 'almond/long' && combination.stock === 0), MAX_STALENESS_MS * 5, 'the new count');
   });
 
   it('holds an edit of the options until an order holding the product is placed', async () => {

@@ -111,7 +111,10 @@ export async function createTestApp(target: DatabaseTarget, environment: Record<
   const clientDir = path.join(dataDir, 'client');
   await mkdir(clientDir);
   await writeFile(path.join(clientDir, 'index.html'), TEST_INDEX_HTML);
-  for (const [file, content] of Object.entries(options.clientFiles ?? {})) await writeFile(path.join(clientDir, file), content);
+  for (const [file, content] of Object.entries(options.clientFiles ?? {})) {
+    await mkdir(path.dirname(path.join(clientDir, file)), { recursive: true });
+    await writeFile(path.join(clientDir, file), content);
+  }
   const postgres = target === 'postgres' && !options.databaseUrl ? await createPostgresDatabase(inject('postgresTemplate')) : undefined;
   const databaseUrl = target === 'postgres' ? (options.databaseUrl ?? postgres?.url) : undefined;
   // No load shedding unless a test asks for it: PGlite and the test itself share this process's event

@@ -2,9 +2,11 @@ import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database, DatabaseHandle, Transaction } from '#server/db/client.js';
 import { chooseEncoding, noneMatch, type Encoding } from '#server/http/content-encoding.js';
+import type { ReadyAnswer } from '#server/http/short-path.js';
 import { catalogueState, preparedCatalogueState } from './catalogue-state.js';
 
 const compressWithBrotli = promisify(brotliCompress);
@@ -153,6 +155,19 @@ export class CatalogueCache {
     if (this.noticeAt !== undefined && this.trustedForMs !== Number.POSITIVE_INFINITY) this.noticeAt = this.tick();
   }
 
+  /**
+   * The stored answer for the key when it can be sent with no read at all (the state is known to be
+   * current), for the short path; undefined: `answer` must be asked.
+   */
+  peek(key: string): PreparedResponse | undefined {
+    const stored = this.stateIsCurrent() ? this.entries.get(key) : undefined;
+    if (stored) {
+      this.entries.delete(key);
+      this.entries.set(key, stored);
+    }
+    return stored;
+  }
+
   /** How many answers are stored. */
   get size(): number {
     return this.entries.size;
@@ -279,15 +294,22 @@ async function prepare({ status, headers, body }: ResponseContent): Promise<Prep
   };
 }
 
-/** Sends the prepared answer in the encoding the client accepts best, or 304 when the client holds it already. */
-export function sendPrepared(request: FastifyRequest, reply: FastifyReply, prepared: PreparedResponse): FastifyReply {
+/** The prepared answer in the encoding the client accepts best, or 304 when the client holds it already. */
+export function preparedAnswer(requestHeaders: IncomingHttpHeaders, prepared: PreparedResponse): ReadyAnswer {
   // Pages and the catalogue learn of changes over the live channel; a browser keeps an answer but asks again before each use.
-  reply.status(prepared.status).headers(prepared.headers).header('cache-control', 'no-cache');
-  if (prepared.bodies.identity.length === 0) return reply.send();
-  const encoding = chooseEncoding(request.headers['accept-encoding']);
+  const headers: Record<string, string> = { ...prepared.headers, 'cache-control': 'no-cache' };
+  if (prepared.bodies.identity.length === 0) return { status: prepared.status, headers };
+  const encoding = chooseEncoding(requestHeaders['accept-encoding']);
   const etag = prepared.etags[encoding];
-  reply.header('vary', 'accept-encoding').header('etag', etag);
-  if (prepared.status === 200 && noneMatch(request.headers['if-none-match'], etag)) return reply.status(304).send();
-  if (encoding !== 'identity') reply.header('content-encoding', encoding);
-  return reply.send(prepared.bodies[encoding]);
+  headers.vary = 'accept-encoding';
+  headers.etag = etag;
+  if (prepared.status === 200 && noneMatch(requestHeaders['if-none-match'], etag)) return { status: 304, headers };
+  if (encoding !== 'identity') headers['content-encoding'] = encoding;
+  return { status: prepared.status, headers, body: prepared.bodies[encoding] };
+}
+
+/** Sends the prepared answer through Fastify (the short path sends preparedAnswer itself). */
+export function sendPrepared(request: FastifyRequest, reply: FastifyReply, prepared: PreparedResponse): FastifyReply {
+  const { status, headers, body } = preparedAnswer(request.headers, prepared);
+  return reply.status(status).headers(headers).send(body);
 }

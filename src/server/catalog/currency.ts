@@ -136,16 +136,20 @@ const PRICED = /^\/api\/(products|cart)(\/|\?|$)/;
  * Watches the catalogue's currency for as long as the app runs (CatalogueCurrencyWatch), and once it
  * is not the server's, refuses every request that shows or takes prices with 503 currency_changed,
  * and answers /ready with 503 too, so that a load balancer sends the shop's visitors elsewhere.
+ * Answers whether the currencies agree, for the short path (http/short-path.ts).
  */
-export async function registerCurrencyWatch(app: FastifyInstance, database: DatabaseHandle, currency: Currency): Promise<void> {
+export async function registerCurrencyWatch(app: FastifyInstance, database: DatabaseHandle, currency: Currency): Promise<() => boolean> {
   const watch = new CatalogueCurrencyWatch(database.db, currency, app.log);
   app.addHook('onClose', await watch.start(database));
   app.addHook('onRequest', async (request, reply) => {
+    // Every request passes here: while the currencies agree (always, but for a rolling change) nothing is looked at.
+    if (!watch.mismatched) return undefined;
     const pathname = request.url.split('?')[0];
-    if (pathname === '/ready' && watch.mismatched) return reply.status(503).header('cache-control', 'no-store').send({ status: 'unavailable', reason: 'currency' });
+    if (pathname === '/ready') return reply.status(503).header('cache-control', 'no-store').send({ status: 'unavailable', reason: 'currency' });
     if (PRICED.test(request.url) || (request.method === 'POST' && pathname === '/api/orders')) watch.refuse();
     return undefined;
   });
+  return () => !watch.mismatched;
 }
 
 /**

@@ -4,7 +4,7 @@ import { isSlug } from '#shared/slug.js';
 import type { DatabaseHandle } from '#server/db/client.js';
 import { errorBody } from '#server/http/errors.js';
 import { UUID } from '#server/http/validation.js';
-import { CatalogueCache, followCatalogueChanges, sendPrepared } from './catalogue-cache.js';
+import { CatalogueCache, followCatalogueChanges, preparedAnswer, sendPrepared } from './catalogue-cache.js';
 import { listCatalogue, MAX_PRODUCTS_BY_ID, productPage, productsByIds, searchSuggestions, type CatalogueFilter } from './product-queries.js';
 import { readSizeChart } from './size-chart.js';
 
@@ -14,7 +14,25 @@ const queryParams = (query: unknown) => new URLSearchParams(Object.entries((quer
 const catalogueKey = (filter: CatalogueFilter) =>
   JSON.stringify(['list', filter.category ?? '', filter.q ?? '', filter.price ?? '', filter.available ?? false, filter.options ?? [], filter.sort, filter.page, filter.sort === 'name' ? filter.language : '']);
 
-export async function registerCatalogRoutes(app: FastifyInstance, database: DatabaseHandle): Promise<void> {
+/**
+ * The query as the route reads it, for the short path; undefined for a query it might read otherwise
+ * (a name given twice, which Fastify reads as a list; a malformed escape), which Fastify then answers.
+ */
+function shortPathParams(search: string): URLSearchParams | undefined {
+  if (search.includes('%')) {
+    try {
+      decodeURIComponent(search);
+    } catch {
+      return undefined;
+    }
+  }
+  const params = new URLSearchParams(search);
+  const names = [...params.keys()];
+  return new Set(names).size === names.length ? params : undefined;
+}
+
+/** `currencyAgrees`: false while the catalogue's currency is not the server's, when Fastify answers (503 currency_changed). */
+export async function registerCatalogRoutes(app: FastifyInstance, database: DatabaseHandle, currencyAgrees: () => boolean = () => true): Promise<void> {
   // Every visitor is answered from the same few prepared answers (catalogue-cache.ts).
   const cache = new CatalogueCache(database.db);
   await followCatalogueChanges(app, database, cache);
@@ -25,6 +43,13 @@ export async function registerCatalogRoutes(app: FastifyInstance, database: Data
     const filter: CatalogueFilter = { ...parseCatalogueQuery(params), language: params.get('lang') === 'bg' ? 'bg' : 'en' };
     const prepared = await cache.answer(catalogueKey(filter), (tx) => listCatalogue(tx, filter));
     return sendPrepared(request, reply, prepared);
+  });
+  app.shortPath.add('/api/products', '/api/products', ({ search, headers }) => {
+    const params = shortPathParams(search);
+    if (!params || !currencyAgrees()) return undefined;
+    const filter: CatalogueFilter = { ...parseCatalogueQuery(params), language: params.get('lang') === 'bg' ? 'bg' : 'en' };
+    const prepared = cache.peek(catalogueKey(filter));
+    return prepared && preparedAnswer(headers, prepared);
   });
 
   /** ?q=perl&lang=bg: the suggestions under the search box as the buyer types (SearchSuggestions). */

@@ -158,7 +158,11 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
     return {
       db: db as unknown as Database,
       kind: 'pglite',
-      listen: (channel, onMessage) => client.listen(channel, onMessage),
+      async listen(channel, onMessage) {
+        const stop = await client.listen(channel, onMessage);
+        // PGlite's stop takes an optional transaction to UNLISTEN in; a hook that passes its own argument (Fastify's onClose passes the app) must not reach it.
+        return () => stop();
+      },
       // One connection in the process, running one query at a time; it does not say how many wait their turn.
       poolStats: () => ({ max: 1, total: 1 }),
       close: async () => {

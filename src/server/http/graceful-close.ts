@@ -13,8 +13,10 @@ const IDLE_SWEEP_MS = 250;
  * The app is built with `return503OnClosing: false`: a request that arrives on a connection still
  * open is answered as usual (and that connection then closed) instead of with a 503, so that a
  * customer's order sent at that moment is placed, not refused.
+ *
+ * Answers whether the server is closing (the short path then leaves every request to Fastify).
  */
-export function registerGracefulClose(app: FastifyInstance): void {
+export function registerGracefulClose(app: FastifyInstance): () => boolean {
   let closing = false;
   let sweep: NodeJS.Timeout | undefined;
   app.addHook('preClose', async () => {
@@ -27,4 +29,5 @@ export function registerGracefulClose(app: FastifyInstance): void {
     done(null, payload);
   });
   app.addHook('onClose', async () => clearInterval(sweep));
+  return () => closing;
 }

@@ -2,9 +2,11 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { chooseEncoding, noneMatch, type Encoding } from './content-encoding.js';
 import { errorBody } from './errors.js';
+import type { ReadyAnswer } from './short-path.js';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -29,34 +31,51 @@ interface HashedAsset {
  * each name, so a file never changes while its name stands: it is read once, with its compressed
  * copies, at its first request, and from then on a request costs a lookup (`@fastify/static` would
  * look at the disk for each one). The names are listed at start, so an unknown one is a 404 that
- * never reaches the disk, and the memory held is bounded by the build.
+ * never reaches the disk, and the memory held is bounded by the build. A file read once is answered
+ * on the short path (short-path.ts).
  */
 export function registerHashedAssets(app: FastifyInstance, assetsDir: string): void {
   const names = new Set(existsSync(assetsDir) ? readdirSync(assetsDir).filter((name) => !/\.(br|gz)$/.test(name)) : []);
   const loaded = new Map<string, Promise<HashedAsset>>();
+  /** The files read, for the short path, which answers only from memory. */
+  const ready = new Map<string, HashedAsset>();
   const load = (name: string) => {
     let asset = loaded.get(name);
     if (!asset) {
       asset = readAsset(assetsDir, name);
       loaded.set(name, asset);
-      // A failed read (the build replaced under a running server) is tried again at the next request.
-      asset.catch(() => loaded.delete(name));
+      asset.then(
+        (read) => ready.set(name, read),
+        // A failed read (the build replaced under a running server) is tried again at the next request.
+        () => loaded.delete(name),
+      );
     }
     return asset;
   };
 
-  app.get<{ Params: { file: string } }>('/assets/:file', async (request, reply) => {
+  app.get<{ Params: { file: string } }>(ASSET_ROUTE, async (request, reply) => {
     const { file } = request.params;
     if (!names.has(file)) return reply.status(404).send(errorBody('not_found', `No file /assets/${file}`));
-    const asset = await load(file);
-    const encoding = chooseEncoding(request.headers['accept-encoding'], (candidate) => asset.bodies[candidate] !== undefined);
-    const etag = asset.etags[encoding]!;
-    reply.header('cache-control', 'public, max-age=31536000, immutable').header('etag', etag).header('content-type', asset.contentType);
-    if (asset.bodies.br || asset.bodies.gzip) reply.header('vary', 'accept-encoding');
-    if (noneMatch(request.headers['if-none-match'], etag)) return reply.status(304).send();
-    if (encoding !== 'identity') reply.header('content-encoding', encoding);
-    return reply.send(asset.bodies[encoding]);
+    const { status, headers, body } = assetAnswer(request.headers, await load(file));
+    return reply.status(status).headers(headers).send(body);
   });
+  app.shortPath.addPrefix('/assets/', ASSET_ROUTE, ({ pathname, headers }) => {
+    const asset = ready.get(pathname.slice('/assets/'.length));
+    return asset && assetAnswer(headers, asset);
+  });
+}
+
+const ASSET_ROUTE = '/assets/:file';
+
+/** The file in the encoding the client accepts best among those built, or 304 when the client holds it already. */
+function assetAnswer(requestHeaders: IncomingHttpHeaders, asset: HashedAsset): ReadyAnswer {
+  const encoding = chooseEncoding(requestHeaders['accept-encoding'], (candidate) => asset.bodies[candidate] !== undefined);
+  const etag = asset.etags[encoding]!;
+  const headers: Record<string, string> = { 'cache-control': 'public, max-age=31536000, immutable', etag, 'content-type': asset.contentType };
+  if (asset.bodies.br || asset.bodies.gzip) headers.vary = 'accept-encoding';
+  if (noneMatch(requestHeaders['if-none-match'], etag)) return { status: 304, headers };
+  if (encoding !== 'identity') headers['content-encoding'] = encoding;
+  return { status: 200, headers, body: asset.bodies[encoding] };
 }
 
 async function readAsset(assetsDir: string, name: string): Promise<HashedAsset> {

@@ -3,17 +3,28 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Counter, Histogram } from 'prom-client';
 import type { ShopMetrics } from '#server/metrics/shop-metrics.js';
 import { errorBody } from './errors.js';
+import type { RecordRequest } from './short-path.js';
 
 /*
  * The HTTP side of the metrics: every request counted and timed by its route's pattern, and GET
  * /metrics, which serves them with what the rest of the shop counts (metrics/shop-metrics.ts).
  */
 
-/** Requests no route matched: their paths are whatever a client sent, so they share one label. */
-const UNMATCHED_ROUTE = 'unmatched';
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route answers with an event stream, which stays open: its time is no response time. */
+    eventStream?: boolean;
+  }
+}
 
-/** Counts and times every request, and serves GET /metrics: with the bearer token when one is set, else to this host only. */
-export function registerMetrics(app: FastifyInstance, metrics: ShopMetrics, { token }: { token: string | undefined }): void {
+/** Requests no route matched: their paths are whatever a client sent, so they share one label. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/**
+ * Counts and times every request, and serves GET /metrics: with the bearer token when one is set, else
+ * to this host only. Answers how to count a request answered on the short path (short-path.ts).
+ */
+export function registerMetrics(app: FastifyInstance, metrics: ShopMetrics, { token }: { token: string | undefined }): RecordRequest {
   const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by route pattern.', labelNames: ['method', 'route', 'status'] as const, registers: [metrics.registry] });
   const requestDuration = new Histogram({
     name: 'http_request_duration_seconds',
@@ -25,7 +36,7 @@ export function registerMetrics(app: FastifyInstance, metrics: ShopMetrics, { to
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
     requests.inc({ method: request.method, route, status: String(reply.statusCode) });
-    if (!String(reply.raw.getHeader('content-type')).startsWith('text/event-stream')) {
+    if (!request.routeOptions.config.eventStream) {
       requestDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
     }
   });
@@ -38,6 +49,10 @@ export function registerMetrics(app: FastifyInstance, metrics: ShopMetrics, { to
     const { contentType, body } = await metrics.exposition();
     return reply.type(contentType).header('cache-control', 'no-store').send(body);
   });
+  return (method, route, status, seconds) => {
+    requests.inc({ method, route, status: String(status) });
+    requestDuration.observe({ method, route }, seconds);
+  };
 }
 
 /** Compares digests, which have one length, so that the time taken says nothing about the token. */

@@ -69,8 +69,7 @@ export const isPageContent = (contentType: string | undefined): boolean => conte
  * (a stricter policy for one page, say) is kept. A hijacked answer skips the hooks: it adds
  * `app.everyAnswerHeaders` to its head.
  */
-export function registerSecurityHeaders(app: FastifyInstance, settings: SecurityHeaderSettings): void {
-  const { every, page } = securityHeaders(settings);
+export function registerSecurityHeaders(app: FastifyInstance, { every, page }: SecurityHeaders): void {
   app.decorate('everyAnswerHeaders', every);
   const pageEntries = Object.entries(page);
   app.addHook('onSend', (_request, reply, payload, done) => {

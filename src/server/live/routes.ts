@@ -94,7 +94,7 @@ export function registerLiveRoutes(
     for (const end of open) end(reconnectHint());
   });
 
-  app.get('/api/events', async (request, reply) => {
+  app.get('/api/events', { config: { eventStream: true } }, async (request, reply) => {
     // A page that asks on a connection still open to a stopping server is sent on at once.
     if (closing) return sendReconnectHint(reply);
     const session = await findUserSession(db, request);

@@ -1,0 +1,109 @@
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { FastifyServerFactoryHandler } from 'fastify';
+import { isPageContent, type SecurityHeaders } from './security-headers.js';
+
+/**
+ * The short path: answers that are ready in memory (the built app's hashed files, the catalogue's
+ * and the pages' prepared answers while they are current) are sent straight from node:http, before
+ * Fastify routes the request and runs its hooks, which cost about half of such an answer's time
+ * (docs/operations/benchmark.md). Each answer is made by the same function as its Fastify route's
+ * (so the two cannot differ), with the same security headers and metrics. Anything else, and every
+ * request while the short path is closed (the server closing or shedding load, debug logging on),
+ * goes to Fastify as before. Tests that use `inject` take the Fastify route; tests/api/short-path.test.ts
+ * holds the two to the same bytes.
+ */
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Where routes add the answers they can give from memory. */
+    shortPath: ShortPath;
+  }
+}
+
+/** An answer ready to send. */
+export interface ReadyAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body?: Buffer;
+}
+
+/** What a short answer needs of the request: its path, query string and headers. */
+interface ShortRequest {
+  pathname: string;
+  search: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+}
+
+/** An answer for a GET it can give from memory, and the route pattern its metrics count it under; undefined: Fastify answers. */
+export type ShortAnswer = (request: ShortRequest) => ReadyAnswer | undefined;
+
+export type RecordRequest = (method: string, route: string, status: number, seconds: number) => void;
+
+export class ShortPath {
+  private readonly exact = new Map<string, { route: string; answer: ShortAnswer }>();
+  private readonly prefixes: Array<{ prefix: string; route: string; answer: ShortAnswer }> = [];
+  private readonly fallbacks: Array<{ route: string; answer: ShortAnswer }> = [];
+  /** Whether the short path may answer now; set once the app is built. */
+  isOpen: () => boolean = () => false;
+  headers: SecurityHeaders = { every: {}, page: {} };
+  record: RecordRequest = () => {};
+
+  /** Answers for this exact path. */
+  add(pathname: string, route: string, answer: ShortAnswer): void {
+    this.exact.set(pathname, { route, answer });
+  }
+
+  /** Answers for the paths under this prefix. */
+  addPrefix(prefix: string, route: string, answer: ShortAnswer): void {
+    this.prefixes.push({ prefix, route, answer });
+  }
+
+  /** Tried for any other path (the pages, whose prepared answers are known by their address). */
+  addFallback(route: string, answer: ShortAnswer): void {
+    this.fallbacks.push({ route, answer });
+  }
+
+  /** Answers the request when it can; false: it is Fastify's. */
+  answer(request: IncomingMessage, response: ServerResponse): boolean {
+    if (request.method !== 'GET' || !this.isOpen()) return false;
+    const started = performance.now();
+    const url = request.url ?? '/';
+    const queryAt = url.indexOf('?');
+    const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
+    const short: ShortRequest = { pathname, search: queryAt === -1 ? '' : url.slice(queryAt), url, headers: request.headers };
+    const exact = this.exact.get(pathname);
+    const candidates = exact ? [exact] : [...this.prefixes.filter(({ prefix }) => pathname.startsWith(prefix)), ...this.fallbacks];
+    for (const { route, answer } of candidates) {
+      const ready = answer(short);
+      if (!ready) continue;
+      this.send(response, ready);
+      this.record('GET', route, ready.status, (performance.now() - started) / 1000);
+      return true;
+    }
+    return false;
+  }
+
+  private send(response: ServerResponse, { status, headers, body }: ReadyAnswer): void {
+    const page = isPageContent(headers['content-type']) ? this.headers.page : undefined;
+    response.writeHead(status, { ...this.headers.every, ...page, ...headers, ...(body ? { 'content-length': String(body.length) } : {}) });
+    response.end(body);
+  }
+}
+
+/**
+ * Fastify's server factory: node:http's server as Fastify would make it (its timeouts), whose
+ * requests meet the short path first.
+ */
+export function shortPathServerFactory(shortPath: ShortPath) {
+  return (handler: FastifyServerFactoryHandler, options: { http?: ServerOptions; keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number }): Server => {
+    const server = createServer(options.http ?? {}, (request, response) => {
+      if (!shortPath.answer(request, response)) handler(request, response);
+    });
+    if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
+    if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
+    if (options.connectionTimeout !== undefined) server.setTimeout(options.connectionTimeout);
+    return server;
+  };
+}
