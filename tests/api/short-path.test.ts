@@ -1,5 +1,8 @@
 import { expect, it } from 'vitest';
+import type { Product } from '#shared/catalog.js';
 import { admins } from '#server/db/schema.js';
+import { pngImage, productForm } from './product-form.js';
+import { signIn } from './sign-in.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';
 
 // The short path (src/server/http/short-path.ts) sends answers ready in memory before Fastify routes
@@ -30,12 +33,20 @@ const ASSET = 'assets/app-3f2a1b.js';
 describeEachDatabase(
   'the short path',
   (context) => {
-    it('sends the prepared catalogue, pages and built files as Fastify’s routes send them, in every encoding and as 304', async () => {
+    it('sends the prepared catalogue, pages, built files and photos as Fastify’s routes send them, in every encoding and as 304', async () => {
       const testApp = context();
       await testApp.database.db.insert(admins).values({ id: 'short@example.com' }).onConflictDoNothing();
+      const admin = await signIn(testApp, 'short@example.com');
+      const created = await testApp.app.inject({
+        method: 'POST',
+        url: '/api/admin/products',
+        ...productForm({ nameEn: 'Short Path Shells', descriptionEn: 'Painted by hand.', price: '12.00', category: 'nails' }, await pngImage(700), admin),
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const photo = created.json<{ product: Product }>().product.photos[0]!.url;
       const address = await testApp.app.listen({ port: 0, host: '127.0.0.1' });
       const shortAnswers = countShortAnswers(testApp);
-      const urls = ['/api/products', '/api/products?sort=price&page=1', '/api/products?category=nails&lang=bg&sort=name', '/', '/?lang=bg', '/no/such/page', `/${ASSET}`];
+      const urls = ['/api/products', '/api/products?sort=price&page=1', '/api/products?category=nails&lang=bg&sort=name', '/', '/?lang=bg', '/no/such/page', `/${ASSET}`, photo, `${photo}?w=320`];
       for (const url of urls) {
         for (const encoding of ['br, gzip', 'gzip', '']) {
           // The first request prepares the answer (through Fastify); the next takes the short path.

@@ -3,6 +3,7 @@ import { parseCatalogueQuery } from '#shared/catalog.js';
 import { isSlug } from '#shared/slug.js';
 import type { DatabaseHandle } from '#server/db/client.js';
 import { errorBody } from '#server/http/errors.js';
+import { shortPathQuery } from '#server/http/short-path.js';
 import { UUID } from '#server/http/validation.js';
 import { CatalogueCache, followCatalogueChanges, preparedAnswer, sendPrepared } from './catalogue-cache.js';
 import { listCatalogue, MAX_PRODUCTS_BY_ID, productPage, productsByIds, searchSuggestions, type CatalogueFilter } from './product-queries.js';
@@ -13,23 +14,6 @@ const queryParams = (query: unknown) => new URLSearchParams(Object.entries((quer
 /** One key per distinct answer: the language matters only to the order by name. */
 const catalogueKey = (filter: CatalogueFilter) =>
   JSON.stringify(['list', filter.category ?? '', filter.q ?? '', filter.price ?? '', filter.available ?? false, filter.options ?? [], filter.sort, filter.page, filter.sort === 'name' ? filter.language : '']);
-
-/**
- * The query as the route reads it, for the short path; undefined for a query it might read otherwise
- * (a name given twice, which Fastify reads as a list; a malformed escape), which Fastify then answers.
- */
-function shortPathParams(search: string): URLSearchParams | undefined {
-  if (search.includes('%')) {
-    try {
-      decodeURIComponent(search);
-    } catch {
-      return undefined;
-    }
-  }
-  const params = new URLSearchParams(search);
-  const names = [...params.keys()];
-  return new Set(names).size === names.length ? params : undefined;
-}
 
 /** `currencyAgrees`: false while the catalogue's currency is not the server's, when Fastify answers (503 currency_changed). */
 export async function registerCatalogRoutes(app: FastifyInstance, database: DatabaseHandle, currencyAgrees: () => boolean = () => true): Promise<void> {
@@ -45,7 +29,7 @@ export async function registerCatalogRoutes(app: FastifyInstance, database: Data
     return sendPrepared(request, reply, prepared);
   });
   app.shortPath.add('/api/products', '/api/products', ({ search, headers }) => {
-    const params = shortPathParams(search);
+    const params = shortPathQuery(search);
     if (!params || !currencyAgrees()) return undefined;
     const filter: CatalogueFilter = { ...parseCatalogueQuery(params), language: params.get('lang') === 'bg' ? 'bg' : 'en' };
     const prepared = cache.peek(catalogueKey(filter));

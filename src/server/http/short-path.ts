@@ -93,6 +93,23 @@ export class ShortPath {
 }
 
 /**
+ * The query string as a route reads it, for a short answer; undefined for one that Fastify might read
+ * otherwise (a name given twice, which it reads as a list; a malformed escape): Fastify answers those.
+ */
+export function shortPathQuery(search: string): URLSearchParams | undefined {
+  if (search.includes('%')) {
+    try {
+      decodeURIComponent(search);
+    } catch {
+      return undefined;
+    }
+  }
+  const params = new URLSearchParams(search);
+  const names = [...params.keys()];
+  return new Set(names).size === names.length ? params : undefined;
+}
+
+/**
  * Fastify's server factory: node:http's server as Fastify would make it (its timeouts), whose
  * requests meet the short path first.
  */

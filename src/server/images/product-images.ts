@@ -1,10 +1,12 @@
 import { randomInt } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Sharp } from 'sharp';
 import { PRODUCT_IMAGE_WIDTHS } from '#shared/catalog.js';
 import { MAX_PHOTO_PIXELS, PHOTO_TOO_MANY_PIXELS } from '#shared/photo-schemas.js';
 import type { DatabaseHandle } from '#server/db/client.js';
 import { errorBody, HttpError } from '#server/http/errors.js';
+import { shortPathQuery, type ReadyAnswer } from '#server/http/short-path.js';
 import { invalidInput } from '#server/http/validation.js';
 import { DatabaseImageStore } from './database-image-store.js';
 import { FileImageStore } from './file-image-store.js';
@@ -95,6 +97,11 @@ export class ProductImages {
     return this.storage.listKeys();
   }
 
+  /** The variant when it was served lately (held in memory), for the short path; undefined: `read` it. */
+  recentVariant(key: string, width: number): ImageVariant | undefined {
+    return this.recent.get(key, width);
+  }
+
   async read(key: string, width: number): Promise<ImageVariant | null> {
     const recent = this.recent.get(key, width);
     if (recent) return recent;
@@ -126,19 +133,33 @@ function pickWidth(requested: number | undefined): number {
 
 const IMAGE_NAME = /^[0-9a-f-]{36}_\d{10,16}\.webp$/;
 
+const IMAGE_ROUTE = '/images/nails/:file';
+
 export function registerImageRoutes(app: FastifyInstance, images: ProductImages): void {
-  app.get<{ Params: { file: string }; Querystring: { w?: string } }>('/images/nails/:file', async (request, reply) => {
+  app.get<{ Params: { file: string }; Querystring: { w?: string } }>(IMAGE_ROUTE, async (request, reply) => {
     const { file } = request.params;
-    const notFound = () => reply.status(404).send(errorBody('not_found', 'Image not found'));
-    if (!IMAGE_NAME.test(file)) return notFound();
+    if (!IMAGE_NAME.test(file)) return reply.status(404).send(errorBody('not_found', 'Image not found'));
     const variant = await images.read(`nails/${file}`, pickWidth(Number(request.query.w)));
-    if (!variant) return notFound();
-    // A key is never reused for other pixels, so a copy may be kept for a year; the ETag lets a
-    // browser that revalidates anyway (a reload) get a 304 instead of the image again.
-    reply.header('cache-control', 'public, max-age=31536000, immutable').header('etag', variant.etag);
-    if (etagMatches(request.headers['if-none-match'], variant.etag)) return reply.status(304).send();
-    return reply.header('content-type', 'image/webp').header('content-length', variant.bytes.length).send(variant.bytes);
+    if (!variant) return reply.status(404).send(errorBody('not_found', 'Image not found'));
+    const { status, headers, body } = imageAnswer(request.headers, variant);
+    return reply.status(status).headers(headers).send(body);
   });
+  // The photos served lately, from memory.
+  app.shortPath.addPrefix('/images/nails/', IMAGE_ROUTE, ({ pathname, search, headers }) => {
+    const file = pathname.slice('/images/nails/'.length);
+    const query = shortPathQuery(search);
+    if (!IMAGE_NAME.test(file) || !query) return undefined;
+    const variant = images.recentVariant(`nails/${file}`, pickWidth(Number(query.get('w') ?? undefined)));
+    return variant && imageAnswer(headers, variant);
+  });
+}
+
+function imageAnswer(requestHeaders: IncomingHttpHeaders, variant: ImageVariant): ReadyAnswer {
+  // A key is never reused for other pixels, so a copy may be kept for a year; the ETag lets a
+  // browser that revalidates anyway (a reload) get a 304 instead of the image again.
+  const headers: Record<string, string> = { 'cache-control': 'public, max-age=31536000, immutable', etag: variant.etag };
+  if (etagMatches(requestHeaders['if-none-match'], variant.etag)) return { status: 304, headers };
+  return { status: 200, headers: { ...headers, 'content-type': 'image/webp' }, body: variant.bytes };
 }
 
 /** If-None-Match holds one ETag, a list of them, or *; weak ones match too (RFC 9110, 13.1.2). */
