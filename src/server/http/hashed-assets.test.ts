@@ -5,6 +5,7 @@ import { brotliCompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerHashedAssets } from './hashed-assets.js';
+import { ShortPath } from './short-path.js';
 
 describe('the hashed files under /assets/', () => {
   let folder: string;
@@ -18,6 +19,7 @@ describe('the hashed files under /assets/', () => {
     await writeFile(path.join(folder, 'index-AbC123.js.gz'), gzipSync(script));
     await writeFile(path.join(folder, 'small-XyZ.css'), 'a{color:red}');
     app = Fastify();
+    app.decorate('shortPath', new ShortPath());
     registerHashedAssets(app, folder);
   });
   afterAll(async () => {
