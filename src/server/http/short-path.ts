@@ -76,7 +76,13 @@ export class ShortPath {
     const exact = this.exact.get(pathname);
     const candidates = exact ? [exact] : [...this.prefixes.filter(({ prefix }) => pathname.startsWith(prefix)), ...this.fallbacks];
     for (const { route, answer } of candidates) {
-      const ready = answer(short);
+      let ready: ReadyAnswer | undefined;
+      try {
+        ready = answer(short);
+      } catch {
+        // Fastify answers it, and its error handler logs what went wrong.
+        return false;
+      }
       if (!ready) continue;
       this.send(response, ready);
       this.record('GET', route, ready.status, (performance.now() - started) / 1000);
