@@ -160,7 +160,12 @@ export class CatalogueCache {
    * current), for the short path; undefined: `answer` must be asked.
    */
   peek(key: string): PreparedResponse | undefined {
-    const stored = this.stateIsCurrent() ? this.entries.get(key) : undefined;
+    return this.stateIsCurrent() ? this.usedEntry(key) : undefined;
+  }
+
+  /** The stored answer for the key, moved to the end of the order of last use. */
+  private usedEntry(key: string): PreparedResponse | undefined {
+    const stored = this.entries.get(key);
     if (stored) {
       this.entries.delete(key);
       this.entries.set(key, stored);
@@ -190,12 +195,8 @@ export class CatalogueCache {
   async answerContent(key: string, read: (tx: Transaction) => Promise<ResponseContent | undefined>): Promise<PreparedResponse | undefined> {
     const arrivedAt = this.tick();
     if (!this.stateIsCurrent()) this.adopt(await this.latestState.get());
-    const stored = this.entries.get(key);
-    if (stored) {
-      this.entries.delete(key);
-      this.entries.set(key, stored);
-      return stored;
-    }
+    const stored = this.usedEntry(key);
+    if (stored) return stored;
     const pending = this.building.get(key);
     if (pending) {
       const built = await pending;

@@ -11,6 +11,9 @@ import { readSizeChart } from './size-chart.js';
 
 const queryParams = (query: unknown) => new URLSearchParams(Object.entries((query ?? {}) as Record<string, unknown>).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 
+/** The catalogue's filter from a request's query; `lang` is the language whose names sort=name follows. */
+const catalogueFilter = (params: URLSearchParams): CatalogueFilter => ({ ...parseCatalogueQuery(params), language: params.get('lang') === 'bg' ? 'bg' : 'en' });
+
 /** One key per distinct answer: the language matters only to the order by name. */
 const catalogueKey = (filter: CatalogueFilter) =>
   JSON.stringify(['list', filter.category ?? '', filter.q ?? '', filter.price ?? '', filter.available ?? false, filter.options ?? [], filter.sort, filter.page, filter.sort === 'name' ? filter.language : '']);
@@ -24,14 +27,14 @@ export async function registerCatalogRoutes(app: FastifyInstance, database: Data
   /** ?category=nails&q=pearl&price=10-20&available=1&options=Shape:Almond&sort=price&page=2&lang=bg (lang: the language whose names sort=name follows), with the filters' counts. */
   app.get('/api/products', async (request, reply) => {
     const params = queryParams(request.query);
-    const filter: CatalogueFilter = { ...parseCatalogueQuery(params), language: params.get('lang') === 'bg' ? 'bg' : 'en' };
+    const filter = catalogueFilter(params);
     const prepared = await cache.answer(catalogueKey(filter), (tx) => listCatalogue(tx, filter));
     return sendPrepared(request, reply, prepared);
   });
   app.shortPath.add('/api/products', '/api/products', ({ search, headers }) => {
     const params = shortPathQuery(search);
     if (!params || !currencyAgrees()) return undefined;
-    const filter: CatalogueFilter = { ...parseCatalogueQuery(params), language: params.get('lang') === 'bg' ? 'bg' : 'en' };
+    const filter = catalogueFilter(params);
     const prepared = cache.peek(catalogueKey(filter));
     return prepared && preparedAnswer(headers, prepared);
   });
