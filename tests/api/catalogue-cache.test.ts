@@ -177,7 +177,7 @@ describeEachDatabase('the prepared catalogue', (context) => {
     if (testApp.database.kind !== 'postgres') return test.skip();
     const cache = new CatalogueCache(testApp.database.db);
     const read = (tx: Transaction) => listCatalogue(tx, { sort: 'name', page: 1 });
-    const catalogue = async (answer: Promise<PreparedResponse>) => JSON.parse((await answer).bodies.identity.toString()) as CatalogueResponse;
+    const catalogue = async (answer: Promise<PreparedResponse>) => JSON.parse((await answer).body.toString()) as CatalogueResponse;
     await catalogue(cache.answer('list', read));
 
     let readOld!: () => void;
@@ -215,7 +215,7 @@ describeEachDatabase('the prepared catalogue', (context) => {
     const testApp = context();
     if (testApp.database.kind !== 'postgres') return test.skip();
     const read = (tx: Transaction) => listCatalogue(tx, { sort: 'name', page: 1 });
-    const priceFrom = async (cache: CatalogueCache) => priceIn(JSON.parse((await cache.answer('list', read)).bodies.identity.toString()) as CatalogueResponse, pearl)!;
+    const priceFrom = async (cache: CatalogueCache) => priceIn(JSON.parse((await cache.answer('list', read)).body.toString()) as CatalogueResponse, pearl)!;
 
     const patient = new CatalogueCache(testApp.database.db);
     const stopPatient = await patient.trustChangeNotices(testApp.database, 60_000);
@@ -297,4 +297,11 @@ it('chooses brotli, then gzip, then none, among the encodings a client accepts',
     ['', 'gzip, deflate, br, zstd', 'gzip', 'deflate', 'BR;Q=1', 'br;q=0, *', 'br;q=0,gzip;q=0', '*;q=0', 'identity', 'br;q=nonsense, gzip'].map((header) => chooseEncoding(header)),
   ).toEqual(['identity', 'br', 'gzip', 'identity', 'br', 'gzip', 'identity', 'identity', 'identity', 'gzip']);
   expect(chooseEncoding(undefined)).toBe('identity');
+  // A header read before is remembered, but what is available is asked each time.
+  expect(chooseEncoding('gzip, deflate, br, zstd', (encoding) => encoding !== 'br')).toBe('gzip');
+  // A client sending a new header each time changes no answer (what is remembered is bounded).
+  const many = Array.from({ length: 200 }, (_, index) => (index % 2 === 0 ? `gzip;q=0.${index + 1}` : `br;q=0, x-${index}`));
+  expect(new Set(many.map((header) => chooseEncoding(header)))).toEqual(new Set(['gzip', 'identity']));
+  expect(chooseEncoding('br;q=0, x-1')).toBe('identity');
+  expect(chooseEncoding('BR;Q=1')).toBe('br');
 });

@@ -5,7 +5,7 @@ import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database, DatabaseHandle, Transaction } from '#server/db/client.js';
-import { chooseEncoding, noneMatch, type Encoding } from '#server/http/content-encoding.js';
+import { pickAnswer, type EncodedAnswers } from '#server/http/content-encoding.js';
 import type { ReadyAnswer } from '#server/http/short-path.js';
 import { catalogueState, preparedCatalogueState } from './catalogue-state.js';
 
@@ -15,12 +15,10 @@ const compressWithGzip = promisify(gzip);
 
 /** An answer serialised and compressed once, then sent as it is for as long as the catalogue stays the same. */
 export interface PreparedResponse {
-  status: number;
-  /** Content-Type, and Location for a redirect. */
-  headers: Record<string, string>;
-  bodies: Record<Encoding, Buffer>;
-  /** Strong validators differ between encodings of the same body (RFC 9110, section 8.8.3). */
-  etags: Record<Encoding, string>;
+  /** The body as read, before it was compressed. */
+  body: Buffer;
+  /** Its answers in each encoding, with their 304s. */
+  answers: EncodedAnswers;
 }
 
 /** What a read found to answer, before it is compressed. */
@@ -282,32 +280,34 @@ class SharedRead<T> {
 
 async function prepare({ status, headers, body }: ResponseContent): Promise<PreparedResponse> {
   const identity = Buffer.from(body);
+  // Pages and the catalogue learn of changes over the live channel; a browser keeps an answer but asks again before each use.
+  const kept = { ...headers, 'cache-control': 'no-cache' };
+  if (identity.length === 0) return { body: identity, answers: { identity: { ok: { status, headers: kept } } } };
   const [br, gzipped] = await Promise.all([
     compressWithBrotli(identity, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
     compressWithGzip(identity),
   ]);
+  // Strong validators differ between encodings of the same body (RFC 9110, section 8.8.3).
   const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 27);
-  return {
-    status,
-    headers,
-    bodies: { identity, gzip: gzipped, br },
-    etags: { identity: `"${hash}"`, gzip: `"${hash}-gzip"`, br: `"${hash}-br"` },
-  };
+  const answers: EncodedAnswers = {};
+  for (const [encoding, encoded] of [
+    ['identity', identity],
+    ['gzip', gzipped],
+    ['br', br],
+  ] as const) {
+    const etag = encoding === 'identity' ? `"${hash}"` : `"${hash}-${encoding}"`;
+    const validated = { ...kept, vary: 'accept-encoding', etag };
+    answers[encoding] = {
+      ok: { status, headers: encoding === 'identity' ? validated : { ...validated, 'content-encoding': encoding }, body: encoded },
+      notModified: status === 200 ? { status: 304, headers: validated } : undefined,
+      etag,
+    };
+  }
+  return { body: identity, answers };
 }
 
 /** The prepared answer in the encoding the client accepts best, or 304 when the client holds it already. */
-export function preparedAnswer(requestHeaders: IncomingHttpHeaders, prepared: PreparedResponse): ReadyAnswer {
-  // Pages and the catalogue learn of changes over the live channel; a browser keeps an answer but asks again before each use.
-  const headers: Record<string, string> = { ...prepared.headers, 'cache-control': 'no-cache' };
-  if (prepared.bodies.identity.length === 0) return { status: prepared.status, headers };
-  const encoding = chooseEncoding(requestHeaders['accept-encoding']);
-  const etag = prepared.etags[encoding];
-  headers.vary = 'accept-encoding';
-  headers.etag = etag;
-  if (prepared.status === 200 && noneMatch(requestHeaders['if-none-match'], etag)) return { status: 304, headers };
-  if (encoding !== 'identity') headers['content-encoding'] = encoding;
-  return { status: prepared.status, headers, body: prepared.bodies[encoding] };
-}
+export const preparedAnswer = (requestHeaders: IncomingHttpHeaders, prepared: PreparedResponse): ReadyAnswer => pickAnswer(requestHeaders, prepared.answers);
 
 /** Sends the prepared answer through Fastify (the short path sends preparedAnswer itself). */
 export function sendPrepared(request: FastifyRequest, reply: FastifyReply, prepared: PreparedResponse): FastifyReply {

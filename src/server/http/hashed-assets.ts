@@ -2,11 +2,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { chooseEncoding, noneMatch, type Encoding } from './content-encoding.js';
+import { pickAnswer, type EncodedAnswers } from './content-encoding.js';
 import { errorBody } from './errors.js';
-import type { ReadyAnswer } from './short-path.js';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -19,12 +17,8 @@ const CONTENT_TYPES: Record<string, string> = {
   '.webp': 'image/webp',
 };
 
-interface HashedAsset {
-  contentType: string;
-  /** The copies built for it: always identity, and br and gz where compressing was worth it (scripts/compress-build.mjs). */
-  bodies: Partial<Record<Encoding, Buffer>>;
-  etags: Partial<Record<Encoding, string>>;
-}
+/** A file's answers, in identity and in br and gz where compressing was worth it (scripts/compress-build.mjs). */
+type HashedAsset = EncodedAnswers;
 
 /**
  * The built app's files under assets/, answered from memory. Vite puts a hash of the content in
@@ -56,35 +50,33 @@ export function registerHashedAssets(app: FastifyInstance, assetsDir: string): v
   app.get<{ Params: { file: string } }>(ASSET_ROUTE, async (request, reply) => {
     const { file } = request.params;
     if (!names.has(file)) return reply.status(404).send(errorBody('not_found', `No file /assets/${file}`));
-    const { status, headers, body } = assetAnswer(request.headers, await load(file));
+    const { status, headers, body } = pickAnswer(request.headers, await load(file));
     return reply.status(status).headers(headers).send(body);
   });
   app.shortPath.addPrefix('/assets/', ASSET_ROUTE, ({ pathname, headers }) => {
     const asset = ready.get(pathname.slice('/assets/'.length));
-    return asset && assetAnswer(headers, asset);
+    return asset && pickAnswer(headers, asset);
   });
 }
 
 const ASSET_ROUTE = '/assets/:file';
 
-/** The file in the encoding the client accepts best among those built, or 304 when the client holds it already. */
-function assetAnswer(requestHeaders: IncomingHttpHeaders, asset: HashedAsset): ReadyAnswer {
-  const encoding = chooseEncoding(requestHeaders['accept-encoding'], (candidate) => asset.bodies[candidate] !== undefined);
-  const etag = asset.etags[encoding]!;
-  const headers: Record<string, string> = { 'cache-control': 'public, max-age=31536000, immutable', etag, 'content-type': asset.contentType };
-  if (asset.bodies.br || asset.bodies.gzip) headers.vary = 'accept-encoding';
-  if (noneMatch(requestHeaders['if-none-match'], etag)) return { status: 304, headers };
-  if (encoding !== 'identity') headers['content-encoding'] = encoding;
-  return { status: 200, headers, body: asset.bodies[encoding] };
-}
-
 async function readAsset(assetsDir: string, name: string): Promise<HashedAsset> {
   const file = path.join(assetsDir, name);
   const [identity, br, gzip] = await Promise.all([readFile(file), readFile(`${file}.br`).catch(() => undefined), readFile(`${file}.gz`).catch(() => undefined)]);
   const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 27);
-  const bodies: HashedAsset['bodies'] = { identity, br, gzip };
-  const etags: HashedAsset['etags'] = { identity: `"${hash}"` };
-  if (br) etags.br = `"${hash}-br"`;
-  if (gzip) etags.gzip = `"${hash}-gzip"`;
-  return { contentType: CONTENT_TYPES[path.extname(name)] ?? 'application/octet-stream', bodies, etags };
+  const contentType = CONTENT_TYPES[path.extname(name)] ?? 'application/octet-stream';
+  const answers: HashedAsset = {};
+  for (const [encoding, body] of [
+    ['identity', identity],
+    ['br', br],
+    ['gzip', gzip],
+  ] as const) {
+    if (!body) continue;
+    const etag = encoding === 'identity' ? `"${hash}"` : `"${hash}-${encoding}"`;
+    const headers: Record<string, string> = { 'cache-control': 'public, max-age=31536000, immutable', etag, 'content-type': contentType };
+    if (br || gzip) headers.vary = 'accept-encoding';
+    answers[encoding] = { ok: { status: 200, headers: encoding === 'identity' ? headers : { ...headers, 'content-encoding': encoding }, body }, notModified: { status: 304, headers }, etag };
+  }
+  return answers;
 }

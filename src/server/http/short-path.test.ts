@@ -56,6 +56,25 @@ describe('the short path', () => {
     expect(shortPath.answer(request('GET', '/api/products'), recordingResponse().response)).toBe(false);
   });
 
+  it('sends an answer made once with the same head every time, and each answer with its own', () => {
+    const shortPath = open();
+    const page = { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: Buffer.from('<p>') } as const;
+    const notModified = { status: 304, headers: { etag: '"a"' } } as const;
+    shortPath.add('/', 'page', ({ headers }) => (headers['if-none-match'] ? notModified : page));
+    const send = (headers: Record<string, string>) => {
+      const { response, written } = recordingResponse();
+      shortPath.answer({ method: 'GET', url: '/', headers } as IncomingMessage, response);
+      return written;
+    };
+    const [first, second, revalidated] = [send({}), send({}), send({ 'if-none-match': '"a"' })];
+    expect(second.headers).toBe(first.headers);
+    expect(first).toEqual({ status: 200, headers: { 'x-content-type-options': 'nosniff', 'x-frame-options': 'SAMEORIGIN', 'content-type': 'text/html; charset=utf-8', 'content-length': '3' }, body: page.body });
+    // A head without a content type gets the page's headers too, as Fastify's hook gives them.
+    expect(revalidated).toEqual({ status: 304, headers: { 'x-content-type-options': 'nosniff', 'x-frame-options': 'SAMEORIGIN', etag: '"a"' }, body: undefined });
+    // The answers themselves are left as they were made.
+    expect(page.headers).toEqual({ 'content-type': 'text/html; charset=utf-8' });
+  });
+
   it('leaves a request to Fastify when making its answer fails', () => {
     const shortPath = open();
     shortPath.add('/broken', '/broken', () => {

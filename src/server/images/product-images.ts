@@ -6,6 +6,7 @@ import { PRODUCT_IMAGE_WIDTHS } from '#shared/catalog.js';
 import { MAX_PHOTO_PIXELS, PHOTO_TOO_MANY_PIXELS } from '#shared/photo-schemas.js';
 import type { DatabaseHandle } from '#server/db/client.js';
 import { errorBody, HttpError } from '#server/http/errors.js';
+import { pickAnswer, type EncodedAnswers } from '#server/http/content-encoding.js';
 import { shortPathQuery, type ReadyAnswer } from '#server/http/short-path.js';
 import { invalidInput } from '#server/http/validation.js';
 import { DatabaseImageStore } from './database-image-store.js';
@@ -154,17 +155,17 @@ export function registerImageRoutes(app: FastifyInstance, images: ProductImages)
   });
 }
 
-function imageAnswer(requestHeaders: IncomingHttpHeaders, variant: ImageVariant): ReadyAnswer {
-  // A key is never reused for other pixels, so a copy may be kept for a year; the ETag lets a
-  // browser that revalidates anyway (a reload) get a 304 instead of the image again.
-  const headers: Record<string, string> = { 'cache-control': 'public, max-age=31536000, immutable', etag: variant.etag };
-  if (etagMatches(requestHeaders['if-none-match'], variant.etag)) return { status: 304, headers };
-  return { status: 200, headers: { ...headers, 'content-type': 'image/webp' }, body: variant.bytes };
-}
+/** Each photo's answers, made once while it is kept in memory. */
+const answersByVariant = new WeakMap<ImageVariant, EncodedAnswers>();
 
-/** If-None-Match holds one ETag, a list of them, or *; weak ones match too (RFC 9110, 13.1.2). */
-function etagMatches(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
+function imageAnswer(requestHeaders: IncomingHttpHeaders, variant: ImageVariant): ReadyAnswer {
+  let answers = answersByVariant.get(variant);
+  if (!answers) {
+    // A key is never reused for other pixels, so a copy may be kept for a year; the ETag lets a
+    // browser that revalidates anyway (a reload) get a 304 instead of the image again.
+    const headers = { 'cache-control': 'public, max-age=31536000, immutable', etag: variant.etag };
+    answers = { identity: { ok: { status: 200, headers: { ...headers, 'content-type': 'image/webp' }, body: variant.bytes }, notModified: { status: 304, headers }, etag: variant.etag } };
+    answersByVariant.set(variant, answers);
+  }
+  return pickAnswer(requestHeaders, answers);
 }
