@@ -12,7 +12,7 @@
  * order run) and BENCH_CART_RATE (50 cart additions per second) set the size. A full run writes its
  * report to docs/benchmarks/<date>-<database>.md as well as to stdout; a smoke run only prints.
  *
- * BENCH_ONLY runs some of the workloads, a comma-separated list of `reads` (catalogue, home page,
+ * BENCH_ONLY runs some of the workloads, a comma-separated list of `reads` (catalogue, home page, a product page,
  * static file, image, each beside the bare server), `cart`, `orders` and `search` (the catalogue
  * search's latency over 1,000 and 20,000 sample products, scripts/bench-search.ts), and then only prints:
  *
@@ -33,6 +33,7 @@ import pg from 'pg';
 import { MAX_CART_PIECES, type CartOperation } from '#shared/cart.js';
 import type { CatalogueResponse } from '#shared/catalog.js';
 import { priceLines } from '#shared/pricing.js';
+import { productPath } from '#shared/routes.js';
 import { projectPath } from '#server/project-path.js';
 import { freePort } from '../tests/support/free-port.js';
 import { startSmtpInbox, type SmtpInbox } from '../tests/support/smtp-inbox.js';
@@ -328,6 +329,7 @@ async function benchDatabase(label: string, databaseUrl: string | undefined, inb
     const reads: Array<{ workload: string; path: string }> = [
       { workload: 'catalogue `GET /api/products`', path: '/api/products' },
       { workload: 'home page HTML `GET /`', path: '/' },
+      { workload: "a product's page HTML", path: productPath(madeToOrder.slug) },
       { workload: 'static JS asset (the app entry)', path: script },
       { workload: 'small static JS asset', path: smallScript },
       { workload: 'product image (640 px WebP)', path: `${madeToOrder.photos[0]!.url}?w=640` },

@@ -80,21 +80,30 @@ export class ShortPath {
     const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
     const short: ShortRequest = { pathname, search: queryAt === -1 ? '' : url.slice(queryAt), url, headers: request.headers };
     const exact = this.exact.get(pathname);
-    const candidates = exact ? [exact] : [...this.prefixes.filter(({ prefix }) => pathname.startsWith(prefix)), ...this.fallbacks];
-    for (const { route, answer } of candidates) {
-      let ready: ReadyAnswer | undefined;
-      try {
-        ready = answer(short);
-      } catch {
-        // Fastify answers it, and its error handler logs what went wrong.
-        return false;
-      }
-      if (!ready) continue;
-      this.send(response, ready);
-      this.record('GET', route, ready.status, (performance.now() - started) / 1000);
-      return true;
+    if (exact) return this.answerWith(exact, short, response, started) === 'answered';
+    for (const candidate of this.prefixes) {
+      const outcome = pathname.startsWith(candidate.prefix) ? this.answerWith(candidate, short, response, started) : 'passed';
+      if (outcome !== 'passed') return outcome === 'answered';
+    }
+    for (const candidate of this.fallbacks) {
+      const outcome = this.answerWith(candidate, short, response, started);
+      if (outcome !== 'passed') return outcome === 'answered';
     }
     return false;
+  }
+
+  /** Answers with this candidate when it has an answer; one that fails leaves the request to Fastify, whose error handler logs what went wrong. */
+  private answerWith({ route, answer }: { route: string; answer: ShortAnswer }, request: ShortRequest, response: ServerResponse, started: number): 'answered' | 'passed' | 'failed' {
+    let ready: ReadyAnswer | undefined;
+    try {
+      ready = answer(request);
+    } catch {
+      return 'failed';
+    }
+    if (!ready) return 'passed';
+    this.send(response, ready);
+    this.record('GET', route, ready.status, (performance.now() - started) / 1000);
+    return 'answered';
   }
 
   private send(response: ServerResponse, answer: ReadyAnswer): void {
