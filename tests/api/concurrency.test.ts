@@ -9,6 +9,7 @@ import { priceLines } from '#shared/pricing.js';
 import type { Order } from '#shared/orders.js';
 import { orderItems, orders, products } from '#server/db/schema.js';
 import { sofia } from './sample-data.js';
+import { CROWD_TEST_TIMEOUT_MS } from './shopper.js';
 import { nextClientAddress, outboxLinks, signIn, tokenOf } from './sign-in.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';
 import { testProduct } from './test-products.js';
@@ -126,7 +127,7 @@ describeEachDatabase('many customers at once', (context) => {
     expect(serverErrors(fromOneClient)).toEqual([]);
     expect(statuses(fromOneClient).filter((status) => status === 202)).toHaveLength(SIGN_IN_RATE_LIMIT.perClient);
     expect(statuses(fromOneClient).filter((status) => status === 429)).toHaveLength(100 - SIGN_IN_RATE_LIMIT.perClient);
-  });
+  }, CROWD_TEST_TIMEOUT_MS);
 
   it('gives the places of used links to exactly as many of 50 parallel requests, per address and per client', async () => {
     const testApp = context();
@@ -155,7 +156,7 @@ describeEachDatabase('many customers at once', (context) => {
     expect(serverErrors(fromOneClient)).toEqual([]);
     expect(statuses(fromOneClient).filter((status) => status === 202)).toHaveLength(4);
     expect(statuses(fromOneClient).filter((status) => status === 429)).toHaveLength(46);
-  });
+  }, CROWD_TEST_TIMEOUT_MS);
 
   it('saves 20 addresses sent at once, then takes 10 parallel set-default calls, always with exactly one default', async () => {
     const testApp = context();

@@ -29,9 +29,9 @@ export async function fillCart(testApp: TestApp, cookie: string, productIds: str
 }
 
 /**
- * The time a test with a crowd of 100 buyers may take: signing each in, filling each cart and placing
- * every order is real work, about 10 s on PGlite on a quiet machine, which a busy one (CI beside
- * other jobs) stretches past the usual 30 s.
+ * The time a test with a crowd of 100 buyers or requests may take: signing each in, filling each cart
+ * and placing every order (or sending each a link) is real work, about 10 s on PGlite on a quiet
+ * machine, which a busy one (CI beside other jobs) stretches past the usual 30 s.
  */
 export const CROWD_TEST_TIMEOUT_MS = 120_000;
 
