@@ -222,3 +222,6 @@ export const PRODUCT_IMAGE_ASPECT_RATIO = 1;
 
 /** A photo's stored widths for an img's srcset: the browser picks the smallest that fills its place. */
 export const photoSrcSet = (url: string) => PRODUCT_IMAGE_WIDTHS.map((width) => `${url}?w=${width} ${width}w`).join(', ');
+
+/** How wide a product page's main photo is shown: its img's sizes, and the page head's preload of it, which must choose the same file. */
+export const GALLERY_PHOTO_SIZES = '(min-width: 900px) 520px, calc(100vw - 2rem)';

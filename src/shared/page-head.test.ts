@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Product } from './catalog.js';
+import { GALLERY_PHOTO_SIZES, photoSrcSet, type Product } from './catalog.js';
 import { PLAIN_PRODUCT_MODEL } from './product-options.js';
 import { buildPageHead, MAX_META_DESCRIPTION, META_PAGES, META_TEXTS, metaDescription, type PageHead, type PageHeadInput } from './page-head.js';
 
@@ -119,6 +119,17 @@ describe('buildPageHead', () => {
   it('is the same for a product page given its name and description as for one given only the product', () => {
     const derived = head({ pathname: '/product/pearl-set', product });
     expect(head({ pathname: '/product/pearl-set', product, title: 'Pearl Set', description: 'Pearl press-ons.' })).toEqual(derived);
+  });
+
+  it("asks for a product page's first photo with the page, as its gallery will show it, and for no photo elsewhere", () => {
+    const preloads = (page: PageHead) => page.tags.filter(({ attributes }) => attributes.rel === 'preload').map(({ attributes }) => attributes);
+    const cover = product.photos[0]!.url;
+    expect(preloads(head({ pathname: '/product/pearl-set', product }))).toEqual([
+      { rel: 'preload', as: 'image', href: `${cover}?w=960`, imagesrcset: photoSrcSet(cover), imagesizes: GALLERY_PHOTO_SIZES, fetchpriority: 'high' },
+    ]);
+    expect(preloads(head({ pathname: '/product/pearl-set', product: { ...product, photos: [] } }))).toEqual([]);
+    expect(preloads(head({ pathname: '/product/pearl-set', product, notFound: true }))).toEqual([]);
+    expect(preloads(head({ page: 'home', products: [product] }))).toEqual([]);
   });
 
   it('names a renamed product by its current address', () => {

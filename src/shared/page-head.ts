@@ -1,4 +1,4 @@
-import { PRODUCT_IMAGE_ASPECT_RATIO, PRODUCT_IMAGE_WIDTHS, pickText, type Product, type ProductCategory, type TextLanguage } from './catalog.js';
+import { GALLERY_PHOTO_SIZES, photoSrcSet, PRODUCT_IMAGE_ASPECT_RATIO, PRODUCT_IMAGE_WIDTHS, pickText, type Product, type ProductCategory, type TextLanguage } from './catalog.js';
 import { LEGAL_PAGES } from './legal.js';
 import { DEFAULT_PAGE_LANGUAGE, localizedPath, productPath } from './routes.js';
 import type { Currency } from './money.js';
@@ -244,6 +244,11 @@ export function buildPageHead(input: PageHeadInput): PageHead {
     meta('name', 'keywords', texts.keywords),
     meta('name', 'robots', noIndex ? 'noindex, nofollow' : 'index, follow'),
     link({ rel: 'canonical', href: url }),
+    // A product page's largest paint is its first photo, which the app would ask for only after its
+    // code and the product's data: asked for with the page, the same file the gallery then shows.
+    ...(product && cover && !notFound
+      ? [link({ rel: 'preload', as: 'image', href: `${cover.url}?w=960`, imagesrcset: photoSrcSet(cover.url), imagesizes: GALLERY_PHOTO_SIZES, fetchpriority: 'high' })]
+      : []),
     ...(alternates
       ? [
           link({ rel: 'alternate', hreflang: 'en', href: urlIn('en') }),

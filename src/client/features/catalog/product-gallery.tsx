@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import { photoSrcSet, type Product } from '#shared/catalog.js';
+import { GALLERY_PHOTO_SIZES, photoSrcSet, type Product } from '#shared/catalog.js';
 import { useTranslation } from '#client/i18n/i18n.js';
 import { useLocalize } from '#client/i18n/localized.js';
 import { Dialog } from '#client/ui/dialog.js';
@@ -74,7 +74,7 @@ export function ProductGallery({ product }: { product: Product }) {
           <img
             src={`${photo.url}?w=960`}
             srcSet={photoSrcSet(photo.url)}
-            sizes="(min-width: 900px) 520px, calc(100vw - 2rem)"
+            sizes={GALLERY_PHOTO_SIZES}
             width={960}
             height={960}
             alt={alt}
