@@ -347,6 +347,21 @@ test('cards link to their product pages, whose related products are of the same 
   await expect(page).toHaveURL(/\/\?category=accessories$/);
 });
 
+test('a product opened from far down the catalogue starts at its top, and Back returns to where the visitor was', async ({ page }) => {
+  await page.goto('/');
+  const lastCard = page.getByRole('article').last();
+  await lastCard.scrollIntoViewIfNeeded();
+  const scrolled = await page.evaluate(() => window.scrollY);
+  expect(scrolled).toBeGreaterThan(300);
+  const name = (await lastCard.getByRole('heading', { level: 3 }).textContent())!;
+  await lastCard.getByRole('link', { name }).click();
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  await page.goBack();
+  await expect(page.getByRole('article').last()).toBeVisible();
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(300);
+});
+
 test('narrows a view by price, by what can be ordered now and by an option, each with its count, kept in the address [bg]', async ({ page, request }) => {
   await page.goto('/?lang=bg');
   const toggle = page.getByRole('button', { name: /^Филтри/ });

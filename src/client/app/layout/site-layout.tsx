@@ -10,6 +10,7 @@ import { UpdateBar } from '../offline/update-bar.js';
 import { ConnectionBar } from './connection-bar.js';
 import { Footer } from './footer.js';
 import { Header } from './header.js';
+import { useNewPageAtTop } from './new-page-at-top.js';
 
 /** Header, demo banner (a demo shop's), connection and update bars and footer around every page but the mock payment page. */
 export function SiteLayout({ children }: { children: ReactNode }) {
@@ -18,6 +19,7 @@ export function SiteLayout({ children }: { children: ReactNode }) {
   const { items } = useCart();
   const showModal = useModal();
   useManifestLanguage(language);
+  useNewPageAtTop();
   const logout = async () => {
     try {
       await signOut();

@@ -1,4 +1,4 @@
-import { lazy, useEffect, type MouseEvent, type ReactNode } from 'react';
+import { lazy, type MouseEvent, type ReactNode } from 'react';
 import { useLocation, useParams } from 'wouter';
 import { isLegalPage, type LegalPage as LegalPageName } from '#shared/legal.js';
 import { isPageRoute } from '#shared/routes.js';
@@ -23,11 +23,6 @@ function LegalArticle({ page }: { page: LegalPageName }) {
   const [, navigate] = useLocation();
   const query = useLegalPage(page, language);
   usePageMeta({ page, noIndex: true });
-
-  // Footer links lead here from the bottom of another page; the new page starts at its top.
-  useEffect(() => {
-    window.scrollTo(0, 0);
-  }, []);
 
   /** Links between the shop's pages (/legal/privacy in the terms) stay in the app instead of loading it again. */
   const followShopLink = (event: MouseEvent<HTMLElement>) => {

@@ -43,11 +43,6 @@ export default function WithdrawalPage() {
   const heading = useRef<HTMLHeadingElement>(null);
   const ids = useId();
 
-  // Opened from the footer at the bottom of another page, the form starts at the top.
-  useEffect(() => {
-    window.scrollTo(0, 0);
-  }, []);
-
   // Each step after the first shown starts at its heading, for a screen reader as for the eye.
   const opened = useRef(false);
   useEffect(() => {
