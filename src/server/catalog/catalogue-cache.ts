@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database, DatabaseHandle, Transaction } from '#server/db/client.js';
-import { pickAnswer, type EncodedAnswers } from '#server/http/content-encoding.js';
+import { encodedAnswers, pickAnswer, type EncodedAnswers } from '#server/http/content-encoding.js';
 import type { ReadyAnswer } from '#server/http/short-path.js';
 import { catalogueState, preparedCatalogueState } from './catalogue-state.js';
 
@@ -287,23 +286,7 @@ async function prepare({ status, headers, body }: ResponseContent): Promise<Prep
     compressWithBrotli(identity, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
     compressWithGzip(identity),
   ]);
-  // Strong validators differ between encodings of the same body (RFC 9110, section 8.8.3).
-  const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 27);
-  const answers: EncodedAnswers = {};
-  for (const [encoding, encoded] of [
-    ['identity', identity],
-    ['gzip', gzipped],
-    ['br', br],
-  ] as const) {
-    const etag = encoding === 'identity' ? `"${hash}"` : `"${hash}-${encoding}"`;
-    const validated = { ...kept, vary: 'accept-encoding', etag };
-    answers[encoding] = {
-      ok: { status, headers: encoding === 'identity' ? validated : { ...validated, 'content-encoding': encoding }, body: encoded },
-      notModified: status === 200 ? { status: 304, headers: validated } : undefined,
-      etag,
-    };
-  }
-  return { body: identity, answers };
+  return { body: identity, answers: encodedAnswers(status, kept, { identity, gzip: gzipped, br }) };
 }
 
 /** The prepared answer in the encoding the client accepts best, or 304 when the client holds it already. */

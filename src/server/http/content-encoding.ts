@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ReadyAnswer } from './short-path.js';
 
@@ -49,6 +50,29 @@ export function chooseEncoding(acceptEncoding: string | undefined, available: (e
  * object, and the short path sends the same objects every time (short-path.ts).
  */
 export type EncodedAnswers = Partial<Record<Encoding, { ok: ReadyAnswer; notModified?: ReadyAnswer; etag?: string }>>;
+
+/**
+ * The answers of one body in each encoding it was made in (identity always), with these headers, a
+ * strong validator each (they differ between encodings of one body, RFC 9110, section 8.8.3) and,
+ * for a 200, its 304.
+ */
+export function encodedAnswers(status: number, headers: Record<string, string>, bodies: { identity: Buffer } & Partial<Record<Encoding, Buffer>>): EncodedAnswers {
+  const hash = createHash('sha256').update(bodies.identity).digest('base64url').slice(0, 27);
+  const compressed = Boolean(bodies.br || bodies.gzip);
+  const answers: EncodedAnswers = {};
+  for (const encoding of ['identity', 'gzip', 'br'] as const) {
+    const body = bodies[encoding];
+    if (!body) continue;
+    const etag = encoding === 'identity' ? `"${hash}"` : `"${hash}-${encoding}"`;
+    const validated = { ...headers, ...(compressed ? { vary: 'accept-encoding' } : {}), etag };
+    answers[encoding] = {
+      ok: { status, headers: encoding === 'identity' ? validated : { ...validated, 'content-encoding': encoding }, body },
+      notModified: status === 200 ? { status: 304, headers: validated } : undefined,
+      etag,
+    };
+  }
+  return answers;
+}
 
 /** The answer in the encoding the request accepts best among those made, or its 304 when the client holds that one already. */
 export function pickAnswer(requestHeaders: IncomingHttpHeaders, answers: EncodedAnswers): ReadyAnswer {

@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { pickAnswer, type EncodedAnswers } from './content-encoding.js';
+import { encodedAnswers, pickAnswer, type EncodedAnswers } from './content-encoding.js';
 import { errorBody } from './errors.js';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -64,19 +63,6 @@ const ASSET_ROUTE = '/assets/:file';
 async function readAsset(assetsDir: string, name: string): Promise<HashedAsset> {
   const file = path.join(assetsDir, name);
   const [identity, br, gzip] = await Promise.all([readFile(file), readFile(`${file}.br`).catch(() => undefined), readFile(`${file}.gz`).catch(() => undefined)]);
-  const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 27);
   const contentType = CONTENT_TYPES[path.extname(name)] ?? 'application/octet-stream';
-  const answers: HashedAsset = {};
-  for (const [encoding, body] of [
-    ['identity', identity],
-    ['br', br],
-    ['gzip', gzip],
-  ] as const) {
-    if (!body) continue;
-    const etag = encoding === 'identity' ? `"${hash}"` : `"${hash}-${encoding}"`;
-    const headers: Record<string, string> = { 'cache-control': 'public, max-age=31536000, immutable', etag, 'content-type': contentType };
-    if (br || gzip) headers.vary = 'accept-encoding';
-    answers[encoding] = { ok: { status: 200, headers: encoding === 'identity' ? headers : { ...headers, 'content-encoding': encoding }, body }, notModified: { status: 304, headers }, etag };
-  }
-  return answers;
+  return encodedAnswers(200, { 'cache-control': 'public, max-age=31536000, immutable', 'content-type': contentType }, { identity, br, gzip });
 }
