@@ -61,6 +61,8 @@ export const cataloguePath = (view: URLSearchParams | string = '') => PAGE_ROUTE
 
 /** A product's page; the query string of the address it was asked by (its language) may go along. */
 export const productPath = (slug: string, search: URLSearchParams | string = '') => `/product/${slug}` + query(search);
+/** What a product's page shows (ProductPageResponse), from the API. */
+export const productPageDataPath = (slug: string) => `/api/products/by-slug/${encodeURIComponent(slug)}`;
 export const legalPath = (page: LegalPage) => `/legal/${page}`;
 
 /** The profile's tabs; its parameter names the one shown, the orders when it names none. */

@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { catalogueQueryParams, type CatalogueQuery, type CatalogueResponse, type ProductPageResponse } from '#shared/catalog.js';
+import { productPageDataPath } from '#shared/routes.js';
 import { ApiError, requestJson } from '#client/api/http.js';
 import { queryKeys } from '#client/api/query-keys.js';
 import type { Language } from '#client/i18n/texts.js';
@@ -27,7 +28,7 @@ export function useProductPage(slug: string) {
     queryKey: queryKeys.product(slug),
     queryFn: async () => {
       try {
-        return await requestJson<ProductPageResponse>(`/api/products/by-slug/${encodeURIComponent(slug)}`);
+        return await requestJson<ProductPageResponse>(productPageDataPath(slug));
       } catch (error) {
         if (error instanceof ApiError && error.status === 404) return null;
         throw error;
