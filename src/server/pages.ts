@@ -10,6 +10,7 @@ import { CatalogueCache, followCatalogueChanges, preparedAnswer, sendPrepared, t
 import type { DatabaseHandle, Executor } from '#server/db/client.js';
 import { errorBody } from '#server/http/errors.js';
 import { registerHashedAssets } from '#server/http/hashed-assets.js';
+import { withPageChunks } from './page-chunks.js';
 import { answerPage, injectPageHead, pageWithoutData, shellHead, type PageAnswer, type PageRequest } from '#server/seo/page-head.js';
 
 /** Where the single-page app comes from: the production build, or Vite during development. */
@@ -30,6 +31,7 @@ const SHELL_FILES = ['index.html', SERVICE_WORKER_PATH.slice(1)];
 export function builtPages(clientDir: string): PageSource {
   let template: Promise<string> | undefined;
   let worker: Promise<string | null> | undefined;
+  const addPageChunks = withPageChunks(clientDir);
   return {
     needsInlineScripts: false,
     fixedHtml: true,
@@ -50,9 +52,9 @@ export function builtPages(clientDir: string): PageSource {
         },
       });
     },
-    indexHtml() {
+    async indexHtml(url) {
       template ??= readFile(path.join(clientDir, 'index.html'), 'utf8');
-      return template;
+      return addPageChunks(await template, url);
     },
     serviceWorkerScript() {
       worker ??= readFile(path.join(clientDir, SERVICE_WORKER_PATH), 'utf8').then(
