@@ -256,6 +256,26 @@ test('checkout waits for items added offline before it places an order', async (
   await expect(page.getByRole('button', { name: 'Place Order' })).toBeEnabled();
 });
 
+test('checkout opened after a line was added on another device waits for the cart instead of sending the buyer back to it', async ({ page, inbox }) => {
+  await page.goto('/');
+  await signIn(page, inbox, uniqueEmail('other-device'));
+  // This browser has seen her cart empty, and keeps that copy.
+  await page.goto('/cart');
+  await expect(page.getByText('Your cart is empty.')).toBeVisible();
+  // Her other device adds a line (the same account, straight to the server), and the server's answer is slow.
+  const catalogue = (await (await page.request.get('/api/products')).json()) as { products: Array<{ id: string; stock: number | null; optionGroups: unknown[] }> };
+  const product = catalogue.products.find((candidate) => candidate.stock === null && candidate.optionGroups.length === 0)!;
+  const added = await page.request.post('/api/cart/operations', { data: { operations: [{ id: `otherdevice${Date.now()}`.padEnd(20, '0'), type: 'add', productId: product.id }] } });
+  expect(added.ok()).toBe(true);
+  await page.route('**/api/cart', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await route.continue();
+  });
+  await page.goto('/checkout');
+  await expect(page.getByRole('heading', { name: 'Checkout' })).toBeVisible();
+  await expect(page).toHaveURL(/\/checkout$/);
+});
+
 test.describe('in Bulgarian', () => {
   test.use({ locale: 'bg-BG' });
 

@@ -27,6 +27,8 @@ export type ChosenLine = Pick<CartItem, 'choices' | 'choiceKey' | 'summary' | 'p
 export interface Cart {
   items: ShownCartItem[];
   isPending: boolean;
+  /** The copy kept in this browser is shown while the server's is on its way: an empty one may not be empty for long. */
+  awaitingServer: boolean;
   isError: boolean;
   refetch(): void;
   /**

@@ -38,7 +38,16 @@ export function CartProvider({ children }: { children: ReactNode }) {
   useOfflineQueueSync(email, queueVersion);
 
   const value = useMemo<Cart>(
-    () => ({ items, isPending: cart.isPending && !cart.data, isError: cart.isError && !cart.data, refetch: () => void cart.refetch(), add, setQuantity, remove }),
+    () => ({
+      items,
+      isPending: cart.isPending && !cart.data,
+      awaitingServer: cart.isPlaceholderData && cart.isFetching,
+      isError: cart.isError && !cart.data,
+      refetch: () => void cart.refetch(),
+      add,
+      setQuantity,
+      remove,
+    }),
     [items, cart, add, setQuantity, remove],
   );
   return <CartContext.Provider value={value}>{children}</CartContext.Provider>;

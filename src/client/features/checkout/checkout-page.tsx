@@ -88,7 +88,8 @@ export default function CheckoutPage() {
   const quote = useDeliveryQuote(deliveryMethod, { officeId: office?.id, addressId: selected?.id }, cart.items.map((item) => `${item.id}:${item.quantity}`).join(','));
 
   if (!user) return <Redirect to={PAGE_ROUTES.home} replace />;
-  if (cart.isPending || addresses.isPending) {
+  // An empty copy of the cart kept in this browser waits for the server's, which may hold lines added elsewhere.
+  if (cart.isPending || addresses.isPending || (cart.items.length === 0 && cart.awaitingServer)) {
     return <LoadingMessage>{t('checkout.loading')}</LoadingMessage>;
   }
   if (cart.items.length === 0 && !placed) return <Redirect to={PAGE_ROUTES.cart} replace />;
