@@ -38,7 +38,7 @@ import { projectPath } from '#server/project-path.js';
 import { freePort } from '../tests/support/free-port.js';
 import { startSmtpInbox, type SmtpInbox } from '../tests/support/smtp-inbox.js';
 import type { RecordedReply } from './bench-bare-server.js';
-import { benchSearch, type SearchLatency } from './bench-search.js';
+import { benchSearch, type Latencies, type SearchLatency } from './bench-search.js';
 
 const SMOKE = process.argv.includes('--smoke') || process.env.BENCH_SMOKE === '1';
 
@@ -511,13 +511,14 @@ function report(run: DatabaseRun, when: Date, loadBefore: number[], databaseNote
 }
 
 function searchReport(latencies: Array<SearchLatency & { goalMs: number }>): string {
+  const cells = ({ medianMs, p95Ms, maxMs }: Latencies, goalMs: number) => `${fixed(medianMs, 1)} | ${fixed(p95Ms, 1)}${p95Ms < goalMs ? '' : ' (not met)'} | ${fixed(maxMs, 1)}`;
   const lines = [
     '',
-    `Catalogue search, in the benchmark's process, on a new database per size filled with sample products: scripts/bench-search.ts's searches, each ${ROUNDS} time(s) after 2 warm-up rounds (${latencies[0]?.searches ?? 0} timings per size), each timed whole as the API runs it (the page of matches, their count and their photos).`,
+    `Catalogue search, in the benchmark's process, on a new database per size filled with sample products: scripts/bench-search.ts's searches, each ${ROUNDS} time(s) after 2 warm-up rounds (${latencies[0]?.searches ?? 0} timings per size), each timed as the page of matches (the page, the count and the photos) and as the catalogue API's whole answer (with the filters' counts, as the first visitor to search it after a change waits for; the next are served the prepared answer).`,
     '',
-    '| products | median ms | p95 ms | max ms | goal: p95 under |',
-    '|---|---|---|---|---|',
-    ...latencies.map((row) => `| ${row.products.toLocaleString('en')} | ${fixed(row.medianMs, 1)} | ${fixed(row.p95Ms, 1)} | ${fixed(row.maxMs, 1)} | ${row.goalMs} ms${row.p95Ms < row.goalMs ? '' : ' (not met)'} |`),
+    '| products | page: median ms | p95 ms | max ms | whole answer: median ms | p95 ms | max ms | goal: p95 under |',
+    '|---|---|---|---|---|---|---|---|',
+    ...latencies.map((row) => `| ${row.products.toLocaleString('en')} | ${cells(row.page, row.goalMs)} | ${cells(row.answer, row.goalMs)} | ${row.goalMs} ms |`),
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -82,6 +82,7 @@ describeEachDatabase('filters with counts', (context) => {
     // The bands are counted without the band chosen, the rest with it.
     expect(tenToTwenty.facets.prices.map((band) => band.count)).toEqual([2, 2, 1, 2]);
     expect(tenToTwenty.facets.available).toBe(0);
+    expect(tenToTwenty.total).toBe(2);
 
     const available = await list(testApp, { q: 'facet', available: '1' });
     expect(namesOf(available)).toEqual(['Facet English Only', 'Facet Glue Kit', 'Facet Gold Almond', 'Facet Loose Charm', 'Facet Rose Almond']);
@@ -90,6 +91,10 @@ describeEachDatabase('filters with counts', (context) => {
 
     const almond = await list(testApp, { q: 'facet', options: 'Shape:Almond', category: 'nails' });
     expect(namesOf(almond)).toEqual(['Facet Gold Almond', 'Facet Rose Almond']);
+    // The total is the chosen category's count; "all" counts every category.
+    expect(almond.total).toBe(2);
+    expect(almond.facets.categories.find((facet) => facet.category === 'nails')?.count).toBe(2);
+    expect(almond.facets.all).toBe(3);
     expect(namesOf(await list(testApp, { q: 'facet', options: 'Shape:Almond' }))).toEqual(['Facet English Only', 'Facet Gold Almond', 'Facet Rose Almond']);
     expect(almond.facets.options.find((group) => group.group.en === 'Length')?.values.map((length) => [length.key, length.count])).toEqual([
       ['Length:Long', 1],

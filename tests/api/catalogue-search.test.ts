@@ -1,9 +1,10 @@
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogueResponse, SearchSuggestions } from '#shared/catalog.js';
-import { listProducts } from '#server/catalog/product-queries.js';
+import { CATALOGUE_PAGE_SIZE, listProducts, searchBestMatchesByName } from '#server/catalog/product-queries.js';
 import { seedDemoCatalogue } from '#server/catalog/seed-demo-catalogue.js';
 import { admins, products } from '#server/db/schema.js';
+import { selectRows } from '#server/db/transaction.js';
 import { insertSampleProducts } from '#server/demo/sample-products.js';
 import { createTestApp, databaseTargets, type TestApp } from './test-app.js';
 import { signIn } from './sign-in.js';
@@ -132,6 +133,40 @@ for (const target of databaseTargets) {
       expect(second.products).toHaveLength(first.pageSize);
       const firstIds = new Set(first.products.map((product) => product.id));
       expect(second.products.filter((product) => firstIds.has(product.id))).toEqual([]);
+    });
+  });
+
+  describe(`a search for words most products hold, among ${SAMPLE_PRODUCTS.toLocaleString('en')} sample products [${target}]`, () => {
+    let testApp: TestApp;
+    beforeAll(async () => {
+      testApp = await createTestApp(target);
+      // The first pages are read in name order once the planner's statistics count more products than it
+      // looks among: until this test asks for them (PostgreSQL's autovacuum would gather them on its own).
+      await testApp.database.db.execute(sql`alter table products set (autovacuum_enabled = false)`);
+      await seedDemoCatalogue(testApp.database.db, testApp.images);
+      await insertSampleProducts(testApp.database.db, SAMPLE_PRODUCTS);
+    });
+    afterAll(() => testApp.close());
+
+    const SEARCHES = ['nokti', 'nokt', 'изкуствени нокти', 'press on nails', 'coral', 'sapphire'];
+    const estimatedProducts = async () =>
+      (await selectRows<{ count: number }>(testApp.database.db, sql`select reltuples::float8 as count from pg_class where oid = 'products'::regclass`))[0]!.count;
+    const pages = async (q: string) => {
+      const answers = await Promise.all([1, 2, 3].map((page) => testApp.app.inject({ method: 'GET', url: '/api/products', query: { q, page: String(page) } })));
+      return answers.map((answer) => answer.json<CatalogueResponse>()).map(({ products: found, total }) => ({ total, ids: found.map((product) => product.id) }));
+    };
+
+    it('gives the pages that ranking every match gives, reading the first ones by name', async () => {
+      expect(await estimatedProducts()).toBeLessThanOrEqual(0);
+      const ranked = new Map<string, Awaited<ReturnType<typeof pages>>>();
+      for (const q of SEARCHES) ranked.set(q, await pages(q));
+      await testApp.database.db.execute(sql`analyze products`);
+      expect(await estimatedProducts()).toBeGreaterThan(SAMPLE_PRODUCTS);
+      for (const q of SEARCHES) expect(await pages(q), q).toEqual(ranked.get(q));
+      // Those read by name: the common words, and a colour whose products come first by name; not one whose come last.
+      const firstTwoPages = (q: string) => searchBestMatchesByName(testApp.database.db, { q, sort: 'relevance' }, 2 * CATALOGUE_PAGE_SIZE);
+      for (const q of ['nokti', 'изкуствени нокти', 'coral']) expect(await firstTwoPages(q), q).toEqual(ranked.get(q)!.slice(0, 2).flatMap((page) => page.ids));
+      expect(await firstTwoPages('sapphire')).toBeUndefined();
     });
   });
 

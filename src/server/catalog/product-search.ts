@@ -148,6 +148,21 @@ export function searchRank(search: FoundSearch): SQL {
 }
 
 /**
+ * The highest rank searchRank can give for this search: every part said in its first way, each word
+ * found as it is (or by its best kind of match) in the name and in the text. A product ranked this high
+ * has no better.
+ */
+export function bestRank(search: FoundSearch): number {
+  const wordBest = (words: FoundWords) => {
+    const inName = words.same.length > 0 ? 5 : words.starting.length > 0 ? 4 : words.holding.length > 0 ? 3 : words.close.length > 0 ? 2 : 1;
+    return inName + (words.same.length + words.starting.length + words.holding.length > 0 ? 1 : 0);
+  };
+  const wayBest = (way: FoundWords[]) => way.reduce((sum, words) => sum + wordBest(words), 0);
+  const partBest = (ways: FoundWords[][]) => (ways.length === 1 ? wayBest(ways[0]!) : Math.max(...ways.map((way, index) => wayBest(way) / way.length + (index === 0 ? 1 : 0))));
+  return search.reduce((sum, ways) => sum + partBest(ways), 0);
+}
+
+/**
  * Sets, for the rest of the transaction, the likeness `<%` asks for (pg_trgm reads it from a setting,
  * pg_trgm.word_similarity_threshold, which its index search uses too), and the planner's cost of a
  * page read out of order. At its default (4, for spinning disks) a search that finds an eighth of
