@@ -9,11 +9,13 @@
  *   npm run bench -- --smoke                               (1 round of 1 s, a few customers)
  *
  * BENCH_SECONDS (10), BENCH_ROUNDS (3), BENCH_CONNECTIONS (10), BENCH_CUSTOMERS (300: orders per
- * order run) and BENCH_CART_RATE (50 cart additions per second) set the size. A full run writes its
+ * order run), BENCH_CART_RATE (50 cart additions per second) and BENCH_STREAMS (5,000 visitors' open
+ * pages, the server's limit) set the size. A full run writes its
  * report to docs/benchmarks/<date>-<database>.md as well as to stdout; a smoke run only prints.
  *
  * BENCH_ONLY runs some of the workloads, a comma-separated list of `reads` (catalogue, home page, a product page,
- * static file, image, each beside the bare server), `cart`, `orders` and `search` (the catalogue
+ * static file, image, each beside the bare server), `cart`, `orders`, `live` (open pages told of a
+ * catalogue change) and `search` (the catalogue
  * search's latency over 1,000 and 20,000 sample products, scripts/bench-search.ts), and then only prints:
  *
  *   BENCH_ONLY=orders npm run bench
@@ -32,10 +34,14 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { MAX_CART_PIECES, type CartOperation } from '#shared/cart.js';
 import type { CatalogueResponse } from '#shared/catalog.js';
+import type { SearchSynonyms } from '#shared/catalog-schemas.js';
+import { CATALOGUE_TOPIC } from '#shared/live.js';
 import { priceLines } from '#shared/pricing.js';
 import { productPath } from '#shared/routes.js';
+import { MAX_VISITOR_STREAMS } from '#server/live/routes.js';
 import { projectPath } from '#server/project-path.js';
 import { freePort } from '../tests/support/free-port.js';
+import { openManyEventStreams } from '../tests/support/many-event-streams.js';
 import { startSmtpInbox, type SmtpInbox } from '../tests/support/smtp-inbox.js';
 import type { RecordedReply } from './bench-bare-server.js';
 import { benchSearch, type Latencies, type SearchLatency } from './bench-search.js';
@@ -50,7 +56,7 @@ function setting(name: string, fallback: number, smokeValue: number): number {
   return value;
 }
 
-const WORKLOAD_GROUPS = ['reads', 'cart', 'orders', 'search'] as const;
+const WORKLOAD_GROUPS = ['reads', 'cart', 'orders', 'live', 'search'] as const;
 type WorkloadGroup = (typeof WORKLOAD_GROUPS)[number];
 const ONLY = process.env.BENCH_ONLY?.split(',').map((name) => name.trim()).filter(Boolean);
 for (const name of ONLY ?? []) {
@@ -63,6 +69,11 @@ const ROUNDS = setting('BENCH_ROUNDS', 3, 1);
 const CONNECTIONS = setting('BENCH_CONNECTIONS', 10, 4);
 const ORDERS = setting('BENCH_CUSTOMERS', 300, 8);
 const CART_RATE = setting('BENCH_CART_RATE', 50, 10);
+/** Visitors' open pages in the `live` workload: the server's limit per process (MAX_VISITOR_STREAMS). */
+const STREAMS = setting('BENCH_STREAMS', MAX_VISITOR_STREAMS, 100);
+const LIVE_GOALS = { p99Ms: 500, peakRssMb: 400 };
+/** The admin whose catalogue change the `live` workload times. */
+const ADMIN_EMAIL = 'bench-admin@example.com';
 /** The catalogue sizes the search is timed at, with its goal for each (p95, ms). */
 const SEARCH_SIZES: Array<{ products: number; goalMs: number }> = SMOKE
   ? [{ products: 200, goalMs: 20 }]
@@ -108,6 +119,12 @@ function peakRssMb(pid: number): number {
   return Number(kilobytes) / 1024;
 }
 
+/** The resident set now (VmRSS), in MB. */
+function currentRssMb(pid: number): number {
+  const kilobytes = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Number(kilobytes) / 1024;
+}
+
 /** Starts the high-water mark again from the current resident set (proc(5), clear_refs "5"), so that each workload gets its own peak. */
 function resetPeakRss(pid: number): void {
   try {
@@ -147,8 +164,10 @@ async function startShop(dataDir: string, databaseUrl: string | undefined, smtpU
       PUBLIC_URL: url,
       DATA_DIR: dataDir,
       SMTP_URL: smtpUrl,
-      // Only the sign-in phase sends X-Forwarded-For: one client address per customer keeps the per-client link limit out of the way.
+      // The sign-in phase and the live workload send X-Forwarded-For: one client address per customer keeps the
+      // per-client link limit out of the way, and 20 visitors' pages per address the per-address stream limit.
       TRUST_PROXY: 'true',
+      ADMIN_EMAILS: ADMIN_EMAIL,
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     },
     // The request log (pino, as in production) is written and thrown away; errors are shown.
@@ -309,6 +328,45 @@ interface DatabaseRun {
   rows: Row[];
   startSeconds: number;
   signInSeconds: number;
+  live?: LiveRun;
+}
+
+/** Visitors' open pages, and how long a catalogue change took to reach each. */
+interface LiveRun {
+  streams: number;
+  openSeconds: number;
+  /** The shop's resident set with every stream open, and its peak while they opened and heard the changes. */
+  rssMb: number;
+  peakRssMb: number;
+  /** For each round, how long after the admin's change each page heard it, in ms, sorted. */
+  delays: number[][];
+}
+
+/**
+ * Opens STREAMS visitors' event streams to the shop, then, each round, saves the admin's search
+ * synonyms (a change of the catalogue, told to every open page) and times when each stream hears it.
+ */
+async function benchLive(label: string, shop: Target, inbox: SmtpInbox): Promise<LiveRun> {
+  const admin = await signIn(shop.url, inbox, ADMIN_EMAIL, '10.254.0.1');
+  const pid = shop.child.pid!;
+  resetPeakRss(pid);
+  const opening = performance.now();
+  const streams = await openManyEventStreams(`${shop.url}/api/events`, STREAMS);
+  const openSeconds = (performance.now() - opening) / 1000;
+  progress(`${label}: ${STREAMS} visitors' event streams open in ${openSeconds.toFixed(1)} s`);
+  try {
+    const delays: number[][] = [];
+    const headers = { 'content-type': 'application/json', origin: shop.url, cookie: admin.cookie };
+    for (let round = 1; round <= ROUNDS; round++) {
+      const { body: synonyms } = await json<SearchSynonyms>(`${shop.url}/api/admin/search-synonyms`, { headers, expect: 200 });
+      const changed = performance.now();
+      await json(`${shop.url}/api/admin/search-synonyms`, { method: 'PUT', headers, body: JSON.stringify(synonyms), expect: 200 });
+      delays.push(await streams.heardBy(CATALOGUE_TOPIC, changed, 30_000));
+    }
+    return { streams: STREAMS, openSeconds, rssMb: currentRssMb(pid), peakRssMb: peakRssMb(pid), delays };
+  } finally {
+    streams.close();
+  }
 }
 
 async function benchDatabase(label: string, databaseUrl: string | undefined, inbox: SmtpInbox): Promise<DatabaseRun> {
@@ -433,7 +491,8 @@ async function benchDatabase(label: string, databaseUrl: string | undefined, inb
       rows[reads.length + 4]!.shop.push(await measure(shop, { duration: Math.max(1, Math.floor((ORDERS_AT_70_PERCENT_SHARE * ORDERS) / rate)), overallRate: rate, requests: [checkout] }));
       progress(`${label}: round ${round} of ${ROUNDS} done`);
     }
-    return { label, rows, startSeconds: shop.startSeconds, signInSeconds };
+    const live = included('live') ? await benchLive(label, shop, inbox) : undefined;
+    return { label, rows, startSeconds: shop.startSeconds, signInSeconds, live };
   } finally {
     if (bare) await stop(bare.child);
     await stop(shop.child);
@@ -507,7 +566,21 @@ function report(run: DatabaseRun, when: Date, loadBefore: number[], databaseNote
       )} | ${failed} |`,
     );
   }
+  if (run.live) lines.push(...liveReport(run.live));
   return `${lines.join('\n')}\n`;
+}
+
+function liveReport(live: LiveRun): string[] {
+  const quantile = (sorted: readonly number[], share: number) => sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)]!;
+  const p99 = median(live.delays.map((delays) => quantile(delays, 0.99)));
+  return [
+    '',
+    `Live pages: ${live.streams.toLocaleString('en')} visitors' event streams held by the shop's one process (opened ${live.openSeconds.toFixed(1)} s, 50 at a time, 20 per client address, by a light HTTP client in the benchmark's process); each round the admin saves the search synonyms, a change of the catalogue told to every open page, timed from her request to each stream's event (median over the rounds).`,
+    '',
+    '| open streams | heard by all | p50 ms | p99 ms | max ms | shop RSS, all open | shop peak RSS | goal |',
+    '|---|---|---|---|---|---|---|---|',
+    `| ${live.streams.toLocaleString('en')} | ${live.delays.every((delays) => delays.length === live.streams) ? 'yes' : 'no'} | ${fixed(median(live.delays.map((delays) => quantile(delays, 0.5))), 0)} | ${fixed(p99, 0)}${p99 < LIVE_GOALS.p99Ms ? '' : ' (not met)'} | ${fixed(median(live.delays.map((delays) => delays.at(-1)!)), 0)} | ${fixed(live.rssMb, 0)} MB | ${fixed(live.peakRssMb, 0)} MB${live.peakRssMb < LIVE_GOALS.peakRssMb ? '' : ' (not met)'} | p99 under ${LIVE_GOALS.p99Ms} ms, under ${LIVE_GOALS.peakRssMb} MB |`,
+  ];
 }
 
 function searchReport(latencies: Array<SearchLatency & { goalMs: number }>): string {

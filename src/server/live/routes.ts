@@ -26,9 +26,11 @@ const MAX_STREAMS_PER_SESSION = 10;
 const MAX_VISITOR_STREAMS_PER_ADDRESS = 20;
 /**
  * And in all, per process: with many addresses a crowd of visitors could otherwise use up the
- * process's sockets (often 1,024 by default), which the shop's own requests need too.
+ * process's memory and sockets, which the shop's own requests need too. `npm run bench` measures what
+ * a process holds at this limit (docs/operations/benchmark.md). Node raises its open-file limit to the
+ * hard limit at start, which must leave room for these (`ulimit -Hn`, LimitNOFILE under systemd).
  */
-const MAX_VISITOR_STREAMS = 500;
+export const MAX_VISITOR_STREAMS = 5_000;
 /**
  * When the server shuts down, each stream is told to come back after a wait drawn from this range
  * (an SSE "retry" field, which browsers' EventSource obeys when the stream ends), so that the pages
