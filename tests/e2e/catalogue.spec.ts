@@ -449,3 +449,31 @@ test('the favourites page lists her hearts newest first, and a heart taken off t
   await page.getByRole('link', { name: 'Разгледайте магазина' }).click();
   await expect(page).toHaveURL(/\/(\?lang=bg)?$/);
 });
+
+test('the categories and the Filters button hold their place while the catalogue’s counts are on their way', async ({ page }) => {
+  await page.addInitScript(() => {
+    (window as unknown as { layoutShifts: number }).layoutShifts = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>) {
+        if (!entry.hadRecentInput) (window as unknown as { layoutShifts: number }).layoutShifts += entry.value;
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/api\/products(\?|$)/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/');
+  const toggle = page.getByRole('button', { name: /^Filters/ });
+  await expect(toggle).toBeDisabled();
+  await expect(categories(page).getByRole('button', { name: 'Nails' })).toBeVisible();
+  release();
+  await expect(toggle).toBeEnabled();
+  await expect(categories(page).getByRole('button', { name: /^All \(\d+\)$/ })).toBeVisible();
+  await expect(cardNames(page).first()).toBeVisible();
+  // Shifts are reported after the frame that makes them.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  expect(await page.evaluate(() => (window as unknown as { layoutShifts: number }).layoutShifts)).toBe(0);
+});

@@ -109,12 +109,11 @@ export function CatalogueFilters({ query, facets, onChange }: CatalogueFiltersPr
       </form>
       <div className="catalogue-filters__row">
         <div className="catalogue-filters__chips">
-          {/* In the categories' row, not a row of its own: on a phone the first product stays on the first screen. */}
-          {facets && (
-            <button type="button" className="chip chip--toggle" aria-expanded={filtersOpen} aria-controls={`${id}-facets`} onClick={() => setFiltersOpen(!filtersOpen)}>
-              {chosenFilters > 0 ? t('catalogue.filters.titleChosen', { count: chosenFilters }) : t('catalogue.filters.title')}
-            </button>
-          )}
+          {/* In the categories' row, not a row of its own: on a phone the first product stays on the first screen.
+              There from the first paint, so that the chips do not move when the counts arrive; it opens once they have. */}
+          <button type="button" className="chip chip--toggle" aria-expanded={filtersOpen} aria-controls={`${id}-facets`} disabled={!facets} onClick={() => setFiltersOpen(!filtersOpen)}>
+            {chosenFilters > 0 ? t('catalogue.filters.titleChosen', { count: chosenFilters }) : t('catalogue.filters.title')}
+          </button>
           <div className="chips" role="group" aria-label={t('catalogue.categoriesLabel')}>
             <button type="button" className="chip" aria-pressed={!query.category} onClick={() => chooseCategory(undefined)}>
               {t('catalogue.allCategories')}
@@ -146,9 +145,14 @@ export function CatalogueFilters({ query, facets, onChange }: CatalogueFiltersPr
   );
 }
 
-/** A filter's count beside its name: "Almond (12)". */
+/** A filter's count beside its name: "Almond (12)"; its place is kept while it is on its way, so that the chips do not move. */
 function Count({ count }: { count: number | undefined }) {
-  return count === undefined ? null : <span className="chip__count"> ({count})</span>;
+  return (
+    <>
+      {' '}
+      <span className="chip__count">{count === undefined ? null : `(${count})`}</span>
+    </>
+  );
 }
 
 /** Price bands, "available now" and the options the matching products offer, each with how many products it would show. */
