@@ -24,7 +24,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import os from 'node:os';
@@ -117,6 +117,28 @@ function cpuMs(pid: number): number {
 function peakRssMb(pid: number): number {
   const kilobytes = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
   return Number(kilobytes) / 1024;
+}
+
+/** The CPU time so far of every process named postgres on this machine (the server's backends and workers), in ms. */
+function postgresCpuMs(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += cpuMs(Number(entry));
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return total;
+}
+
+/** The machine's CPU time so far, busy and in all (/proc/stat's first line, in clock ticks). */
+function machineTimes(): { busy: number; total: number; busyShareSince(earlier: { busy: number; total: number }): number } {
+  const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const busy = user + nice + system + irq + softirq + steal;
+  const total = busy + idle + iowait;
+  return { busy, total, busyShareSince: (earlier) => (busy - earlier.busy) / Math.max(1, total - earlier.total) };
 }
 
 /** The resident set now (VmRSS), in MB. */
@@ -281,6 +303,11 @@ interface Measurement {
   p50: number;
   p99: number;
   cpuMsPerRequest: number;
+  /** The CPU of this machine's PostgreSQL processes (none on PGlite, or when the server is elsewhere), and of the load generator. */
+  databaseCpuMsPerRequest: number;
+  loadGeneratorCpuMsPerRequest: number;
+  /** How much of the machine's CPU time was busy, 0 to 1. */
+  machineBusy: number;
   peakRssMb: number;
   /** Answers other than 2xx, by status ("error" for connection errors). */
   failed: Record<string, number>;
@@ -290,6 +317,9 @@ async function measure(target: Target, options: Omit<autocannon.Options, 'url'>)
   const pid = target.child.pid!;
   resetPeakRss(pid);
   const cpuBefore = cpuMs(pid);
+  const databaseBefore = postgresCpuMs();
+  const loadGeneratorBefore = process.cpuUsage();
+  const machineBefore = machineTimes();
   // With a rate, autocannon corrects latencies for coordinated omission with an expected interval of
   // ceil(1/rate) ms, 1 ms, while its requests are 1000/rate ms apart: the correction would fill the
   // histogram with made-up short latencies, so the latencies reported are those of the requests sent.
@@ -301,6 +331,9 @@ async function measure(target: Target, options: Omit<autocannon.Options, 'url'>)
     p50: result.latency.p50,
     p99: result.latency.p99,
     cpuMsPerRequest: (cpuMs(pid) - cpuBefore) / answered,
+    databaseCpuMsPerRequest: (postgresCpuMs() - databaseBefore) / answered,
+    loadGeneratorCpuMsPerRequest: ((({ user, system }) => user + system)(process.cpuUsage(loadGeneratorBefore)) / 1000) / answered,
+    machineBusy: machineTimes().busyShareSince(machineBefore),
     peakRssMb: peakRssMb(pid),
     failed: {
       ...Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).flatMap(([status, stats]) => (status.startsWith('2') || !stats.count ? [] : [[status, stats.count]]))),
@@ -543,10 +576,10 @@ function report(run: DatabaseRun, when: Date, loadBefore: number[], databaseNote
     `- Database: ${databaseNote}. The shop answered /api/health ${fixed(run.startSeconds, 1)} s after it started; ${CUSTOMERS} customers signed in through their e-mailed links in ${fixed(run.signInSeconds, 1)} s.`,
     `- ${ROUNDS} round(s); each read workload ${SECONDS} s per side, shop and bare taking turns; ${CONNECTIONS} connections; load generator autocannon in the benchmark's process. Every figure is the median over the rounds (latencies as autocannon measures them, in whole ms).`,
     `- Cart add: each request adds one made-to-order piece to the next customer's cart, whose cart is set back to one piece before each run; "fixed rate" sends ${CART_RATE} requests/s (autocannon's overallRate) for ${SECONDS} s, "max" as many as the shop answers in ${SECONDS} s (up to ${Math.floor(CART_MAX_MEASURABLE)}/s before the carts fill), "70% of max" 70% of the same round's max rate for ${SECONDS} s. Order placement: each checkout by another customer, whose cart holds one made-to-order piece; "max" places ${ORDERS} orders as fast as the shop takes them, "70% of max" runs at 70% of the same round's max rate for as long as about ${Math.round(ORDERS * ORDERS_AT_70_PERCENT_SHARE)} orders take.`,
-    `- CPU is the server process's user + system time (/proc/<pid>/stat) divided by the successful requests${databaseNote.startsWith('PostgreSQL') ? "; on PostgreSQL the database server's own processes are not counted" : ''}. Peak RSS is the process's VmHWM during that workload (reset before it through /proc/<pid>/clear_refs).`,
+    `- CPU is the server process's user + system time (/proc/<pid>/stat) divided by the successful requests; beside it, that of this machine's PostgreSQL processes (when it runs here), and of the benchmark's own process, which generates the load; "machine busy" is the share of all cores' time busy meanwhile (/proc/stat). Peak RSS is the process's VmHWM during that workload (reset before it through /proc/<pid>/clear_refs).`,
     '',
-    '| workload | shop req/s | shop p50 / p99 ms | bare req/s | bare p50 / p99 ms | shop ÷ bare | shop CPU ms/req | bare CPU ms/req | shop peak RSS MB | not 2xx (all rounds) |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| workload | shop req/s | shop p50 / p99 ms | bare req/s | bare p50 / p99 ms | shop ÷ bare | shop CPU ms/req | bare CPU ms/req | PostgreSQL CPU ms/req | load generator CPU ms/req | machine busy | shop peak RSS MB | not 2xx (all rounds) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   // Workloads BENCH_ONLY left out have no measurements.
   for (const row of run.rows.filter((measured) => measured.shop.length > 0)) {
@@ -560,7 +593,9 @@ function report(run: DatabaseRun, when: Date, loadBefore: number[], databaseNote
     lines.push(
       `| ${row.workload} | ${fixed(shop((m) => m.requestsPerSecond), 0)} | ${fixed(shop((m) => m.p50), 1)} / ${fixed(shop((m) => m.p99), 1)} | ${bareRate === undefined ? '–' : fixed(bareRate, 0)} | ${
         bareRate === undefined ? '–' : `${fixed(bare((m) => m.p50)!, 1)} / ${fixed(bare((m) => m.p99)!, 1)}`
-      } | ${ratio === undefined ? '–' : `${ratio.toPrecision(2)}×`} | ${fixed(shop((m) => m.cpuMsPerRequest), 3)} | ${bareRate === undefined ? '–' : fixed(bare((m) => m.cpuMsPerRequest)!, 3)} | ${fixed(
+      } | ${ratio === undefined ? '–' : `${ratio.toPrecision(2)}×`} | ${fixed(shop((m) => m.cpuMsPerRequest), 3)} | ${bareRate === undefined ? '–' : fixed(bare((m) => m.cpuMsPerRequest)!, 3)} | ${
+        databaseNote.startsWith('PostgreSQL') ? fixed(shop((m) => m.databaseCpuMsPerRequest), 3) : '–'
+      } | ${fixed(shop((m) => m.loadGeneratorCpuMsPerRequest), 3)} | ${fixed(shop((m) => m.machineBusy) * 100, 0)}% | ${fixed(
         Math.max(...row.shop.map((m) => m.peakRssMb)),
         0,
       )} | ${failed} |`,
