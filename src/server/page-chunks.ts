@@ -33,16 +33,22 @@ export function chunksBeyondEntry(manifest: ViteManifest, module: string): strin
  * asked for with the page, beside the app's; the HTML as it is for other pages.
  */
 export function withPageChunks(clientDir: string): (html: string, url: string) => Promise<string> {
-  let manifest: Promise<ViteManifest | undefined> | undefined;
+  // Read once, and each page's links worked out once: every product's page is prepared with the same.
+  let linksByModule: Promise<Map<string, string> | undefined> | undefined;
   return async (html, url) => {
     const page = matchPageRoute(url.split('?')[0] ?? '/')?.page;
     const module = page && PAGE_MODULES[page];
     if (!module) return html;
     // A build without a manifest (an older one) only loses the head start.
-    manifest ??= readFile(path.join(clientDir, '.vite', 'manifest.json'), 'utf8').then((text) => JSON.parse(text) as ViteManifest, () => undefined);
-    const known = await manifest;
-    if (!known) return html;
-    const links = chunksBeyondEntry(known, module).map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
-    return html.replace('</head>', `${links.join('')}</head>`);
+    linksByModule ??= readFile(path.join(clientDir, '.vite', 'manifest.json'), 'utf8').then(
+      (text) => {
+        const manifest = JSON.parse(text) as ViteManifest;
+        const links = (chunks: string[]) => chunks.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`).join('');
+        return new Map(Object.values(PAGE_MODULES).map((pageModule) => [pageModule, links(chunksBeyondEntry(manifest, pageModule))]));
+      },
+      () => undefined,
+    );
+    const links = (await linksByModule)?.get(module);
+    return links ? html.replace('</head>', `${links}</head>`) : html;
   };
 }
