@@ -4,6 +4,7 @@ import { CATALOGUE_TOPIC } from '#shared/live.js';
 import { saveSearchSynonyms } from '#server/catalog/search-synonyms.js';
 import { MAX_VISITOR_STREAMS } from '#server/live/routes.js';
 import { openManyEventStreams } from '../support/many-event-streams.js';
+import { CROWD_TEST_TIMEOUT_MS } from './shopper.js';
 import { describeEachDatabase } from './test-app.js';
 
 // What one server process holds: as many visitors' open pages as its limit lets in, every one of them
@@ -28,7 +29,8 @@ describeEachDatabase(
       } finally {
         streams.close();
       }
-    });
+      // A crowd: 7 s on PGlite on a quiet machine, which a busy one stretches.
+    }, CROWD_TEST_TIMEOUT_MS);
   },
   { TRUST_PROXY: 'true' },
 );
