@@ -602,7 +602,56 @@ function report(run: DatabaseRun, when: Date, loadBefore: number[], databaseNote
     );
   }
   if (run.live) lines.push(...liveReport(run.live));
+  lines.push(...goalsReport(run, databaseNote.startsWith('PostgreSQL') ? 'postgresql' : 'pglite'));
   return `${lines.join('\n')}\n`;
+}
+
+/** Issue 35's goals for what a run measured: each workload's figure beside its goal. */
+const GOALS = {
+  readsRatio: 0.8,
+  readsP99Ms: 10,
+  ordersPerSecond: { pglite: 500, postgresql: 1_000 },
+  ordersP99Ms: 100,
+  /** Twice the maximum measured when the goal was set (docs/benchmarks/2026-11-24-*.md). */
+  cartPerSecond: { pglite: 2 * 730, postgresql: 2 * 1_464 },
+  cartP99Ms: 20,
+  peakRssMb: { pglite: 200, postgresql: 130 },
+  startSeconds: 2,
+};
+
+/** The goals table of one database's run: goal, measured, met. */
+function goalsReport(run: DatabaseRun, key: 'pglite' | 'postgresql'): string[] {
+  const rows: string[] = [];
+  const add = (goal: string, measured: string, met: boolean) => rows.push(`| ${goal} | ${measured} | ${met ? 'met' : '**not met**'} |`);
+  const measured = (prefix: string) => run.rows.find((row) => row.workload.startsWith(prefix) && row.shop.length > 0);
+  const ratio = (row: Row) => median(row.shop.map((measurement, index) => measurement.requestsPerSecond / row.bare[index]!.requestsPerSecond));
+  const p99 = (row: Row) => median(row.shop.map((measurement) => measurement.p99));
+  const rate = (row: Row) => median(row.shop.map((measurement) => measurement.requestsPerSecond));
+  for (const prefix of ['catalogue', 'home page', "a product's page"]) {
+    const row = measured(prefix);
+    if (row?.bare.length) add(`${prefix}: ≥ ${GOALS.readsRatio}× bare, p99 < ${GOALS.readsP99Ms} ms (at ${CONNECTIONS} connections)`, `${ratio(row).toPrecision(2)}×, ${fixed(p99(row), 0)} ms`, ratio(row) >= GOALS.readsRatio && p99(row) < GOALS.readsP99Ms);
+  }
+  for (const prefix of ['small static JS asset', 'product image']) {
+    const row = measured(prefix);
+    if (row?.bare.length) add(`${prefix}: ≥ ${GOALS.readsRatio}× bare`, `${ratio(row).toPrecision(2)}×`, ratio(row) >= GOALS.readsRatio);
+  }
+  const cartMax = measured('cart add, max');
+  const cart70 = measured('cart add, 70% of max');
+  if (cartMax && cart70) add(`cart additions: ≥ ${GOALS.cartPerSecond[key].toLocaleString('en')}/s, p99 < ${GOALS.cartP99Ms} ms at 70%`, `${fixed(rate(cartMax), 0)}/s, ${fixed(p99(cart70), 0)} ms`, rate(cartMax) >= GOALS.cartPerSecond[key] && p99(cart70) < GOALS.cartP99Ms);
+  const ordersMax = measured('order placement, max');
+  const orders70 = measured('order placement, 70% of max');
+  if (ordersMax && orders70) add(`orders: ≥ ${GOALS.ordersPerSecond[key].toLocaleString('en')}/s, p99 < ${GOALS.ordersP99Ms} ms at 70% (${CUSTOMERS} customers)`, `${fixed(rate(ordersMax), 0)}/s, ${fixed(p99(orders70), 0)} ms`, rate(ordersMax) >= GOALS.ordersPerSecond[key] && p99(orders70) < GOALS.ordersP99Ms);
+  if (run.live) {
+    const liveP99 = median(run.live.delays.map((delays) => delays[Math.min(delays.length - 1, Math.ceil(0.99 * delays.length) - 1)]!));
+    add(`${run.live.streams.toLocaleString('en')} open pages: a change heard by all, p99 < ${LIVE_GOALS.p99Ms} ms, < ${LIVE_GOALS.peakRssMb} MB`, `${fixed(liveP99, 0)} ms, ${fixed(run.live.peakRssMb, 0)} MB`, liveP99 < LIVE_GOALS.p99Ms && run.live.peakRssMb < LIVE_GOALS.peakRssMb);
+  }
+  const loaded = run.rows.filter((row) => row.shop.length > 0);
+  if (loaded.length > 0) {
+    const peak = Math.max(...loaded.map((row) => Math.max(...row.shop.map((measurement) => measurement.peakRssMb))));
+    add(`peak RSS under reads, cart and orders < ${GOALS.peakRssMb[key]} MB`, `${fixed(peak, 0)} MB`, peak < GOALS.peakRssMb[key]);
+  }
+  add(`start on an empty DATA_DIR < ${GOALS.startSeconds} s`, `${fixed(run.startSeconds, 1)} s`, run.startSeconds < GOALS.startSeconds);
+  return ['', 'Goals (docs/operations/benchmark.md):', '', '| goal | measured | |', '|---|---|---|', ...rows];
 }
 
 function liveReport(live: LiveRun): string[] {
