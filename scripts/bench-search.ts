@@ -56,7 +56,8 @@ export interface SearchLatency {
   answer: Latencies;
 }
 
-const quantile = (sorted: readonly number[], share: number) => sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)]!;
+/** The value below which `share` of these sorted values lie (the nearest rank). */
+export const quantile = (sorted: readonly number[], share: number) => sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)]!;
 
 function latencies(timings: number[]): Latencies {
   const sorted = [...timings].sort((a, b) => a - b);

@@ -267,17 +267,20 @@ async function catalogueFacets(db: Executor, filter: CatalogueFilter, found: Fou
 
 const NO_FACETS: CatalogueFacets = { all: 0, categories: PRODUCT_CATEGORIES.map((category) => ({ category, count: 0 })), prices: PRICE_BANDS.map((band) => ({ band, count: 0 })), available: 0, options: [] };
 
+/**
+ * Equal matches by relevance: the language orders by name only (the app asks with it, and the answers
+ * are kept per language, for sort=name alone), so they follow the English names, and the page's head
+ * and the app agree. bestMatchesByName walks the same order.
+ */
+const EQUAL_MATCHES_ORDER: SortKey[] = [...byNameIn('en'), { key: products.id }];
+
 function catalogueOrder(filter: CatalogueFilter, found: FoundSearch): SortKey[] {
   const byId = { key: products.id };
   switch (filter.sort) {
-    case 'relevance': {
-      // The language orders by name only (the app asks with it, and the answers are kept per language, for
-      // sort=name alone): equal matches follow the English names, so the page's head and the app agree.
-      const byName = [...byNameIn('en'), byId];
+    case 'relevance':
       // What can be bought now before what is sold out, then the best matches.
       // coalesce: for a product made to order (stock null) the condition is null, which would sort last.
-      return found.length > 0 ? [{ key: sql`coalesce((${stockConditions.soldOut}), false)` }, { key: searchRank(found), descending: true }, ...byName] : byName;
-    }
+      return found.length > 0 ? [{ key: sql`coalesce((${stockConditions.soldOut}), false)` }, { key: searchRank(found), descending: true }, ...EQUAL_MATCHES_ORDER] : EQUAL_MATCHES_ORDER;
     case 'newest':
       return [{ key: products.createdAt, descending: true }, byId];
     case 'price':
@@ -307,7 +310,7 @@ async function bestMatchesByName(db: Executor, where: SQL | undefined, found: Fo
     sql`select id from (
         select ${products.id} as id, ${where ?? sql`true`} and ${availableNow} and (${searchRank(found)}) >= ${bestRank(found) - 1e-9}::float8 as best
         from ${products}
-        order by ${sql.join(orderBy([...byNameIn('en'), { key: products.id }]), sql`, `)}
+        order by ${sql.join(orderBy(EQUAL_MATCHES_ORDER), sql`, `)}
         limit ${BEST_MATCHES_LOOKED_AMONG}
       ) as first_by_name
       where best
@@ -330,10 +333,7 @@ async function estimatedProductCount(db: Executor): Promise<number> {
 async function productsInOrder(db: Executor, ids: readonly string[]): Promise<Product[]> {
   const rows = ids.length > 0 ? await db.select(productFields).from(products).where(inArray(products.id, [...ids])) : [];
   const byId = new Map(rows.map((row) => [row.id, row]));
-  return withPhotos(
-    db,
-    ids.flatMap((id) => byId.get(id) ?? []),
-  );
+  return withPhotos(db, ids.flatMap((id) => byId.get(id) ?? []));
 }
 
 /**
@@ -376,9 +376,10 @@ async function listProductsWhere(db: Executor, filter: CatalogueFilter, found: F
   }
   if (found.length > 0) {
     // A search's matches are all read to be ranked anyway, so, unless the facets counted them, they are
-    // counted in the same pass rather than matched twice. That pass carries each match's id and sort keys only (OFFSET 0 keeps PostgreSQL
-    // from computing the keys after the count, which would carry whole rows through it: twice as long
-    // at 2,500 matches, and at 20,000 more than work_mem holds); the page's products are read after it.
+    // counted in the same pass rather than matched twice. That pass carries each match's id and sort
+    // keys only (OFFSET 0 keeps PostgreSQL from computing the keys after the count, which would carry
+    // whole rows through it: twice as long at 2,500 matches, and at 20,000 more than work_mem holds);
+    // the page's products are read after it.
     const keyNames = order.map((_, index) => sql.identifier(`key${index}`));
     const ranked = await selectRows<{ id: string; total?: number | string }>(
       db,
