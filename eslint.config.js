@@ -168,5 +168,18 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'error',
     },
   },
+  {
+    files: ['**/*.test.{ts,tsx}'],
+    ignores: ['**/*.isolated.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.object.name='vi'][callee.property.name=/^(mock|doMock)$/]",
+          message: 'Unit test files share their modules (vitest.config.ts): one that replaces modules is named *.isolated.test.ts, which runs with modules of its own.',
+        },
+      ],
+    },
+  },
   ...layering,
 );

@@ -10,7 +10,20 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['src/**/*.test.{ts,tsx}', 'tests/lint/**/*.test.ts', 'tests/docs/**/*.test.ts'] },
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.{ts,tsx}', 'tests/lint/**/*.test.ts', 'tests/docs/**/*.test.ts'],
+          exclude: ['**/*.isolated.test.{ts,tsx}'],
+          // The unit test files share a worker's modules too: importing them anew for each file was
+          // half of this project's CPU (72 against 37 CPU-seconds for the project alone).
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        // A unit test that replaces modules (vi.mock) runs with modules of its own: in a shared module
+        // graph its mocks could miss modules already loaded, or reach other files. Lint holds the name.
+        test: { name: 'unit-isolated', include: ['src/**/*.isolated.test.{ts,tsx}'] },
       },
       {
         extends: true,
