@@ -154,6 +154,8 @@ export function paymentStateOf(order: { status: OrderStatus; payment: unknown; p
 }
 
 const BULGARIAN_MONTHS = ['ян.', 'февр.', 'март', 'апр.', 'май', 'юни', 'юли', 'авг.', 'септ.', 'окт.', 'ноем.', 'дек.'];
+const BULGARIAN_WEEKDAY = new Intl.DateTimeFormat('bg-BG', { weekday: 'short', timeZone: 'UTC' });
+const ENGLISH_DAY = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
 
 /**
  * A dispatch date (yyyy-mm-dd) as each language writes a near day: "Thu 3 Dec", "чт, 3 дек.". The
@@ -162,8 +164,8 @@ const BULGARIAN_MONTHS = ['ян.', 'февр.', 'март', 'апр.', 'май',
 export function dispatchDayText(isoDate: string, language: TextLanguage): string {
   const date = new Date(`${isoDate}T12:00:00Z`);
   if (language === 'bg') {
-    const weekday = new Intl.DateTimeFormat('bg-BG', { weekday: 'short', timeZone: 'UTC' }).format(date);
+    const weekday = BULGARIAN_WEEKDAY.format(date);
     return `${weekday}, ${date.getUTCDate()} ${BULGARIAN_MONTHS[date.getUTCMonth()]}`;
   }
-  return new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }).format(date);
+  return ENGLISH_DAY.format(date);
 }

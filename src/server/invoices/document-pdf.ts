@@ -102,11 +102,16 @@ const dateText = (moment: string, language: Language) => {
 
 const money = (minor: number, currency: Currency, language: Language) => `${formatMinor(minor, language)} ${TEXTS[language].currencyName[currency]}`;
 
+const FINE_AMOUNT: Record<Language, Intl.NumberFormat> = {
+  en: new Intl.NumberFormat('en', { minimumFractionDigits: 2, maximumFractionDigits: 4 }),
+  bg: new Intl.NumberFormat('bg', { minimumFractionDigits: 2, maximumFractionDigits: 4 }),
+};
+
 /** A unit price to the cent, or to the tenth of a cent where the net price of one piece has more. */
 function unitPrice(minor: number, language: Language): string {
   const rounded = Math.round(minor);
   if (rounded === minor) return formatMinor(minor, language);
-  return new Intl.NumberFormat(language, { minimumFractionDigits: 2, maximumFractionDigits: 4 }).format(minor / 100);
+  return FINE_AMOUNT[language].format(minor / 100);
 }
 
 function partyLines(party: { name: string; uic?: string; vatNumber?: string; responsiblePerson?: string; address: string }, texts: (typeof TEXTS)[Language]): string[] {

@@ -22,6 +22,14 @@ import { formatIban } from '#shared/withdrawals.js';
 
 /** Times in e-mails are the shop's own, in Bulgaria. */
 const localeOf = (language: TextLanguage) => (language === 'bg' ? 'bg-BG' : 'en-GB');
+const MAIL_DATE: Record<TextLanguage, Intl.DateTimeFormat> = {
+  en: new Intl.DateTimeFormat(localeOf('en'), { dateStyle: 'long', timeStyle: 'short', timeZone: SHOP_TIME_ZONE }),
+  bg: new Intl.DateTimeFormat(localeOf('bg'), { dateStyle: 'long', timeStyle: 'short', timeZone: SHOP_TIME_ZONE }),
+};
+const COUNTRY_NAMES: Record<TextLanguage, Intl.DisplayNames> = {
+  en: new Intl.DisplayNames([localeOf('en')], { type: 'region' }),
+  bg: new Intl.DisplayNames([localeOf('bg')], { type: 'region' }),
+};
 
 /** Writes the e-mail of a queued message from the order as it is now, in the message's language. */
 export function orderMailComposer(db: Database, textBook: MailTextBook, settings: OrderMailSettings): (mail: ClaimedOrderMail) => Promise<MailMessage | null> {
@@ -111,7 +119,7 @@ class OrderMailWriter {
   }
 
   private date(iso: string): string {
-    return new Intl.DateTimeFormat(localeOf(this.language), { dateStyle: 'long', timeStyle: 'short', timeZone: SHOP_TIME_ZONE }).format(new Date(iso));
+    return MAIL_DATE[this.language].format(new Date(iso));
   }
 
   private url(path: string): string {
@@ -214,7 +222,7 @@ class OrderMailWriter {
 
   private postalAddress(): MailBlock[] {
     const address = this.order.shippingAddress;
-    const country = new Intl.DisplayNames([localeOf(this.language)], { type: 'region' }).of(address.country) ?? address.country;
+    const country = COUNTRY_NAMES[this.language].of(address.country) ?? address.country;
     return [
       { kind: 'heading', text: this.texts.order.shippingAddress },
       {
