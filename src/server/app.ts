@@ -206,7 +206,7 @@ export async function buildApp({
   app.decorate('sessionCache', new SessionCache());
   registerAuthRoutes(app, db, { mailer, texts: mailTexts }, config);
   const currencyAgrees = await registerCurrencyWatch(app, database, config.pricing.currency);
-  await registerCatalogRoutes(app, database, currencyAgrees);
+  const catalogue = await registerCatalogRoutes(app, database, currencyAgrees);
   registerCartRoutes(app, db);
   registerAddressRoutes(app, db);
   registerAccountRoutes(app, db, images);
@@ -265,7 +265,7 @@ export async function buildApp({
   const hub = new LiveHub(app.log, app.sessionCache);
   await hub.start(database);
   app.addHook('onClose', () => hub.stop());
-  registerLiveRoutes(app, db, hub, metrics, { heartbeatMs: liveHeartbeatMs, maxVisitorStreams: liveMaxVisitorStreams });
+  registerLiveRoutes(app, db, hub, metrics, catalogue, { heartbeatMs: liveHeartbeatMs, maxVisitorStreams: liveMaxVisitorStreams });
   registerPoolGauges(metrics, database);
   shortPath.record = registerMetrics(app, metrics, { token: config.metricsToken });
   // After the metrics, so that a request is counted before its line is written.

@@ -29,7 +29,7 @@ describeEachDatabase(
       } finally {
         streams.close();
       }
-      // A crowd: 7 s on PGlite on a quiet machine, which a busy one stretches.
+      // A crowd: 5 s on either database on a quiet 2-core machine, which a busy one stretches.
     }, CROWD_TEST_TIMEOUT_MS);
   },
   { TRUST_PROXY: 'true' },

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CatalogueResponse, Product } from '#shared/catalog.js';
 import type { CatalogueChangeEvent, LiveReadyEvent } from '#shared/live.js';
@@ -113,6 +114,25 @@ describeEachDatabase(
       await createProduct(testApp, admin, 'Missed Moon Set', '9.90');
       const late = track(await openVisitorStream(address, '10.20.0.2'));
       expect(latest<LiveReadyEvent>(late, 'ready').catalogueVersion).toBe(seen.version + 1);
+    });
+
+    it('names, when a stream opens, a change whose notice has not come, on PostgreSQL', async ({ skip }) => {
+      const testApp = context();
+      // The embedded database tells the process of a change before its commit returns.
+      if (!testApp.databaseUrl) return skip('PostgreSQL only: its notices come after the commit');
+      const first = track(await openVisitorStream(address, '10.20.0.3'));
+      const version = latest<LiveReadyEvent>(first, 'ready').catalogueVersion;
+      // A change that sends no notice (triggers off), as one whose notice is still on its way looks.
+      const client = new pg.Client({ connectionString: testApp.databaseUrl });
+      await client.connect();
+      try {
+        await client.query("set session_replication_role = replica");
+        await client.query("update shop_state set value = (value::integer + 1)::text where key = 'catalogue_version'");
+      } finally {
+        await client.end();
+      }
+      const next = track(await openVisitorStream(address, '10.20.0.4'));
+      expect(latest<LiveReadyEvent>(next, 'ready').catalogueVersion).toBe(version + 1);
     });
 
     it('tells a signed-in customer’s page of product changes as well as of their own cart, and of nobody else’s', async () => {

@@ -189,9 +189,25 @@ export class CatalogueCache {
   }
 
   /** The same for an answer of any type and status (a page's HTML, a redirect). */
-  async answerContent(key: string, read: (tx: Transaction) => Promise<ResponseContent | undefined>): Promise<PreparedResponse | undefined> {
+  answerContent(key: string, read: (tx: Transaction) => Promise<ResponseContent | undefined>): Promise<PreparedResponse | undefined> {
+    return this.prepared(key, read, false);
+  }
+
+  /**
+   * The answer as of every change committed before this call: for a reader that must miss none (a
+   * live stream's first event, read once the stream hears the changes after it). On PostgreSQL, whose
+   * notices come after the commit, the state is read (callers arriving together share the read); on
+   * the embedded database the state held is current until its next notice, which comes before the
+   * commit returns. The answer itself is read again only when the state has changed.
+   */
+  async answerCurrent(key: string, read: (tx: Transaction) => Promise<object>): Promise<PreparedResponse> {
+    return (await this.prepared(key, async (tx) => asJson(await read(tx)), true))!;
+  }
+
+  private async prepared(key: string, read: (tx: Transaction) => Promise<ResponseContent | undefined>, current: boolean): Promise<PreparedResponse | undefined> {
     const arrivedAt = this.tick();
-    if (!this.stateIsCurrent()) this.adopt(await this.latestState.get());
+    const noticesLag = this.trustedForMs !== Number.POSITIVE_INFINITY;
+    if (!this.stateIsCurrent() || (current && noticesLag)) this.adopt(await this.latestState.get());
     const stored = this.usedEntry(key);
     if (stored) return stored;
     const pending = this.building.get(key);

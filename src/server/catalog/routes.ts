@@ -18,8 +18,11 @@ const catalogueFilter = (params: URLSearchParams): CatalogueFilter => ({ ...pars
 const catalogueKey = (filter: CatalogueFilter) =>
   JSON.stringify(['list', filter.category ?? '', filter.q ?? '', filter.price ?? '', filter.available ?? false, filter.options ?? [], filter.sort, filter.page, filter.sort === 'name' ? filter.language : '']);
 
-/** `currencyAgrees`: false while the catalogue's currency is not the server's, when Fastify answers (503 currency_changed). */
-export async function registerCatalogRoutes(app: FastifyInstance, database: DatabaseHandle, currencyAgrees: () => boolean = () => true): Promise<void> {
+/**
+ * `currencyAgrees`: false while the catalogue's currency is not the server's, when Fastify answers
+ * (503 currency_changed). Returns the catalogue's prepared answers, which the live streams share.
+ */
+export async function registerCatalogRoutes(app: FastifyInstance, database: DatabaseHandle, currencyAgrees: () => boolean = () => true): Promise<CatalogueCache> {
   // Every visitor is answered from the same few prepared answers (catalogue-cache.ts).
   const cache = new CatalogueCache(database.db);
   await followCatalogueChanges(app, database, cache);
@@ -71,4 +74,5 @@ export async function registerCatalogRoutes(app: FastifyInstance, database: Data
     if (!prepared) return reply.status(404).send(errorBody('not_found', 'Product not found'));
     return sendPrepared(request, reply, prepared);
   });
+  return cache;
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LiveReadyEvent } from '#shared/live.js';
 import { findUserSession, isSessionActive, resentSessionCookie, type UserSession } from '#server/auth/session.js';
+import type { CatalogueCache } from '#server/catalog/catalogue-cache.js';
 import { catalogueVersion } from '#server/catalog/catalogue-state.js';
 import { CATALOGUE_PAGE_SIZE } from '#server/catalog/product-queries.js';
 import type { Database } from '#server/db/client.js';
@@ -10,6 +11,8 @@ import { countedStock } from '#server/stock/service.js';
 import type { LiveHub } from '#server/notices/live-hub.js';
 
 const HEARTBEAT_MS = 25_000;
+/** The key of a stream's first event among the catalogue's prepared answers. */
+const LIVE_READY_KEY = 'live-ready';
 /**
  * A page holds one stream, so ten leave room for a few tabs and devices on one session while a
  * client that opens stream after stream cannot hold the server's memory and sockets. The count is
@@ -73,6 +76,7 @@ export function registerLiveRoutes(
   db: Database,
   hub: LiveHub,
   metrics: ShopMetrics,
+  catalogue: CatalogueCache,
   { heartbeatMs = HEARTBEAT_MS, maxVisitorStreams = MAX_VISITOR_STREAMS }: LiveRouteOptions = {},
 ): void {
   metrics.addGauge({
@@ -157,9 +161,11 @@ export function registerLiveRoutes(
     if (request.raw.socket.destroyed) return end();
     // The version and the counts are read only now that the stream is subscribed: a change committed
     // before this read shows in them, and one committed after it arrives as an event, so none is missed.
+    // Pages opened together share that read (a crowd of visitors had cost two queries each), and the
+    // counts are read again only when the catalogue's state has changed.
     try {
-      const [version, stock] = await Promise.all([catalogueVersion(db), countedStock(db, CATALOGUE_PAGE_SIZE)]);
-      const ready: LiveReadyEvent = { catalogueVersion: version, stock, signedIn: session !== null };
+      const prepared = await catalogue.answerCurrent(LIVE_READY_KEY, async (tx) => ({ catalogueVersion: await catalogueVersion(tx), stock: await countedStock(tx, CATALOGUE_PAGE_SIZE) }));
+      const ready: LiveReadyEvent = { ...(JSON.parse(prepared.body.toString()) as Omit<LiveReadyEvent, 'signedIn'>), signedIn: session !== null };
       write('ready', ready);
     } catch (error) {
       // Without its version the page could not tell what it missed; the browser opens the stream again.
