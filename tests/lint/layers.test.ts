@@ -1,13 +1,8 @@
-import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
-import { projectPath } from '#server/project-path.js';
+import { ruleMessages } from './lint-probe.js';
 
-/** Lints one import as if it were written in the given file, with the project's own eslint.config.js. */
-const eslint = new ESLint({ cwd: projectPath() });
-async function importErrors(filePath: string, importPath: string, ruleId: string): Promise<string[]> {
-  const [result] = await eslint.lintText(`import { probe } from '${importPath}';\nexport const used = probe;\n`, { filePath });
-  return result!.messages.filter((message) => message.ruleId === ruleId).map((message) => message.message);
-}
+/** Lints one import as if it were written in the given file. */
+const importErrors = (filePath: string, importPath: string, ruleId: string) => ruleMessages(filePath, `import { probe } from '${importPath}';\nexport const used = probe;\n`, ruleId);
 /** The layer rules (no-restricted-imports). */
 const layerErrors = (filePath: string, importPath: string) => importErrors(filePath, importPath, 'no-restricted-imports');
 /** The module boundaries (typescript-eslint's copy of the rule). */

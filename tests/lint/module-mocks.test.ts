@@ -1,14 +1,8 @@
-import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
-import { projectPath } from '#server/project-path.js';
+import { ruleMessages } from './lint-probe.js';
 
-const eslint = new ESLint({ cwd: projectPath() });
 const PROBE = `import { vi } from 'vitest';\nvi.mock('react', () => ({}));\n`;
-
-async function syntaxErrors(filePath: string): Promise<string[]> {
-  const [result] = await eslint.lintText(PROBE, { filePath });
-  return result!.messages.filter((message) => message.ruleId === 'no-restricted-syntax').map((message) => message.message);
-}
+const syntaxErrors = (filePath: string) => ruleMessages(filePath, PROBE, 'no-restricted-syntax');
 
 describe('unit tests that replace modules run apart (vitest.config.ts)', () => {
   it('refuses vi.mock in a test file that shares its modules', async () => {
