@@ -568,6 +568,7 @@ function machine(): string {
 const fixed = (value: number, digits: number) => value.toFixed(digits);
 
 function report(run: DatabaseRun, when: Date, loadBefore: number[], databaseNote: string): string {
+  const onPostgres = databaseNote.startsWith('PostgreSQL');
   const lines = [
     `# Benchmark: ${run.label}, ${when.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
     '',
@@ -596,7 +597,7 @@ function report(run: DatabaseRun, when: Date, loadBefore: number[], databaseNote
       `| ${row.workload} | ${fixed(shop((m) => m.requestsPerSecond), 0)} | ${fixed(shop((m) => m.p50), 1)} / ${fixed(shop((m) => m.p99), 1)} | ${bareRate === undefined ? '–' : fixed(bareRate, 0)} | ${
         bareRate === undefined ? '–' : `${fixed(bare((m) => m.p50)!, 1)} / ${fixed(bare((m) => m.p99)!, 1)}`
       } | ${ratio === undefined ? '–' : `${ratio.toPrecision(2)}×`} | ${fixed(shop((m) => m.cpuMsPerRequest), 3)} | ${bareRate === undefined ? '–' : fixed(bare((m) => m.cpuMsPerRequest)!, 3)} | ${
-        databaseNote.startsWith('PostgreSQL') ? fixed(shop((m) => m.databaseCpuMsPerRequest), 3) : '–'
+        onPostgres ? fixed(shop((m) => m.databaseCpuMsPerRequest), 3) : '–'
       } | ${fixed(shop((m) => m.loadGeneratorCpuMsPerRequest), 3)} | ${fixed(shop((m) => m.machineBusy) * 100, 0)}% | ${fixed(
         Math.max(...row.shop.map((m) => m.peakRssMb)),
         0,
@@ -604,7 +605,7 @@ function report(run: DatabaseRun, when: Date, loadBefore: number[], databaseNote
     );
   }
   if (run.live) lines.push(...liveReport(run.live));
-  lines.push(...goalsReport(run, databaseNote.startsWith('PostgreSQL') ? 'postgresql' : 'pglite'));
+  lines.push(...goalsReport(run, onPostgres ? 'postgresql' : 'pglite'));
   return `${lines.join('\n')}\n`;
 }
 

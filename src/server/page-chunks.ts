@@ -43,8 +43,8 @@ export function withPageChunks(clientDir: string): (html: string, url: string) =
     linksByModule ??= readFile(path.join(clientDir, '.vite', 'manifest.json'), 'utf8').then(
       (text) => {
         const manifest = JSON.parse(text) as ViteManifest;
-        const links = (chunks: string[]) => chunks.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`).join('');
-        return new Map(Object.values(PAGE_MODULES).map((pageModule) => [pageModule, links(chunksBeyondEntry(manifest, pageModule))]));
+        const preloadTags = (chunks: string[]) => chunks.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`).join('');
+        return new Map(Object.values(PAGE_MODULES).map((pageModule) => [pageModule, preloadTags(chunksBeyondEntry(manifest, pageModule))]));
       },
       () => undefined,
     );
