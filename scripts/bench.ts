@@ -92,6 +92,10 @@ const ORDERS_AT_70_PERCENT_SHARE = 0.6;
 /** autocannon builds one request ahead on each connection, so an order run uses up to this many more customers than it places orders. */
 const CUSTOMERS = ORDERS + CONNECTIONS;
 const MAIN = projectPath('dist/node/server/main.js');
+/** The Node.js flags `npm start` gives the shop (package.json), so that the benchmark measures the shop as it is run. */
+const START_NODE_FLAGS = (JSON.parse(readFileSync(projectPath('package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
+  .split(' ')
+  .filter((word) => word.startsWith('--'));
 // Asked for as a browser asks, so that the shop may answer compressed where it compresses (the report names the encoding).
 const BROWSER_HEADERS = { 'accept-encoding': 'gzip, deflate, br', accept: '*/*' };
 
@@ -175,7 +179,7 @@ async function startShop(dataDir: string, databaseUrl: string | undefined, smtpU
   for (const name of ['DATABASE_URL', 'TAX_RATE', 'PRICES_INCLUDE_TAX', 'SHIPPING_FEE', 'SHOP_CURRENCY', 'SHOP_MODE', 'PAYMENT_METHODS', 'KEEP_SIMULATED_PAYMENTS', 'COD_FEE', 'ADMIN_EMAILS', 'ORDER_NOTIFY_EMAILS', 'ORDER_NOTIFY_LANGUAGE', 'SEED_DEMO', 'LOG_LEVEL']) delete environment[name];
   // BENCH_PROFILE_DIR: the shop writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
   const profileFlags = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE_DIR)}`] : [];
-  const child = spawn(process.execPath, [...profileFlags, MAIN], {
+  const child = spawn(process.execPath, [...START_NODE_FLAGS, ...profileFlags, MAIN], {
     cwd: projectPath(),
     env: {
       ...environment,
