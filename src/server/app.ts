@@ -80,6 +80,8 @@ export interface AppParts {
   pressureSampleMs?: number;
   /** Whether the courier jobs run by themselves (tests run their rounds instead). */
   courierJobsRunning?: boolean;
+  /** How long a catalogue state read stays current on PostgreSQL without a change notice (MAX_STALENESS_MS); a test of something else may lengthen it. */
+  catalogueMaxStalenessMs?: number;
 }
 
 declare module 'fastify' {
@@ -117,6 +119,7 @@ export async function buildApp({
   timeouts,
   pressureSampleMs,
   courierJobsRunning = true,
+  catalogueMaxStalenessMs,
 }: AppParts): Promise<FastifyInstance> {
   // Answers ready in memory go out before Fastify routes them (http/short-path.ts).
   const shortPath = new ShortPath();
@@ -206,7 +209,7 @@ export async function buildApp({
   app.decorate('sessionCache', new SessionCache());
   registerAuthRoutes(app, db, { mailer, texts: mailTexts }, config);
   const currencyAgrees = await registerCurrencyWatch(app, database, config.pricing.currency);
-  const catalogue = await registerCatalogRoutes(app, database, currencyAgrees);
+  const catalogue = await registerCatalogRoutes(app, database, { currencyAgrees, maxStalenessMs: catalogueMaxStalenessMs });
   registerCartRoutes(app, db);
   registerAddressRoutes(app, db);
   registerAccountRoutes(app, db, images);

@@ -43,6 +43,8 @@ export interface TestAppOptions {
   pressureSampleMs?: number;
   /** Lets the courier jobs run by themselves, as in a real server (tests otherwise run their rounds). */
   courierJobsRunning?: boolean;
+  /** How long a catalogue state read stays current on PostgreSQL without a change notice (1 s in the shop). */
+  catalogueMaxStalenessMs?: number;
 }
 
 type DatabaseTarget = 'pglite' | 'postgres';
@@ -122,7 +124,7 @@ export async function createTestApp(target: DatabaseTarget, environment: Record<
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PUBLIC_URL: 'http://shop.test', MAX_EVENT_LOOP_DELAY_MS: '0', ...environment });
   const database = options.database ?? (await openMigratedDatabase(databaseUrl));
   const images = productImagesFor(database, dataDir);
-  const app = await buildApp({ config, database, images, pages: builtPages(clientDir), devMailboxKey: TEST_MAILBOX_KEY, liveHeartbeatMs: options.liveHeartbeatMs, liveMaxVisitorStreams: options.liveMaxVisitorStreams, mailRetryBaseMs: options.mailRetryBaseMs, timeouts: options.timeouts, pressureSampleMs: options.pressureSampleMs, courierJobsRunning: options.courierJobsRunning ?? false });
+  const app = await buildApp({ config, database, images, pages: builtPages(clientDir), devMailboxKey: TEST_MAILBOX_KEY, liveHeartbeatMs: options.liveHeartbeatMs, liveMaxVisitorStreams: options.liveMaxVisitorStreams, mailRetryBaseMs: options.mailRetryBaseMs, timeouts: options.timeouts, pressureSampleMs: options.pressureSampleMs, courierJobsRunning: options.courierJobsRunning ?? false, catalogueMaxStalenessMs: options.catalogueMaxStalenessMs });
   await app.ready();
   return {
     app,

@@ -46,8 +46,8 @@ const SNAPSHOT = { isolationLevel: 'repeatable read', accessMode: 'read only' } 
  * Keeps the cache following the catalogue's changes for as long as the app runs: it trusts the change
  * notices, and distrusts its state after each request of this process that may have written.
  */
-export async function followCatalogueChanges(app: FastifyInstance, database: DatabaseHandle, cache: CatalogueCache): Promise<void> {
-  app.addHook('onClose', await cache.trustChangeNotices(database));
+export async function followCatalogueChanges(app: FastifyInstance, database: DatabaseHandle, cache: CatalogueCache, maxStalenessMs = MAX_STALENESS_MS): Promise<void> {
+  app.addHook('onClose', await cache.trustChangeNotices(database, maxStalenessMs));
   if (database.kind !== 'postgres') return;
   app.addHook('onSend', (request, _reply, payload, done) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') cache.distrust();

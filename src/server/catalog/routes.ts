@@ -22,10 +22,14 @@ const catalogueKey = (filter: CatalogueFilter) =>
  * `currencyAgrees`: false while the catalogue's currency is not the server's, when Fastify answers
  * (503 currency_changed). Returns the catalogue's prepared answers, which the live streams share.
  */
-export async function registerCatalogRoutes(app: FastifyInstance, database: DatabaseHandle, currencyAgrees: () => boolean = () => true): Promise<CatalogueCache> {
+export async function registerCatalogRoutes(
+  app: FastifyInstance,
+  database: DatabaseHandle,
+  { currencyAgrees = () => true, maxStalenessMs }: { currencyAgrees?: () => boolean; maxStalenessMs?: number } = {},
+): Promise<CatalogueCache> {
   // Every visitor is answered from the same few prepared answers (catalogue-cache.ts).
   const cache = new CatalogueCache(database.db);
-  await followCatalogueChanges(app, database, cache);
+  await followCatalogueChanges(app, database, cache, maxStalenessMs);
 
   /** ?category=nails&q=pearl&price=10-20&available=1&options=Shape:Almond&sort=price&page=2&lang=bg (lang: the language whose names sort=name follows), with the filters' counts. */
   app.get('/api/products', async (request, reply) => {
