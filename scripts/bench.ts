@@ -92,10 +92,10 @@ const ORDERS_AT_70_PERCENT_SHARE = 0.6;
 /** autocannon builds one request ahead on each connection, so an order run uses up to this many more customers than it places orders. */
 const CUSTOMERS = ORDERS + CONNECTIONS;
 const MAIN = projectPath('dist/node/server/main.js');
-/** The Node.js flags `npm start` gives the shop (package.json), so that the benchmark measures the shop as it is run. */
-const START_NODE_FLAGS = (JSON.parse(readFileSync(projectPath('package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
-  .split(' ')
-  .filter((word) => word.startsWith('--'));
+/** The environment (NAME=value before the command) and the Node.js flags that `npm start` gives the shop (package.json), so that the benchmark measures the shop as it is run. */
+const START_WORDS = (JSON.parse(readFileSync(projectPath('package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ');
+const START_ENVIRONMENT = Object.fromEntries(START_WORDS.filter((word) => /^[A-Z_]+=/.test(word)).map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]));
+const START_NODE_FLAGS = START_WORDS.filter((word) => word.startsWith('--'));
 // Asked for as a browser asks, so that the shop may answer compressed where it compresses (the report names the encoding).
 const BROWSER_HEADERS = { 'accept-encoding': 'gzip, deflate, br', accept: '*/*' };
 
@@ -174,7 +174,7 @@ async function stop(child: ChildProcess): Promise<void> {
 async function startShop(dataDir: string, databaseUrl: string | undefined, smtpUrl: string): Promise<Target & { startSeconds: number }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const environment: NodeJS.ProcessEnv = { ...process.env };
+  const environment: NodeJS.ProcessEnv = { ...process.env, ...START_ENVIRONMENT };
   // The shop runs on its defaults (the specification's prices, the demo catalogue), whatever this shell exports.
   for (const name of ['DATABASE_URL', 'TAX_RATE', 'PRICES_INCLUDE_TAX', 'SHIPPING_FEE', 'SHOP_CURRENCY', 'SHOP_MODE', 'PAYMENT_METHODS', 'KEEP_SIMULATED_PAYMENTS', 'COD_FEE', 'ADMIN_EMAILS', 'ORDER_NOTIFY_EMAILS', 'ORDER_NOTIFY_LANGUAGE', 'SEED_DEMO', 'LOG_LEVEL']) delete environment[name];
   // BENCH_PROFILE_DIR: the shop writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
