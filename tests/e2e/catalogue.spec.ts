@@ -253,6 +253,39 @@ test('a visitor’s heart stays in her browser, joins her account when she signs
   await otherDevice.context().close();
 });
 
+test('a heart brought in at sign-in shows while it joins her account, and stays once it has', async ({ page, inbox }) => {
+  const heart = (name: string) => page.getByRole('button', { name: `Favourite: ${name}` });
+  await page.goto('/');
+  const name = (await cardNames(page).nth(2).textContent())!;
+  await heart(name).click();
+  await expect(heart(name)).toHaveAttribute('aria-pressed', 'true');
+
+  // The merge into her account waits (a busy server, a lost connection): her heart shows meanwhile.
+  let mergeSent!: () => void;
+  const mergeWaiting = new Promise<void>((resolve) => (mergeSent = resolve));
+  let releaseMerge!: () => void;
+  const mergeReleased = new Promise<void>((resolve) => (releaseMerge = resolve));
+  await page.route(
+    '**/api/favourites/merge',
+    async (route) => {
+      mergeSent();
+      await mergeReleased;
+      await route.fallback();
+    },
+    { times: 1 },
+  );
+  await signIn(page, inbox, uniqueEmail('joining'));
+  await mergeWaiting;
+  await expect(page.getByRole('banner').getByRole('button', { name: 'Log out' })).toBeVisible();
+  await expect(heart(name)).toHaveAttribute('aria-pressed', 'true');
+  const merged = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/favourites/merge');
+  releaseMerge();
+  expect((await merged).status()).toBe(200);
+  await expect(heart(name)).toHaveAttribute('aria-pressed', 'true');
+  await page.reload();
+  await expect(heart(name)).toHaveAttribute('aria-pressed', 'true');
+});
+
 test('a product page shows its gallery, used by keyboard and touch, its texts, and adds to the cart', async ({ page, adminApi, inbox }, testInfo) => {
   const name = `Zz Gallery Set ${Date.now().toString(36)}`;
   let product = await createProduct(adminApi, name, '31.50', 4);
@@ -477,3 +510,5 @@ test('the categories and the Filters button hold their place while the catalogue
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   expect(await page.evaluate(() => (window as unknown as { layoutShifts: number }).layoutShifts)).toBe(0);
 });
+
+

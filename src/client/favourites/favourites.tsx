@@ -50,6 +50,23 @@ export function FavouritesProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => setPending(email ? readPendingFavourites(email) : {}), [email]);
 
+  /**
+   * Shows the account's list as a change left it. A read of the list sent before the change was
+   * written may still be on its way (the first read as she signs in, say): it is cancelled first, or
+   * its older answer would land after this one and take the change off the screen. Without a list
+   * to change, the list is read again.
+   */
+  const showChanged = useCallback(
+    async (accountEmail: string, change: (current: FavouritesResponse | undefined) => FavouritesResponse | undefined) => {
+      const queryKey = queryKeys.favourites(accountEmail);
+      await queryClient.cancelQueries({ queryKey });
+      const changed = change(queryClient.getQueryData<FavouritesResponse>(queryKey));
+      if (changed) queryClient.setQueryData(queryKey, changed);
+      else void queryClient.invalidateQueries({ queryKey });
+    },
+    [queryClient],
+  );
+
   const choose = useCallback(
     (change: (current: PendingFavourites) => PendingFavourites) => {
       if (!email) return;
@@ -70,8 +87,8 @@ export function FavouritesProvider({ children }: { children: ReactNode }) {
         if (productId === undefined) return;
         try {
           await requestJson(`/api/favourites/${productId}`, { method: favourite ? 'PUT' : 'DELETE' });
-          queryClient.setQueryData<FavouritesResponse>(queryKeys.favourites(email), (current) =>
-            current ? { productIds: favourite ? [productId, ...withoutId(current.productIds, productId)] : withoutId(current.productIds, productId) } : current,
+          await showChanged(email, (current) =>
+            current ? { productIds: favourite ? [productId, ...withoutId(current.productIds, productId)] : withoutId(current.productIds, productId) } : undefined,
           );
         } catch (error) {
           // Offline or the server away: it waits for the connection. A refusal (a product since
@@ -89,7 +106,7 @@ export function FavouritesProvider({ children }: { children: ReactNode }) {
     } finally {
       sending.current = false;
     }
-  }, [email, queryClient, choose, t]);
+  }, [email, showChanged, choose, t]);
 
   // Waiting hearts go when the connection comes back and when this customer signs in here.
   useEffect(() => {
@@ -101,18 +118,21 @@ export function FavouritesProvider({ children }: { children: ReactNode }) {
     if (!email || !online || visitorIds.length === 0) return;
     const brought = visitorIds;
     void requestJson<FavouritesResponse>('/api/favourites/merge', { method: 'POST', body: JSON.stringify({ productIds: brought.slice(0, 100) }) })
-      .then((merged) => {
-        queryClient.setQueryData(queryKeys.favourites(email), merged);
+      .then(async (merged) => {
+        await showChanged(email, () => merged);
         writeVisitorFavourites([]);
         setVisitorIds([]);
       })
       .catch(() => {
         // Kept in the browser for the next sign-in or page load.
       });
-  }, [email, online, visitorIds, queryClient]);
+  }, [email, online, visitorIds, showChanged]);
 
   const value = useMemo<Favourites>(() => {
-    const kept = email ? (account.data?.productIds ?? []) : visitorIds;
+    // A visitor's hearts brought in at sign-in show until they have joined the account's (the merge
+    // may wait for the connection, or fail and wait for the next page load).
+    const accountIds = account.data?.productIds ?? [];
+    const kept = email ? [...accountIds, ...visitorIds.filter((productId) => !accountIds.includes(productId))] : visitorIds;
     // Hearts still to be sent count already: added ones first, as the newest.
     const added = Object.entries(pending).flatMap(([productId, favourite]) => (favourite && !kept.includes(productId) ? [productId] : []));
     const ids = [...added, ...kept.filter((productId) => pending[productId] !== false)];
@@ -127,6 +147,12 @@ export function FavouritesProvider({ children }: { children: ReactNode }) {
           writeVisitorFavourites(next);
           setVisitorIds(next);
           return;
+        }
+        // One still waiting to join the account is taken off here too, or the merge would bring it back.
+        if (!favourite && visitorIds.includes(productId)) {
+          const next = withoutId(visitorIds, productId);
+          writeVisitorFavourites(next);
+          setVisitorIds(next);
         }
         choose((current) => ({ ...current, [productId]: favourite }));
         void sendPending();
