@@ -44,6 +44,6 @@ describe.skipIf(!testsEmbeddedDatabase)('The embedded database on a new DATA_DIR
     const [settings] = await rows(
       sql`select current_setting('shared_buffers') as shared_buffers, current_setting('max_connections') as max_connections, current_setting('maintenance_work_mem') as maintenance_work_mem`,
     );
-    expect(settings).toEqual({ shared_buffers: '16MB', max_connections: '10', maintenance_work_mem: '16MB' });
+    expect(settings).toEqual({ shared_buffers: '8MB', max_connections: '10', maintenance_work_mem: '16MB' });
   });
 });
