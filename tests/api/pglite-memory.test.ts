@@ -40,6 +40,11 @@ describe.skipIf(!testsEmbeddedDatabase)('The embedded database on a new DATA_DIR
     expect(row).toEqual({ products: 0 });
   });
 
+  it("holds the shop's database alone, without initdb's templates, which each new folder would copy", async () => {
+    expect(await rows(sql`select datname from pg_database order by datname`)).toEqual([{ datname: 'postgres' }]);
+    expect((await readdir(path.join(dataDir, 'db', 'base'))).length).toBe(1);
+  });
+
   it('runs PostgreSQL with the small memory settings, not those initdb wrote', async () => {
     const [settings] = await rows(
       sql`select current_setting('shared_buffers') as shared_buffers, current_setting('max_connections') as max_connections, current_setting('maintenance_work_mem') as maintenance_work_mem`,
