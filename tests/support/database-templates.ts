@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import * as tar from 'tar';
 import type { TestProject } from 'vitest/node';
-import { emptyDatabaseTarball, openDatabase, unpackDatabase } from '#server/db/client.js';
+import { openDatabase, saveEmptyDatabase } from '#server/db/client.js';
 import { dropLeftoverDatabases } from './leftover-databases.mjs';
 
 /*
@@ -16,10 +17,10 @@ import { dropLeftoverDatabases } from './leftover-databases.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** A file holding a migrated PGlite data directory (PGlite's dumpDataDir), for loadDataDir. */
-    pgliteSnapshot: string;
-    /** The same data directory unpacked, for a server process's new DATA_DIR to copy. */
+    /** A migrated, closed PGlite data directory, for a server process's new DATA_DIR to copy. */
     pgliteSnapshotFolder: string;
+    /** The same data directory as a tarball, for loadDataDir. */
+    pgliteSnapshot: string;
     /** A migrated database on TEST_DATABASE_URL's server, for CREATE DATABASE ... TEMPLATE; absent without that server. */
     postgresTemplate?: string;
   }
@@ -39,9 +40,9 @@ export default async function setupDatabaseTemplates(project: TestProject): Prom
     const snapshotFile = path.join(folder, 'migrated-pglite.tar');
     const snapshotFolder = path.join(folder, 'migrated-pglite');
     const savePgliteSnapshot = async () => {
-      const tarball = await emptyDatabaseTarball();
-      await writeFile(snapshotFile, Buffer.from(await tarball.arrayBuffer()));
-      await unpackDatabase(tarball, snapshotFolder);
+      await saveEmptyDatabase(snapshotFolder);
+      // Entries named from the folder's root, as PGlite's loadDataDir unpacks them (under its data directory).
+      await tar.create({ cwd: snapshotFolder, file: snapshotFile, portable: true }, await readdir(snapshotFolder));
     };
     // PGlite's work is in this process, PostgreSQL's on its server: they can go on at once.
     await Promise.all([savePgliteSnapshot(), serverUrl && templateName ? createPostgresTemplate(serverUrl, templateName) : undefined]);

@@ -2,9 +2,6 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { PGlite, types, type Transaction as PgliteTransaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -13,7 +10,6 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import * as tar from 'tar';
 import { keepPrivate } from '#server/private-files.js';
 import { projectPath } from '#server/project-path.js';
 import { lockDataDir } from './data-dir-lock.js';
@@ -54,7 +50,7 @@ export { DataDirInUseError } from './data-dir-lock.js';
 export type DatabaseLocation =
   | { databaseUrl: string }
   | { dataDir: string }
-  /** snapshot: a data directory saved by PGlite's dumpDataDir to start from (tests start from a migrated one); the migrations still run. */
+  /** snapshot: a tarball of a data directory (PGlite's loadDataDir) to start from (tests start from a migrated one); the migrations still run. */
   | { inMemory: true; snapshot?: Blob };
 
 const migrationsFolder = projectPath('src/server/db/migrations');
@@ -242,51 +238,30 @@ async function copyBuiltEmptyDatabase(databaseDir: string): Promise<void> {
 }
 
 /**
- * An empty, migrated embedded database as PGlite's tarball of its data directory (dumpDataDir).
- * Without initdb's template databases: the shop has one database and never creates another, and they
- * were half the folder's files, each of which a new DATA_DIR and every test database copied.
+ * Writes a migrated, empty embedded database folder: by default where a new DATA_DIR starts from
+ * (the build calls it through scripts/save-empty-database.mjs); the tests' databases start from one
+ * too. It is written beside the folder and renamed, so that a folder of that name is always a whole
+ * database, and closed, so that a start from it has no crash recovery to run (a copy of a running
+ * database's files, as PGlite's dumpDataDir takes, has). Without initdb's template databases: the
+ * shop has one database and never creates another, and they were half the folder's files, each of
+ * which every new DATA_DIR copied.
  */
-export async function emptyDatabaseTarball(): Promise<Blob> {
-  const client = new PGlite({ extensions: { pg_trgm } });
+export async function saveEmptyDatabase(folder = emptyDatabaseFolder()): Promise<string> {
+  const creating = `${folder}.creating`;
+  await rm(creating, { recursive: true, force: true });
+  await mkdir(creating, { recursive: true, mode: 0o700 });
+  const client = new PGlite(creating, { extensions: { pg_trgm } });
   try {
     await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
     for (const template of ['template0', 'template1']) {
       await client.exec(`alter database ${template} is_template false`);
       await client.exec(`drop database ${template}`);
     }
-    await client.exec('checkpoint');
-    // Uncompressed: a plain tarball loads faster than a gzipped one.
-    return await client.dumpDataDir('none');
   } finally {
     await client.close();
   }
-}
-
-/**
- * Unpacks a database tarball (dumpDataDir's) into a folder that does not exist yet: beside it first,
- * then renamed, so that a folder of that name is always a whole database.
- */
-export async function unpackDatabase(tarball: Blob, folder: string): Promise<void> {
-  const unpacking = `${folder}.unpacking`;
-  await rm(unpacking, { recursive: true, force: true });
-  await mkdir(unpacking, { recursive: true, mode: 0o700 });
-  // dumpDataDir names its entries from the root (/base/...), which tar reports, and unpacks under cwd,
-  // as information; anything else it only warns of (an entry it could not write) fails.
-  const problems: string[] = [];
-  await pipeline(Readable.fromWeb(tarball.stream() as NodeReadableStream<Uint8Array>), tar.extract({ cwd: unpacking, onwarn: (code, message) => void (code === 'TAR_ENTRY_INFO' || problems.push(message)) }));
-  if (problems.length > 0) throw new Error(`Could not unpack the database into ${folder}: ${problems.join('; ')}`);
-  await rename(unpacking, folder);
-}
-
-/**
- * Writes a migrated, empty embedded database folder: by default where a new DATA_DIR starts from
- * (the build calls it through scripts/save-empty-database.mjs); the tests' server processes start
- * from one too.
- */
-export async function saveEmptyDatabase(folder = emptyDatabaseFolder()): Promise<string> {
-  const tarball = await emptyDatabaseTarball();
   await rm(folder, { recursive: true, force: true });
-  await unpackDatabase(tarball, folder);
+  await rename(creating, folder);
   return folder;
 }
 
