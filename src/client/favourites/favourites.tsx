@@ -40,6 +40,11 @@ export function FavouritesProvider({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const [refusal, setRefusal] = useState<string | null>(null);
   const refusalShown = useCallback(() => setRefusal(null), []);
+  /** The visitor's hearts, kept in this browser and shown. */
+  const keepVisitorIds = useCallback((next: string[]) => {
+    writeVisitorFavourites(next);
+    setVisitorIds(next);
+  }, []);
 
   const account = useQuery({
     queryKey: queryKeys.favourites(email ?? ''),
@@ -120,13 +125,12 @@ export function FavouritesProvider({ children }: { children: ReactNode }) {
     void requestJson<FavouritesResponse>('/api/favourites/merge', { method: 'POST', body: JSON.stringify({ productIds: brought.slice(0, 100) }) })
       .then(async (merged) => {
         await showChanged(email, () => merged);
-        writeVisitorFavourites([]);
-        setVisitorIds([]);
+        keepVisitorIds([]);
       })
       .catch(() => {
         // Kept in the browser for the next sign-in or page load.
       });
-  }, [email, online, visitorIds, showChanged]);
+  }, [email, online, visitorIds, showChanged, keepVisitorIds]);
 
   const value = useMemo<Favourites>(() => {
     // A visitor's hearts brought in at sign-in show until they have joined the account's (the merge
@@ -143,22 +147,16 @@ export function FavouritesProvider({ children }: { children: ReactNode }) {
       isFavourite: (productId) => held.has(productId),
       setFavourite(productId, favourite) {
         if (!email) {
-          const next = favourite ? [productId, ...withoutId(visitorIds, productId)] : withoutId(visitorIds, productId);
-          writeVisitorFavourites(next);
-          setVisitorIds(next);
+          keepVisitorIds(favourite ? [productId, ...withoutId(visitorIds, productId)] : withoutId(visitorIds, productId));
           return;
         }
         // One still waiting to join the account is taken off here too, or the merge would bring it back.
-        if (!favourite && visitorIds.includes(productId)) {
-          const next = withoutId(visitorIds, productId);
-          writeVisitorFavourites(next);
-          setVisitorIds(next);
-        }
+        if (!favourite && visitorIds.includes(productId)) keepVisitorIds(withoutId(visitorIds, productId));
         choose((current) => ({ ...current, [productId]: favourite }));
         void sendPending();
       },
     };
-  }, [email, account.data, visitorIds, pending, choose, sendPending]);
+  }, [email, account.data, visitorIds, pending, choose, sendPending, keepVisitorIds]);
 
   return (
     <FavouritesContext.Provider value={value}>
