@@ -52,8 +52,26 @@ export function isWorkingDay(isoDate: string): boolean {
   return weekday !== 0 && weekday !== 6 && !HOLIDAYS.has(isoDate);
 }
 
+/**
+ * Answers already counted, by date and days: every cart line and page asks again for the few lead
+ * times of the catalogue, and counting walks the calendar a day at a time.
+ */
+const alreadyCounted = new Map<string, string>();
+
 /** The date `days` working days after `isoDate` (the day itself not counted); 0 days is the next working day from it on. */
 export function addWorkingDays(isoDate: string, days: number): string {
+  const key = `${isoDate}+${days}`;
+  let date = alreadyCounted.get(key);
+  if (date === undefined) {
+    date = countWorkingDays(isoDate, days);
+    // Dates move on, so old answers are dropped now and then rather than kept for ever.
+    if (alreadyCounted.size >= 1_000) alreadyCounted.clear();
+    alreadyCounted.set(key, date);
+  }
+  return date;
+}
+
+function countWorkingDays(isoDate: string, days: number): string {
   let date = isoDate;
   while (!isWorkingDay(date)) date = nextDay(date);
   for (let counted = 0; counted < days; ) {

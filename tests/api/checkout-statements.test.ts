@@ -42,7 +42,7 @@ async function statementsDuring(work: () => Promise<unknown>): Promise<string[][
   return [...byConnection.values()];
 }
 
-describe.skipIf(!process.env.TEST_DATABASE_URL)('the checkout’s round trips [postgres]', () => {
+describe.skipIf(!process.env.TEST_DATABASE_URL)('the checkout’s and the cart’s round trips [postgres]', () => {
   let testApp: TestApp;
   beforeAll(async () => {
     testApp = await createTestApp('postgres');
@@ -93,5 +93,29 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the checkout’s round trips [p
     const transaction = checkout!.slice(checkout!.findIndex((statement) => /^begin$/i.test(statement)));
     expect(transaction.at(-1), transaction.join('\n')).toMatch(/^commit$/i);
     expect(transaction.length, transaction.join('\n')).toBeLessThanOrEqual(CHECKOUT_STATEMENTS_WITH_OPTIONS);
+  });
+
+  it('adds a piece sold as it is in one statement, outside any transaction, and a piece with options in a transaction', async () => {
+    const shape = { id: 'shape', name: { en: 'Shape', bg: 'Форма' }, values: [{ id: 'oval', name: { en: 'Oval', bg: 'Овал' }, priceDeltaMinor: 0 }] };
+    const [plain, withOptions] = await testApp.database.db
+      .insert(products)
+      .values([testProduct({ name: 'One Trip Set', priceMinor: 1200, stock: 5 }), { ...testProduct({ name: 'Shaped Set', priceMinor: 1300 }), optionGroups: [shape] }])
+      .returning({ id: products.id });
+    const cookie = await signIn(testApp, 'cart-round-trips@example.com');
+    const add = (id: string, productId: string, choices?: unknown) =>
+      testApp.app.inject({ method: 'POST', url: '/api/cart/operations', headers: { cookie }, payload: { operations: [{ id, type: 'add', productId, choices }] } });
+    // The session is read once and then kept by the process.
+    expect((await add('warm-up-add', plain!.id)).json().outcomes[0].outcome).toBe('applied');
+
+    const cartStatements = async (work: () => Promise<unknown>) => (await statementsDuring(work)).flat().filter((statement) => /cart/i.test(statement) || /^(begin|commit)$/i.test(statement));
+    let answer: Awaited<ReturnType<typeof add>> | undefined;
+    const plainStatements = await cartStatements(async () => (answer = await add('one-trip-add', plain!.id)));
+    expect(plainStatements, plainStatements.join('\n')).toHaveLength(1);
+    expect(plainStatements[0]).toMatch(/cart_add_plain_piece/);
+    expect(answer!.json().items.map((line: { quantity: number }) => line.quantity)).toEqual([2]);
+
+    const optionStatements = await cartStatements(() => add('with-options-add', withOptions!.id, { options: { shape: 'oval' }, sizes: null, answers: {} }));
+    expect(optionStatements[0]).toMatch(/^begin$/i);
+    expect(optionStatements.at(-1)).toMatch(/^commit$/i);
   });
 });

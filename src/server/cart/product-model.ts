@@ -37,10 +37,3 @@ export function countedCombination(model: Pick<ProductModel, 'optionGroups' | 's
   return model.stockMode === 'combination' && model.optionGroups.length > 0 ? combinationKey(model.optionGroups, choices.options) : null;
 }
 
-/**
- * The combination key of a cart line's stored choices, in SQL, matching combinationKey: the chosen
- * value of each of the product's groups, in group order, joined by '/'.
- */
-export const combinationKeySql = (line: string, product: string) =>
-  `(select string_agg(coalesce(${line}.choices->'options'->>(grp.value->>'id'), ''), '/' order by grp.position)
-    from jsonb_array_elements(${product}.option_groups) with ordinality as grp(value, position))`;

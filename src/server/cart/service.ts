@@ -24,29 +24,17 @@ import { GIFT_CARD_CATEGORY } from '#shared/catalog.js';
 import type { Database, Executor } from '#server/db/client.js';
 import { appliedCartOperations, cartItems, productCombinations, products } from '#server/db/schema.js';
 import { PreparedStatement } from '#server/db/prepared.js';
-import { inTransaction, lockSubject } from '#server/db/transaction.js';
+import { databaseErrorCode, inTransaction, lockSubject, retriedOnce } from '#server/db/transaction.js';
 import { HttpError } from '#server/http/errors.js';
 import { changeNotice } from '#server/notices/live-hub.js';
-import { combinationKeySql, countedCombination, modelColumns, modelOfRow, type ModelColumnsRow } from './product-model.js';
+import { countedCombination, modelColumns, modelOfRow, type ModelColumnsRow } from './product-model.js';
 import { readSizeChart } from '#server/catalog/size-chart.js';
 
 /** Operation ids older than this may be forgotten: no browser replays a queue that old. */
 const OPERATION_MEMORY_DAYS = 30;
 
-/**
- * The cart's lines with the products' current names, prices, models and counts, oldest first ($1:
- * the user). A line of a product counting per combination brings its combination's row, absent when
- * that combination is no longer sold.
- */
-const CART_LINES = `
-  select line.id, line.product_id, product.slug, product.name_en, product.name_bg, line.price_minor as added_price_minor,
-    line.quantity, product.stock, product.personalised, product.hygiene_sealed, product.category, line.added_at, line.choices::text as choices, line.choice_key, ${modelColumns('product')},
-    combination.key as combination_key, combination.stock as combination_stock
-  from cart_items line join products product on product.id = line.product_id
-    left join product_combinations combination on product.stock_mode = 'combination' and combination.product_id = product.id
-      and combination.key = ${combinationKeySql('line', 'product')}
-  where line.user_id = $1::uuid
-  order by line.added_at, line.id`;
+/** The cart's lines with the products' current names, prices, models and counts, oldest first ($1: the user; cart_lines in migration 0036). */
+const CART_LINES = 'select * from cart_lines($1::uuid) line order by line.added_at, line.id';
 
 interface CartLineRow extends ModelColumnsRow {
   [column: string]: unknown;
@@ -134,13 +122,19 @@ export async function getCart(db: Database, userId: string, tx: Executor = db): 
  * it commits. Operations on one cart, and checkouts of it, take turns, so each sees the cart the one
  * before left.
  *
- * Cart additions are the shop's busiest writes, so each operation on a product sold as it is is one
- * prepared statement (see applyOperation) and the cart is read back in the statement that forgets
- * old operation ids: adding a piece costs the cart's lock, two statements and the transaction's
- * begin and commit. A product with options, sizes or questions costs one more statement, which reads
+ * Cart additions are the shop's busiest writes, so a single addition or new quantity of a product
+ * sold as it is takes one round trip, a call of a database function that takes the lock, makes the
+ * change and reads the cart back (applyPlainPieceChange). Otherwise each operation on a product sold
+ * as it is is one statement in a transaction, and the cart is read back in the statement that forgets
+ * old operation ids; a product with options, sizes or questions costs one more statement, which reads
  * its model to check the choices (and the size chart, for a sized one).
  */
 export async function applyCartOperations(db: Database, userId: string, operations: readonly CartOperation[]): Promise<CartOperationsResponse> {
+  const [operation] = operations;
+  if (operations.length === 1 && operation && isPlainPieceChange(operation)) {
+    const response = await applyPlainPieceChange(db, userId, operation);
+    if (response) return response;
+  }
   return inTransaction(db, async (tx) => {
     await lockSubject(tx, 'cart', userId);
     const readChart = chartReader(tx);
@@ -151,12 +145,35 @@ export async function applyCartOperations(db: Database, userId: string, operatio
       outcomes.push({ id: operation.id, ...result });
       if (result.outcome === 'applied' && operation.type !== 'remove') added = true;
     }
-    const forgetBefore = new Date(Date.now() - OPERATION_MEMORY_DAYS * 24 * 60 * 60 * 1000);
-    const items = await toCartItems(await cartLinesForgettingOperations.run(db, tx, [userId, forgetBefore.toISOString()]), readChart);
+    const items = await toCartItems(await cartLinesForgettingOperations.run(db, tx, [userId, forgetOperationsBefore()]), readChart);
     // Refused after the writes, the request rolls them back, and their notices with them.
-    if (added && pieceCount(items) > MAX_CART_PIECES) throw new HttpError(409, 'cart_full', `A cart holds at most ${MAX_CART_PIECES} items.`);
+    if (added && pieceCount(items) > MAX_CART_PIECES) throw cartFull();
     return { items, outcomes };
   });
+}
+
+const forgetOperationsBefore = () => new Date(Date.now() - OPERATION_MEMORY_DAYS * 24 * 60 * 60 * 1000).toISOString();
+const cartFull = () => new HttpError(409, 'cart_full', `A cart holds at most ${MAX_CART_PIECES} items.`);
+
+/** An addition or a new quantity for a line without choices: the cart's busiest operation, which one call can do. */
+const isPlainPieceChange = (operation: CartOperation): operation is Extract<CartOperation, { type: 'add' | 'set' }> =>
+  operation.type !== 'remove' && !(operation.type === 'set' && operation.quantity === 0) && choiceKey(operation.choices ?? NO_CHOICES) === '';
+
+/**
+ * A piece sold as it is, added or its line set, in one round trip; null, having done nothing, when the
+ * product has options, sizes or questions, whose choices applyOperation checks first.
+ */
+async function applyPlainPieceChange(db: Database, userId: string, operation: Extract<CartOperation, { type: 'add' | 'set' }>): Promise<CartOperationsResponse | null> {
+  const { channel, payload } = changeNotice(userId, 'cart');
+  const quantity = operation.type === 'set' ? operation.quantity : null;
+  const values = [userId, operation.id, operation.productId, quantity, channel, payload, forgetOperationsBefore(), MAX_CART_PIECES];
+  const [row] = await retriedOnce(() => addPlainPiece.run(db, db, values)).catch((error: unknown) => {
+    // The call raised after the change, which was undone with its notice.
+    throw databaseErrorCode(error) === CART_FULL_SQLSTATE ? cartFull() : error;
+  });
+  if (!row || row.modelled || row.lines === null) return null;
+  const items = await toCartItems(JSON.parse(row.lines) as CartLineRow[], chartReader(db));
+  return { items, outcomes: [{ id: operation.id, ...outcomeOf(row, null) }] };
 }
 
 /** Records the operation id ($1: the user, $2: the id); returns it only when it is new. */
@@ -189,63 +206,28 @@ interface LineChangeRow extends OperationRow {
 }
 
 /**
- * Adds a piece ($4 null) or sets the quantity ($4) of the product $3 with the choices $7 (their key
- * $8) in the cart of $1, under the operation id $2, announcing the change with pg_notify($5, $6). A
- * new line remembers the unit price $9 (null: the product's price). With $12 = 1 the statement is for
- * a product sold as it is, and does nothing (answering `modelled`) for one that is not, whose choices
- * the caller checks first.
- *
- * The product is read with a key-share lock, so that a deletion waits until the cart's transaction
- * ends; so is the combination $10 whose count the line draws on (null: the product's count). The
- * line is written only within that count, which the cart's other lines drawing on it share (those
- * holding $11 pieces; null: the other lines of the product), or when it shrinks (a count lowered
- * since is kept, not raised). The cart's lock, taken before, makes the lines it reads the latest.
+ * Adds a piece ($4 null) or sets the quantity ($4) of the product $3 with the choices $7 (their key $8)
+ * in the cart of $1, under the operation id $2, within the count it draws on (see cart_change_line in
+ * migration 0036, which says how).
  */
 const changeLine = new PreparedStatement<LineChangeRow>(
   'cart_change_line',
-  `with product as (
-    select id, name_en, name_bg, price_minor, stock, option_groups = '[]'::jsonb and not sized and questions = '[]'::jsonb as plain
-    from products where id = $3::uuid
-    for key share
-  ),
-  modelled as (select from product where not plain and $12::integer = 1),
-  fresh as (
-    insert into applied_cart_operations (user_id, operation_id)
-    select $1::uuid, $2::text where not exists (select from modelled)
-    on conflict do nothing
-    returning operation_id
-  ),
-  combination as (
-    select stock from product_combinations
-    where product_id = $3::uuid and key = $10::text and exists (select from fresh)
-    for key share
-  ),
-  asked as (
-    select product.id, product.name_en, product.name_bg, product.price_minor,
-      coalesce(line.quantity, 0) as held, coalesce($4::integer, coalesce(line.quantity, 0) + 1) as wanted,
-      coalesce($11::integer, (select sum(other.quantity) from cart_items other
-        where other.user_id = $1::uuid and other.product_id = product.id and md5(other.choice_key) <> md5($8::text)), 0)::integer as others,
-      case when $10::text is null then product.stock else (select stock from combination) end as stock,
-      $10::text is null or exists (select from combination) as on_sale
-    from product left join cart_items line on line.user_id = $1::uuid and line.product_id = product.id and md5(line.choice_key) = md5($8::text)
-    where exists (select from fresh)
-  ),
-  written as (
-    insert into cart_items (user_id, product_id, name, price_minor, quantity, choices, choice_key, added_at)
-    select $1::uuid, id, case when name_en <> '' then name_en else name_bg end, coalesce($9::integer, price_minor), wanted, $7::jsonb, $8::text,
-      -- Later than the cart's newest line, so that lines keep the order they were added in even
-      -- where the clock has not moved on since (PGlite's clock counts whole milliseconds).
-      greatest(clock_timestamp(), (select max(added_at) + interval '1 microsecond' from cart_items where user_id = $1::uuid))
-    from asked
-    where wanted <= held or (on_sale and (stock is null or others + wanted <= stock))
-    on conflict (user_id, product_id, (md5(choice_key))) do update set quantity = excluded.quantity
-    returning id
-  ),
-  notice as (select pg_notify($5::text, $6::text) from written)
-  select exists (select from fresh) as fresh, exists (select from modelled) as modelled, exists (select from written) as changed, (select count(*) from notice) as notices,
-    asked.id as product_id, asked.name_en, asked.name_bg, asked.stock, asked.others, asked.wanted, asked.on_sale
-  from (select) as request left join asked on true`,
+  'select * from cart_change_line($1::uuid, $2::text, $3::uuid, $4::integer, $5::text, $6::text, $7::jsonb, $8::text, $9::integer, $10::text, $11::integer, $12::boolean)',
 );
+
+interface PlainPieceRow extends LineChangeRow {
+  /** JSON of the cart's lines after the change (CartLineRow), null when the product is modelled. */
+  lines: string | null;
+}
+
+/** The lock, the change, the forgetting of old operation ids and the cart read back, in one call (cart_add_plain_piece, migration 0036). */
+const addPlainPiece = new PreparedStatement<PlainPieceRow>(
+  'cart_add_plain_piece',
+  'select * from cart_add_plain_piece($1::uuid, $2::text, $3::uuid, $4::integer, $5::text, $6::text, $7::timestamptz, $8::integer)',
+);
+
+/** What cart_add_plain_piece raises when the change would take the cart past MAX_CART_PIECES. */
+const CART_FULL_SQLSTATE = 'CARTF';
 
 interface LineModelRow extends ModelColumnsRow {
   [column: string]: unknown;
@@ -311,7 +293,7 @@ async function applyOperation(db: Database, tx: Executor, userId: string, operat
   }
   const quantity = operation.type === 'set' ? operation.quantity : null;
   const change = (target: LineTarget, plainOnly: boolean) =>
-    changeLine.run(db, tx, [userId, operation.id, operation.productId, quantity, channel, payload, JSON.stringify(target.choices), target.key, target.priceMinor, target.combination, target.others, plainOnly ? 1 : 0]);
+    changeLine.run(db, tx, [userId, operation.id, operation.productId, quantity, channel, payload, JSON.stringify(target.choices), target.key, target.priceMinor, target.combination, target.others, plainOnly]);
   if (sentKey === '') {
     const [row] = await change(PLAIN_TARGET, true);
     if (row && !row.modelled) return outcomeOf(row, null);

@@ -22,10 +22,13 @@ describe('PreparedStatement on PGlite', () => {
   });
 
   it('hands every value over unchanged, quotes and backslashes included', async () => {
-    const echo = new PreparedStatement<{ text: string; number: number; nothing: string | null }>('test_echo', 'select $1::text as text, $2::integer as number, $3::text as nothing');
+    const echo = new PreparedStatement<{ text: string; number: number; nothing: string | null; flag: boolean }>(
+      'test_echo',
+      'select $1::text as text, $2::integer as number, $3::text as nothing, $4::boolean as flag',
+    );
     const tricky = `it's a \\'quoted'\\ value'); drop table users; --`;
-    expect(await echo.run(database.db, database.db, [tricky, -7, null])).toEqual([{ text: tricky, number: -7, nothing: null }]);
-    expect(await echo.run(database.db, database.db, ['again', 0, 'x'])).toEqual([{ text: 'again', number: 0, nothing: 'x' }]);
+    expect(await echo.run(database.db, database.db, [tricky, -7, null, true])).toEqual([{ text: tricky, number: -7, nothing: null, flag: true }]);
+    expect(await echo.run(database.db, database.db, ['again', 0, 'x', false])).toEqual([{ text: 'again', number: 0, nothing: 'x', flag: false }]);
     // Had the value escaped its quotes, the table it names would be gone.
     await expect(database.db.execute(sql`select 1 from users limit 1`)).resolves.toBeDefined();
   });

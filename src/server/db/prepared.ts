@@ -3,7 +3,7 @@ import { PgliteSession } from 'drizzle-orm/pglite';
 import type { Database, Executor } from './client.js';
 
 /** What a prepared statement's parameters may be. */
-export type PreparedValue = string | number | null;
+export type PreparedValue = string | number | boolean | null;
 
 /**
  * A statement that the database parses and plans once per connection and then only runs with new
@@ -81,6 +81,7 @@ const rowsOf = <Row>(result: unknown): Row[] => (result as { rows: Row[] }).rows
  */
 function literal(value: PreparedValue): string {
   if (value === null) return 'null';
+  if (typeof value === 'boolean') return String(value);
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new Error(`Cannot pass ${value} to a prepared statement`);
     return String(value);

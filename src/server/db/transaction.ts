@@ -35,11 +35,16 @@ const RETRYABLE = new Set(['40001', '40P01']);
  * The work must have no effect outside the database, since it may run twice.
  */
 export async function inTransaction<T>(db: Database, work: (tx: Transaction) => Promise<T>): Promise<T> {
+  return retriedOnce(() => db.transaction(work));
+}
+
+/** Runs the work, a transaction or a statement in a transaction of its own, and once more if PostgreSQL aborted it for a serialization failure or a deadlock. */
+export async function retriedOnce<T>(work: () => Promise<T>): Promise<T> {
   try {
-    return await db.transaction(work);
+    return await work();
   } catch (error) {
     if (!RETRYABLE.has(databaseErrorCode(error) ?? '')) throw error;
-    return db.transaction(work);
+    return work();
   }
 }
 
@@ -48,7 +53,7 @@ export async function inTransaction<T>(db: Database, work: (tx: Transaction) => 
  * whose key space is apart from the one-key locks of migrations and seeding.
  */
 const LOCK_CLASSES = {
-  /** A customer's cart and checkout: operations on one cart take turns. */
+  /** A customer's cart and checkout: operations on one cart take turns. The cart's database functions (migration 0036) take it too. */
   cart: 1,
   /** A customer's addresses, so that exactly one stays the default. */
   addresses: 2,
