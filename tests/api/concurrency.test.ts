@@ -111,6 +111,31 @@ describeEachDatabase('many customers at once', (context) => {
     expect(placedOrders).toHaveLength(ordered);
   }, 180_000); // 200 rounds of five requests each take a few seconds; more on a busy machine.
 
+  it('keeps every piece of a line raised while the same customer checks out: in the order or in the cart, 100 rounds', async () => {
+    const testApp = context();
+    const cookie = await signIn(testApp, 'raised-line@example.com');
+    await testApp.app.inject({ method: 'POST', url: '/api/addresses', headers: { cookie }, payload: sofia });
+    const [first] = shared as [string];
+    let ordered = 0;
+    for (let round = 0; round < 100; round++) {
+      await operate(testApp, cookie, [{ id: opId(), type: 'set', productId: first, quantity: 1 }]);
+      const seen = await cartOf(testApp, cookie);
+
+      // One tab orders the one piece it shows while another raises the same line to two: the cart's
+      // lock makes the raise come wholly before the order (which then no longer matches what was
+      // shown) or after it (a new line of one).
+      const [order, raised] = await Promise.all([place(testApp, cookie, priceLines(seen).total), operate(testApp, cookie, [add(first)])]);
+
+      expect(raised.json<CartOperationsResponse>().outcomes[0]?.outcome).toBe('applied');
+      const inOrder = order.statusCode === 201 ? pieceCount(order.json<{ order: Order }>().order.items) : 0;
+      if (order.statusCode === 201) ordered++;
+      else expect(order.json().error.code).toBe('price_changed');
+      expect(inOrder + pieceCount(await cartOf(testApp, cookie)), `round ${round}`).toBe(2);
+    }
+    const placedOrders = await testApp.database.db.select().from(orders).where(eq(orders.customerEmail, 'raised-line@example.com'));
+    expect(placedOrders).toHaveLength(ordered);
+  }, 180_000);
+
   it('sends exactly 3 of 100 parallel link requests for one address, and 10 of 100 from one client', async () => {
     const { app } = context();
     const request = (email: string, remoteAddress: string) =>
