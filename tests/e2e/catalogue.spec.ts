@@ -452,7 +452,22 @@ test('narrows a view by price, by what can be ordered now and by an option, each
   await shows(option);
   await page.goBack();
   await expect(page).not.toHaveURL(/options=/);
+  // Until the counts arrive the panel is not there, and the button says so rather than pointing at nothing.
+  let answer!: () => void;
+  const answered = new Promise<void>((resolve) => (answer = resolve));
+  await page.route('**/api/products?*', async (route) => {
+    await answered;
+    await route.continue();
+  });
   await page.goto(address);
+  const waiting = page.getByRole('button', { name: /^Филтри \(избрани: 3\)/ });
+  await expect(waiting).toBeDisabled();
+  await expect(waiting).toHaveAttribute('aria-expanded', 'false');
+  await expect(waiting).not.toHaveAttribute('aria-controls');
+  expect((await auditPage(page, 'catalogue: filters chosen, counts on their way [bg]')).problems).toEqual([]);
+  answer();
+  await expect(page.getByRole('group', { name: 'Форма' })).toBeVisible();
+  await expect(waiting).toHaveAttribute('aria-controls', /-facets$/);
   const audit = await auditPage(page, 'catalogue: filters chosen [bg]');
   expect(audit.problems).toEqual([]);
 });

@@ -71,6 +71,7 @@ export function CatalogueFilters({ query, facets, onChange }: CatalogueFiltersPr
   const chosenFilters = (query.price ? 1 : 0) + (query.available ? 1 : 0) + (query.options?.length ?? 0);
   // Open from the start when the address chose some of them, so that what narrows the view shows.
   const [filtersOpen, setFiltersOpen] = useState(chosenFilters > 0);
+  const facetsShown = facets !== undefined && filtersOpen;
   const categoryCount = (category: ProductCategory | undefined) => facets && (category ? facets.categories.find((counted) => counted.category === category)?.count : facets.all);
 
   return (
@@ -111,7 +112,15 @@ export function CatalogueFilters({ query, facets, onChange }: CatalogueFiltersPr
         <div className="catalogue-filters__chips">
           {/* In the categories' row, not a row of its own: on a phone the first product stays on the first screen.
               There from the first paint, so that the chips do not move when the counts arrive; it opens once they have. */}
-          <button type="button" className="chip chip--toggle" aria-expanded={filtersOpen} aria-controls={`${id}-facets`} disabled={!facets} onClick={() => setFiltersOpen(!filtersOpen)}>
+          {/* It controls the panel only while the panel is there: open, with its counts arrived. */}
+          <button
+            type="button"
+            className="chip chip--toggle"
+            aria-expanded={facetsShown}
+            aria-controls={facetsShown ? `${id}-facets` : undefined}
+            disabled={!facets}
+            onClick={() => setFiltersOpen(!filtersOpen)}
+          >
             {chosenFilters > 0 ? t('catalogue.filters.titleChosen', { count: chosenFilters }) : t('catalogue.filters.title')}
           </button>
           <div className="chips" role="group" aria-label={t('catalogue.categoriesLabel')}>
@@ -140,7 +149,7 @@ export function CatalogueFilters({ query, facets, onChange }: CatalogueFiltersPr
           </select>
         </div>
       </div>
-      {facets && filtersOpen && <CatalogueFacetFilters id={`${id}-facets`} query={query} facets={facets} onChange={onChange} />}
+      {facetsShown && <CatalogueFacetFilters id={`${id}-facets`} query={query} facets={facets} onChange={onChange} />}
     </div>
   );
 }
