@@ -51,6 +51,26 @@ test('filters by category, searches and sorts through the address, and Back and 
   await expect(page).toHaveURL(/\/\?category=kits$/);
 });
 
+test('a letter typed while the search so far is on its way to the address stays in the box and reaches the search', async ({ page }) => {
+  // The page's timers (the typing pause, the frame after which the app reads the address) run on
+  // Playwright's clock, so that the letter comes between the search being sent and the address being read,
+  // as it does when a slow phone's next key press comes in that frame.
+  await page.clock.install();
+  await page.goto('/');
+  await expect(cardNames(page).first()).toBeVisible();
+  await page.clock.pauseAt(Date.now() + 10_000);
+  const box = searchBox(page);
+  await box.press('r');
+  await page.clock.runFor(350);
+  await expect(page).toHaveURL(/[?&]q=r(&|$)/);
+  await box.press('h');
+  await page.clock.runFor(100);
+  await expect(box).toHaveValue('rh');
+  await page.clock.runFor(350);
+  await expect(page).toHaveURL(/[?&]q=rh(&|$)/);
+  await expect(box).toHaveValue('rh');
+});
+
 test('searches in Bulgarian in the Bulgarian interface, which shows the Bulgarian names', async ({ page }) => {
   await page.goto('/');
   await page.getByRole('button', { name: 'Български' }).click();

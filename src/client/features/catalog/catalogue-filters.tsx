@@ -39,32 +39,43 @@ export function CatalogueFilters({ query, facets, onChange }: CatalogueFiltersPr
   const input = useRef<HTMLInputElement>(null);
   const [suggesting, setSuggesting] = useState(false);
 
+  // The search this box last put in the address, until the address has it: that change is the box's
+  // own, and the letters typed after it was sent stay (null: none on its way).
+  const sent = useRef<string | undefined | null>(null);
+
   // The address changed by itself (Back, a link, Clear filters): the box shows its search.
   useEffect(() => {
+    const own = query.q === sent.current;
+    sent.current = null;
+    if (own) return;
     clearTimeout(typing.current);
     setSearch(query.q ?? '');
   }, [query.q]);
   useEffect(() => () => clearTimeout(typing.current), []);
 
-  // A new search starts with its best matches; without a search that order is the catalogue's own (catalogueQueryParams).
-  const withSearch = (text: string): CatalogueQuery => ({ ...query, q: text.trim() || undefined, sort: query.q ? query.sort : 'relevance', page: 1 });
+  /** Shows the catalogue for this search; a new search starts with its best matches, without one the order is the catalogue's own (catalogueQueryParams). */
+  const sendSearch = (text: string, options?: { replace?: boolean }) => {
+    const q = text.trim() || undefined;
+    sent.current = q;
+    onChange({ ...query, q, sort: query.q ? query.sort : 'relevance', page: 1 }, options);
+  };
 
   const type = (text: string) => {
     setSearch(text);
     clearTimeout(typing.current);
-    typing.current = setTimeout(() => onChange(withSearch(text), { replace: true }), TYPING_PAUSE_MS);
+    typing.current = setTimeout(() => sendSearch(text, { replace: true }), TYPING_PAUSE_MS);
   };
 
   const searchFor = (text: string) => {
     clearTimeout(typing.current);
     setSearch(text);
-    onChange(withSearch(text));
+    sendSearch(text);
   };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     clearTimeout(typing.current);
-    if ((query.q ?? '') !== search.trim()) onChange(withSearch(search));
+    if ((query.q ?? '') !== search.trim()) sendSearch(search);
   };
 
   const chooseCategory = (category: ProductCategory | undefined) => onChange({ ...query, category, page: 1 });
