@@ -19,7 +19,10 @@ let inbox: SmtpInbox;
 let shop: ShopServer;
 let dataDir: string;
 
+// The import and the shop's first start each open a new embedded database: about 10 s on an idle
+// machine, and more than a test's 60 s on one busy with the other browser tests (seen at a load of 11).
 test.beforeAll(async () => {
+  test.setTimeout(180_000);
   dataDir = await mkdtemp(path.join(tmpdir(), 'shop-e2e-imported-'));
   const port = await freePort();
   const exportFile = path.join(dataDir, 'export.json');

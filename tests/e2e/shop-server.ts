@@ -17,7 +17,9 @@ export async function startShopServer(environment: Record<string, string>): Prom
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const baseURL = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  // A start on the embedded database compiles PostgreSQL's WebAssembly, slow on a loaded machine. A
+  // server that did not start is stopped, so that nothing works on in a data folder the test removes.
+  const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`The shop server exited with code ${child.exitCode}`);
     try {
@@ -25,7 +27,10 @@ export async function startShopServer(environment: Record<string, string>): Prom
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error('The shop server did not start within 60 s');
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error('The shop server did not start within 120 s');
+    }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   return {
