@@ -47,12 +47,17 @@ async function openTarget(kind: 'pglite' | 'postgres'): Promise<Target> {
   }
   const database = await createPostgresDatabase();
   const pool = new pg.Pool({ connectionString: database.url });
+  // pg-pool's end() resolves once it has told its connections to close, not once they have; a drop
+  // (with force) made meanwhile ended one, which the pool, having no handler, threw out of the run.
+  const connectionsClosed: Promise<void>[] = [];
+  pool.on('connect', (client) => connectionsClosed.push(new Promise((resolve) => client.once('end', () => resolve()))));
   const db = drizzlePostgres({ client: pool, schema });
   return {
     db,
     migrate: (folder) => migratePostgres(db, { migrationsFolder: folder }),
     close: async () => {
       await pool.end();
+      await Promise.all(connectionsClosed);
       await database.drop();
     },
   };
