@@ -8,6 +8,7 @@ import { admins, productCombinations, products, stockChanges } from '#server/db/
 import { pngImage, productForm } from './product-form.js';
 import { MAX_STALENESS_MS } from '#server/catalog/catalogue-cache.js';
 import { eventually } from './shopper.js';
+import { someoneWaitsFor } from './lock-waits.js';
 import { signIn } from './sign-in.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';
 
@@ -245,7 +246,7 @@ describeEachDatabase('products with options, sizes, questions and lead times', (
         done = true;
         return response;
       });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await someoneWaitsFor(checkout, 'the edit to wait for the checkout’s hold on the product');
       expect(done).toBe(false);
       const during = await checkout.query('select key from product_combinations where product_id = $1 order by key', [product.id]);
       expect(during.rows.map((row: { key: string }) => row.key)).toEqual(['almond/long', 'almond/short', 'coffin/long']);

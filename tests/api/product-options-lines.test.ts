@@ -15,6 +15,7 @@ import { SIZE_CHART_KEY } from '#server/catalog/size-chart.js';
 import { orderItems, orders, productCombinations, products, shopState, stockChanges } from '#server/db/schema.js';
 import type { OutboxEntry } from '#server/mail/mailer.js';
 import { sofia } from './sample-data.js';
+import { someoneWaitsFor } from './lock-waits.js';
 import { eventually } from './shopper.js';
 import { signIn } from './sign-in.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';
@@ -531,7 +532,7 @@ describeEachDatabase(
         await admin.query(`delete from product_combinations where product_id = $1 and key = 'almond/long'`, [product]);
         let answered = false;
         const checkout = place(testApp, cookie).finally(() => (answered = true));
-        await new Promise((resolve) => setTimeout(resolve, 500));
+        await someoneWaitsFor(admin, 'the checkout to wait for the removed combination');
         expect(answered).toBe(false);
         await admin.query('commit');
         const answer = await checkout;

@@ -14,7 +14,7 @@ import { admins, orderItems, orders, products, stockChanges } from '#server/db/s
 import { openEventStream } from '../support/event-stream.js';
 import { pngImage, productForm } from './product-form.js';
 import { sofia } from './sample-data.js';
-import { eventually } from './shopper.js';
+import { someoneWaitsFor } from './lock-waits.js';
 import { signIn } from './sign-in.js';
 import { describeEachDatabase, type TestApp } from './test-app.js';
 import { testProduct } from './test-products.js';
@@ -318,12 +318,7 @@ describeEachDatabase('stock', (context) => {
       expect(passed.statusCode).toBe(201);
       expect(Date.now() - started).toBeLessThan(2000);
       // The other checkout is not merely slow: PostgreSQL has it waiting for the row the holder locked.
-      const holderPid = (await holder.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
-      await eventually(
-        async () => (await holder.query<{ blocked: number }>('select count(*)::int as blocked from pg_stat_activity where $1 = any(pg_blocking_pids(pid))', [holderPid])).rows[0]!.blocked > 0,
-        5000,
-        'the checkout of the busy product to wait for its row',
-      );
+      await someoneWaitsFor(holder, 'the checkout of the busy product to wait for its row');
       expect(waitingDone).toBe(false);
       await holder.query('commit');
       expect((await waitingOrder).statusCode).toBe(201);
