@@ -8,6 +8,7 @@ import { checkCatalogueCurrency, convertCatalogueToEuro } from '#server/catalog/
 import { orders, products } from '#server/db/schema.js';
 import { projectPath } from '#server/project-path.js';
 import { eventually, fillCart, operationKey } from './shopper.js';
+import { someoneWaitsFor } from './lock-waits.js';
 import { signIn } from './sign-in.js';
 import { createTestApp, databaseTargets, type TestApp } from './test-app.js';
 import { testProduct } from './test-products.js';
@@ -123,13 +124,7 @@ describe.runIf(databaseTargets.includes('postgres'))('an order under way while t
       await converter.query('update products set price_minor = 1000');
       await converter.query(`update shop_state set value = 'EUR' where key = 'catalogue_currency'`);
       const placing = checkout(shop, customer, shown);
-      const observer = new pg.Client({ connectionString: shop.databaseUrl });
-      await observer.connect();
-      try {
-        await eventually(async () => (await observer.query(`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())`)).rows[0].n > 0, 10_000, 'the order to wait for the currency lock');
-      } finally {
-        await observer.end();
-      }
+      await someoneWaitsFor(converter, 'the order to wait for the currency lock', 'advisory');
       await converter.query('commit');
       const order = await placing;
       expect(order.statusCode, order.body).toBe(503);
