@@ -1,6 +1,8 @@
 import type * as ReactModule from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CartOperation, CartOperationResult, CartOperationsResponse } from '#shared/cart.js';
+import type { CartItem, CartOperation, CartOperationResult, CartOperationsResponse } from '#shared/cart.js';
+import { CATALOGUE_TOPIC } from '#shared/live.js';
+import { EMPTY_CHOICE_SUMMARY, NO_CHOICES } from '#shared/product-options.js';
 import { readQueue, writeQueue, type QueuedOperation } from './cart-storage.js';
 import { useOfflineQueueSync } from './use-offline-queue-sync.js';
 import { MemoryStorage } from '../../../tests/support/memory-storage.js';
@@ -13,7 +15,10 @@ const page = vi.hoisted(() => ({
   modals: [] as { type: string; message: string }[],
   syncing: [] as boolean[],
   networkFailures: 0,
-  invalidated: 0,
+  /** The query keys invalidated, in order (undefined: every query). */
+  invalidated: [] as (readonly unknown[] | undefined)[],
+  /** The cart set in the query cache, by its key. */
+  cached: new Map<string, unknown>(),
 }));
 
 vi.mock('react', async (original) => ({
@@ -22,7 +27,11 @@ vi.mock('react', async (original) => ({
   useRef: <T>(initial: T) => ({ current: initial }),
 }));
 vi.mock('@tanstack/react-query', () => ({
-  useQueryClient: () => ({ invalidateQueries: async () => void page.invalidated++ }),
+  useQueryClient: () => ({
+    invalidateQueries: async (filters?: { queryKey?: readonly unknown[] }) => void page.invalidated.push(filters?.queryKey),
+    cancelQueries: async () => {},
+    setQueryData: (key: readonly unknown[], data: unknown) => void page.cached.set(JSON.stringify(key), data),
+  }),
 }));
 vi.mock('#client/connectivity/connectivity.js', () => ({
   useConnectivity: () => ({
@@ -59,14 +68,33 @@ function answer(operations: CartOperation[]): CartOperationsResponse {
     id: operation.id,
     outcome: operation.type !== 'remove' && operation.productId === DELETED && !(operation.type === 'set' && operation.quantity === 0) ? 'product_missing' : 'applied',
   }));
-  return { items: [], outcomes };
+  const kept = operations.filter((operation): operation is Extract<CartOperation, { type: 'add' }> => operation.type === 'add' && operation.productId !== DELETED);
+  return { items: kept.map(serverLine), outcomes };
 }
+
+/** The line the server keeps for an addition it applied. */
+const serverLine = (operation: Extract<CartOperation, { type: 'add' }>): CartItem => ({
+  id: `line-${operation.id}`,
+  productId: operation.productId,
+  slug: 'rose-set',
+  name: { en: 'Rose Set', bg: '' },
+  priceMinor: 1000,
+  addedPriceMinor: 1000,
+  quantity: 1,
+  stock: null,
+  addedAt: '2026-01-01T00:00:00Z',
+  choices: NO_CHOICES,
+  choiceKey: '',
+  summary: EMPTY_CHOICE_SUMMARY,
+  problem: null,
+  dispatchBy: '2026-01-05',
+});
 
 beforeEach(() => {
   storage = new MemoryStorage();
   requests = [];
   duringRequest = () => {};
-  Object.assign(page, { modals: [], syncing: [], networkFailures: 0, invalidated: 0 });
+  Object.assign(page, { modals: [], syncing: [], networkFailures: 0, invalidated: [], cached: new Map() });
   vi.stubGlobal('localStorage', storage);
   vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
     expect(url).toBe('/api/cart/operations');
@@ -104,7 +132,11 @@ describe('replaying the offline cart queue', () => {
     // Only the change made while the first round was on its way is left.
     expect(readQueue(storage, EMAIL).map((operation) => operation.id)).toEqual(['op-late']);
     expect(page.modals).toEqual([{ type: 'warning', message: `cart.errors.droppedOffline ${JSON.stringify({ names: 'Moon Set' })}` }]);
-    expect(page.invalidated).toBeGreaterThan(0);
+    // The cart shown is the shop's answer with the late change on top; the catalogue, which showed the
+    // deleted product, is asked again, and nothing else is.
+    const shownCart = page.cached.get(JSON.stringify(['cart', EMAIL])) as { productId: string; quantity: number; pendingSync?: boolean }[];
+    expect(shownCart.map((line) => [line.productId, line.quantity, Boolean(line.pendingSync)])).toEqual([[KEPT, 2, true]]);
+    expect(page.invalidated).toEqual([[CATALOGUE_TOPIC]]);
 
     // The next reconnection sends what is left, and never the deleted product's changes again.
     duringRequest = () => {};
