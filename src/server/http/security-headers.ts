@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
 /**
- * The security headers, by kind of answer (the table is in docs/operations/security-headers.md).
+ * The security headers, by kind of answer (the table is in the README's Security headers section).
  * Every answer says what it is and who may embed it (nosniff, Cross-Origin-Resource-Policy) and, on
  * HTTPS, that the shop is only ever reached over HTTPS. The headers that govern a page the browser
  * shows (its content security policy, framing, opener, referrer) go on every answer that can be shown
