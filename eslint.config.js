@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
@@ -108,17 +109,21 @@ function moduleBoundaries() {
  *                  which tests build too; dev-pages.ts (Vite in development) only by dev.ts
  *   app shell      app.ts, pages.ts: compose the feature modules
  *   feature routes <feature>/routes.ts: parse, call a service, reply
- *   features       the rest of each feature module; they may call each other's services
- *                  (npm run lint's madge --circular keeps those calls free of cycles)
+ *   features       the rest of each feature module (every folder not named below); they may call
+ *                  each other's services (npm run lint's madge --circular keeps those calls free of cycles)
  *   infrastructure db/, http/, mail/, images/, backup/, demo/ (the demo catalogue's data), metrics/,
  *                  notices/ (the live hub: LISTEN/NOTIFY, heard by every process)
- *   foundation     config.ts, project-path.ts
+ *   foundation     config.ts, project-path.ts, private-files.ts
  * The patterns match import strings: top-level files are reached as ./x.js from src/server's
  * other top-level files and as #server/x.js from its folders.
  */
 function serverLayering() {
-  const features = 'account|addresses|admin|auth|cart|catalog|legal|live|orders|payments|seo|stock';
   const infrastructure = 'backup|db|demo|http|images|mail|metrics|notices';
+  // Every other folder is a feature module, so that a new module is under the rules from its first file.
+  const features = readdirSync(new URL('src/server/', import.meta.url), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !infrastructure.split('|').includes(entry.name))
+    .map((entry) => entry.name)
+    .join('|');
   const folders = (names) => `src/server/{${names.replaceAll('|', ',')}}/**/*.ts`;
   const topLevel = (names) => `^(?:\\./|#server/)(?:${names})\\.js$`;
   const noClient = { regex: '^#client/', message: 'The server never imports client code.' };

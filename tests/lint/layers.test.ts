@@ -65,6 +65,10 @@ describe('the server imports one way', () => {
     ['src/server/notices/probe.ts', '#server/live/routes.js'],
     ['src/server/notices/probe.ts', '#server/cart/service.js'],
     ['src/server/http/probe.ts', '#server/live/probe.js'],
+    ['src/server/mail/probe.ts', '#server/invoices/service.js'],
+    ['src/server/db/probe.ts', '#server/returns/service.js'],
+    ['src/server/images/probe.ts', '#server/reviews/service.js'],
+    ['src/server/metrics/probe.ts', '#server/couriers/service.js'],
   ])('the infrastructure (%s) may not import a feature module: %s', async (file, imported) => {
     expect(await layerErrors(file, imported)).toContainEqual(expect.stringContaining('sits below the feature modules'));
   });
@@ -76,6 +80,8 @@ describe('the server imports one way', () => {
     ['src/server/cart/probe.ts', '#server/orders/routes.js', 'Routes sit on top of the services'],
     ['src/server/cart/probe.ts', './routes.js', 'Routes sit on top of the services'],
     ['src/server/cart/probe.ts', '#client/ui/button.js', 'The server never imports client code'],
+    ['src/server/returns/probe.ts', '#server/pages.js', 'pages.ts is part of the app shell'],
+    ['src/server/similar-pieces/probe.ts', '#server/reviews/routes.js', 'Routes sit on top of the services'],
     ['src/server/config.ts', '#server/db/client.js', 'the bottom of the server'],
   ])('%s may not import %s', async (file, imported, message) => {
     expect(await layerErrors(file, imported)).toEqual([expect.stringContaining(message)]);
