@@ -28,14 +28,20 @@ export const STOCK_TOPIC = 'stock';
 /** Counts by product id; null for a product made to order. */
 export type StockCounts = Record<string, number | null>;
 
+/**
+ * The most counts a stream's `ready` event carries (about 48 bytes each). A maker's shop counts far
+ * fewer pieces; one that counts more gets the lowest counts, whose sale can sell a piece out.
+ */
+export const MAX_READY_STOCK_COUNTS = 500;
+
 export interface StockEvent {
   stock: StockCounts;
 }
 
 /**
  * The first event of every stream, sent once the server is listening for the stream. Besides the
- * catalogue's version it carries the count of every product whose stock is counted, so that a sale
- * made before the stream listened (or while it was down) is not missed.
+ * catalogue's version it carries the count of every product whose stock is counted (up to
+ * MAX_READY_STOCK_COUNTS), so that a sale made before the stream listened (or while it was down) is not missed.
  */
 export interface LiveReadyEvent extends CatalogueChangeEvent, StockEvent {
   /** Whether the stream belongs to a session; a page that thinks otherwise asks who it is again. */

@@ -2,13 +2,16 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CatalogueResponse, Product } from '#shared/catalog.js';
-import type { CatalogueChangeEvent, LiveReadyEvent } from '#shared/live.js';
-import { admins } from '#server/db/schema.js';
+import { MAX_READY_STOCK_COUNTS, type CatalogueChangeEvent, type LiveReadyEvent } from '#shared/live.js';
+import { catalogueChanged } from '#server/catalog/catalogue-state.js';
+import { admins, products } from '#server/db/schema.js';
+import { inTransaction } from '#server/db/transaction.js';
 import { openEventStream, type EventStreamReader } from '../support/event-stream.js';
 import { deliverMarker } from './live-marker.js';
 import { pngImage, productForm } from './product-form.js';
 import { signIn } from './sign-in.js';
 import { createTestApp, describeEachDatabase, type TestApp } from './test-app.js';
+import { testProduct } from './test-products.js';
 
 
 async function createProduct(testApp: TestApp, admin: string, name: string, price: string): Promise<Product> {
@@ -231,6 +234,31 @@ describeEachDatabase('the catalogue on another server process', (context) => {
     } finally {
       visitor?.close();
       await other.close();
+    }
+  });
+});
+
+describeEachDatabase('the counts in a new stream’s ready event', (context) => {
+  it('carries every counted product’s count, more than a catalogue page of them, and past its limit the lowest counts', async () => {
+    const testApp = context();
+    const { db } = testApp.database;
+    // One more counted product than the event carries: the one with the most pieces is left out.
+    const counts = Array.from({ length: MAX_READY_STOCK_COUNTS + 1 }, (_, index) => (index * 7919) % 1000);
+    const inserted = await db
+      .insert(products)
+      .values([...counts.map((stock, index) => testProduct({ name: `Counted ${index}`, priceMinor: 1000, stock })), testProduct({ name: 'Made to Order', priceMinor: 1000, stock: null })])
+      .returning({ id: products.id, stock: products.stock });
+    await inTransaction(db, (tx) => catalogueChanged(tx));
+    const address = await testApp.app.listen({ port: 0, host: '127.0.0.1' });
+    const stream = await openVisitorStream(address, '10.40.0.1');
+    try {
+      const { stock } = latest<LiveReadyEvent>(stream, 'ready');
+      const highest = Math.max(...counts);
+      const expected = Object.fromEntries(inserted.filter((row) => row.stock !== null && row.stock !== highest).map((row) => [row.id, row.stock]));
+      expect(Object.keys(stock)).toHaveLength(MAX_READY_STOCK_COUNTS);
+      expect(stock).toEqual(expected);
+    } finally {
+      stream.close();
     }
   });
 });

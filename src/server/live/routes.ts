@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { LiveReadyEvent } from '#shared/live.js';
+import { MAX_READY_STOCK_COUNTS, type LiveReadyEvent } from '#shared/live.js';
 import { findUserSession, isSessionActive, resentSessionCookie, type UserSession } from '#server/auth/session.js';
 import type { CatalogueCache } from '#server/catalog/catalogue-cache.js';
 import { catalogueVersion } from '#server/catalog/catalogue-state.js';
-import { CATALOGUE_PAGE_SIZE } from '#server/catalog/product-queries.js';
 import type { Database } from '#server/db/client.js';
 import { HttpError } from '#server/http/errors.js';
 import type { ShopMetrics } from '#server/metrics/shop-metrics.js';
@@ -164,7 +163,7 @@ export function registerLiveRoutes(
     // Pages opened together share that read (a crowd of visitors had cost two queries each), and the
     // counts are read again only when the catalogue's state has changed.
     try {
-      const prepared = await catalogue.answerCurrent(LIVE_READY_KEY, async (tx) => ({ catalogueVersion: await catalogueVersion(tx), stock: await countedStock(tx, CATALOGUE_PAGE_SIZE) }));
+      const prepared = await catalogue.answerCurrent(LIVE_READY_KEY, async (tx) => ({ catalogueVersion: await catalogueVersion(tx), stock: await countedStock(tx, MAX_READY_STOCK_COUNTS) }));
       const ready: LiveReadyEvent = { ...(JSON.parse(prepared.body.toString()) as Omit<LiveReadyEvent, 'signedIn'>), signedIn: session !== null };
       write('ready', ready);
     } catch (error) {

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { LocalizedText } from '#shared/catalog.js';
 import type { StockCounts } from '#shared/live.js';
 import type { StockChange, StockChangeReason, StockShortage } from '#shared/stock.js';
@@ -232,9 +232,14 @@ export async function recordStockSet(tx: Executor, productId: string, before: nu
   await tx.insert(stockChanges).values({ productId, combinationKey, change: (after ?? 0) - (before ?? 0), stockAfter: after, reason: 'set', changedBy });
 }
 
-/** The counts of every product whose stock is counted (a shop's catalogue is small: see CATALOGUE_PAGE_SIZE). */
+/** The counts of the products whose stock is counted, up to `limit` of them, the lowest first. */
 export async function countedStock(db: Executor, limit: number): Promise<StockCounts> {
-  const rows = await db.select({ id: products.id, stock: products.stock }).from(products).where(isNotNull(products.stock)).limit(limit);
+  const rows = await db
+    .select({ id: products.id, stock: products.stock })
+    .from(products)
+    .where(isNotNull(products.stock))
+    .orderBy(asc(products.stock), asc(products.id))
+    .limit(limit);
   return Object.fromEntries(rows.map((row) => [row.id, row.stock]));
 }
 
