@@ -20,5 +20,5 @@ export interface ChangeOrderStatusRequest {
 /** The longest search of the order list: an e-mail address at most. */
 export const ORDER_SEARCH_MAX_LENGTH = 254;
 
-/** What the admin searches the order list for (an order number, an e-mail address, a name). */
+/** What the admin searches the order list for: an order number or an e-mail address, or a part of one. */
 export const orderSearchSchema = typedText(ORDER_SEARCH_MAX_LENGTH, { tooLong: 'admin.orders.searchInvalid', invalid: 'admin.orders.searchInvalid' });

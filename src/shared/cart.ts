@@ -7,7 +7,7 @@ import type { ReturnRule } from './withdrawals.js';
  * A line of a customer's cart, as the API sends it: one per product and choices, with the product's
  * current name and unit price with those choices (unitPriceMinor), which an order would be charged,
  * the unit price it had when it was added, and the current stock of what it holds (the product's,
- * or its combination's; null: made to order). Prices are in minor units (stotinki).
+ * or its combination's; null: made to order). Prices are in minor units (stotinki or euro cents).
  */
 export interface CartItem {
   id: string;

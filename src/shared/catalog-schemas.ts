@@ -47,14 +47,14 @@ const productText = (max: number, tooLong: string) =>
     .optional()
     .transform((text) => text ?? '');
 
+/** The heaviest piece the form takes, in grams: far above any set of nails, well below a courier's limit. */
+const MAX_PIECE_GRAMS = 30_000;
+
 /**
  * The product form's fields as the admin types them; the server reads the same from multipart. A
  * name and a description are needed in at least one language; the page shows the other language's
  * where one is empty.
  */
-/** The heaviest piece the form takes, in grams: far above any set of nails, well below a courier's limit. */
-const MAX_PIECE_GRAMS = 30_000;
-
 export const productFieldsSchema = z
   .object({
     nameEn: productText(PRODUCT_NAME_MAX_LENGTH, 'nameTooLong'),

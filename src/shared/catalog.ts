@@ -36,7 +36,7 @@ export interface ProductPhoto {
 }
 
 /**
- * A product as the API sends it. Prices are in minor units (stotinki). Its options, sizing,
+ * A product as the API sends it. Prices are in minor units (stotinki or euro cents). Its options, sizing,
  * questions and lead time (ProductModel, product-options.ts) shape what a buyer chooses.
  */
 export interface Product extends ProductModel {

@@ -54,7 +54,7 @@ export interface OrderStatusChange {
   at: string;
 }
 
-/** An order as the API sends it. Amounts are in minor units (stotinki). */
+/** An order as the API sends it. Amounts are in minor units (stotinki or euro cents). */
 export interface Order {
   orderId: string;
   customerEmail: string;

@@ -2,8 +2,9 @@
  * Catalogue search forgives the way people type on a phone: in either script, with a letter or two
  * wrong, and in another form of the word. Product texts and searches are brought into one form,
  * `searchKey`: Latin letters, Bulgarian transliterated, spellings of one sound folded together. The
- * server stores each product's key and matches each searched word in it by part (LIKE) or, for a
- * word of 4 letters or more, by likeness (pg_trgm's word similarity); see catalog/product-search.ts.
+ * server keeps the catalogue's words in that form and matches each searched word against them by
+ * part (LIKE) or, for a word of 4 letters or more, by likeness (pg_trgm's word similarity), then
+ * finds the products holding the words it found; see catalog/product-search.ts.
  */
 
 const CYRILLIC_TO_LATIN: Record<string, string> = {

@@ -51,7 +51,7 @@ export interface StockChange {
   orderId: string | null;
   /** The combination counted, for a product counting per combination; null for the product's own count. */
   combinationKey: string | null;
-  /** Pieces added (positive) or taken (negative); 0 when a product became made to order or tracked. */
+  /** Pieces added (positive) or taken (negative); made to order counts as 0 on either side. */
   change: number;
   /** The count after the change; null when the product is made to order. */
   stockAfter: number | null;

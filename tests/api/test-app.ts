@@ -119,8 +119,8 @@ export async function createTestApp(target: DatabaseTarget, environment: Record<
   }
   const postgres = target === 'postgres' && !options.databaseUrl ? await createPostgresDatabase(inject('postgresTemplate')) : undefined;
   const databaseUrl = target === 'postgres' ? (options.databaseUrl ?? postgres?.url) : undefined;
-  // No load shedding unless a test asks for it: PGlite and the test itself share this process's event
-  // loop, which a busy machine can hold up past the shop's default threshold.
+  // No load shedding unless a test asks for it (off is also the shop's default): PGlite and the test
+  // itself share this process's event loop, which a busy machine can hold up past any threshold.
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PUBLIC_URL: 'http://shop.test', MAX_EVENT_LOOP_DELAY_MS: '0', ...environment });
   const database = options.database ?? (await openMigratedDatabase(databaseUrl));
   const images = productImagesFor(database, dataDir);

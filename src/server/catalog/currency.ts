@@ -174,7 +174,8 @@ export interface PriceChange {
 /**
  * Converts a BGN catalogue to euro at the fixed rate, rounding half-up to the cent: every product's
  * price, its options' and answers' price differences, and the price each cart line remembers (so
- * that no cart shows a price change that is not one). Orders keep the currency they were placed in. Nothing happens when the prices are already
+ * that no cart shows a price change that is not one), and the discount codes' and gift cards'
+ * amounts. Orders keep the currency they were placed in. Nothing happens when the prices are already
  * in euro, so running it twice changes nothing; null says so.
  */
 export async function convertCatalogueToEuro(db: Database): Promise<PriceChange[] | null> {

@@ -7,7 +7,7 @@ import { HttpError } from '#server/http/errors.js';
 /*
  * One interface for every courier the shop sends with. Each adapter (econt.ts, speedy.ts) speaks its
  * courier's documented JSON API at the base address its settings give, so that tests point it at a
- * local server (tests/support/courier-servers.ts) that answers as the courier documents.
+ * local server (tests/support/econt-test-server.ts and speedy-test-server.ts) that answers as the courier documents.
  */
 
 /** An office or locker as a courier lists it. */

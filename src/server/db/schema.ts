@@ -756,7 +756,7 @@ export const paymentAttempts = pgTable(
     amountMinor: integer('amount_minor').notNull(),
     currency: text('currency').notNull(),
     providerReference: text('provider_reference'),
-    /** started, paid, denied or expired. */
+    /** started, paid, denied, expired, or failed (the provider could not be reached). */
     state: text('state').notNull().default('started'),
     createdAt: createdAt(),
   },
@@ -811,7 +811,7 @@ export const mailQueue = pgTable(
     kind: text('kind').notNull(),
     /** The status a status_changed message tells of. */
     orderStatus: text('order_status'),
-    /** The withdrawal or refund a returns message tells of; the stock alert a back_in_stock message answers. */
+    /** The withdrawal or refund a returns message tells of; the new invoice an invoice_corrected message sends; the stock alert a back_in_stock message answers. */
     subjectId: uuid('subject_id'),
     recipient: text('recipient').notNull(),
     language: text('language').notNull(),
@@ -914,7 +914,7 @@ export const taxDocuments = pgTable(
   'tax_documents',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    /** invoice, credit_note or sale_document (TAX_DOCUMENT_KINDS). */
+    /** invoice, credit_note or sale_document (TaxDocumentKind). */
     kind: text('kind').notNull(),
     /** invoice (invoices and credit notes share one sequence) or sale. */
     series: text('series').notNull(),
@@ -974,7 +974,7 @@ export const importedRecords = pgTable(
 
 /**
  * A buyer's request for a piece like a sold-out one ("make me a similar one"), a lead for the maker.
- * One open request per product and e-mail: asking again replaces its note. It keeps the product's
+ * One open request per product and e-mail: asking again adds its note to the open request's. It keeps the product's
  * names, so that it still reads after the product is deleted.
  */
 export const similarPieceRequests = pgTable(

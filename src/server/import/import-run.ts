@@ -75,7 +75,7 @@ export class ImportedRecords {
 /**
  * Product photos an import finds and stores through the shop's checks for uploads (or, in a dry run,
  * only checks). A photo that cannot be read is a problem of its product, which stays without it.
- * The photos stored for a batch that then fails are removed again (forget() after each batch).
+ * The photos stored for a batch that then fails are removed again (batch() removes them when its run throws).
  */
 export class ImportPhotos {
   private stored: string[] = [];

@@ -14,7 +14,7 @@ import { plainText } from './plain-text.js';
  * Product CSVs of other shops, read into products the shop can store: Shopify's product CSV (a row
  * per variant and per further image, grouped by Handle) and WooCommerce's (a row per product and per
  * variation, variations naming their parent), with the shop's own extra columns for the Bulgarian
- * texts and the parts of a product the others have no column for (as shopify-export.ts writes them).
+ * texts and the parts of a product the others have no column for (as catalog/product-export.ts writes them).
  * Every problem is noted against the product's id in the file; nothing is written here.
  */
 

@@ -107,7 +107,7 @@ const FINE_AMOUNT: Record<Language, Intl.NumberFormat> = {
   bg: new Intl.NumberFormat('bg', { minimumFractionDigits: 2, maximumFractionDigits: 4 }),
 };
 
-/** A unit price to the cent, or to the tenth of a cent where the net price of one piece has more. */
+/** A unit price to the cent, or to the hundredth of a cent where the net price of one piece has more. */
 function unitPrice(minor: number, language: Language): string {
   const rounded = Math.round(minor);
   if (rounded === minor) return formatMinor(minor, language);

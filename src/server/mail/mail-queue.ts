@@ -15,7 +15,7 @@ export interface NewMail {
   orderId: string;
   kind: OrderMailKind;
   orderStatus?: OrderStatus;
-  /** The withdrawal or refund a returns message tells of. */
+  /** The withdrawal or refund a returns message tells of; the new invoice an invoice_corrected message sends; the stock alert a back_in_stock message answers. */
   subjectId?: string;
   recipient: string;
   language: TextLanguage;
@@ -236,7 +236,6 @@ const BATCH_SIZE = 10;
 const STOP_WAIT_MS = 5_000;
 const MAX_RETRY_DELAY_MS = 60 * 60 * 1000;
 
-/** Turns a queued message into the e-mail to send, from the order as it is now. */
 /** Writes a claimed message; null when there is nothing left to tell (it is then marked superseded, not sent). */
 export type MailComposer = (mail: ClaimedMail) => Promise<MailMessage | null>;
 

@@ -276,8 +276,8 @@ export async function placeOrder(
     // The checkout fills the invoice details in from the last order that asked for an invoice.
     if (input.invoiceBuyer) await tx.update(users).set({ invoiceBuyer: input.invoiceBuyer }).where(eq(users.id, user.id));
     await queueOrderPlacedMails(tx, mailSettings, { orderId, customerEmail: user.email, language: input.language });
-    // Last, so that other orders of the same products wait on their rows for as short a time as
-    // possible; a shortage throws and the transaction writes nothing.
+    // Last but a gift card's payment, so that other orders of the same products wait on their rows for
+    // as short a time as possible; a shortage throws and the transaction writes nothing.
     await takeStock(tx, orderId, lines, 'sold');
     const payment = paidByGiftCard ? await recordGiftCardPayment(tx, row, settings.documents) : undefined;
     return { order: toOrder(row, items, payment, [{ orderId, position: 0, status, changedAt: row.createdAt }]), created: true };

@@ -105,7 +105,7 @@ export function toOrder(row: OrderRow, items: OrderItemRow[], payment: PaymentRo
   };
 }
 
-/** Full orders for the given rows, with their items, payments and status histories fetched in three queries. */
+/** Full orders for the given rows, with their items, payments, status histories, shipments and after-sale facts, a few queries for all the rows. */
 export async function withDetails(db: Executor, rows: OrderRow[]): Promise<Order[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
@@ -150,7 +150,7 @@ export async function listCustomerOrders(db: Executor, email: string, limit = 10
 
 export interface OrderQuery {
   status?: OrderStatus;
-  /** Any part of a customer e-mail, or the beginning of an order id. */
+  /** Any part of a customer e-mail or of an order id (of an id, three characters or more). */
   search?: string;
   /** The page of orders older than this cursor (a nextCursor), or newer than it (a previousCursor); neither for the first page. */
   after?: string;
@@ -305,7 +305,7 @@ function combinedWalks(first: SQL[] | undefined, second: SQL[] | undefined): SQL
 
 /**
  * One page of orders, newest first, filtered in the database: by status (index on status, created_at,
- * id), by any part of the e-mail or by the beginning of the order id (matchSearch). Pages are
+ * id), by any part of the e-mail or of the order id (matchSearch). Pages are
  * keyset pages (created_at, id) and the count stops at ADMIN_ORDER_COUNT_LIMIT, so that neither grows
  * with the number of orders.
  */

@@ -55,9 +55,9 @@ export async function countedPayment<T>(metrics: ShopMetrics, method: PaymentMet
 
 /**
  * Records a simulated payment: one the shop's mock payment page reports, or an overdue pay-by-link
- * order's (orderForPaymentPage). No real provider is connected; one would confirm its payments itself,
- * not through the customer's browser. The payment is of the order's own total (never an amount from
- * the browser) by the order's own method (another is refused); it marks the order paid and queues
+ * order's (orderForPaymentPage). A real provider confirms its payments itself (online-payments.ts),
+ * never through the customer's browser. The payment is of what the order leaves due after a gift
+ * card (moneyDue; never an amount from the browser) by the order's own method (another is refused); it marks the order paid and queues
  * the customer's receipt. Only a pending order can be paid: any other (paid, sent, cancelled...)
  * answers 409, so a late payment never moves an order's status backwards.
  */
@@ -121,8 +121,8 @@ export async function recordGiftCardPayment(tx: Executor, order: OrderRow, docum
 }
 
 /**
- * The cash a courier collected for a cash-on-delivery order, recorded by the admin: a payment of the
- * order's total by cash on delivery, and the order delivered (if it was not yet). The customer gets
+ * The cash a courier collected for a cash-on-delivery order, recorded by the admin: a payment of what
+ * the order leaves due after a gift card, by cash on delivery, and the order delivered (if it was not yet). The customer gets
  * the receipt (and the word that it was delivered).
  */
 export async function recordCashPayment(db: Database, orderId: string, mailSettings: OrderMailSettings, documents: DocumentSettings): Promise<void> {

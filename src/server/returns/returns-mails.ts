@@ -10,8 +10,6 @@ import type { OrderMailSettings } from '#server/orders/order-mails.js';
 import { refundForMail, withdrawalForMail } from './service.js';
 import { SHOP_TIME_ZONE } from '#shared/sofia-time.js';
 
-/** The acknowledgement states the moment of submission to the second, in the shop's time (Bulgaria). */
-
 const TEXTS = {
   en: {
     ackSubject: 'We have received your withdrawal from order #{orderId}',
