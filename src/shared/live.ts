@@ -29,7 +29,7 @@ export const STOCK_TOPIC = 'stock';
 export type StockCounts = Record<string, number | null>;
 
 /**
- * The most counts a stream's `ready` event carries (about 48 bytes each). A maker's shop counts far
+ * The most counts a stream's `ready` event carries (about 45 bytes each). A maker's shop counts far
  * fewer pieces; one that counts more gets the lowest counts, whose sale can sell a piece out.
  */
 export const MAX_READY_STOCK_COUNTS = 500;
