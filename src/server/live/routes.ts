@@ -66,9 +66,9 @@ function checkStreamLimits(hub: LiveHub, session: UserSession | null, request: F
  * Server-Sent Events for every open page. Each event names a topic whose data changed: the
  * catalogue ("products") and stock counts ("stock") for everyone, and for a signed-in page also
  * its user's "cart" and "orders"; "resync" asks for everything again after the server missed
- * messages. A signed-in page's stream ends with its session: at once when the sign-out is announced, and at the next
- * heartbeat when the session expired or the announcement was lost. The browser then reopens it,
- * as a visitor's. The open streams are a gauge of the metrics.
+ * messages. A signed-in page's stream ends with its session: at once when the sign-out is
+ * announced, and at the next heartbeat when the session expired or the announcement was lost. The
+ * browser then reopens it, as a visitor's. The open streams are a gauge of the metrics.
  */
 export function registerLiveRoutes(
   app: FastifyInstance,
