@@ -97,7 +97,7 @@ export default defineConfig({
   plugins: [
     preact(),
     VitePWA({
-      // The app registers the worker itself, after the page has loaded (src/client/app/service-worker/).
+      // The app registers the worker itself, after the page has loaded (src/client/app/offline/register-service-worker.ts).
       injectRegister: false,
       // A new version waits until the visitor agrees to reload, so a page never runs old and new code at once.
       registerType: 'prompt',

@@ -14,7 +14,8 @@ const adminOrders = [...orders, 'admin'] as const;
 const adminProducts = ['admin', 'products'] as const;
 
 /**
- * Every key of the query cache, built here and nowhere else. A builder without arguments (a plural
+ * The query cache's shared keys: every family, and each key that another module than its own
+ * invalidates or patches (a key only its own module uses is built there). A builder without arguments (a plural
  * name) gives a family's key, to invalidate or patch all of its members at once; the others give
  * one query's key, under its family.
  */

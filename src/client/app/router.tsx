@@ -46,7 +46,7 @@ export function AppRoutes() {
               <HomePage />
             </Route>
             <Route path={PAGE_ROUTES.product}>
-              {/* Its texts are the first page's own, so a visitor from a shared link waits for no other. */}
+              {/* Not a lazy page: a visitor from a shared link waits only for the shop's small chunk of texts, asked for beside the product. */}
               <ChunkBoundary fallback={<PageLoading />}>
                 <ProductPage notFound={lazyPage(<NotFoundPage />)} />
               </ChunkBoundary>

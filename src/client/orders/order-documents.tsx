@@ -8,12 +8,6 @@ import { formatSofiaDate } from '#client/ui/format-date.js';
 import { Price } from '#client/ui/price.js';
 import { AskForInvoice, invoiceRequestOpen } from './ask-for-invoice.js';
 
-/**
- * An order's invoices, credit notes and sale documents, each downloadable as a PDF (the Bulgarian
- * original, and an English copy), and for the buyer a way to ask for the invoice she did not ask for
- * at checkout. Asked for only when opened, so a list of orders costs nothing more. `base` is the
- * buyer's API (/api/orders) or the admin's (/api/admin/orders).
- */
 interface OrderDocumentsProps {
   order: Order;
   base: '/api/orders' | '/api/admin/orders';
@@ -21,6 +15,12 @@ interface OrderDocumentsProps {
   actions?(documents: TaxDocumentSummary[], update: (documents: TaxDocumentSummary[]) => void): ReactNode;
 }
 
+/**
+ * An order's invoices, credit notes and sale documents, each downloadable as a PDF (the Bulgarian
+ * original, and an English copy), and for the buyer a way to ask for the invoice she did not ask for
+ * at checkout. Asked for only when opened, so a list of orders costs nothing more. `base` is the
+ * buyer's API (/api/orders) or the admin's (/api/admin/orders).
+ */
 export function OrderDocuments({ order, base, actions }: OrderDocumentsProps) {
   const { t, language } = useTranslation();
   const queryClient = useQueryClient();

@@ -71,11 +71,12 @@ export function changeStatus(orderId: string, change: ChangeOrderStatusRequest):
   return requestJson<AdminOrderDetail>(`/api/admin/orders/${encodeURIComponent(orderId)}/status`, { method: 'PATCH', body: JSON.stringify(change) });
 }
 
-/** Records the cash the courier collected for a cash-on-delivery order (its total); the order is then delivered too. */
+/** Records the buyer's bank transfer of what the order leaves due; the order is then paid. */
 export function recordBankTransfer(orderId: string): Promise<AdminOrderDetail> {
   return requestJson<AdminOrderDetail>(`/api/admin/orders/${encodeURIComponent(orderId)}/bank-transfer`, { method: 'POST' });
 }
 
+/** Records the cash the courier collected for a cash-on-delivery order; the order is then delivered too. */
 export function recordCashPayment(orderId: string): Promise<AdminOrderDetail> {
   return requestJson<AdminOrderDetail>(`/api/admin/orders/${encodeURIComponent(orderId)}/cash-payment`, { method: 'POST' });
 }

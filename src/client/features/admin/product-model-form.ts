@@ -259,7 +259,6 @@ const daysOf = (text: string, min: number): number | undefined => {
   return /^\d{1,3}$/.test(trimmed) && Number(trimmed) >= min && Number(trimmed) <= MAX_LEAD_DAYS ? Number(trimmed) : undefined;
 };
 
-/** What the form will send: the model, or the first field it refuses, as the server would. */
 /** A combination as the form sends it: its count, and the count it showed (see CombinationForm.seen). */
 type CombinationInput = CombinationStock & { stockSeen?: number | null };
 
@@ -269,6 +268,7 @@ export interface BuiltModel {
   ids: Map<string, string>;
 }
 
+/** What the form will send: the model, or the first field it refuses, as the server would. */
 export function formToModel(form: ModelForm): BuiltModel | { problem: ModelProblem } {
   const problem = (field: string, key: string) => ({ problem: { field, messageKey: `${messages}.${key}` } });
   if (form.groups.length > MAX_OPTION_GROUPS) return problem('optionGroups', 'tooManyOptionGroups');

@@ -7,16 +7,16 @@ const loadChartLibrary = () => Promise.all([import('uplot'), import('uplot/dist/
 
 const HEIGHT = 220;
 
-/**
- * Revenue per day or week as bars (uPlot), as wide as its box at any screen width. The dashboard gives the same figures as a table beside it,
- * for screen readers and for reading exact amounts, so the drawing itself is hidden from them.
- */
 interface ChartProps {
   points: SalesPoint[];
   formatAmount: (minor: number) => string;
   formatDay: (isoDate: string) => string;
 }
 
+/**
+ * Revenue per day or week as bars (uPlot), as wide as its box at any screen width. The dashboard gives the same figures as a table beside it,
+ * for screen readers and for reading exact amounts, so the drawing itself is hidden from them.
+ */
 export function SalesChart({ points, formatAmount, formatDay }: ChartProps) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {

@@ -22,7 +22,7 @@ const DidYouMean = lazy(() =>
   ),
 );
 
-/** Parameters of the address that are not the catalogue's own (the language, say), kept when the view changes. */
+/** The catalogue's own parameters of the address; any other (the language, say) is kept when the view changes. */
 const CATALOGUE_PARAMS = new Set(['category', 'q', 'price', 'available', 'options', 'sort', 'page']);
 
 export function HomePage() {
