@@ -94,6 +94,15 @@ for (const target of databaseTargets) {
       expect(again.json().error).toMatchObject({ code: 'conflict', messageKey: 'withdrawalForm.errors.withdrawal_nothing_left' });
     });
 
+    it('finds the order by its number as a buyer types it: in small letters, with a # before it', async () => {
+      const { order } = await deliveredOrder('typed@example.com', [pearl], 1, 'en');
+      for (const typed of [order.orderId.toLowerCase(), ` #${order.orderId.toLowerCase()} `, `#${order.orderId}`]) {
+        const preview = await post('/api/withdrawals/preview', { orderId: typed, email: 'typed@example.com' });
+        expect(preview.statusCode, typed).toBe(200);
+        expect(preview.json<{ preview: WithdrawalPreview }>().preview.orderId, typed).toBe(order.orderId);
+      }
+    });
+
     it('answers a wrong e-mail exactly as an unknown order', async () => {
       const { order } = await deliveredOrder('owner-of-order@example.com', [foil], 1);
       const wrongPair = await post('/api/withdrawals/preview', { orderId: order.orderId, email: 'someone@example.com' });

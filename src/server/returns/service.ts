@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { ApiErrorCode } from '#shared/api-errors.js';
 import type { TextLanguage } from '#shared/catalog.js';
 import { divideHalfUp, type Currency } from '#shared/money.js';
@@ -56,8 +56,14 @@ export interface Asker {
  * e-mail given. Locked for update when asked, so that withdrawals and refunds of one order take turns.
  */
 async function findOrder(tx: Executor, orderId: string, email: string | undefined, asker: Asker | null, lock: boolean): Promise<OrderRow> {
-  const query = tx.select().from(orders).where(eq(orders.id, orderId.trim().replace(/^#/, '')));
-  const [row] = lock ? await query.for('update') : await query;
+  // The shop's numbers are in capitals, which a buyer may not type; an imported order keeps its old number as it was.
+  const typed = orderId.trim().replace(/^#/, '').trim();
+  const query = tx
+    .select()
+    .from(orders)
+    .where(inArray(orders.id, [...new Set([typed, typed.toUpperCase()])]));
+  const rows = lock ? await query.for('update') : await query;
+  const row = rows.find((candidate) => candidate.id === typed) ?? rows[0];
   if (!row) throw notFound();
   const own = asker !== null && row.userId === asker.userId;
   const pair = email !== undefined && row.customerEmail.toLowerCase() === email;
