@@ -35,7 +35,7 @@ const TEXTS = {
     percent: 'Процент отстъпка от продуктите (%)',
     save: 'Запазване на кода',
     codeField: 'Код за отстъпка',
-    apply: 'Приложи',
+    apply: 'Приложете',
     unknown: 'Няма такъв код. Проверете как е изписан.',
     discount: (code: string) => `Отстъпка (${code})`,
     placeOrder: 'Потвърдете поръчката',
@@ -88,6 +88,8 @@ test('the owner creates a discount code, a buyer uses it at checkout, and the ow
   await buyer.getByRole('button', { name: words.apply }).click();
   await expect(buyer.getByText(words.unknown)).toBeVisible();
   await expect(codeField).toHaveAttribute('aria-invalid', 'true');
+  // A refused code is not shown as applied: no Remove, and Apply waits for another code.
+  await expect(buyer.getByRole('button', { name: words.apply })).toBeDisabled();
 
   await codeField.fill(` ${code.toLowerCase()} `);
   await buyer.getByRole('button', { name: words.apply }).click();

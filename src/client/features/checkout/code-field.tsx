@@ -38,12 +38,16 @@ export interface CodeFieldProps {
 
 /**
  * A code the buyer types in the order summary (a discount code, a gift card): the box, a button that
- * applies it (or removes the one applied), and what it does or why not, announced as it changes.
+ * applies it (or removes the one applied), and what it does or why not, announced as it changes. A
+ * code that does nothing is not shown as applied: its button stays Apply, waiting for another code,
+ * and its reason goes once the buyer types another.
  */
 export function CodeField({ label, name, code, checking, problem, appliedText, texts }: CodeFieldProps) {
   const { typed, setTyped, applied, apply } = code;
   const inputId = useId();
   const messageId = useId();
+  const inBox = applied !== '' && typed.trim() === applied;
+  const refused = inBox && problem !== null;
   return (
     <form
       className="discount-code"
@@ -65,22 +69,22 @@ export function CodeField({ label, name, code, checking, problem, appliedText, t
           autoComplete="off"
           autoCapitalize="characters"
           spellCheck={false}
-          aria-invalid={problem !== null}
+          aria-invalid={refused}
           aria-describedby={messageId}
           onChange={(event) => setTyped(event.target.value)}
         />
-        {applied && typed.trim() === applied ? (
+        {inBox && !refused ? (
           <button type="button" className="button" onClick={() => apply('')}>
             {texts.remove}
           </button>
         ) : (
-          <button type="submit" className="button" disabled={typed.trim() === '' || checking}>
+          <button type="submit" className="button" disabled={typed.trim() === '' || checking || refused}>
             {texts.apply}
           </button>
         )}
       </div>
-      <p id={messageId} role="status" className={problem ? 'form-error' : 'muted'}>
-        {checking ? texts.checking : (problem ?? appliedText)}
+      <p id={messageId} role="status" className={refused ? 'form-error' : 'muted'}>
+        {checking ? texts.checking : refused ? problem : problem === null ? appliedText : ''}
       </p>
     </form>
   );

@@ -157,7 +157,7 @@ export default function MockPaymentPage() {
                 {field('number', t('mockPayment.cardNumber'), { inputMode: 'numeric', autoComplete: 'cc-number', maxLength: CARD_NUMBER_MAX_LENGTH, placeholder: '1234 5678 9012 3456' }, formatCardNumber)}
                 {field('holder', t('mockPayment.cardHolder'), { autoComplete: 'cc-name' })}
                 <div className="address-form__row">
-                  {field('expiry', t('mockPayment.expiry'), { inputMode: 'numeric', autoComplete: 'cc-exp', maxLength: CARD_EXPIRY_MAX_LENGTH, placeholder: 'MM/YY' }, formatExpiry)}
+                  {field('expiry', t('mockPayment.expiry'), { inputMode: 'numeric', autoComplete: 'cc-exp', maxLength: CARD_EXPIRY_MAX_LENGTH, placeholder: t('mockPayment.expiryPlaceholder') }, formatExpiry)}
                   {field('cvv', t('mockPayment.cvv'), { inputMode: 'numeric', autoComplete: 'cc-csc', maxLength: CARD_CVV_MAX_LENGTH }, (value) => value.replace(/\D/g, ''))}
                 </div>
               </>
