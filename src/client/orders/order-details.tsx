@@ -111,7 +111,7 @@ export function PricingTable({
 }
 
 /** What a discount code took off: the amount with a minus, or, for a free-shipping code, which takes nothing off, so said. */
-export function DiscountAmount({ pricing, currency }: { pricing: Pick<Order['pricing'], 'discount'>; currency: Currency }) {
+function DiscountAmount({ pricing, currency }: { pricing: Pick<Order['pricing'], 'discount'>; currency: Currency }) {
   const { t } = useTranslation();
   if (pricing.discount === 0) return <>{t('checkout.discountFreeShipping')}</>;
   return (

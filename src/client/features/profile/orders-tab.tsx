@@ -1,13 +1,12 @@
 import { useEffect, useRef } from 'react';
 import { Link, useLocation } from 'wouter';
-import { amountDue, paymentStateOf } from '#shared/orders.js';
+import { paymentStateOf } from '#shared/orders.js';
 import { paymentPath } from '#shared/routes.js';
 import { useTranslation } from '#client/i18n/i18n.js';
-import { DiscountAmount, OrderLineName, OrderShipsBy, OrderStatusBadge } from '#client/orders/order-details.js';
+import { OrderLineName, OrderShipsBy, OrderStatusBadge, PricingTable } from '#client/orders/order-details.js';
 import { useOrders } from '#client/orders/orders-api.js';
 import { formatDateTime } from '#client/ui/format-date.js';
 import { LinePrice } from '#client/ui/line-price.js';
-import { Price } from '#client/ui/price.js';
 import { LoadErrorMessage, LoadingMessage } from '#client/ui/state-message.js';
 import { OrderAfterSale } from '#client/orders/order-after-sale.js';
 import { invoiceRequestOpen } from '#client/orders/ask-for-invoice.js';
@@ -70,26 +69,9 @@ export function OrdersTab({ highlightedOrderId }: OrdersTabProps) {
                 </li>
               ))}
             </ul>
-            {order.pricing.discountCode !== null && (
-              <p className="order-card__discount">
-                {t('checkout.discount', { code: order.pricing.discountCode })}: <DiscountAmount pricing={order.pricing} currency={order.currency} />
-              </p>
-            )}
-            {order.giftCard && (
-              <p className="order-card__discount">
-                {t('checkout.giftCardLine', { ending: order.giftCard.ending })}: −<Price minor={order.giftCard.paidMinor} currency={order.currency} />
-              </p>
-            )}
+            {/* How the lines make the total: tax, shipping, a fee, a discount and a gift card, as checkout showed them. */}
+            <PricingTable pricing={order.pricing} currency={order.currency} giftCard={order.giftCard} deliveryMethod={order.delivery.method} />
             <div className="order-card__foot">
-              <span>
-                {t('orders.total')}: <Price minor={order.pricing.total} currency={order.currency} />
-                {order.giftCard && paymentState === 'payable' && (
-                  <>
-                    {' · '}
-                    {t('checkout.amountDue')}: <Price minor={amountDue(order)} currency={order.currency} />
-                  </>
-                )}
-              </span>
               {paymentState === 'cashOnDelivery' && <span className="muted">{t('profileView.cashOnDeliveryNote')}</span>}
               {paymentState === 'bankTransfer' && (
                 <>
