@@ -178,6 +178,19 @@ for (const target of databaseTargets) {
         expect(after.map(comparable)).toEqual(before.map(comparable));
         // And the same file again changes nothing.
         expect((await importProductCsv(target2.database.db, readProductCsv(exported), { ...options(false), productImages: target2.images })).counts.products.unchanged).toBe(before.length);
+
+        // The owner edits a price of her own export in a spreadsheet and imports it back: the product is updated, nothing is copied.
+        const [header, ...rows] = parseCsv(exported);
+        const [handle, price] = [header!.indexOf('Handle'), header!.indexOf('Variant Price')];
+        const edited = rows.findIndex((row) => row[handle] === before[0]!.slug && row[price] !== '');
+        rows[edited]![price] = '99.90';
+        const back = await importProductCsv(source.database.db, readProductCsv([header!, ...rows].map((row) => csvRow(row)).join('')), { ...options(false), productImages: source.images });
+        expect(back.problems).toEqual([]);
+        expect(back.counts.products).toMatchObject({ created: 0, updated: before.length });
+        const reimported = await catalogueOf(source);
+        expect(reimported.map((product) => product.id)).toEqual(before.map((product) => product.id));
+        expect(reimported[0]!.priceMinor).toBe(9990);
+        expect(reimported.slice(1).map(comparable)).toEqual(before.slice(1).map(comparable));
       } finally {
         await new Promise((resolve) => server.close(resolve));
         await source.close();

@@ -38,6 +38,8 @@ export interface CsvProduct {
 
 export interface ProductCsv {
   format: ProductCsvFormat;
+  /** Written by this shop's export (it has the shop's own columns): its Handles are the shop's product addresses. */
+  fromThisShop: boolean;
   products: CsvProduct[];
   /** Products in the file that could not be read, each with its problem. */
   unreadable: number;
@@ -403,5 +405,6 @@ export function readProductCsv(text: string, format?: ProductCsvFormat): Product
   if (!detected) throw new ProductCsvError('The columns are neither Shopify’s product CSV (Handle, Title, Variant Price...) nor WooCommerce’s (ID, Type, Name, Regular price...).');
   const reader = new Reader('products');
   const read = detected === 'shopify' ? readShopify(rows, reader) : readWooCommerce(rows, reader);
-  return { format: detected, ...read, problems: reader.problems };
+  const fromThisShop = detected === 'shopify' && header.includes(EXTRA_COLUMNS.model);
+  return { format: detected, fromThisShop, ...read, problems: reader.problems };
 }

@@ -25,11 +25,13 @@ const BATCH_SIZE = 25;
  * Writes the products of another shop's CSV into the catalogue. As with the original app's data,
  * each product is matched with what an earlier import of the same shop's file made of it (by its id
  * in the file), left alone when the file says the same, updated when it changed, created when new;
- * in batches, each in a transaction, with a dry run that writes nothing.
+ * in batches, each in a transaction, with a dry run that writes nothing. A file this shop exported
+ * (edited in a spreadsheet, say) names its products by their addresses: one the shop has is updated,
+ * not copied.
  */
 export async function importProductCsv(db: Database, csv: ProductCsv, options: ProductImportOptions): Promise<ImportReport<'products'>> {
   const report: ImportReport<'products'> = { dryRun: options.dryRun, counts: { products: noCounts(csv.unreadable) }, problems: [...csv.problems] };
-  await runImport(db, options.dryRun, (batch) => new ProductImport(report, options, new ImportedRecords(csv.format), batch).run(csv.products));
+  await runImport(db, options.dryRun, (batch) => new ProductImport(report, options, new ImportedRecords(csv.format), batch, csv.fromThisShop).run(csv.products));
   return report;
 }
 
@@ -41,6 +43,7 @@ class ProductImport {
     private readonly options: ProductImportOptions,
     private readonly imported: ImportedRecords,
     private readonly batch: Batch,
+    private readonly fromThisShop: boolean,
   ) {
     this.photos = new ImportPhotos(options.images, options.productImages, options.dryRun);
   }
@@ -66,10 +69,16 @@ class ProductImport {
     }
   }
 
+  /** The shop's product at this address (a Handle of its own export), as if an earlier import had made it. */
+  private async productAt(tx: Executor, slug: string): Promise<{ localId: string; fingerprint: string } | undefined> {
+    const [row] = await tx.select({ localId: products.id }).from(products).where(eq(products.slug, slug));
+    return row ? { localId: row.localId, fingerprint: '' } : undefined;
+  }
+
   private async product(tx: Executor, product: CsvProduct): Promise<void> {
     const counts = this.report.counts.products;
     const fingerprint = fingerprintOf(product);
-    const before = await this.imported.previous(tx, 'products', product.originalId);
+    const before = (await this.imported.previous(tx, 'products', product.originalId)) ?? (this.fromThisShop ? await this.productAt(tx, product.originalId) : undefined);
     if (before?.fingerprint === fingerprint) return void counts.unchanged++;
     const fields = { name: product.name, description: product.description, priceMinor: product.priceMinor, category: product.category, weightGrams: product.weightGrams };
     const counted = product.model.stockMode === 'combination' && product.model.optionGroups.length > 0;
