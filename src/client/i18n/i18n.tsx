@@ -59,11 +59,13 @@ export function createTranslator(language: Language, dictionary: Dictionary): Tr
       lookup(dictionary, key);
     if (text === undefined) return key;
     if (!params) return text;
-    return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (placeholder, name: string) => {
+    return text.replace(/\{\{\s*(\w+)\s*\}\}(\.?)/g, (placeholder, name: string, stop: string) => {
       const value = params[name];
       if (value === undefined) return placeholder;
       // A count reads as the language writes numbers (100,000 or 100 000); other numbers, a year say, stay as they are.
-      return name === 'count' && typeof value === 'number' ? counts.format(value) : String(value);
+      const shown = name === 'count' && typeof value === 'number' ? counts.format(value) : String(value);
+      // A value that ends a sentence with its own full stop ("76,39 лв.") takes the text's.
+      return stop && shown.endsWith('.') ? shown : shown + stop;
     });
   };
 }

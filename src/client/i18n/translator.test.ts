@@ -31,6 +31,12 @@ describe('createTranslator', () => {
     expect(en('greeting', { name: 'Ana' })).toBe('Hello Ana');
   });
 
+  it('ends a sentence with one full stop when a value brings its own', () => {
+    const due = createTranslator('bg', { due: 'Новата сума е {{total}}.' });
+    expect(due('due', { total: '39,06 € / 76,39 лв.' })).toBe('Новата сума е 39,06 € / 76,39 лв.');
+    expect(due('due', { total: '39,06 €' })).toBe('Новата сума е 39,06 €.');
+  });
+
   it('chooses the plural form of the language', () => {
     expect(en('items', { count: 1 })).toBe('1 item');
     expect(en('items', { count: 0 })).toBe('0 items');

@@ -47,6 +47,11 @@ describe('e-mail texts', () => {
     expect(fill('Order #{orderId} for {total} {unknown}', { orderId: 'NA-1', total: 'BGN 1.00' })).toBe('Order #NA-1 for BGN 1.00 {unknown}');
   });
 
+  it('end a sentence with one full stop when a value brings its own', () => {
+    expect(fill('Очаква плащане на {due}.', { due: '39,06 € / 76,39 лв.' })).toBe('Очаква плащане на 39,06 € / 76,39 лв.');
+    expect(fill('Awaits {due}.', { due: 'BGN 1.00' })).toBe('Awaits BGN 1.00.');
+  });
+
   it('have the same entries in English and Bulgarian', () => {
     const book = new MailTextBook(dataDir, log);
     const shape = (value: unknown): unknown =>

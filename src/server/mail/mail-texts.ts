@@ -28,9 +28,16 @@ function overlay(defaults: TextTree, own: unknown): TextTree {
   return result;
 }
 
-/** "Order #{orderId}" with { orderId: 'NA-1' } gives "Order #NA-1"; a name without a value stays as it is. */
+/**
+ * "Order #{orderId}" with { orderId: 'NA-1' } gives "Order #NA-1"; a name without a value stays as it is.
+ * A value that ends a sentence with its own full stop ("76,39 лв.") takes the template's.
+ */
 export function fill(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+  return template.replace(/\{(\w+)\}(\.?)/g, (whole, name: string, stop: string) => {
+    if (!(name in values)) return whole;
+    const value = String(values[name]);
+    return stop && value.endsWith('.') ? value : value + stop;
+  });
 }
 
 /**

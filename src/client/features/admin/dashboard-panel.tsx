@@ -185,7 +185,9 @@ function SellerList({ title, sellers, show }: { title: string; sellers: BestSell
         <ol>
           {sellers.map((seller) => (
             <li key={seller.productId ?? seller.name.en}>
-              <Localized text={seller.name} /> <span className="dashboard__value">{show === 'pieces' ? t('admin.dashboard.pieces', { count: seller.pieces }) : <Price minor={seller.revenueMinor} />}</span>
+              <span className="dashboard__entry">
+                <Localized text={seller.name} /> <span className="dashboard__value">{show === 'pieces' ? t('admin.dashboard.pieces', { count: seller.pieces }) : <Price minor={seller.revenueMinor} />}</span>
+              </span>
             </li>
           ))}
         </ol>
@@ -205,7 +207,9 @@ function StockList({ title, alerts, filter }: { title: string; alerts: StockAler
         <ul>
           {alerts.map((alert) => (
             <li key={alert.productId}>
-              <Localized text={alert.name} /> <span className="dashboard__value">{t('admin.dashboard.left', { count: alert.stock })}</span>
+              <span className="dashboard__entry">
+                <Localized text={alert.name} /> <span className="dashboard__value">{t('admin.dashboard.left', { count: alert.stock })}</span>
+              </span>
             </li>
           ))}
         </ul>
@@ -226,7 +230,9 @@ function OpenOrders({ board }: { board: Dashboard }) {
       <ul>
         {board.openOrders.map((entry) => (
           <li key={entry.status}>
-            <Link href={adminHref({ tab: 'orders', filter: { ...NO_FILTER, status: entry.status }, orderId: null, stock: '' })}>{t(`orders.status.${entry.status}`)}</Link> <span className="dashboard__value">{entry.count}</span>
+            <span className="dashboard__entry">
+              <Link href={adminHref({ tab: 'orders', filter: { ...NO_FILTER, status: entry.status }, orderId: null, stock: '' })}>{t(`orders.status.${entry.status}`)}</Link> <span className="dashboard__value">{entry.count}</span>
+            </span>
           </li>
         ))}
       </ul>
