@@ -122,6 +122,8 @@ for (const language of ['en', 'bg'] as const) {
     const adminAudit = new Auditor(page, testInfo);
     await adminAudit.check(`admin returns [${language}]`);
     await card.getByRole('button', { name: texts.refund }).click();
+    // Money sent back cannot be taken back: the amount is confirmed first.
+    await page.getByRole('dialog').getByRole('button', { name: texts.refund }).click();
     await expect(card.getByRole('button', { name: texts.refund })).toHaveCount(0);
 
     // The customer's profile shows the refund.
@@ -160,9 +162,12 @@ test('the admin refunds a paid order she cancelled from its page, and the page s
   // Less than everything needs a reason, which the server asks for beside the form.
   await refund.getByLabel('Amount to refund (BGN)').fill('1.00');
   await refund.getByRole('button', { name: 'Refund' }).click();
+  await expect(page.getByRole('dialog', { name: 'Refund' })).toContainText(`Refund ${formatMoney(100, 'BGN', 'en')} of order #${order.orderId}?`);
+  await page.getByRole('dialog').getByRole('button', { name: 'Refund' }).click();
   await expect(refund.getByRole('alert')).toHaveText('Please write why less than the default amount is refunded.');
   await refund.getByLabel('Amount to refund (BGN)').fill((order.pricing.total / 100).toFixed(2));
   await refund.getByRole('button', { name: 'Refund' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Refund' }).click();
   await expect(page.getByText('Refund made.')).toBeVisible();
   await expect(refund).toHaveCount(0);
   await expect(page.getByRole('definition').filter({ hasText: formatMoney(order.pricing.total, 'BGN', 'en') })).not.toHaveCount(0);

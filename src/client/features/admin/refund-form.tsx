@@ -7,11 +7,14 @@ import { requestJson } from '#client/api/http.js';
 import { queryKeys } from '#client/api/query-keys.js';
 import { newRequestId } from '#client/api/request-id.js';
 import { useTranslation } from '#client/i18n/i18n.js';
+import { ConfirmDialog } from '#client/ui/confirm-dialog.js';
+import { usePriceText } from '#client/ui/price.js';
 import { currencyLabel } from '#client/ui/price-text.js';
 
 /**
  * A refund of an order: of a withdrawal's lines (withdrawalId), or of what is left of the payment.
  * The amount starts at the server's default; a smaller one needs a reason, which the server asks for.
+ * Money sent back cannot be taken back, so the admin confirms the amount first.
  */
 export function RefundForm({
   orderId,
@@ -33,14 +36,21 @@ export function RefundForm({
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<number | null>(null);
+  const priceText = usePriceText();
   // One id per refund the admin means to make: a doubled click or a retry after a lost answer refunds once.
   const refundRequest = useRef(newRequestId());
 
-  const refund = async (event: FormEvent) => {
+  const askToConfirm = (event: FormEvent) => {
     event.preventDefault();
     setError(null);
     const minor = parsePriceToMinor(amount);
     if (!minor) return setError(t('returns.errors.amountInvalid'));
+    setConfirming(minor);
+  };
+
+  const refund = async (minor: number) => {
+    setConfirming(null);
     setBusy(true);
     try {
       await requestJson<{ refund: Refund }>(`/api/admin/orders/${encodeURIComponent(orderId)}/refunds`, {
@@ -59,7 +69,7 @@ export function RefundForm({
   };
 
   return (
-    <form className="returns-card__refund" onSubmit={refund} noValidate>
+    <form className="returns-card__refund" onSubmit={askToConfirm} noValidate>
       <div className="field">
         <label className="field__label" htmlFor={`${ids}-amount`}>{t('returns.amount', { currency: currencyLabel(currency) })}</label>
         <input id={`${ids}-amount`} className="field__input" inputMode="decimal" value={amount} onChange={(event) => setAmount(event.target.value)} aria-invalid={error !== null} aria-describedby={error ? `${ids}-error` : undefined} />
@@ -76,6 +86,15 @@ export function RefundForm({
       <button type="submit" className="button button--primary" disabled={busy}>
         {t('returns.refund')}
       </button>
+      {confirming !== null && (
+        <ConfirmDialog
+          title={t('returns.confirmRefundTitle')}
+          message={t('returns.confirmRefund', { amount: priceText(confirming, currency), orderId })}
+          confirmLabel={t('returns.refund')}
+          onConfirm={() => void refund(confirming)}
+          onCancel={() => setConfirming(null)}
+        />
+      )}
     </form>
   );
 }
