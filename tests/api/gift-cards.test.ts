@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import type { CartResponse } from '#shared/cart.js';
 import { formatGiftCardCode, payWithGiftCard, type GiftCardBalance, type GiftCardSummary } from '#shared/gift-cards.js';
@@ -295,6 +295,22 @@ describeEachDatabase(
       expect(content.netMinor + content.vatMinor).toBe(total);
       const text = await pdfText((await testApp.app.inject({ method: 'GET', url: `/api/admin/orders/${partOrder.orderId}/documents/${invoice!.id}/pdf?language=en`, headers: { cookie: admin } })).rawPayload);
       for (const expected of [`Paid with gift card …${part.ending} (a means of payment, not a discount)`, 'The rest, paid by card', 'Payment: by gift card, by card']) expect(text, expected).toContain(expected);
+
+      // A part refunded: its credit note credits one line, and says nothing of the card or of how the invoice was paid.
+      const refunded = await testApp.app.inject({
+        method: 'POST',
+        url: `/api/admin/orders/${partOrder.orderId}/refunds`,
+        headers: { cookie: admin },
+        payload: { requestId: 'gift-card-part-refund-1', amountMinor: 500, reason: 'One nail arrived broken.' },
+      });
+      expect(refunded.statusCode, refunded.body).toBeLessThan(300);
+      const [note] = await testApp.database.db.select().from(taxDocuments).where(and(eq(taxDocuments.orderId, partOrder.orderId), eq(taxDocuments.kind, 'credit_note')));
+      const noteContent = note!.content as TaxDocumentContent;
+      expect(noteContent).toMatchObject({ kind: 'credit_note', totalMinor: -500 });
+      expect(noteContent.giftCard).toBeUndefined();
+      const noteText = await pdfText((await testApp.app.inject({ method: 'GET', url: `/api/admin/orders/${partOrder.orderId}/documents/${note!.id}/pdf?language=en`, headers: { cookie: admin } })).rawPayload);
+      expect(noteText).toContain('CREDIT NOTE');
+      for (const absent of ['gift card', 'Payment:', 'Paid on']) expect(noteText, absent).not.toContain(absent);
 
       const whole = await issue(total);
       await fillCart(testApp, buyer, [product]);

@@ -232,7 +232,8 @@ export async function documentPdf(document: TaxDocumentContent, language: Langua
     ...(vatShown ? ([[texts.net, money(document.netMinor, currency, language)], [texts.vat, money(document.vatMinor, currency, language)]] as [string, string][]) : []),
     [document.totalMinor < 0 ? texts.totalCredited : texts.total, money(document.totalMinor, currency, language)],
     ...(document.totalBgnMinor === undefined ? [] : ([[texts.totalInBgn, money(document.totalBgnMinor, 'BGN', language)]] as [string, string][])),
-    ...giftCardRows(document, texts, language),
+    // A gift card is a payment of the invoice, not of its credit note (one issued before that was so carries it).
+    ...(document.kind === 'credit_note' ? [] : giftCardRows(document, texts, language)),
   ];
   pdf.fontSize(10);
   for (const [label, amount] of totals) {
@@ -246,10 +247,13 @@ export async function documentPdf(document: TaxDocumentContent, language: Langua
   const words = language === 'bg' ? bulgarianAmountInWords(Math.abs(document.totalMinor), currency) : englishAmountInWords(Math.abs(document.totalMinor), currency);
   pdf.moveDown().font('regular').text(`${texts.inWords}: ${words}`, left, pdf.y, { width });
   if (!vatShown) pdf.moveDown(0.5).text(texts.noVat, { width });
-  pdf.moveDown();
-  pdf.text(`${texts.payment}: ${[document.giftCard && document.payment.method !== 'gift_card' ? texts.methods.gift_card : null, texts.methods[document.payment.method]].filter(Boolean).join(', ')}`);
-  pdf.text(`${texts.paidAt}: ${dateText(document.payment.paidAt, language)}`);
-  pdf.text(`${texts.transaction}: ${document.payment.reference}`);
+  // How the invoice was paid: a credit note's money goes back as its refund says, which it does not state.
+  if (document.kind !== 'credit_note') {
+    pdf.moveDown();
+    pdf.text(`${texts.payment}: ${[document.giftCard && document.payment.method !== 'gift_card' ? texts.methods.gift_card : null, texts.methods[document.payment.method]].filter(Boolean).join(', ')}`);
+    pdf.text(`${texts.paidAt}: ${dateText(document.payment.paidAt, language)}`);
+    pdf.text(`${texts.transaction}: ${document.payment.reference}`);
+  }
   if (document.kind === 'sale_document') drawQrCode(pdf, saleQrText(document));
   pdf.end();
   return done;

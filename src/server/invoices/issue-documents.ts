@@ -164,8 +164,12 @@ async function issueCreditNoteOf(tx: Executor, invoice: InvoiceRow, amountMinor:
         },
       ];
   const number = await takeNumber(tx, 'invoice', 1);
+  // A gift card paid the invoice, so it is no part of what is credited; a discount code is, but only
+  // on the invoice's own lines, which a partial refund's single line is not.
+  const { giftCard: _paidWithGiftCard, discount, ...invoiceParts } = corrected;
   const content: TaxDocumentContent = {
-    ...corrected,
+    ...invoiceParts,
+    ...(whole && discount ? { discount } : {}),
     kind: 'credit_note',
     number: documentNumberText(number),
     issuedAt: at.toISOString(),
