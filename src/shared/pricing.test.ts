@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SPEC_PRICING, type PricingRules } from './money.js';
-import { freeShippingGap, priceLines, taxContainedIn, taxFor } from './pricing.js';
+import { freeShippingGap, priceLines, taxContainedIn, taxFor, taxRowOf } from './pricing.js';
 
 describe('taxFor', () => {
   it.each([
@@ -109,5 +109,14 @@ describe('free shipping from a subtotal', () => {
   it('is never free without a threshold, and an empty cart has no shipping to be free of', () => {
     expect(freeShippingGap(1_000_000, SPEC_PRICING)).toBeNull();
     expect(priceLines([], rules(false))).toMatchObject({ shipping: 0, total: 0 });
+  });
+});
+
+describe('taxRowOf', () => {
+  it('shows tax added, tax included, or no tax row for a shop that charges none', () => {
+    expect(taxRowOf({ taxIncluded: false, taxRateBasisPoints: 500 })).toBe('added');
+    expect(taxRowOf({ taxIncluded: true, taxRateBasisPoints: 2000 })).toBe('included');
+    expect(taxRowOf({ taxIncluded: true, taxRateBasisPoints: 0 })).toBeNull();
+    expect(taxRowOf({ taxIncluded: false, taxRateBasisPoints: 0 })).toBeNull();
   });
 });

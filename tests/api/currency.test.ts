@@ -183,3 +183,31 @@ describe('npm run currency:euro', () => {
     }
   });
 });
+
+for (const target of databaseTargets) {
+  describe(`a shop that charges no tax [${target}]`, () => {
+    let inbox: SmtpInbox;
+    let shop: TestApp;
+    beforeAll(async () => {
+      inbox = await startSmtpInbox();
+      // A seller not registered for VAT charges none: TAX_RATE=0, without a VAT number.
+      shop = await createTestApp(target, { SMTP_URL: inbox.url, SHOP_CURRENCY: 'EUR', TAX_RATE: '0', PRICES_INCLUDE_TAX: 'true', SHIPPING_FEE: '4.50' });
+    });
+    afterAll(async () => {
+      await shop?.close();
+      await inbox?.close();
+    });
+
+    it('shows no tax row in the order e-mail, neither added nor included', async () => {
+      const [{ id: product }] = (await shop.database.db.insert(products).values(testProduct({ name: 'Lilac Set', priceMinor: 2000 })).returning({ id: products.id })) as [{ id: string }];
+      const cookie = await signInThroughInbox(shop, inbox, 'untaxed@example.com');
+      await fillCart(shop, cookie, [product]);
+      const order = await placeOrder(shop, cookie);
+      expect(order.pricing).toMatchObject({ subtotal: 2000, tax: 0, total: 2450, taxRateBasisPoints: 0 });
+      const confirmation = await inbox.waitForMail('untaxed@example.com', 10_000, (mail) => mail.subject.includes(order.orderId));
+      const text = confirmation.body.replace(/\u00a0/g, ' ');
+      expect(text).toContain('Total: €24.50');
+      expect(text.split('\n').filter((line) => /VAT|Tax/.test(line))).toEqual([]);
+    });
+  });
+}

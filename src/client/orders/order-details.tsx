@@ -1,5 +1,6 @@
 import type { ReactElement } from 'react';
 import { taxPercentText, type Currency } from '#shared/money.js';
+import { taxRowOf } from '#shared/pricing.js';
 import type { Order, PaymentMethod } from '#shared/orders.js';
 import type { OrderGiftCard } from '#shared/gift-cards.js';
 import type { DeliveryMethod } from '#shared/delivery.js';
@@ -64,15 +65,16 @@ export function PricingTable({
   const { t } = useTranslation();
   const shippingLabel = deliveryMethod === 'address' ? t('checkout.shipping') : `${t('checkout.shipping')} (${t(`orders.delivery.methods.${deliveryMethod}`)})`;
   const taxLabel = (key: 'checkout.tax' | 'checkout.taxIncluded') => t(key, { percent: taxPercentText(pricing.taxRateBasisPoints) });
+  const taxRow = taxRowOf(pricing);
   const rows = (
     [
       [t('checkout.subtotal'), pricing.subtotal],
       pricing.discountCode !== null && [t('checkout.discount', { code: pricing.discountCode }), <DiscountAmount key="discount" pricing={pricing} currency={currency} />],
-      !pricing.taxIncluded && [taxLabel('checkout.tax'), pricing.tax],
+      taxRow === 'added' && [taxLabel('checkout.tax'), pricing.tax],
       // Shipping of goods that cost something and nothing for it is free shipping (the shop's threshold), said so.
       [shippingLabel, pricing.shipping === 0 && pricing.subtotal > 0 ? t('checkout.freeShipping') : pricing.shipping],
       pricing.fee > 0 && [t('checkout.cashOnDeliveryFeeLine'), pricing.fee],
-      pricing.taxIncluded && [taxLabel('checkout.taxIncluded'), pricing.tax],
+      taxRow === 'included' && [taxLabel('checkout.taxIncluded'), pricing.tax],
     ] satisfies Array<[string, number | string | ReactElement] | false>
   ).filter((row) => row !== false);
   return (

@@ -1,5 +1,6 @@
 import { pickText, type LocalizedText, type TextLanguage } from '#shared/catalog.js';
 import { lineText, priceAmounts, taxPercentText } from '#shared/money.js';
+import { taxRowOf } from '#shared/pricing.js';
 import { isNotifiedStatus, type NotifiedStatus } from '#shared/order-mails.js';
 import { amountDue, dispatchDayText, paymentStateOf, type Order } from '#shared/orders.js';
 import { choicesText, hasChoices } from '#shared/product-options.js';
@@ -150,11 +151,11 @@ class OrderMailWriter {
         rows: [
           [texts.order.subtotal, this.money(order.pricing.subtotal)],
           ...this.discountRows(),
-          ...(order.pricing.taxIncluded ? [] : [[this.t(texts.order.tax), this.money(order.pricing.tax)] as [string, string]]),
+          ...(taxRowOf(order.pricing) === 'added' ? [[this.t(texts.order.tax), this.money(order.pricing.tax)] as [string, string]] : []),
           [shippingLabel, order.pricing.shipping === 0 && order.pricing.subtotal > 0 ? texts.order.freeShipping : this.money(order.pricing.shipping)],
           ...(order.pricing.fee > 0 ? [[texts.order.cashOnDeliveryFee, this.money(order.pricing.fee)] as [string, string]] : []),
           // Final prices contain the tax: a plain row of what the amounts above hold, so that the total stays the last, bold row.
-          ...(order.pricing.taxIncluded ? [[this.t(texts.order.taxIncluded), this.money(order.pricing.tax)] as [string, string]] : []),
+          ...(taxRowOf(order.pricing) === 'included' ? [[this.t(texts.order.taxIncluded), this.money(order.pricing.tax)] as [string, string]] : []),
           [texts.order.total, this.money(order.pricing.total)],
           // A gift card is a payment, not a discount: under the total it pays part of, then what is left to pay.
           ...(order.giftCard
