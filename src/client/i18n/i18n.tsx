@@ -1,4 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { endingSentence } from '#shared/sentence.js';
 import { loadDictionary, storeLanguage, type Dictionary, type Language, type TextChunk } from './texts.js';
 
 type TranslationParams = Record<string, string | number>;
@@ -63,9 +64,7 @@ export function createTranslator(language: Language, dictionary: Dictionary): Tr
       const value = params[name];
       if (value === undefined) return placeholder;
       // A count reads as the language writes numbers (100,000 or 100 000); other numbers, a year say, stay as they are.
-      const shown = name === 'count' && typeof value === 'number' ? counts.format(value) : String(value);
-      // A value that ends a sentence with its own full stop ("76,39 лв.") takes the text's.
-      return stop && shown.endsWith('.') ? shown : shown + stop;
+      return endingSentence(name === 'count' && typeof value === 'number' ? counts.format(value) : String(value), stop);
     });
   };
 }

@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TextLanguage } from '#shared/catalog.js';
+import { endingSentence } from '#shared/sentence.js';
 import { projectPath } from '#server/project-path.js';
 import type englishTexts from './texts/en.json';
 
@@ -30,14 +31,9 @@ function overlay(defaults: TextTree, own: unknown): TextTree {
 
 /**
  * "Order #{orderId}" with { orderId: 'NA-1' } gives "Order #NA-1"; a name without a value stays as it is.
- * A value that ends a sentence with its own full stop ("76,39 лв.") takes the template's.
  */
 export function fill(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}(\.?)/g, (whole, name: string, stop: string) => {
-    if (!(name in values)) return whole;
-    const value = String(values[name]);
-    return stop && value.endsWith('.') ? value : value + stop;
-  });
+  return template.replace(/\{(\w+)\}(\.?)/g, (whole, name: string, stop: string) => (name in values ? endingSentence(String(values[name]), stop) : whole));
 }
 
 /**
