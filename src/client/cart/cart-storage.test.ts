@@ -1,25 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { CartItem } from '#shared/cart.js';
 import { choiceKey, type LineChoices } from '#shared/product-options.js';
+import { cartLine } from '../../../tests/support/cart-line.js';
 import { MemoryStorage } from '../../../tests/support/memory-storage.js';
 import { forgetCart, newOperationId, queueOperation, readMirror, readQueue, toOperations, withQueue, writeMirror, writeQueue, type QueuedOperation } from './cart-storage.js';
 
-const serverItem: CartItem = {
+const serverItem: CartItem = cartLine({
   id: 'a1b2c3d4-0000-4000-8000-000000000001',
   productId: 'p1',
   slug: 'rose-set',
   name: { en: 'Rose Set', bg: 'Розов комплект' },
   priceMinor: 2450,
-  addedPriceMinor: 2450,
-  quantity: 1,
   stock: 4,
-  addedAt: '2026-01-01T00:00:00Z',
-  choices: { options: {}, sizes: null, answers: {} },
-  choiceKey: '',
-  summary: { options: [], sizes: null, answers: [] },
-  problem: null,
-  dispatchBy: '2026-01-05',
-};
+});
 const product = { slug: 'lemon-tips', name: { en: 'Lemon Tips', bg: '' }, priceMinor: 1999, stock: null, addedAt: '2026-01-02T00:00:00Z' };
 const queuedAdd: QueuedOperation = { id: 'op1xxxxx', type: 'add', productId: 'p2', ...product, pendingSync: true };
 const queuedSet = (productId: string, quantity: number, id = 'op9xxxxx'): QueuedOperation => ({ id, type: 'set', productId, quantity, ...product, pendingSync: true });

@@ -2,9 +2,9 @@ import type * as ReactModule from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CartItem, CartOperation, CartOperationResult, CartOperationsResponse } from '#shared/cart.js';
 import { CATALOGUE_TOPIC } from '#shared/live.js';
-import { EMPTY_CHOICE_SUMMARY, NO_CHOICES } from '#shared/product-options.js';
 import { readQueue, writeQueue, type QueuedOperation } from './cart-storage.js';
 import { useOfflineQueueSync } from './use-offline-queue-sync.js';
+import { cartLine } from '../../../tests/support/cart-line.js';
 import { MemoryStorage } from '../../../tests/support/memory-storage.js';
 
 // The hook runs here without a page: its effect runs at once, and the providers it reads (texts,
@@ -73,22 +73,7 @@ function answer(operations: CartOperation[]): CartOperationsResponse {
 }
 
 /** The line the server keeps for an addition it applied. */
-const serverLine = (operation: Extract<CartOperation, { type: 'add' }>): CartItem => ({
-  id: `line-${operation.id}`,
-  productId: operation.productId,
-  slug: 'rose-set',
-  name: { en: 'Rose Set', bg: '' },
-  priceMinor: 1000,
-  addedPriceMinor: 1000,
-  quantity: 1,
-  stock: null,
-  addedAt: '2026-01-01T00:00:00Z',
-  choices: NO_CHOICES,
-  choiceKey: '',
-  summary: EMPTY_CHOICE_SUMMARY,
-  problem: null,
-  dispatchBy: '2026-01-05',
-});
+const serverLine = (operation: Extract<CartOperation, { type: 'add' }>): CartItem => cartLine({ id: `line-${operation.id}`, productId: operation.productId, slug: 'rose-set', name: { en: 'Rose Set', bg: '' } });
 
 beforeEach(() => {
   storage = new MemoryStorage();

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogueResponse, Product } from '#shared/catalog.js';
-import { EMPTY_CHOICE_SUMMARY, NO_CHOICES, PLAIN_PRODUCT_MODEL } from '#shared/product-options.js';
+import { PLAIN_PRODUCT_MODEL } from '#shared/product-options.js';
 import type { ShownCartItem } from '#client/cart/cart-storage.js';
+import { cartLine } from '../../../tests/support/cart-line.js';
 import { cartWithCounts, catalogueWithCounts } from './stock-counts.js';
 
 const product = (id: string, stock: number | null): Product => ({
@@ -20,22 +21,7 @@ const product = (id: string, stock: number | null): Product => ({
   updatedAt: '2026-01-01T00:00:00Z',
 });
 const catalogue: CatalogueResponse = { version: 3, total: 3, page: 1, pageSize: 48, products: [product('a', 2), product('b', null), product('c', 5)], facets: { all: 3, categories: [], prices: [], available: 3, options: [] } };
-const line = (productId: string, stock: number | null): ShownCartItem => ({
-  id: `line-${productId}`,
-  productId,
-  slug: `product-${productId}`,
-  name: { en: productId, bg: '' },
-  priceMinor: 100,
-  addedPriceMinor: 100,
-  quantity: 1,
-  stock,
-  addedAt: '2026-01-01T00:00:00Z',
-  choices: NO_CHOICES,
-  choiceKey: '',
-  summary: EMPTY_CHOICE_SUMMARY,
-  problem: null,
-  dispatchBy: '2026-01-05',
-});
+const line = (productId: string, stock: number | null): ShownCartItem => cartLine({ id: `line-${productId}`, productId, priceMinor: 100, stock });
 
 describe('stock counts from the live channel', () => {
   it('sets the counts it names in the catalogue and leaves the rest and the version', () => {
