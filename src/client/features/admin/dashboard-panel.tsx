@@ -1,4 +1,4 @@
-import { useCallback, useId, useState } from 'react';
+import { useCallback, useId, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { changePercent, type BestSeller, type Dashboard, type SalesComparison, type StockAlert } from '#shared/dashboard.js';
@@ -174,6 +174,15 @@ function RangeSales({ board, onRange, failure }: { board: Dashboard; onRange: (r
   );
 }
 
+/** A list entry: what it names, and its figure on the right, level with the name's first line however it wraps. */
+function Entry({ value, children }: { value: ReactNode; children: ReactNode }) {
+  return (
+    <span className="dashboard__entry">
+      {children} <span className="dashboard__value">{value}</span>
+    </span>
+  );
+}
+
 function SellerList({ title, sellers, show }: { title: string; sellers: BestSeller[]; show: 'pieces' | 'revenue' }) {
   const { t } = useTranslation();
   return (
@@ -185,9 +194,9 @@ function SellerList({ title, sellers, show }: { title: string; sellers: BestSell
         <ol>
           {sellers.map((seller) => (
             <li key={seller.productId ?? seller.name.en}>
-              <span className="dashboard__entry">
-                <Localized text={seller.name} /> <span className="dashboard__value">{show === 'pieces' ? t('admin.dashboard.pieces', { count: seller.pieces }) : <Price minor={seller.revenueMinor} />}</span>
-              </span>
+              <Entry value={show === 'pieces' ? t('admin.dashboard.pieces', { count: seller.pieces }) : <Price minor={seller.revenueMinor} />}>
+                <Localized text={seller.name} />
+              </Entry>
             </li>
           ))}
         </ol>
@@ -207,9 +216,9 @@ function StockList({ title, alerts, filter }: { title: string; alerts: StockAler
         <ul>
           {alerts.map((alert) => (
             <li key={alert.productId}>
-              <span className="dashboard__entry">
-                <Localized text={alert.name} /> <span className="dashboard__value">{t('admin.dashboard.left', { count: alert.stock })}</span>
-              </span>
+              <Entry value={t('admin.dashboard.left', { count: alert.stock })}>
+                <Localized text={alert.name} />
+              </Entry>
             </li>
           ))}
         </ul>
@@ -230,9 +239,9 @@ function OpenOrders({ board }: { board: Dashboard }) {
       <ul>
         {board.openOrders.map((entry) => (
           <li key={entry.status}>
-            <span className="dashboard__entry">
-              <Link href={adminHref({ tab: 'orders', filter: { ...NO_FILTER, status: entry.status }, orderId: null, stock: '' })}>{t(`orders.status.${entry.status}`)}</Link> <span className="dashboard__value">{entry.count}</span>
-            </span>
+            <Entry value={entry.count}>
+              <Link href={adminHref({ tab: 'orders', filter: { ...NO_FILTER, status: entry.status }, orderId: null, stock: '' })}>{t(`orders.status.${entry.status}`)}</Link>
+            </Entry>
           </li>
         ))}
       </ul>
