@@ -132,7 +132,7 @@ describeEachDatabase('admin', (context) => {
     const product = response.json<{ product: Product }>().product;
     expect(product).toMatchObject({ name: { en: 'Opal Press-On Set', bg: '' }, priceMinor: 2450, category: 'nails' });
     expect(product.photos).toHaveLength(1);
-    expect(product.photos[0]!.url).toMatch(new RegExp(`^/images/nails/${product.id}_\\d+\\.webp$`));
+    expect(product.photos[0]!.url).toMatch(new RegExp(`^/images/nails/${product.id}_\\d+_[0-9a-f]{16}\\.webp$`));
     const image = await testApp.app.inject({ method: 'GET', url: `${product.photos[0]!.url}?w=640` });
     const metadata = await sharp(image.rawPayload).metadata();
     expect(metadata).toMatchObject({ format: 'webp', width: 640, height: 640 });

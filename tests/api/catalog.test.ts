@@ -27,7 +27,7 @@ describeEachDatabase('catalogue', (context) => {
       expect(product.description.bg).toMatch(/[а-я]/);
       expect(product.slug).toMatch(/^[a-z0-9-]+$/);
       expect(Number.isInteger(product.priceMinor) && product.priceMinor > 0).toBe(true);
-      expect(product.photos[0]?.url).toMatch(/^\/images\/nails\/[0-9a-f-]{36}_\d+\.webp$/);
+      expect(product.photos[0]?.url).toMatch(/^\/images\/nails\/[0-9a-f-]{36}_\d+_[0-9a-f]{16}\.webp$/);
     }
   });
 

@@ -64,7 +64,7 @@ describeEachDatabase('product photos', (context) => {
     expect(latest.photos).toHaveLength(4);
     expect(latest.photos[0]).toEqual(product.photos[0]);
     for (const photo of latest.photos) {
-      expect(photo.url).toMatch(new RegExp(`^/images/nails/${product.id}_\\d+\\.webp$`));
+      expect(photo.url).toMatch(new RegExp(`^/images/nails/${product.id}_\\d+_[0-9a-f]{16}\\.webp$`));
       expect(photo.alt).toEqual({ en: '', bg: '' });
     }
     expect(new Set(latest.photos.map((photo) => photo.url)).size).toBe(4);

@@ -10,7 +10,7 @@ export interface ImageVariant {
 /**
  * Where product images are kept: files under DATA_DIR with the embedded database, PostgreSQL when the
  * shop runs on one (so that every server process reaches every image). A key such as
- * nails/{productId}_{time}.webp names an image; each of its widths is a variant.
+ * nails/{productId}_{time}_{random}.webp names an image; each of its widths is a variant.
  */
 export interface ImageStore {
   /** Stores every width of an image: all of them, or none when it fails. */

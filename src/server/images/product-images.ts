@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Sharp } from 'sharp';
@@ -28,7 +28,7 @@ export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
 /**
  * Product images: each is encoded to WebP in every width of PRODUCT_IMAGE_WIDTHS and kept in an
- * ImageStore under a key such as nails/{productId}_{time}.webp, which product_photos records.
+ * ImageStore under a key such as nails/{productId}_{time}_{random}.webp, which product_photos records.
  */
 export class ProductImages {
   private readonly recent = new RecentImages();
@@ -51,8 +51,9 @@ export class ProductImages {
   async storeEncoded(productId: string, variants: ReadonlyMap<number, Buffer>): Promise<string> {
     const missing = PRODUCT_IMAGE_WIDTHS.filter((width) => !variants.has(width));
     if (missing.length) throw new Error(`The image lacks the width(s) ${missing.join(', ')}`);
-    // The time and three random digits: two photos of one product stored in the same millisecond get keys of their own.
-    const key = `nails/${productId}_${Date.now()}${String(randomInt(1000)).padStart(3, '0')}.webp`;
+    // The time orders a product's keys when listed; 64 random bits keep apart the photos that
+    // uploads at once finish in the same millisecond (three random digits once gave two of them one key).
+    const key = `nails/${productId}_${Date.now()}_${randomBytes(8).toString('hex')}.webp`;
     await this.storage.put(key, variants);
     return key;
   }
@@ -132,7 +133,8 @@ function pickWidth(requested: number | undefined): number {
   return widths.find((width) => width >= requested) ?? largest;
 }
 
-const IMAGE_NAME = /^[0-9a-f-]{36}_\d{10,16}\.webp$/;
+/** A stored image's file name: the product, the time, and (since keys carry them) 16 random hex digits. */
+export const IMAGE_NAME = /^[0-9a-f-]{36}_\d{10,16}(?:_[0-9a-f]{16})?\.webp$/;
 
 const IMAGE_ROUTE = '/images/nails/:file';
 
