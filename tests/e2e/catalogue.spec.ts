@@ -314,6 +314,10 @@ test('a product page shows its gallery, used by keyboard and touch, its texts, a
   await page.goto('/');
   await signIn(page, inbox, uniqueEmail('gallery'));
   await searchBox(page).fill(name);
+  // The results and the suggestions come after a pause in the typing: a click while either appears
+  // can press on one place and let go on another, which is no click.
+  await expect(page.getByRole('option', { name })).toBeVisible();
+  await expect(page.getByText('1 product', { exact: true })).toBeVisible();
   await page.getByRole('link', { name }).click();
   await expect(page).toHaveURL(new RegExp(`/product/${product.slug}$`));
   await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
