@@ -9,7 +9,8 @@ import type { ProductImages } from '#server/images/product-images.js';
 
 /**
  * What a start does to the database before the shop serves: the admins of ADMIN_EMAILS, the search
- * texts, the check that the catalogue is in the shop's currency, and a demo shop's demo catalogue.
+ * texts, the check that the catalogue is in the shop's currency, and a demo shop's demo catalogue; and
+ * a live shop's warnings about settings that contradict each other.
  */
 export async function prepareShop(config: Config, database: DatabaseHandle, images: ProductImages, log: FastifyBaseLogger): Promise<void> {
   let added = 0;
@@ -20,6 +21,12 @@ export async function prepareShop(config: Config, database: DatabaseHandle, imag
   if (config.seedDemo) {
     const seeded = await seedDemoCatalogue(database.db, images, config.pricing.currency);
     if (seeded) log.info(`Added ${seeded} demo products to the empty catalogue`);
+  }
+  if (config.shopMode === 'live' && config.pricing.taxRateBasisPoints > 0 && !config.seller.vatNumber) {
+    log.warn(
+      `SHOP_MODE=live: prices charge VAT at ${config.pricing.taxRateBasisPoints / 100}% (TAX_RATE) while SHOP_VAT_NUMBER is empty, so invoices say the seller is not ` +
+        'registered for VAT; set SHOP_VAT_NUMBER, or TAX_RATE=0 for a seller who is not registered',
+    );
   }
   if (config.droppedPaymentMethods.length > 0) {
     log.warn(

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
+import type { FastifyBaseLogger } from 'fastify';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Product } from '#shared/catalog.js';
 import type { Order } from '#shared/orders.js';
 import type { PublicSettings } from '#shared/settings.js';
@@ -69,3 +70,25 @@ for (const target of databaseTargets) {
     });
   });
 }
+
+describe(`a live shop's start [${databaseTargets[0]}]`, () => {
+  it('warns when its prices charge VAT and it has no VAT number, which its invoices would contradict', async () => {
+    const warningsOf = async (environment: Record<string, string>) => {
+      const testApp = await createTestApp(databaseTargets[0]!, environment);
+      try {
+        const warn = vi.fn();
+        await prepareShop(testApp.config, testApp.database, testApp.images, { info: vi.fn(), warn } as unknown as FastifyBaseLogger);
+        return warn.mock.calls.map(([message]) => String(message));
+      } finally {
+        await testApp.close();
+      }
+    };
+    const charged = await warningsOf({ SHOP_MODE: 'live', TAX_RATE: '0.2' });
+    expect(charged).toHaveLength(1);
+    expect(charged[0]).toContain('prices charge VAT at 20% (TAX_RATE) while SHOP_VAT_NUMBER is empty');
+    expect(await warningsOf({ SHOP_MODE: 'live', TAX_RATE: '0' })).toEqual([]);
+    expect(await warningsOf({ SHOP_MODE: 'live', TAX_RATE: '0.2', SHOP_VAT_NUMBER: 'BG123456786' })).toEqual([]);
+    // The demo shows the specification's prices, with its VAT, for a seller it does not name.
+    expect(await warningsOf({ TAX_RATE: '0.2' })).toEqual([]);
+  });
+});
