@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderStatus } from './order-status.js';
-import { dispatchDayText, paymentStateOf, placedOrderStatus, type Payment, type PaymentState } from './orders.js';
+import { dayText, paymentStateOf, placedOrderStatus, type Payment, type PaymentState } from './orders.js';
 
 const payment: Payment = { paymentId: 'pay_1', method: 'card', amountMinor: 2348, processedAt: '2026-01-01T00:00:00Z', cardLast4: '4242' };
 
@@ -34,11 +34,12 @@ describe('placedOrderStatus', () => {
   });
 });
 
-describe('dispatchDayText', () => {
+describe('dayText', () => {
   it('writes a dispatch day as each language does, whatever the time zone', () => {
-    expect(dispatchDayText('2026-12-03', 'en')).toBe('Thu 3 Dec');
-    expect(dispatchDayText('2026-12-03', 'bg')).toBe('чт, 3 дек.');
-    expect(dispatchDayText('2027-05-04', 'bg')).toBe('вт, 4 май');
-    expect(dispatchDayText('2027-02-01', 'bg')).toBe('пн, 1 февр.');
+    expect(dayText('2026-12-03', 'en')).toBe('Thu 3 Dec');
+    expect(dayText('2026-12-03', 'bg')).toBe('чт, 3 дек.');
+    expect(dayText('2027-05-04', 'bg')).toBe('вт, 4 май');
+    expect(dayText('2027-02-01', 'bg')).toBe('пн, 1 февр.');
+    expect(dayText('2026-01-05', 'en')).toBe('Mon 5 Jan');
   });
 });

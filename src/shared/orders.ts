@@ -158,10 +158,10 @@ const BULGARIAN_WEEKDAY = new Intl.DateTimeFormat('bg-BG', { weekday: 'short', t
 const ENGLISH_DAY = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
 
 /**
- * A dispatch date (yyyy-mm-dd) as each language writes a near day: "Thu 3 Dec", "чт, 3 дек.". The
+ * A day (yyyy-mm-dd), such as a dispatch date, as each language writes a near day: "Thu 3 Dec", "чт, 3 дек.". The
  * Bulgarian month is written out by hand, since Intl writes a short Bulgarian month as a number.
  */
-export function dispatchDayText(isoDate: string, language: TextLanguage): string {
+export function dayText(isoDate: string, language: TextLanguage): string {
   const date = new Date(`${isoDate}T12:00:00Z`);
   if (language === 'bg') {
     const weekday = BULGARIAN_WEEKDAY.format(date);

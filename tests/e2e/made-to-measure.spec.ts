@@ -21,7 +21,7 @@ const TEXTS = {
     save: 'Save sizes',
     saved: 'Your nail sizes are saved.',
     filledIn: 'Filled in from your saved sizes.',
-    shipsBy: /Ships by \w{3}, \d{1,2} \w{3}/,
+    shipsBy: /Ships by \w{3} \d{1,2} \w{3}/,
     answer: 'pink ombré',
   },
   bg: {

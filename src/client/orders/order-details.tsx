@@ -13,9 +13,12 @@ import { ChoiceSummaryText } from '#client/ui/choice-summary.js';
 import { ShipsBy } from '#client/ui/ships-by.js';
 import { OrderDelivery } from './order-delivery.js';
 
+/** Whether an order is still to be sent, so that the date it ships by is worth showing. */
+export const isToBeSent = (order: Pick<Order, 'status'>) => order.status !== 'sent' && order.status !== 'delivered' && order.status !== 'cancelled';
+
 /** The date an order ships by, while it is still to be sent. */
 export function OrderShipsBy({ order }: { order: Pick<Order, 'status' | 'dispatchBy'> }) {
-  if (order.status === 'sent' || order.status === 'delivered' || order.status === 'cancelled') return null;
+  if (!isToBeSent(order)) return null;
   return <ShipsBy dates={[order.dispatchBy]} />;
 }
 
@@ -126,8 +129,9 @@ function DiscountAmount({ pricing, currency }: { pricing: Pick<Order['pricing'],
 /**
  * Everything about one order that its customer may see. Its headings are one level below the
  * page's heading for the order, so that no level is skipped: 2 under a page's h1, 3 under an h2.
+ * shipsBy false: the page shows the date the order ships by itself (the admin's, above its status).
  */
-export function OrderDetails({ order, headingLevel = 3 }: { order: Order; headingLevel?: 2 | 3 }) {
+export function OrderDetails({ order, headingLevel = 3, shipsBy = true }: { order: Order; headingLevel?: 2 | 3; shipsBy?: boolean }) {
   const { t, language } = useTranslation();
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
@@ -136,7 +140,7 @@ export function OrderDetails({ order, headingLevel = 3 }: { order: Order; headin
         <OrderStatusBadge status={order.status} paymentMethod={order.paymentMethod} />{' '}
         <span>{t('orders.placedOn', { date: formatDateTime(order.createdAt, language, t('orders.notAvailable')) })}</span>
       </p>
-      <OrderShipsBy order={order} />
+      {shipsBy && <OrderShipsBy order={order} />}
       <Heading className="order-details__heading">{t('orders.items')}</Heading>
       <ul className="order-details__items">
         {order.items.map((item, index) => (

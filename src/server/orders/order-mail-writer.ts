@@ -2,7 +2,7 @@ import { pickText, type LocalizedText, type TextLanguage } from '#shared/catalog
 import { lineText, priceAmounts, taxPercentText } from '#shared/money.js';
 import { taxRowOf } from '#shared/pricing.js';
 import { isNotifiedStatus, type NotifiedStatus } from '#shared/order-mails.js';
-import { amountDue, dispatchDayText, paymentStateOf, type Order } from '#shared/orders.js';
+import { amountDue, dayText, paymentStateOf, type Order } from '#shared/orders.js';
 import { choicesText, hasChoices } from '#shared/product-options.js';
 import { adminOrderPath, paymentPath, profileOrderPath } from '#shared/routes.js';
 import type { Database } from '#server/db/client.js';
@@ -192,7 +192,7 @@ class OrderMailWriter {
   /** "Ships by Thu 3 Dec": the day the whole order is to leave, for orders placed since lead times. */
   private shipsBy(): MailBlock[] {
     const { dispatchBy } = this.order;
-    return dispatchBy ? [{ kind: 'paragraph', text: this.t(this.texts.order.shipsBy, { date: dispatchDayText(dispatchBy, this.language) }) }] : [];
+    return dispatchBy ? [{ kind: 'paragraph', text: this.t(this.texts.order.shipsBy, { date: dayText(dispatchBy, this.language) }) }] : [];
   }
 
   private address(): MailBlock[] {

@@ -9,7 +9,7 @@ import { queryKeys } from '#client/api/query-keys.js';
 import { useTranslation } from '#client/i18n/i18n.js';
 import { Localized } from '#client/i18n/localized.js';
 import { Price } from '#client/ui/price.js';
-import { dayText } from '#client/ui/ships-by.js';
+import { dayText } from '#shared/orders.js';
 import { LoadErrorMessage, LoadingMessage } from '#client/ui/state-message.js';
 import type { OrderFilter } from './admin-api.js';
 import { adminHref } from './admin-location.js';

@@ -4,14 +4,14 @@ import { Link } from 'wouter';
 import { orderStatusSchema } from '#shared/admin-order-schemas.js';
 import { ORDER_STATUSES, type OrderStatus } from '#shared/order-status.js';
 import type { AdminOrderDetail } from '#shared/admin.js';
-import { amountDue, dispatchDayText, paymentStateOf } from '#shared/orders.js';
+import { amountDue, dayText, paymentStateOf } from '#shared/orders.js';
 import type { StockChange } from '#shared/stock.js';
 import { errorText } from '#client/api/error-text.js';
 import { ApiError } from '#client/api/http.js';
 import { queryKeys } from '#client/api/query-keys.js';
 import { shortageText } from '#client/cart/shortage-text.js';
 import { useTranslation } from '#client/i18n/i18n.js';
-import { OrderDetails } from '#client/orders/order-details.js';
+import { isToBeSent, OrderDetails } from '#client/orders/order-details.js';
 import { OrderDocuments } from '#client/orders/order-documents.js';
 import { formatDateTime } from '#client/ui/format-date.js';
 import { Price, usePriceText } from '#client/ui/price.js';
@@ -154,9 +154,9 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
           <p>
             {t('admin.orders.customer')}: <strong>{order.data.order.customerEmail}</strong>
           </p>
-          {order.data.order.dispatchBy && (
+          {order.data.order.dispatchBy && isToBeSent(order.data.order) && (
             <p className="order-detail__ships-by">
-              <strong>{t('admin.orders.shipsBy', { date: dispatchDayText(order.data.order.dispatchBy, language) })}</strong>
+              <strong>{t('admin.orders.shipsBy', { date: dayText(order.data.order.dispatchBy, language) })}</strong>
             </p>
           )}
           <form className="order-detail__status" onSubmit={(event) => void update(event)}>
@@ -186,7 +186,7 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
               {t('admin.orders.currentStatus', { status: t(`orders.status.${order.data.order.status}`) })}
             </p>
           </form>
-          <OrderDetails order={order.data.order} />
+          <OrderDetails order={order.data.order} shipsBy={false} />
           <OrderShipment order={order.data.order} onToast={onToast} />
           {order.data.order.payment && (
             <OrderDocuments
@@ -208,7 +208,7 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
                         <Localized text={item.name} />
                       </strong>{' '}
                       × {item.quantity}
-                      {item.dispatchBy && <span className="muted"> · {t('admin.orders.lineShipsBy', { date: dispatchDayText(item.dispatchBy, language) })}</span>}
+                      {item.dispatchBy && <span className="muted"> · {t('admin.orders.lineShipsBy', { date: dayText(item.dispatchBy, language) })}</span>}
                     </p>
                     <LineChoices choices={item.choices ?? EMPTY_CHOICE_SUMMARY} />
                   </li>

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { Link } from 'wouter';
-import { dispatchDayText } from '#shared/orders.js';
+import { dayText } from '#shared/orders.js';
 import { adminOrderPath } from '#shared/routes.js';
 import { WORK_LIST_STATUSES, type WorkListLine } from '#shared/work-list.js';
 import { latestDate } from '#shared/working-days.js';
@@ -122,7 +122,7 @@ export default function WorkListPanel({ status, onStatus }: WorkListPanelProps) 
                         <div>
                           <dt>{t('admin.workList.shipsBy')}</dt>{' '}
                           <dd className="work-order__due">
-                            {order.dispatchBy ? <time dateTime={order.dispatchBy}>{dispatchDayText(order.dispatchBy, language)}</time> : t('admin.workList.noDate')}
+                            {order.dispatchBy ? <time dateTime={order.dispatchBy}>{dayText(order.dispatchBy, language)}</time> : t('admin.workList.noDate')}
                             {overdue && <strong className="work-order__overdue"> {t('admin.workList.overdue')}</strong>}
                             {order.dispatchBy === today && <strong className="work-order__today"> {t('admin.workList.dueToday')}</strong>}
                           </dd>
@@ -152,7 +152,7 @@ export default function WorkListPanel({ status, onStatus }: WorkListPanelProps) 
                             <span className="work-line__quantity">
                               {t('admin.workList.quantity')}: <strong>{line.quantity}</strong>
                             </span>
-                            {line.dispatchBy && line.dispatchBy !== order.dispatchBy && <span className="muted"> · {t('admin.orders.lineShipsBy', { date: dispatchDayText(line.dispatchBy, language) })}</span>}
+                            {line.dispatchBy && line.dispatchBy !== order.dispatchBy && <span className="muted"> · {t('admin.orders.lineShipsBy', { date: dayText(line.dispatchBy, language) })}</span>}
                           </p>
                           <LineChoices choices={line.choices} />
                         </li>
