@@ -82,7 +82,7 @@ export default function CheckoutPage() {
   const [seenPrices, setSeenPrices] = useState<ReadonlyMap<string, number>>(new Map());
   const priceText = usePriceText();
   const discount = useDiscountCode(cart.items);
-  const giftCard = useGiftCard();
+  const giftCard = useGiftCard(placing || placed);
   usePageMeta({ page: 'checkout', noIndex: true });
   const selected = (addresses.data ?? []).find((address) => address.id === chosenAddressId) ?? (addresses.data ?? []).find((address) => address.isDefault) ?? addresses.data?.[0];
   const quote = useDeliveryQuote(deliveryMethod, { officeId: office?.id, addressId: selected?.id }, cart.items.map((item) => `${item.id}:${item.quantity}`).join(','));

@@ -34,15 +34,18 @@ export interface GiftCardPaymentShown {
 /**
  * The checkout's gift card: what is left on it is asked of the server when the buyer applies the
  * card, and again whenever an order may have changed it (its query is stale with the cart's).
+ * `placing`: while the buyer's own order is placed, and after, it is not asked again; the order's
+ * change to the cart (which may reach the page before the order's answer) would otherwise ask
+ * about a card that order has just emptied, and be refused.
  */
-export function useGiftCard(): GiftCardState {
+export function useGiftCard(placing: boolean): GiftCardState {
   const { t } = useTranslation();
   const code = useTypedCode('checkout.giftCard');
   const { applied, apply } = code;
   const check = useQuery({
     queryKey: queryKeys.giftCard(applied),
     queryFn: () => checkCard(applied),
-    enabled: applied !== '',
+    enabled: applied !== '' && !placing,
     retry: false,
     staleTime: 30_000,
   });
