@@ -23,6 +23,7 @@ const TEXTS = {
     filledIn: 'Filled in from your saved sizes.',
     shipsBy: /Ships by \w{3} \d{1,2} \w{3}/,
     answer: 'pink ombré',
+    notReturnable: ': made to measure or personalised, so not returnable under the 14-day right of withdrawal.',
   },
   bg: {
     addToCart: 'Добавете в количката',
@@ -38,6 +39,7 @@ const TEXTS = {
     filledIn: 'Попълнено от запазените ви размери.',
     shipsBy: /Изпращане до [а-я]{2}, \d{1,2} [а-я]+\.?/,
     answer: 'розово омбре',
+    notReturnable: ': изработва се по мярка или с персонализация и не подлежи на връщане в 14-дневния срок за отказ.',
   },
 } as const;
 
@@ -137,6 +139,10 @@ for (const language of ['en', 'bg'] as const) {
     expect(await hasHorizontalScroll(page)).toBe(false);
     const cart = (await (await page.request.get('/api/cart')).json()) as { items: { productId: string; choices: { sizes: number[] | null; options: Record<string, string> } }[] };
     expect(cart.items).toEqual([expect.objectContaining({ productId: first!.id, choices: expect.objectContaining({ sizes: mine }) })]);
+
+    // Checkout names the set as one the right of withdrawal does not cover, before she accepts the terms.
+    await page.goto('/checkout');
+    await expect(page.getByText(`${name}${texts.notReturnable}`, { exact: true })).toBeVisible();
 
     // "My nail sizes" in the profile, saved once.
     await page.goto('/profile');

@@ -4,7 +4,9 @@ import { Link, Redirect, useLocation } from 'wouter';
 import type { AddressInput } from '#shared/addresses.js';
 import { giftCardLinesMinor, priceLines } from '#shared/pricing.js';
 import { needsOffice, withQuotedFee, type CourierOffice } from '#shared/delivery.js';
+import type { LocalizedText } from '#shared/catalog.js';
 import { exceedsStock } from '#shared/stock.js';
+import { lineExemption } from '#shared/withdrawals.js';
 import { DEFAULT_PAYMENT_METHOD, type PaymentMethod } from '#shared/orders.js';
 import { legalPath, PAGE_ROUTES, paymentPath, profilePath } from '#shared/routes.js';
 import { errorText } from '#client/api/error-text.js';
@@ -32,7 +34,7 @@ import { LinePrice } from '#client/ui/line-price.js';
 import { usePriceText } from '#client/ui/price.js';
 import { LoadingMessage } from '#client/ui/state-message.js';
 import { settings } from '#client/settings.js';
-import { Localized } from '#client/i18n/localized.js';
+import { Localized, useLocalize } from '#client/i18n/localized.js';
 import { firstInvoiceBuyerError } from '#shared/invoice-buyer.js';
 import { EMPTY_INVOICE_DRAFT, InvoiceRequest, invoiceBuyerOf, type InvoiceDraft } from '#client/orders/invoice-request.js';
 import { DeliveryChoice, initialDeliveryMethod, isQuoted, offersDeliveryChoice, useDeliveryQuote } from './delivery-choice.js';
@@ -81,6 +83,9 @@ export default function CheckoutPage() {
   /** The prices the customer saw when the server last refused the total, by cart line, to flag what changed. */
   const [seenPrices, setSeenPrices] = useState<ReadonlyMap<string, number>>(new Map());
   const priceText = usePriceText();
+  const localize = useLocalize();
+  /** The lines' names, each once, in the page's language. */
+  const namesOf = (lines: readonly { name: LocalizedText }[]) => [...new Set(lines.map((line) => localize(line.name)))];
   const discount = useDiscountCode(cart.items);
   const giftCard = useGiftCard(placing || placed);
   usePageMeta({ page: 'checkout', noIndex: true });
@@ -106,6 +111,10 @@ export default function CheckoutPage() {
   const officeRefusesCash = office !== null && paymentMethod === 'cash_on_delivery' && !office.acceptsCashOnDelivery;
   // A gift card pays part or all of that total (but not gift cards bought); the order's own amounts stay as they are.
   const giftCardPayment = giftCardPaymentOf(giftCard, pricing.total - giftCardLinesMinor(cart.items));
+  // What the right of withdrawal does not cover, named before the buyer accepts the terms.
+  const exemptNames = namesOf(cart.items.filter((item) => !item.giftCard && lineExemption(item.summary, item.returnRule === 'personalised') !== null));
+  const sealedNames = namesOf(cart.items.filter((item) => item.returnRule === 'hygiene_sealed'));
+  const listText = (names: string[]) => new Intl.ListFormat(language, { type: 'conjunction' }).format(names);
   // A line asking for more than is left would only be refused: the customer changes it in the cart first.
   const shortLines = cart.items.some(exceedsStock);
   // Lines added offline are not on the server yet: an order now would not hold them, nor the total shown.
@@ -345,10 +354,8 @@ export default function CheckoutPage() {
 
           <InvoiceRequest draft={invoice} onChange={setInvoice} error={invoiceError} />
 
-          {cart.items.some((item) => item.returnRule === 'personalised' || (item.summary && (item.summary.sizes !== null || item.summary.answers.length > 0))) && (
-            <p className="exempt-notice">{t('productPage.exemptNotice')}</p>
-          )}
-          {cart.items.some((item) => item.returnRule === 'hygiene_sealed') && <p className="exempt-notice">{t('productPage.sealedNotice')}</p>}
+          {exemptNames.length > 0 && <p className="exempt-notice">{t('checkout.exemptLines', { count: exemptNames.length, names: listText(exemptNames) })}</p>}
+          {sealedNames.length > 0 && <p className="exempt-notice">{t('checkout.sealedLines', { count: sealedNames.length, names: listText(sealedNames) })}</p>}
           <label className="choice choice--terms">
             <input
               ref={termsBox}
