@@ -168,6 +168,12 @@ test('the admin tabs follow the arrow keys, Home and End, with one tab stop', as
   const synonymsTab = page.getByRole('tab', { name: 'Search synonyms' });
   await expect(dashboardTab).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByRole('tabpanel', { name: 'Dashboard' })).toBeVisible();
+  // Every tab shows whole, none hidden past the page's edge: the row wraps.
+  const { width } = page.viewportSize()!;
+  for (const tab of await page.getByRole('tab').all()) {
+    const box = (await tab.boundingBox())!;
+    expect(box.x + box.width, (await tab.textContent())!).toBeLessThanOrEqual(width);
+  }
 
   await dashboardTab.focus();
   const steps: [string, typeof productsTab, string][] = [
