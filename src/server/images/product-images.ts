@@ -51,8 +51,7 @@ export class ProductImages {
   async storeEncoded(productId: string, variants: ReadonlyMap<number, Buffer>): Promise<string> {
     const missing = PRODUCT_IMAGE_WIDTHS.filter((width) => !variants.has(width));
     if (missing.length) throw new Error(`The image lacks the width(s) ${missing.join(', ')}`);
-    // The time orders a product's keys when listed; 64 random bits keep apart the photos that
-    // uploads at once finish in the same millisecond (three random digits once gave two of them one key).
+    // The time it was stored, and 64 random bits for the photos that uploads at once store in the same millisecond.
     const key = `nails/${productId}_${Date.now()}_${randomBytes(8).toString('hex')}.webp`;
     await this.storage.put(key, variants);
     return key;
