@@ -99,6 +99,8 @@ export const withdrawalConfirmSchema = withdrawalPreviewSchema.extend({
   requestId,
   fullName: z.string().trim().min(1, { error: 'withdrawalForm.errors.nameRequired' }).max(200, { error: 'withdrawalForm.errors.nameTooLong' }),
   acknowledgementEmail: email,
+  /** The form's language, in which the acknowledgement is written; without it, the order's. */
+  language: z.enum(['en', 'bg']).optional(),
   reason: z.string().trim().max(2000, { error: 'withdrawalForm.errors.reasonTooLong' }).optional(),
   iban: z
     .string()

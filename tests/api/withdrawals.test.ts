@@ -94,6 +94,20 @@ for (const target of databaseTargets) {
       expect(again.json().error).toMatchObject({ code: 'conflict', messageKey: 'withdrawalForm.errors.withdrawal_nothing_left' });
     });
 
+    it('acknowledges in the language of the form the buyer used, and in the order’s when the form says none', async () => {
+      const { order } = await deliveredOrder('switched@example.com', [pearl, foil], 2, 'bg');
+      const statement = { orderId: order.orderId, email: 'switched@example.com', fullName: 'Maria Ivanova', acknowledgementEmail: 'switched@example.com' };
+      const inEnglish = await post('/api/withdrawals', { ...statement, requestId: requestId(), language: 'en', lines: [{ position: 0, quantity: 1 }] });
+      expect(inEnglish.statusCode).toBe(201);
+      const english = await inbox.waitForMail('switched@example.com', 15_000, (mail) => mail.subject.includes('withdrawal'));
+      expect(english.subject).toBe(`We have received your withdrawal from order #${order.orderId}`);
+      const unsaid = await post('/api/withdrawals', { ...statement, requestId: requestId(), lines: [{ position: 1, quantity: 1 }] });
+      expect(unsaid.statusCode).toBe(201);
+      const bulgarian = await inbox.waitForMail('switched@example.com', 15_000, (mail) => mail.subject.includes('отказа'));
+      expect(bulgarian.subject).toBe(`Получихме отказа ви от поръчка № ${order.orderId}`);
+      expect((await post('/api/withdrawals', { ...statement, requestId: requestId(), language: 'de' })).statusCode).toBe(400);
+    });
+
     it('finds the order by its number as a buyer types it: in small letters, with a # before it', async () => {
       const { order } = await deliveredOrder('typed@example.com', [pearl], 1, 'en');
       for (const typed of [order.orderId.toLowerCase(), ` #${order.orderId.toLowerCase()} `, `#${order.orderId}`]) {

@@ -209,7 +209,7 @@ export async function confirmWithdrawal(
         submittedAt: now,
       })
       .returning();
-    const language = order.language as TextLanguage;
+    const language = input.language ?? (order.language as TextLanguage);
     await queueMails(tx, [
       { orderId: order.id, kind: 'withdrawal_received', subjectId: row!.id, recipient: input.acknowledgementEmail, language },
       ...(await ownersToNotify(tx, mail)).map((owner) => ({ orderId: order.id, kind: 'withdrawal_notice' as const, subjectId: row!.id, recipient: owner.email, language: owner.language })),

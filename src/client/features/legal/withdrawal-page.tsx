@@ -98,6 +98,7 @@ export default function WithdrawalPage() {
         lines: selectedLines.map((line) => ({ position: line.position, quantity: line.withdrawable })),
         fullName: fullName.trim(),
         acknowledgementEmail: ackEmail.trim(),
+        language,
         ...(reason.trim() ? { reason: reason.trim() } : {}),
         ...(iban.trim() ? { iban: iban.trim() } : {}),
       });
