@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isOrderStatus, normalizeOrderStatus, orderStatusRank, ORDER_STATUSES, storedValuesOf } from './order-status.js';
+import { isOrderStatus, isToBeSent, normalizeOrderStatus, orderStatusRank, ORDER_STATUSES, storedValuesOf } from './order-status.js';
 
 describe('normalizeOrderStatus', () => {
   it.each([
@@ -41,5 +41,11 @@ describe('order statuses', () => {
     expect(isOrderStatus('sent')).toBe(true);
     expect(isOrderStatus('shipped')).toBe(false);
     expect(isOrderStatus(3)).toBe(false);
+  });
+});
+
+describe('isToBeSent', () => {
+  it('holds until an order is sent, delivered or cancelled', () => {
+    expect(ORDER_STATUSES.filter(isToBeSent)).toEqual(['pending', 'accepted', 'paid', 'preparing', 'ready']);
   });
 });

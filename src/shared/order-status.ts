@@ -26,6 +26,9 @@ export function storedValuesOf(status: OrderStatus): string[] {
   return [status, ...Object.keys(LEGACY_STATUSES).filter((legacy) => LEGACY_STATUSES[legacy] === status)];
 }
 
+/** Whether an order with this status is still to be sent: not sent, delivered or cancelled. */
+export const isToBeSent = (status: OrderStatus): boolean => status !== 'sent' && status !== 'delivered' && status !== 'cancelled';
+
 /** Position of a status in the customer's order list: open orders first, in the order they progress. */
 export function orderStatusRank(status: OrderStatus): number {
   return ORDER_STATUSES.indexOf(status);

@@ -2,6 +2,7 @@ import type { ReactElement } from 'react';
 import { taxPercentText, type Currency } from '#shared/money.js';
 import { taxRowOf } from '#shared/pricing.js';
 import type { Order, PaymentMethod } from '#shared/orders.js';
+import { isToBeSent } from '#shared/order-status.js';
 import type { OrderGiftCard } from '#shared/gift-cards.js';
 import type { DeliveryMethod } from '#shared/delivery.js';
 import { useTranslation } from '#client/i18n/i18n.js';
@@ -13,12 +14,9 @@ import { ChoiceSummaryText } from '#client/ui/choice-summary.js';
 import { ShipsBy } from '#client/ui/ships-by.js';
 import { OrderDelivery } from './order-delivery.js';
 
-/** Whether an order is still to be sent, so that the date it ships by is worth showing. */
-export const isToBeSent = (order: Pick<Order, 'status'>) => order.status !== 'sent' && order.status !== 'delivered' && order.status !== 'cancelled';
-
 /** The date an order ships by, while it is still to be sent. */
 export function OrderShipsBy({ order }: { order: Pick<Order, 'status' | 'dispatchBy'> }) {
-  if (!isToBeSent(order)) return null;
+  if (!isToBeSent(order.status)) return null;
   return <ShipsBy dates={[order.dispatchBy]} />;
 }
 

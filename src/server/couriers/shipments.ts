@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { TextLanguage } from '#shared/catalog.js';
 import { courierOf, type Courier, type DeliveryMethod } from '#shared/delivery.js';
-import { normalizeOrderStatus } from '#shared/order-status.js';
+import { isToBeSent, normalizeOrderStatus } from '#shared/order-status.js';
 import type { Currency } from '#shared/money.js';
 import type { Database, Executor } from '#server/db/client.js';
 import { orders, shipmentEvents, shipments } from '#server/db/schema.js';
@@ -102,7 +102,7 @@ export async function createShipment(db: Database, orderId: string, settings: Sh
     await tx.update(shipments).set({ state: 'created', trackingNumber, labelPdf }).where(eq(shipments.orderId, orderId));
     const [locked] = await tx.select({ status: orders.status, customerEmail: orders.customerEmail, language: orders.language }).from(orders).where(eq(orders.id, orderId)).for('update');
     const now = normalizeOrderStatus(locked!.status);
-    if (now === 'sent' || now === 'delivered' || now === 'cancelled') return;
+    if (!isToBeSent(now)) return;
     await setOrderStatus(tx, orderId, 'sent');
     await queueStatusMail(tx, settings.mail, { orderId, customerEmail: locked!.customerEmail, language: locked!.language as TextLanguage }, 'sent');
   });

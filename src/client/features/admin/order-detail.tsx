@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { orderStatusSchema } from '#shared/admin-order-schemas.js';
-import { ORDER_STATUSES, type OrderStatus } from '#shared/order-status.js';
+import { isToBeSent, ORDER_STATUSES, type OrderStatus } from '#shared/order-status.js';
 import type { AdminOrderDetail } from '#shared/admin.js';
 import { amountDue, dayText, paymentStateOf } from '#shared/orders.js';
 import type { StockChange } from '#shared/stock.js';
@@ -11,7 +11,7 @@ import { ApiError } from '#client/api/http.js';
 import { queryKeys } from '#client/api/query-keys.js';
 import { shortageText } from '#client/cart/shortage-text.js';
 import { useTranslation } from '#client/i18n/i18n.js';
-import { isToBeSent, OrderDetails } from '#client/orders/order-details.js';
+import { OrderDetails } from '#client/orders/order-details.js';
 import { OrderDocuments } from '#client/orders/order-documents.js';
 import { formatDateTime } from '#client/ui/format-date.js';
 import { Price, usePriceText } from '#client/ui/price.js';
@@ -154,7 +154,7 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
           <p>
             {t('admin.orders.customer')}: <strong>{order.data.order.customerEmail}</strong>
           </p>
-          {order.data.order.dispatchBy && isToBeSent(order.data.order) && (
+          {order.data.order.dispatchBy && isToBeSent(order.data.order.status) && (
             <p className="order-detail__ships-by">
               <strong>{t('admin.orders.shipsBy', { date: dayText(order.data.order.dispatchBy, language) })}</strong>
             </p>
