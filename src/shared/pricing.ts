@@ -32,7 +32,6 @@ export interface PriceReduction {
 }
 
 
-/** Tax at the rate, added to an amount, rounded half-up to the minor unit. */
 /**
  * Which tax row an order's totals show: tax added after the subtotal, tax the final prices include,
  * or none for a shop that charges no tax (not registered for VAT, TAX_RATE=0).
@@ -40,6 +39,7 @@ export interface PriceReduction {
 export const taxRowOf = (pricing: { taxIncluded: boolean; taxRateBasisPoints: number }): 'added' | 'included' | null =>
   pricing.taxRateBasisPoints === 0 ? null : pricing.taxIncluded ? 'included' : 'added';
 
+/** Tax at the rate, added to an amount, rounded half-up to the minor unit. */
 export function taxFor(amountMinor: number, taxRateBasisPoints = SPEC_PRICING.taxRateBasisPoints): number {
   return divideHalfUp(amountMinor * taxRateBasisPoints, 10_000);
 }

@@ -29,9 +29,7 @@ function overlay(defaults: TextTree, own: unknown): TextTree {
   return result;
 }
 
-/**
- * "Order #{orderId}" with { orderId: 'NA-1' } gives "Order #NA-1"; a name without a value stays as it is.
- */
+/** "Order #{orderId}" with { orderId: 'NA-1' } gives "Order #NA-1"; a name without a value stays as it is. */
 export function fill(template: string, values: Record<string, string | number>): string {
   return template.replace(/\{(\w+)\}(\.?)/g, (whole, name: string, stop: string) => (name in values ? endingSentence(String(values[name]), stop) : whole));
 }

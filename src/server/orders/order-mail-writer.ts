@@ -140,6 +140,7 @@ class OrderMailWriter {
     const method = order.delivery.method;
     // A courier's method names its shipping line ("Shipping (To an Econt office)"); the shop's own delivery is plain "Shipping".
     const shippingLabel = method === 'address' ? texts.order.shipping : `${texts.order.shipping} (${texts.order.deliveryMethods[method]})`;
+    const taxRow = taxRowOf(order.pricing);
     return [
       { kind: 'heading', text: this.t(texts.order.number) },
       { kind: 'paragraph', text: this.t(texts.order.placedOn, { date: this.date(order.createdAt) }) },
@@ -151,11 +152,11 @@ class OrderMailWriter {
         rows: [
           [texts.order.subtotal, this.money(order.pricing.subtotal)],
           ...this.discountRows(),
-          ...(taxRowOf(order.pricing) === 'added' ? [[this.t(texts.order.tax), this.money(order.pricing.tax)] as [string, string]] : []),
+          ...(taxRow === 'added' ? [[this.t(texts.order.tax), this.money(order.pricing.tax)] as [string, string]] : []),
           [shippingLabel, order.pricing.shipping === 0 && order.pricing.subtotal > 0 ? texts.order.freeShipping : this.money(order.pricing.shipping)],
           ...(order.pricing.fee > 0 ? [[texts.order.cashOnDeliveryFee, this.money(order.pricing.fee)] as [string, string]] : []),
           // Final prices contain the tax: a plain row of what the amounts above hold, so that the total stays the last, bold row.
-          ...(taxRowOf(order.pricing) === 'included' ? [[this.t(texts.order.taxIncluded), this.money(order.pricing.tax)] as [string, string]] : []),
+          ...(taxRow === 'included' ? [[this.t(texts.order.taxIncluded), this.money(order.pricing.tax)] as [string, string]] : []),
           [texts.order.total, this.money(order.pricing.total)],
           // A gift card is a payment, not a discount: under the total it pays part of, then what is left to pay.
           ...(order.giftCard
