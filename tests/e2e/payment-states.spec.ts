@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expect, test, uniqueEmail } from './shop-fixtures.js';
 import { setOrderStatus, placeOrderThroughApi } from './shop-api.js';
 import { PAYMENT_POLL_MS } from '#shared/orders.js';
@@ -10,6 +10,22 @@ async function customerWithProduct(page: Page, inbox: Parameters<typeof signIn>[
   await signIn(page, inbox, uniqueEmail(name));
   const { products } = (await (await page.request.get('/api/products')).json()) as { products: Array<{ id: string }> };
   return products[0]!.id;
+}
+
+/** How many lines the text takes where the element shows it (a browser may break a line after a hyphen). */
+function linesTaken(element: Locator, text: string): Promise<number> {
+  return element.evaluate((root, wanted) => {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const start = node.textContent!.indexOf(wanted);
+      if (start < 0) continue;
+      const range = document.createRange();
+      range.setStart(node, start);
+      range.setEnd(node, start + wanted.length);
+      return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+    }
+    throw new Error(`"${wanted}" is not one text of the element`);
+  }, text);
 }
 
 const payButtons = (page: Page) => page.getByRole('button', { name: /^(Open payment link|Pay with card|Complete Payment|Pay BGN)/ });
@@ -111,8 +127,12 @@ test.describe('in Bulgarian', () => {
     const productId = await customerWithProduct(page, inbox, 'bg-cancelled');
     const { orderId } = await placeOrderThroughApi(page.request, productId, 'card');
     await setOrderStatus(adminApi, orderId, 'cancelled');
+    await page.setViewportSize({ width: 320, height: 700 });
     await page.goto(`/checkout/payment/${orderId}`);
     await expect(page.getByRole('status').filter({ hasText: `Поръчка № ${orderId} е отменена и вече не може да бъде платена.` })).toBeVisible();
+    // On the narrowest phones the heading takes two lines, and the number stays whole on one of them.
+    const heading = page.getByRole('heading', { level: 1, name: `Поръчка № ${orderId}` });
+    expect(await linesTaken(heading, orderId)).toBe(1);
     await expect(page.getByRole('button', { name: /^(Платете с карта|Отворете линка за плащане)$/ })).toHaveCount(0);
     await page.goto(`/mock-payment/${orderId}?method=card`);
     await expect(page.getByRole('status')).toHaveText(`Поръчка № ${orderId} е отменена и вече не може да бъде платена.`);

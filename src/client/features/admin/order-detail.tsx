@@ -13,6 +13,7 @@ import { shortageText } from '#client/cart/shortage-text.js';
 import { useTranslation } from '#client/i18n/i18n.js';
 import { OrderDetails } from '#client/orders/order-details.js';
 import { OrderDocuments } from '#client/orders/order-documents.js';
+import { OrderNumber } from '#client/orders/order-number.js';
 import { formatDateTime } from '#client/ui/format-date.js';
 import { Price, usePriceText } from '#client/ui/price.js';
 import { ConfirmDialog } from '#client/ui/confirm-dialog.js';
@@ -149,7 +150,7 @@ export function OrderDetail({ orderId, listHref, onToast }: OrderDetailProps) {
       ) : (
         <>
           <h2 className="panel__title order-detail__title" ref={title} tabIndex={-1}>
-            {t('orders.number', { orderId })}
+            <OrderNumber orderId={orderId} />
           </h2>
           <p>
             {t('admin.orders.customer')}: <strong>{order.data.order.customerEmail}</strong>

@@ -12,6 +12,7 @@ import { formatDateTime } from '#client/ui/format-date.js';
 import { LoadErrorMessage, LoadingMessage } from '#client/ui/state-message.js';
 import { ReviewPhotos } from '#client/ui/review-photos.js';
 import { Stars } from '#client/ui/stars.js';
+import { OrderNumber } from '#client/orders/order-number.js';
 import { adminHref } from './admin-location.js';
 
 const key = 'admin.reviews.';
@@ -82,7 +83,7 @@ function ReviewItem({ review, onToast }: { review: AdminReview; onToast(toast: T
       <p className="review__head">
         <Stars rating={review.rating} /> <span lang={review.language}>{review.name}</span> <span className="muted">{formatDateTime(review.createdAt, language, '')}</span>{' '}
         <Link href={adminHref({ tab: 'orders', filter: { status: '', search: '', after: '', before: '' }, orderId: review.orderId, stock: '' })}>
-          {t('orders.number', { orderId: review.orderId })}
+          <OrderNumber orderId={review.orderId} />
         </Link>
       </p>
       <p className="review__text" lang={review.language}>

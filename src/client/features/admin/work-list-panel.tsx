@@ -9,6 +9,7 @@ import { useTranslation } from '#client/i18n/i18n.js';
 import { Localized } from '#client/i18n/localized.js';
 import { formatDateTime } from '#client/ui/format-date.js';
 import { LoadErrorMessage, LoadingMessage } from '#client/ui/state-message.js';
+import { OrderNumber } from '#client/orders/order-number.js';
 import { useWorkList, type WorkListStatus } from './admin-api.js';
 import { LineChoices } from './line-choices.js';
 
@@ -114,7 +115,7 @@ export default function WorkListPanel({ status, onStatus }: WorkListPanelProps) 
                     <header className="work-order__header">
                       <h3 id={`${id}-${order.orderId}`} className="work-order__title">
                         <Link href={adminOrderPath(order.orderId)}>
-                          {t('orders.number', { orderId: order.orderId })}
+                          <OrderNumber orderId={order.orderId} />
                         </Link>{' '}
                         <span className={`status status--${order.orderStatus}`}>{t(`orders.status.${order.orderStatus}`)}</span>
                       </h3>

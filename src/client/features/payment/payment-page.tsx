@@ -13,6 +13,7 @@ import { useSession } from '#client/session/session.js';
 import { SignInRequired } from '#client/ui/sign-in-required.js';
 import { LoadingMessage } from '#client/ui/state-message.js';
 import { BankTransferDetails } from '#client/orders/bank-transfer-details.js';
+import { OrderNumber } from '#client/orders/order-number.js';
 import { settings } from '#client/settings.js';
 import { notPayableText } from './not-payable.js';
 import { ProviderPayment } from './provider-payment.js';
@@ -124,7 +125,7 @@ export default function PaymentPage() {
       ) : notPayable ? (
         <>
           <h1 id="payment-title" className="page-title">
-            {t('orders.number', { orderId })}
+            <OrderNumber orderId={orderId} />
           </h1>
           <div className="panel">
             <p className={paymentState === 'cancelled' ? 'notice notice--warning' : 'notice'} role="status">
@@ -144,7 +145,7 @@ export default function PaymentPage() {
       ) : (
         <>
           <h1 id="payment-title" className="page-title">
-            {t('orders.number', { orderId })}
+            <OrderNumber orderId={orderId} />
           </h1>
           <div className="panel">
             <p className={providerReturn === 'cancelled' ? 'notice notice--warning' : 'notice'} role="status">

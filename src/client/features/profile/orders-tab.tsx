@@ -11,6 +11,7 @@ import { LoadErrorMessage, LoadingMessage } from '#client/ui/state-message.js';
 import { OrderAfterSale } from '#client/orders/order-after-sale.js';
 import { invoiceRequestOpen } from '#client/orders/ask-for-invoice.js';
 import { OrderDocuments } from '#client/orders/order-documents.js';
+import { OrderNumber } from '#client/orders/order-number.js';
 import { OrderReviews } from './order-reviews.js';
 
 interface OrdersTabProps {
@@ -57,7 +58,9 @@ export function OrdersTab({ highlightedOrderId }: OrdersTabProps) {
             tabIndex={highlighted ? -1 : undefined}
           >
             <div className="order-card__head">
-              <h2 className="order-card__title">{t('orders.number', { orderId: order.orderId })}</h2>
+              <h2 className="order-card__title">
+                <OrderNumber orderId={order.orderId} />
+              </h2>
               <OrderStatusBadge status={order.status} paymentMethod={order.paymentMethod} />
             </div>
             <p className="muted">{t('orders.placedOn', { date: formatDateTime(order.createdAt, language, t('orders.notAvailable')) })}</p>
