@@ -312,7 +312,7 @@ interface Measurement {
   /** How much of the machine's CPU time was busy, 0 to 1. */
   machineBusy: number;
   peakRssMb: number;
-  /** Answers other than 2xx, by status ("error" for connection errors). */
+  /** Answers other than 2xx, by status, and requests without one: "timeout" (none within 10 s), "error" (the connection failed). */
   failed: Record<string, number>;
 }
 
@@ -340,7 +340,9 @@ async function measure(target: Target, options: Omit<autocannon.Options, 'url'>)
     peakRssMb: peakRssMb(pid),
     failed: {
       ...Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).flatMap(([status, stats]) => (status.startsWith('2') || !stats.count ? [] : [[status, stats.count]]))),
-      ...(result.errors ? { error: result.errors } : {}),
+      // autocannon counts a request unanswered after 10 s among its errors, and apart as a timeout.
+      ...(result.timeouts ? { timeout: result.timeouts } : {}),
+      ...(result.errors > result.timeouts ? { error: result.errors - result.timeouts } : {}),
     },
   };
 }
