@@ -1,5 +1,21 @@
+import type { Page } from '@playwright/test';
 import { expect, SHOP_ADMIN_EMAIL, test, uniqueEmail as unique } from './shop-fixtures.js';
 import { requestLinkThroughUi, signIn, signInRequest } from './sign-in-steps.js';
+
+/**
+ * Opens the home page and waits until the sign-in dialog's code and texts are there. The page fetches
+ * them once it is idle (auth-dialogs.tsx), so that the dialog still opens after the connection drops;
+ * on a busy machine that came after Playwright's "networkidle", and a test that went offline then
+ * found no dialog to open. The page's own import of each file resolves once it and what it imports
+ * have arrived and run, whichever import asked first.
+ */
+async function openWithSignInDialogReady(page: Page, language: 'en' | 'bg'): Promise<void> {
+  const script = (name: RegExp) => page.waitForResponse((response) => name.test(new URL(response.url()).pathname)).then((response) => response.url());
+  const code = script(/^\/assets\/login-dialog-[\w-]+\.js$/);
+  const texts = script(new RegExp(`^/assets/${language}\\.pages-[\\w-]+\\.js$`));
+  await page.goto('/');
+  for (const url of await Promise.all([code, texts])) await page.evaluate((moduleUrl) => import(moduleUrl), url);
+}
 
 test('signs in with the link from the e-mail, stays signed in after reload, signs out, and the link works only once', async ({ page, inbox, allowConsoleErrors }) => {
   allowConsoleErrors(/status of 400/); // the second use of the link is refused
@@ -128,8 +144,7 @@ test.describe('in Bulgarian', () => {
 
   test('refuses to send a link while offline', async ({ page, context, allowConsoleErrors }) => {
     allowConsoleErrors(/ERR_INTERNET_DISCONNECTED/); // images that start loading after the switch cannot arrive offline
-    await page.goto('/');
-    await page.waitForLoadState('networkidle');
+    await openWithSignInDialogReady(page, 'bg');
     await context.setOffline(true);
     await page.getByRole('banner').getByRole('button', { name: 'Вход' }).click();
     const dialog = page.getByRole('dialog', { name: 'Вход' });
@@ -144,8 +159,7 @@ test.describe('in Bulgarian', () => {
 
 test('refuses to send a link while offline, in English', async ({ page, context, allowConsoleErrors }) => {
   allowConsoleErrors(/ERR_INTERNET_DISCONNECTED/); // images that start loading after the switch cannot arrive offline
-  await page.goto('/');
-  await page.waitForLoadState('networkidle');
+  await openWithSignInDialogReady(page, 'en');
   await context.setOffline(true);
   await page.getByRole('banner').getByRole('button', { name: 'Log in' }).click();
   const dialog = page.getByRole('dialog', { name: 'Sign in' });
