@@ -134,6 +134,11 @@ test('an admin whose photo of too many pixels is refused is told which and why i
     { name: 'blue.png', mimeType: 'image/png', buffer: await png(40, 60, 220) },
   ]);
   await page.getByLabel('Alt text (English), photo 3').fill('The set in blue light');
+  // The form shows no thumbnail of the huge file: the browser would decode all of it to show one.
+  const chosen = page.getByRole('list', { name: 'Photos' }).getByRole('listitem');
+  await expect(chosen.nth(0).getByRole('img', { name: 'Photo 1' })).toBeVisible();
+  await expect(chosen.nth(2).getByRole('img', { name: 'Photo 3' })).toBeVisible();
+  await expect(chosen.nth(1).getByRole('img')).toHaveCount(0);
   await page.getByRole('button', { name: 'Save product' }).click();
   const tooManyPixels = 'This image has too many pixels: at most 50 megapixels are accepted (for example 8,000 × 6,000). Please make it smaller and upload it again.';
   await expect(page.getByRole('alert')).toHaveText(

@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
+import { useEffect, useId, useReducer, useRef, useState, type ChangeEvent } from 'react';
 import { MAX_PRODUCT_PHOTOS, type LocalizedText, type ProductPhoto } from '#shared/catalog.js';
-import { MAX_PHOTO_ALT_LENGTH } from '#shared/photo-schemas.js';
+import { IMAGE_SIZE_HEADER_BYTES, imageSize } from '#shared/image-size.js';
+import { MAX_PHOTO_ALT_LENGTH, MAX_PHOTO_PIXELS } from '#shared/photo-schemas.js';
 import { useTranslation } from '#client/i18n/i18n.js';
 
 /**
@@ -44,23 +45,49 @@ interface PhotoManagerProps {
 
 type Action = 'earlier' | 'later' | 'cover' | 'remove';
 
-/** A preview address for each chosen file, made once and released when the file leaves the list. */
+/**
+ * A preview address for each chosen file, made once its header is read and released when the file
+ * leaves the list. A file whose header states more pixels than the shop takes gets none: to show even a
+ * thumbnail the browser decodes the whole picture (a 16,000 × 16,000 PNG of 30 KB held the page for
+ * seconds), and the server refuses it anyway, saying why.
+ */
 function useFilePreviews(items: PhotoItem[]): Map<File, string> {
   const [previews] = useState(() => new Map<File, string>());
-  for (const item of items) if (item.file && !previews.has(item.file)) previews.set(item.file, URL.createObjectURL(item.file));
-  const files = new Set(items.map((item) => item.file));
-  for (const [file, url] of previews) {
-    if (!files.has(file)) {
-      URL.revokeObjectURL(url);
+  const [checked] = useState(() => new Set<File>());
+  const [, previewMade] = useReducer((count: number) => count + 1, 0);
+  useEffect(() => {
+    for (const { file } of items) {
+      if (!file || checked.has(file)) continue;
+      checked.add(file);
+      file
+        .slice(0, IMAGE_SIZE_HEADER_BYTES)
+        .arrayBuffer()
+        .then(
+          (header) => {
+            const size = imageSize(new Uint8Array(header));
+            if (!checked.has(file) || (size && size.width * size.height > MAX_PHOTO_PIXELS)) return;
+            previews.set(file, URL.createObjectURL(file));
+            previewMade();
+          },
+          () => {},
+        );
+    }
+    const files = new Set(items.map((item) => item.file));
+    for (const file of checked) {
+      if (files.has(file)) continue;
+      checked.delete(file);
+      const url = previews.get(file);
+      if (url) URL.revokeObjectURL(url);
       previews.delete(file);
     }
-  }
+  }, [items, previews, checked]);
   useEffect(
     () => () => {
       for (const url of previews.values()) URL.revokeObjectURL(url);
       previews.clear();
+      checked.clear();
     },
-    [previews],
+    [previews, checked],
   );
   return previews;
 }
