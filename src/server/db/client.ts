@@ -13,6 +13,7 @@ import pg from 'pg';
 import { keepPrivate } from '#server/private-files.js';
 import { projectPath } from '#server/project-path.js';
 import { lockDataDir } from './data-dir-lock.js';
+import { yieldingToTheNetwork } from './pglite-turns.js';
 import * as schema from './schema.js';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -171,7 +172,7 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
     const isNew = !dataDir || !existsSync(path.join(dataDir, 'db', 'PG_VERSION'));
     if (dataDir && isNew) await copyBuiltEmptyDatabase(path.join(dataDir, 'db'));
     const client = dataDir ? new PGlite(path.join(dataDir, 'db'), options) : new PGlite({ ...options, loadDataDir: snapshot });
-    const db = drizzlePglite({ client: withoutQueryParsers(client), schema });
+    const db = drizzlePglite({ client: yieldingToTheNetwork(withoutQueryParsers(client)), schema });
     await migratePglite(db, { migrationsFolder });
     // PGlite has no autovacuum. Without planner statistics a search for a rare e-mail walks the whole
     // orders table instead of using its index: they are gathered at start (a new database has none to
