@@ -4,8 +4,8 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream } from 'node:stream/web';
-import type { PGlite } from '@electric-sql/pglite';
 import * as tar from 'tar';
+import type { PgliteExecutor } from '#server/db/pglite-worker-client.js';
 import { projectPath } from '#server/project-path.js';
 
 /**
@@ -81,7 +81,7 @@ const FACTS = `
          current_setting('server_version') as postgres_version`;
 
 /** The numbers a restored database must show again; read from the restored one by the same query. */
-export async function readCounts(client: Pick<PGlite, 'query'>): Promise<Omit<BackupCounts, 'imageFiles'>> {
+export async function readCounts(client: Pick<PgliteExecutor, 'query'>): Promise<Omit<BackupCounts, 'imageFiles'>> {
   const facts = (await client.query<DatabaseFacts>(FACTS)).rows[0]!;
   return { orders: facts.orders, products: facts.products, productPhotos: facts.product_photos, customers: facts.customers };
 }
@@ -94,6 +94,12 @@ export interface PreparedBackup {
   discard(): Promise<void>;
 }
 
+/** The embedded database, in the server's thread of it or opened here by `npm run backup`. */
+interface BackupSource {
+  transaction<T>(work: (tx: PgliteExecutor) => Promise<T>): Promise<T>;
+  dumpDataDir(compression: 'none'): Promise<Blob>;
+}
+
 /**
  * Takes a consistent copy of the shop: the database and the files of DATA_DIR at one moment. A
  * photo's files are written before its row is committed and removed only after its removal is, both
@@ -102,7 +108,7 @@ export interface PreparedBackup {
  * thousands of files, so checkouts wait no longer than that; the archive is then written from the
  * links, which later changes to DATA_DIR do not touch.
  */
-export async function prepareBackup(client: PGlite, dataDir: string): Promise<PreparedBackup> {
+export async function prepareBackup(client: BackupSource, dataDir: string): Promise<PreparedBackup> {
   await removeStaging(dataDir);
   const staging = await mkdtemp(path.join(dataDir, STAGING_PREFIX));
   try {

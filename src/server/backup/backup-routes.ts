@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DatabaseHandle } from '#server/db/client.js';
+import { PgliteWorkerClient } from '#server/db/pglite-worker-client.js';
 import { HttpError } from '#server/http/errors.js';
 import { prepareBackup } from './backup-archive.js';
 
@@ -32,7 +32,7 @@ function fromThisMachine(request: FastifyRequest): boolean {
 export function registerBackupRoute(app: FastifyInstance, database: DatabaseHandle, dataDir: string, key: string): void {
   // Drizzle keeps the client it was given; only the embedded database's client can dump its files.
   const client = (database.db as unknown as { $client?: unknown }).$client;
-  if (!(client instanceof PGlite)) throw new Error('Backups through the server need the embedded database');
+  if (!(client instanceof PgliteWorkerClient)) throw new Error('Backups through the server need the embedded database');
   const expected = digest(key);
   let running = false;
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { PGlite, types, type Transaction as PgliteTransaction } from '@electric-sql/pglite';
+import { PGlite, type Transaction as PgliteTransaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -13,7 +13,8 @@ import pg from 'pg';
 import { keepPrivate } from '#server/private-files.js';
 import { projectPath } from '#server/project-path.js';
 import { lockDataDir } from './data-dir-lock.js';
-import { yieldingToTheNetwork } from './pglite-turns.js';
+import { SHOP_PGLITE_OPTIONS } from './pglite-options.js';
+import { PgliteWorkerClient } from './pglite-worker-client.js';
 import * as schema from './schema.js';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -58,25 +59,6 @@ const migrationsFolder = projectPath('src/server/db/migrations');
 /** An advisory lock key, arbitrary but fixed, that serialises migrations across server processes. */
 const MIGRATION_LOCK = 7_260_001;
 const VACUUM_INTERVAL_MS = 24 * 60 * 60 * 1000;
-
-/**
- * PGlite runs PostgreSQL inside WebAssembly, whose memory grows and never shrinks, and it starts with
- * the settings initdb writes for a dedicated database server. Its shared buffers alone were 128 MB,
- * all touched at start, so the process never held less (`npm run bench` measured peaks of 500-570 MB).
- * An embedded shop's working set is a few MB, and a page that misses the buffers is read from the
- * operating system's file cache, which the process does not pay for.
- * - shared_buffers 8 MB: 1,024 pages, more than a shop of a few hundred pieces reads (measured with
- *   `npm run bench` against 16 MB: about 12 MB less at peak under reads, cart and orders, no CPU cost
- *   seen, and a search over 1,000 pieces no slower; over 20,000 it reads more from the file cache);
- * - max_connections 10: PGlite serves one session, and the lock table and the per-backend arrays are
- *   sized by this (100 cost 9 MB);
- * - maintenance_work_mem 16 MB: a migration that builds an index on a large table sorts on disk
- *   beyond this, instead of growing the WebAssembly memory by 64 MB for good.
- * They are given on the command line, which overrides the data folder's postgresql.conf without
- * writing it (PGlite's postgresqlconf option would replace the whole file).
- */
-const PGLITE_MEMORY_SETTINGS = { shared_buffers: '8MB', max_connections: '10', maintenance_work_mem: '16MB' };
-const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, ...Object.entries(PGLITE_MEMORY_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`])];
 
 /** Opens the database and brings its schema up to date. */
 export async function openDatabase(location: DatabaseLocation): Promise<DatabaseHandle> {
@@ -137,15 +119,8 @@ async function openPostgres(databaseUrl: string): Promise<DatabaseHandle> {
 }
 
 /**
- * The types whose text Drizzle reads itself, and so has PGlite leave as PostgreSQL writes it: dates,
- * times, intervals, and arrays of those and of numerics (drizzle-orm/pglite/session.js).
- */
-const TYPES_DRIZZLE_READS = [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182];
-const AS_WRITTEN = Object.fromEntries(TYPES_DRIZZLE_READS.map((type) => [type, (value: string) => value]));
-
-/**
- * The PGlite client Drizzle is given: its queries without the parsers Drizzle passes with each, which
- * the database has already (AS_WRITTEN). PGlite merges a query's parsers into a copy of all of its
+ * The PGlite client Drizzle is given in this thread: its queries without the parsers Drizzle passes
+ * with each, which the database has already (SHOP_PGLITE_OPTIONS). PGlite merges a query's parsers into a copy of all of its
  * own (318 of them) at every query: a small query took 147 µs of the event loop with them, 62 without.
  */
 function withoutQueryParsers<Client extends Pick<PGlite, 'query'>>(client: Client): Client {
@@ -164,15 +139,18 @@ function withoutQueryParsers<Client extends Pick<PGlite, 'query'>>(client: Clien
   });
 }
 
+/**
+ * A DATA_DIR's database runs in a thread of its own (pglite-worker-client.ts), so that PostgreSQL's
+ * work leaves the server's event loop free; a database in memory (the tests') runs on this thread.
+ */
 async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise<DatabaseHandle> {
   const releaseLock = dataDir ? lockDataDir(dataDir) : () => {};
+  let client: PgliteWorkerClient | PGlite | undefined;
   try {
-    // PGlite bundles contrib extensions apart; the orders' e-mail search index needs pg_trgm.
-    const options = { extensions: { pg_trgm }, startParams: PGLITE_START_PARAMS, parsers: AS_WRITTEN };
     const isNew = !dataDir || !existsSync(path.join(dataDir, 'db', 'PG_VERSION'));
     if (dataDir && isNew) await copyBuiltEmptyDatabase(path.join(dataDir, 'db'));
-    const client = dataDir ? new PGlite(path.join(dataDir, 'db'), options) : new PGlite({ ...options, loadDataDir: snapshot });
-    const db = drizzlePglite({ client: yieldingToTheNetwork(withoutQueryParsers(client)), schema });
+    client = dataDir ? await PgliteWorkerClient.open(path.join(dataDir, 'db')) : new PGlite({ ...SHOP_PGLITE_OPTIONS, loadDataDir: snapshot });
+    const db = drizzlePglite({ client: (client instanceof PGlite ? withoutQueryParsers(client) : client) as PGlite, schema });
     await migratePglite(db, { migrationsFolder });
     // PGlite has no autovacuum. Without planner statistics a search for a rare e-mail walks the whole
     // orders table instead of using its index: they are gathered at start (a new database has none to
@@ -180,13 +158,14 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
     // reads the table too (the dashboard at 1,000,000 orders: 1.2 s, against 0.34 s vacuumed): the
     // daily run vacuums as well, which at that size holds the one connection for about 3 s.
     if (!isNew) await client.exec('analyze');
-    const vacuumDaily = setInterval(() => void client.exec('vacuum analyze').catch(() => {}), VACUUM_INTERVAL_MS);
+    const opened = client;
+    const vacuumDaily = setInterval(() => void opened.exec('vacuum analyze').catch(() => {}), VACUUM_INTERVAL_MS);
     vacuumDaily.unref();
     return {
       db: db as unknown as Database,
       kind: 'pglite',
       async listen(channel, onMessage) {
-        const stop = await client.listen(channel, onMessage);
+        const stop = await opened.listen(channel, onMessage);
         // PGlite's stop takes an optional transaction to UNLISTEN in; a hook that passes its own argument (Fastify's onClose passes the app) must not reach it.
         return () => stop();
       },
@@ -194,11 +173,12 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
       poolStats: () => ({ max: 1, total: 1 }),
       close: async () => {
         clearInterval(vacuumDaily);
-        await client.close();
+        await opened.close();
         releaseLock();
       },
     };
   } catch (error) {
+    await client?.close().catch(() => {});
     releaseLock();
     throw error;
   }
