@@ -47,7 +47,7 @@ export class PgliteWorkerClient implements PgliteExecutor {
 
   /** Starts the thread and opens the database in the folder; resolves once PostgreSQL is ready. */
   static async open(dataDir: string): Promise<PgliteWorkerClient> {
-    const worker = here.endsWith('.ts') ? new Worker(THROUGH_TSX, { eval: true, workerData: { dataDir } }) : new Worker(WORKER_FILE, { workerData: { dataDir } });
+    const worker = here.endsWith('.ts') ? new Worker(throughTsx(), { eval: true, workerData: { dataDir } }) : new Worker(WORKER_FILE, { workerData: { dataDir } });
     const started = await new Promise<WorkerStarted>((resolve, reject) => {
       const exited = (code: number) => reject(new Error(`The embedded database's thread exited with ${code} before it started`));
       worker.once('error', reject);
@@ -142,7 +142,8 @@ export class PgliteWorkerClient implements PgliteExecutor {
  */
 const here = fileURLToPath(import.meta.url);
 const WORKER_FILE = path.join(path.dirname(here), `pglite-worker${path.extname(here)}`);
-const THROUGH_TSX = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => { register(); return import(${JSON.stringify(pathToFileURL(WORKER_FILE).href)}); })`;
+const throughTsx = () =>
+  `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => { register(); return import(${JSON.stringify(pathToFileURL(WORKER_FILE).href)}); })`;
 
 /** A database error as the thread sent it, with PostgreSQL's fields (code, constraint…) where the shop looks for them. */
 function revived(error: SerialisedError): Error {

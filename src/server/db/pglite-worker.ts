@@ -28,7 +28,7 @@ export type WorkerNotification = { listener: number; payload: string };
 export type WorkerStarted = { started: true } | { startFailed: SerialisedError };
 
 /** An error as a message carries it: structured cloning keeps an Error's message but not PostgreSQL's fields (code, constraint…). */
-export type SerialisedError = { message: string; name: string; stack?: string; fields: Record<string, unknown> };
+export type SerialisedError = { message: string; name: string; stack?: string; fields: Record<string, string | number | boolean> };
 
 interface OpenTransaction {
   tx: Transaction;
@@ -121,10 +121,10 @@ function begin(id: number): Promise<number> {
 
 function serialised(error: unknown): SerialisedError {
   if (!(error instanceof Error)) return { message: String(error), name: 'Error', fields: {} };
-  const fields: Record<string, unknown> = {};
+  // PostgreSQL's fields are strings and numbers; PGlite adds the query's parameters and options, which need not cross.
+  const fields: SerialisedError['fields'] = {};
   for (const [key, value] of Object.entries(error)) {
-    if (value === undefined || typeof value === 'function') continue;
-    fields[key] = value;
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') fields[key] = value;
   }
   return { message: error.message, name: error.name, stack: error.stack, fields };
 }
