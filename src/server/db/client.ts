@@ -120,8 +120,10 @@ async function openPostgres(databaseUrl: string): Promise<DatabaseHandle> {
 
 /**
  * The PGlite client Drizzle is given in this thread: its queries without the parsers Drizzle passes
- * with each, which the database has already (SHOP_PGLITE_OPTIONS). PGlite merges a query's parsers into a copy of all of its
- * own (318 of them) at every query: a small query took 147 µs of the event loop with them, 62 without.
+ * with each, which the database has already (SHOP_PGLITE_OPTIONS). PGlite merges a query's parsers
+ * into a copy of all of its own (318 of them) at every query: a small query took 147 µs of the event
+ * loop with them, 62 without. The database's own thread gets no parsers either: functions cannot
+ * cross to it (pglite-worker-client.ts sends the row mode alone).
  */
 function withoutQueryParsers<Client extends Pick<PGlite, 'query'>>(client: Client): Client {
   return new Proxy(client, {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyDatabaseFolder, saveEmptyDatabase } from './client.js';
-import { PgliteWorkerClient } from './pglite-worker-client.js';
+import { optionsForAThread, PgliteWorkerClient } from './pglite-worker-client.js';
 
 describe('The embedded database in its own thread', () => {
   let folder: string;
@@ -116,4 +116,12 @@ describe('The embedded database in its own thread', () => {
     await other.close();
     await expect(other.query('select 1')).rejects.toThrow(/stopped/);
   }, 60_000);
+});
+
+describe("The options a database's thread inherits", () => {
+  it("are the process's own, or none when it runs code given by -e with its type, which a thread started from a file refuses", () => {
+    expect(optionsForAThread(['--max-semi-space-size=4', '--cpu-prof'])).toBeUndefined();
+    expect(optionsForAThread(['--input-type=module', '-e', 'code'])).toEqual([]);
+    expect(optionsForAThread(['--input-type', 'module', '-e', 'code'])).toEqual([]);
+  });
 });

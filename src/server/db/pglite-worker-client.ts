@@ -47,7 +47,9 @@ export class PgliteWorkerClient implements PgliteExecutor {
 
   /** Starts the thread and opens the database in the folder; resolves once PostgreSQL is ready. */
   static async open(dataDir: string): Promise<PgliteWorkerClient> {
-    const worker = here.endsWith('.ts') ? new Worker(throughTsx(), { eval: true, workerData: { dataDir } }) : new Worker(WORKER_FILE, { workerData: { dataDir } });
+    const worker = here.endsWith('.ts')
+      ? new Worker(throughTsx(), { eval: true, workerData: { dataDir } })
+      : new Worker(WORKER_FILE, { workerData: { dataDir }, execArgv: optionsForAThread(process.execArgv) });
     const started = await new Promise<WorkerStarted>((resolve, reject) => {
       const exited = (code: number) => reject(new Error(`The embedded database's thread exited with ${code} before it started`));
       worker.once('error', reject);
@@ -144,6 +146,16 @@ const here = fileURLToPath(import.meta.url);
 const WORKER_FILE = path.join(path.dirname(here), `pglite-worker${path.extname(here)}`);
 const throughTsx = () =>
   `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => { register(); return import(${JSON.stringify(pathToFileURL(WORKER_FILE).href)}); })`;
+
+/**
+ * The thread inherits the process's options (a CPU profile's, say), unless the process runs code
+ * given by -e with its type named (`--input-type`, as the tests' server processes do): a thread
+ * started from a file refuses that option, and one given options of its own refuses V8's, so it
+ * then gets none.
+ */
+export function optionsForAThread(options: readonly string[]): string[] | undefined {
+  return options.some((option) => option.startsWith('--input-type')) ? [] : undefined;
+}
 
 /** A database error as the thread sent it, with PostgreSQL's fields (code, constraint…) where the shop looks for them. */
 function revived(error: SerialisedError): Error {
