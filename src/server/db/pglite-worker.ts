@@ -52,10 +52,19 @@ client.waitReady.then(
 
 port.on('message', (request: WorkerRequest) => {
   perform(request).then(
-    (value) => port.postMessage({ id: request.id, value } satisfies WorkerReply),
-    (error: unknown) => port.postMessage({ id: request.id, error: serialised(error) } satisfies WorkerReply),
+    (value) => reply({ id: request.id, value }),
+    (error: unknown) => reply({ id: request.id, error: serialised(error) }),
   );
 });
+
+/** Sends an answer. One that cannot be copied to the server's thread fails its own call, not the thread. */
+function reply(message: WorkerReply): void {
+  try {
+    port.postMessage(message);
+  } catch (error) {
+    port.postMessage({ id: message.id, error: serialised(error) } satisfies WorkerReply);
+  }
+}
 
 async function perform(request: WorkerRequest): Promise<unknown> {
   switch (request.op) {
