@@ -68,10 +68,20 @@ test('pays by card: address with a Bulgarian phone, totals, order, card form, su
   await expect(page.getByRole('link', { name: 'terms and conditions', exact: true })).toHaveAttribute('href', '/legal/terms');
   await acceptTerms(page);
   await expect(page.getByRole('alert')).toHaveCount(0);
+  // The order's answer waits until both clicks are made: an answer quicker than the double click
+  // opened the dialog under the pointer, and the second click closed it.
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('/api/orders', async (route) => {
+    if (route.request().method() === 'POST') await held;
+    await route.continue();
+  });
   await page.getByRole('button', { name: 'Place Order' }).dblclick();
+  release();
   const created = page.getByRole('dialog', { name: 'Success' });
   await expect(created).toContainText(/Order #NA-[A-Z2-9]{8} created and waiting for payment/);
   const orderId = /#(NA-[A-Z2-9]{8})/.exec((await created.textContent())!)![1]!;
+  await page.unroute('/api/orders');
   await created.getByRole('button', { name: 'OK', exact: true }).click();
   await expect(page).toHaveURL(/\/profile\?tab=orders$/);
   await expect(page.getByText(`Order #${orderId} created and waiting for payment. You can pay for it below.`)).toBeVisible();
