@@ -12,17 +12,18 @@ import { testProduct } from './test-products.js';
 
 /**
  * The checkout's transaction of one counted and one made-to-order product, from begin to commit:
- * the currency lock and the catalogue's currency (two statements, so that the read sees a conversion
- * the lock waited for), the cart lock, the cart, the address, the order, its lines with its history
- * and notices, the admins to tell, their mails, the one counted product's stock and its notice.
+ * the currency's hold with the cart's lock; the cart with the catalogue's currency and the size chart
+ * (a statement after the locks', so that it sees a conversion the hold waited for); the address; the
+ * order; its lines, history, mails to the customer and the owners (the admins read by the same
+ * insert) and notices; the one counted product's stock and its notice.
  */
-const CHECKOUT_STATEMENTS = 13;
+const CHECKOUT_STATEMENTS = 8;
 /**
- * A product with options counting per combination and sized costs two more: the lock of its
- * combination's row, so that an admin cannot remove the combination while it is being sold, and the
- * size chart its sizes are checked against. Its combination's count replaces the product's.
+ * A product with options counting per combination costs one more: the lock of its combination's row,
+ * so that an admin cannot remove the combination while it is being sold. Its combination's count
+ * replaces the product's.
  */
-const CHECKOUT_STATEMENTS_WITH_OPTIONS = CHECKOUT_STATEMENTS + 2;
+const CHECKOUT_STATEMENTS_WITH_OPTIONS = CHECKOUT_STATEMENTS + 1;
 
 /** The statements each connection sends while the work runs, in order. */
 async function statementsDuring(work: () => Promise<unknown>): Promise<string[][]> {

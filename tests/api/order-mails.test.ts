@@ -299,6 +299,29 @@ for (const target of databaseTargets) {
       }
     });
 
+    it('tells the addresses ORDER_NOTIFY_EMAILS lists, an admin among them in the language of her dashboard and any other in English', async () => {
+      await useDashboardIn(owner, 'bg');
+      const listed = await createTestApp(
+        target,
+        { SMTP_URL: inbox.url, ORDER_NOTIFY_EMAILS: 'owner@shop.test, packing@shop.test' },
+        target === 'postgres' ? { databaseUrl: testApp.databaseUrl } : { database: testApp.database },
+      );
+      try {
+        const customer = await signInThroughInbox(listed, inbox, 'listed@example.com');
+        await fillCart(listed, customer, [foil]);
+        const order = await placeOrder(listed, customer, { language: 'en' });
+        const rows = await settled(listed, order.orderId);
+        expect(rows.filter((row) => row.kind === 'new_order').map((row) => [row.recipient, row.language]).sort()).toEqual([
+          ['owner@shop.test', 'bg'],
+          ['packing@shop.test', 'en'],
+        ]);
+        expect(rows.filter((row) => row.kind === 'order_placed').map((row) => [row.recipient, row.language])).toEqual([['listed@example.com', 'en']]);
+        expect((await inbox.waitForMail('packing@shop.test')).subject).toBe(`New order #${order.orderId}: BGN 16.49`);
+      } finally {
+        await listed.close();
+      }
+    });
+
     it('queues one copy for thirty clicks of Send again at once, and another once that copy has gone', async () => {
       const customer = await signInThroughInbox(testApp, inbox, 'twice@example.com');
       await fillCart(testApp, customer, [foil]);

@@ -1,5 +1,5 @@
-import { and, eq, inArray, or, sql } from 'drizzle-orm';
-import { TEXT_LANGUAGES, type TextLanguage } from '#shared/catalog.js';
+import { and, eq, or, sql } from 'drizzle-orm';
+import type { TextLanguage } from '#shared/catalog.js';
 import type { Database, Executor } from '#server/db/client.js';
 import { admins, users } from '#server/db/schema.js';
 import { announceRolesChanged } from '#server/notices/live-hub.js';
@@ -55,15 +55,8 @@ export async function removeAdmin(db: Executor, email: string): Promise<boolean>
 }
 
 export async function listAdmins(db: Executor): Promise<string[]> {
-  return (await listAdminsWithLanguage(db)).map((admin) => admin.email);
-}
-
-const knownLanguage = (value: string | null) => TEXT_LANGUAGES.find((language) => language === value);
-
-/** Every admin's e-mail with the language they last used the dashboard in (undefined if they never opened it). */
-export async function listAdminsWithLanguage(db: Executor): Promise<{ email: string; language: TextLanguage | undefined }[]> {
-  const rows = await db.select().from(admins).orderBy(admins.id);
-  return rows.map((row) => ({ email: row.email ?? row.id, language: knownLanguage(row.language) }));
+  const rows = await db.select({ id: admins.id, email: admins.email }).from(admins).orderBy(admins.id);
+  return rows.map((row) => row.email ?? row.id);
 }
 
 /** Remembers the language an admin uses the dashboard in; their new-order notices come in it. */
@@ -75,18 +68,3 @@ export async function setAdminLanguage(db: Executor, email: string, language: Te
     .where(and(or(eq(admins.id, normalized), eq(admins.email, normalized)), sql`${admins.language} is distinct from ${language}`));
 }
 
-/** The languages these e-mails' admins last used the dashboard in; an e-mail of no admin, or of one who never opened it, is absent. */
-export async function adminLanguages(db: Executor, emails: readonly string[]): Promise<Map<string, TextLanguage>> {
-  if (emails.length === 0) return new Map();
-  const normalized = emails.map(normalize);
-  const rows = await db
-    .select({ id: admins.id, email: admins.email, language: admins.language })
-    .from(admins)
-    .where(or(inArray(admins.id, normalized), inArray(admins.email, normalized)));
-  const languages = new Map<string, TextLanguage>();
-  for (const row of rows) {
-    const language = knownLanguage(row.language);
-    if (language) languages.set(row.email ?? row.id, language).set(row.id, language);
-  }
-  return languages;
-}

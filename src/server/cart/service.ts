@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import { MAX_CART_PIECES, pieceCount, type CartItem, type CartOperation, type CartOperationResult, type CartOperationsResponse } from '#shared/cart.js';
 import type { LocalizedText } from '#shared/catalog.js';
+import type { Currency } from '#shared/money.js';
 import { DEFAULT_NAIL_SIZE_CHART, type NailSizeChart } from '#shared/nail-sizes.js';
 import {
   choiceKey,
@@ -24,11 +25,12 @@ import { GIFT_CARD_CATEGORY } from '#shared/catalog.js';
 import type { Database, Executor } from '#server/db/client.js';
 import { appliedCartOperations, cartItems, productCombinations, products } from '#server/db/schema.js';
 import { PreparedStatement } from '#server/db/prepared.js';
-import { databaseErrorCode, inTransaction, lockSubject, retriedOnce } from '#server/db/transaction.js';
+import { databaseErrorCode, inTransaction, lockSubject, retriedOnce, subjectLock } from '#server/db/transaction.js';
 import { HttpError } from '#server/http/errors.js';
 import { changeNotice } from '#server/notices/live-hub.js';
 import { countedCombination, modelColumns, modelOfRow, type ModelColumnsRow } from './product-model.js';
-import { readSizeChart } from '#server/catalog/size-chart.js';
+import { catalogueCurrencyColumn, catalogueCurrencyHold, checkPricesCurrency } from '#server/catalog/currency.js';
+import { parseSizeChart, readSizeChart, sizeChartColumn } from '#server/catalog/size-chart.js';
 
 /** Operation ids older than this may be forgotten: no browser replays a queue that old. */
 const OPERATION_MEMORY_DAYS = 30;
@@ -367,17 +369,22 @@ export interface CheckoutLine {
  * and the products stay until then (a deletion, or an admin switching a product between counted
  * and made to order, waits), while other customers' checkouts and price changes go on. Names,
  * prices and counts are the products' current ones, and each line's choices are checked against its
- * product as it is now.
+ * product as it is now (and the size chart, read with them).
+ *
+ * The catalogue's currency is held with the cart's lock, in one statement, and read with the lines
+ * in the next: prices no longer in the currency the server charges in are refused (503).
  *
  * A line of a product counting per combination holds its combination's row too, so that an admin
  * removing that combination waits until the order is placed, or, having removed it first, is seen:
- * the line then has a problem, and no removed combination is sold. That is one more statement, and
- * the size chart another, only for carts that hold such products.
+ * the line then has a problem, and no removed combination is sold. That is one more statement, only
+ * for carts that hold such products.
  */
-export async function takeCartForCheckout(tx: Executor, userId: string, now: Date): Promise<CheckoutLine[]> {
-  await lockSubject(tx, 'cart', userId);
+export async function takeCartForCheckout(tx: Executor, userId: string, now: Date, chargedCurrency: Currency): Promise<CheckoutLine[]> {
+  await tx.execute(sql`select ${catalogueCurrencyHold}, ${subjectLock('cart', userId)}`);
   const rows = await tx
     .select({
+      catalogueCurrency: catalogueCurrencyColumn,
+      sizeChart: sizeChartColumn,
       id: cartItems.id,
       productId: cartItems.productId,
       addedAt: cartItems.addedAt,
@@ -404,6 +411,7 @@ export async function takeCartForCheckout(tx: Executor, userId: string, now: Dat
     .where(eq(cartItems.userId, userId))
     .orderBy(asc(cartItems.addedAt), asc(cartItems.id))
     .for('key share', { of: products });
+  checkPricesCurrency(rows[0]?.catalogueCurrency, chargedCurrency);
   const lines = rows.map((row) => {
     const model: ProductModel = {
       priceMinor: row.priceMinor,
@@ -427,7 +435,7 @@ export async function takeCartForCheckout(tx: Executor, userId: string, now: Dat
           .where(or(...counted.map((line) => and(eq(productCombinations.productId, line.row.productId), eq(productCombinations.key, line.combination!)))))
           .orderBy(asc(productCombinations.productId), asc(productCombinations.key))
           .for('key share');
-  const chart = lines.some((line) => line.model.sized) ? await readSizeChart(tx) : DEFAULT_NAIL_SIZE_CHART;
+  const chart = parseSizeChart(rows[0]?.sizeChart);
 
   return lines.map(({ row, model, combination }): CheckoutLine => {
     const found = combination === null ? undefined : held.find((candidate) => candidate.productId === row.productId && candidate.key === combination);

@@ -64,15 +64,22 @@ function currencyChanged(recorded: Currency, currency: Currency): HttpError {
 }
 
 /**
- * In an order's transaction, before its prices are read: the catalogue's prices must still be in
- * the currency the server charges in. The shared lock makes a conversion (which takes it
- * exclusively) wait for the orders under way, and the orders that come meanwhile wait for it and then
- * find the new currency, so no order is ever priced in one currency and recorded in another.
+ * In an order's transaction, before its prices are read, the catalogue's currency is held: the shared
+ * lock makes a conversion (which takes it exclusively) wait for the orders under way, and the orders
+ * that come meanwhile wait for it. An expression, for the statement that takes the order's other locks.
  */
-export async function holdCatalogueCurrency(tx: Executor, currency: Currency): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock_shared(${CURRENCY_LOCK})`);
-  const recorded = await recordedCurrency(tx);
-  if (recorded && recorded !== currency) throw currencyChanged(recorded, currency);
+export const catalogueCurrencyHold = sql`pg_advisory_xact_lock_shared(${sql.raw(String(CURRENCY_LOCK))})`;
+
+/**
+ * The catalogue's recorded currency, as a column of a query that reads prices. Read in a statement
+ * after catalogueCurrencyHold's, it sees a conversion the hold waited for (each statement reads what
+ * had committed when it began), so no order is ever priced in one currency and recorded in another.
+ */
+export const catalogueCurrencyColumn = sql<string | null>`(select ${shopState.value} from ${shopState} where ${shopState.key} = ${CATALOGUE_CURRENCY})`;
+
+/** Refuses an order whose prices were read in another currency than the one the server charges in. */
+export function checkPricesCurrency(recorded: string | null | undefined, currency: Currency): void {
+  if (recorded && recorded !== currency) throw currencyChanged(recorded as Currency, currency);
 }
 
 /**

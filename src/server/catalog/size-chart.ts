@@ -10,11 +10,18 @@ export const SIZE_CHART_KEY = 'nail_size_chart';
 
 export async function readSizeChart(db: Executor): Promise<NailSizeChart> {
   const [row] = await db.select({ value: shopState.value }).from(shopState).where(eq(shopState.key, SIZE_CHART_KEY));
-  if (!row) return DEFAULT_NAIL_SIZE_CHART;
+  return parseSizeChart(row?.value);
+}
+
+/** The saved chart as a column of another query (the checkout's cart), which parseSizeChart reads. */
+export const sizeChartColumn = sql<string | null>`(select ${shopState.value} from ${shopState} where ${shopState.key} = ${SIZE_CHART_KEY})`;
+
+export function parseSizeChart(value: string | null | undefined): NailSizeChart {
+  if (!value) return DEFAULT_NAIL_SIZE_CHART;
   // Saved through saveSizeChart only; a value that no longer parses (edited by hand) falls back rather than break every sized product.
   let saved: unknown;
   try {
-    saved = JSON.parse(row.value);
+    saved = JSON.parse(value);
   } catch {
     return DEFAULT_NAIL_SIZE_CHART;
   }

@@ -74,7 +74,12 @@ const LOCK_CLASSES = {
  * no two can wait for each other.
  */
 export async function lockSubject(tx: Executor, lockClass: keyof typeof LOCK_CLASSES, subject: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${sql.raw(String(LOCK_CLASSES[lockClass]))}, hashtext(${subject}))`);
+  await tx.execute(sql`select ${subjectLock(lockClass, subject)}`);
+}
+
+/** lockSubject's lock as an expression, for a statement that takes it with another (the checkout's). */
+export function subjectLock(lockClass: keyof typeof LOCK_CLASSES, subject: string): SQL {
+  return sql`pg_advisory_xact_lock(${sql.raw(String(LOCK_CLASSES[lockClass]))}, hashtext(${subject}))`;
 }
 
 /** Makes changes to the orders of days already summed wait until the caller's transaction ends. */

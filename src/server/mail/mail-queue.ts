@@ -45,6 +45,9 @@ export interface ClaimedOrderMail extends ClaimedMailBase {
 /** A message a worker has claimed and now sends: an order's, or a stock alert's (its subjectId). */
 export type ClaimedMail = ClaimedOrderMail | (ClaimedMailBase & { kind: typeof BACK_IN_STOCK_MAIL; orderId: null; orderStatus: null });
 
+/** The NOTIFY call that wakes every process's worker, for a statement that queues messages by its own insert. */
+export const mailWorkersWakeUp = sql`pg_notify(${CHANNEL}, '')`;
+
 /** Messages still to send: the partial index holds exactly these. */
 const isWaiting = sql`${mailQueue.state} in ('queued', 'sending')`;
 
@@ -70,7 +73,7 @@ export async function queueMails(tx: Executor, queued: NewMail[]): Promise<void>
       .returning({ id: mailQueue.id }),
   );
   // The insert and the workers' wake-up in one round trip, on the checkout's hot path.
-  await tx.with(inserted).select({ woken: sql`pg_notify(${CHANNEL}, '')` }).from(inserted).limit(1);
+  await tx.with(inserted).select({ woken: mailWorkersWakeUp }).from(inserted).limit(1);
 }
 
 /**

@@ -13,7 +13,6 @@ import { findAddress, listAddresses } from '#server/addresses/service.js';
 import { orderedLinesRemoval, takeCartForCheckout } from '#server/cart/service.js';
 import { quotedFee } from '#server/couriers/delivery-quotes.js';
 import { officeForMethod } from '#server/couriers/offices.js';
-import { holdCatalogueCurrency } from '#server/catalog/currency.js';
 import type { Database, Executor } from '#server/db/client.js';
 import { orderItems, orders, users } from '#server/db/schema.js';
 import { databaseErrorCode, databaseErrorConstraint, inTransaction, UNIQUE_VIOLATION } from '#server/db/transaction.js';
@@ -24,8 +23,9 @@ import { discountForCheckout } from '#server/promotions/discount-codes.js';
 import { giftCardForCheckout } from '#server/promotions/gift-cards.js';
 import type { DocumentSettings } from '#server/invoices/issue-documents.js';
 import { recordGiftCardPayment } from '#server/payments/service.js';
+import { mailWorkersWakeUp } from '#server/mail/mail-queue.js';
 import { takeStock } from '#server/stock/service.js';
-import { queueOrderPlacedMails, type OrderMailSettings } from './order-mails.js';
+import { orderPlacedMails, type OrderMailSettings } from './order-mails.js';
 import { STATUS_TIME_COLUMNS, toOrder, withDetails, type OrderItemRow } from './order-queries.js';
 import { firstStatusChange } from './status-changes.js';
 
@@ -70,6 +70,9 @@ export interface PlaceOrderInput {
   giftCardCode?: string;
   expectedGiftCardMinor?: number;
 }
+
+/** The checkout fills the invoice details in from the last order that asked for an invoice. */
+const invoiceBuyerKept = (tx: Executor, userId: string, invoiceBuyer: InvoiceBuyer) => tx.update(users).set({ invoiceBuyer }).where(eq(users.id, userId));
 
 async function findByIdempotencyKey(db: Executor, userId: string, key: string): Promise<Order | undefined> {
   const [row] = await db.select().from(orders).where(and(eq(orders.userId, userId), eq(orders.idempotencyKey, key)));
@@ -139,9 +142,8 @@ export async function placeOrder(
   // Read before the transaction: it reads the terms' files, which no lock needs to wait for.
   const termsVersion = settings.termsVersion();
   const placed = await withUntakenOrderId(() => inTransaction(db, async (tx) => {
-    await holdCatalogueCurrency(tx, settings.pricing.currency);
     // A twin request waits for the cart here, then finds the first one's order (repeatOrRefuse).
-    const lines = await takeCartForCheckout(tx, user.id, new Date());
+    const lines = await takeCartForCheckout(tx, user.id, new Date(), settings.pricing.currency);
     /** A request repeated with the key of an order placed earlier gets that order; any other is refused with the error. */
     const repeatOrRefuse = async (refusal: HttpError) => {
       const earlier = await findByIdempotencyKey(tx, user.id, input.idempotencyKey);
@@ -264,18 +266,18 @@ export async function placeOrder(
       // As the insert's trigger sets it from the order's status: every status an order is placed in is on the work list.
       onWorkList: true,
     }));
-    // The order's lines and its first status written, the ordered lines taken out of the cart, and
-    // the customer's open pages told of both, in one round trip. Every part runs whatever the final
-    // select reads (https://www.postgresql.org/docs/current/queries-with.html#QUERIES-WITH-MODIFYING).
+    // The order's lines and its first status written, the ordered lines taken out of the cart, the
+    // customer's and the owners' mails queued, and the customer's open pages and the mail workers told,
+    // in one round trip. Every part runs whatever the final select reads
+    // (https://www.postgresql.org/docs/current/queries-with.html#QUERIES-WITH-MODIFYING).
     // (getSQL: a query builder put in a template is wrapped in parentheses, which a WITH's insert may not have.)
     await tx.execute(sql`
       with items as (${tx.insert(orderItems).values(items).getSQL()}),
         history as (${firstStatusChange(tx, orderId, status).getSQL()}),
-        removed as (${orderedLinesRemoval(tx, user.id, lines).getSQL()})
-      select ${changeNotices(user.id, ['cart', 'orders'])}`);
-    // The checkout fills the invoice details in from the last order that asked for an invoice.
-    if (input.invoiceBuyer) await tx.update(users).set({ invoiceBuyer: input.invoiceBuyer }).where(eq(users.id, user.id));
-    await queueOrderPlacedMails(tx, mailSettings, { orderId, customerEmail: user.email, language: input.language });
+        removed as (${orderedLinesRemoval(tx, user.id, lines).getSQL()}),
+        mails as (${orderPlacedMails(mailSettings, { orderId, customerEmail: user.email, language: input.language })})
+        ${input.invoiceBuyer ? sql`, buyer as (${invoiceBuyerKept(tx, user.id, input.invoiceBuyer).getSQL()})` : sql``}
+      select ${changeNotices(user.id, ['cart', 'orders'])}, ${mailWorkersWakeUp}`);
     // Last but a gift card's payment, so that other orders of the same products wait on their rows for
     // as short a time as possible; a shortage throws and the transaction writes nothing.
     await takeStock(tx, orderId, lines, 'sold');

@@ -1,10 +1,12 @@
+import { sql, type SQL } from 'drizzle-orm';
 import type { BankAccount } from '#shared/payment-methods.js';
-import type { TextLanguage } from '#shared/catalog.js';
-import { isNotifiedStatus } from '#shared/order-mails.js';
+import { TEXT_LANGUAGES, type TextLanguage } from '#shared/catalog.js';
+import { isDeletedEmailPlaceholder } from '#shared/account.js';
+import { isNotifiedStatus, type OrderMailKind } from '#shared/order-mails.js';
 import type { OrderStatus } from '#shared/order-status.js';
-import { adminLanguages, listAdminsWithLanguage } from '#server/auth/roles.js';
 import type { Executor } from '#server/db/client.js';
-import { lastToldStatus, queueMails, queueReviewRequest, supersedeQueuedMails } from '#server/mail/mail-queue.js';
+import { admins, mailQueue } from '#server/db/schema.js';
+import { lastToldStatus, mailWorkersWakeUp, queueMails, queueReviewRequest, supersedeQueuedMails } from '#server/mail/mail-queue.js';
 
 export interface OrderMailSettings {
   publicUrl: string;
@@ -31,24 +33,53 @@ interface OrderAddressee {
 }
 
 /**
- * Who hears of a new order, each in their language: ORDER_NOTIFY_LANGUAGE when set, else the language
- * the admin last used the dashboard in, else English. One query on the checkout's path at most.
+ * Who hears of an order's event, each in their language: ORDER_NOTIFY_LANGUAGE when set, else the
+ * language the admin last used the dashboard in, else English. A query of (recipient, language),
+ * read by the statement that queues the notices, so that telling the owners costs no round trip of its own.
  */
-export async function ownersToNotify(tx: Executor, settings: OrderMailSettings): Promise<{ email: string; language: TextLanguage }[]> {
+function ownersToNotify(settings: OrderMailSettings): SQL {
   const { notifyEmails, notifyLanguage } = settings;
+  const languageOf = (column: SQL) =>
+    notifyLanguage ? sql`${notifyLanguage}::text` : sql`coalesce(case when ${column} in (${sql.join(TEXT_LANGUAGES.map((language) => sql`${language}`), sql`, `)}) then ${column} end, 'en')`;
   if (notifyEmails.length === 0) {
-    return (await listAdminsWithLanguage(tx)).map((admin) => ({ email: admin.email, language: notifyLanguage ?? admin.language ?? 'en' }));
+    return sql`select coalesce(${admins.email}, ${admins.id}) as recipient, ${languageOf(sql`${admins.language}`)} as language from ${admins}`;
   }
-  const languages = notifyLanguage ? undefined : await adminLanguages(tx, notifyEmails);
-  return notifyEmails.map((email) => ({ email, language: notifyLanguage ?? languages?.get(email) ?? 'en' }));
+  // An admin is found by the id or the email field, both kept trimmed and in lower case.
+  return sql`select listed.email as recipient, ${languageOf(sql`admin.language`)} as language
+    from unnest(array[${sql.join(notifyEmails.map((email) => sql`${email}`), sql`, `)}]::text[]) as listed(email)
+    left join lateral (select ${admins.language} from ${admins} where ${admins.id} = lower(trim(listed.email)) or ${admins.email} = lower(trim(listed.email)) limit 1) admin on true`;
 }
 
-/** In the transaction that places the order: the customer's confirmation and the owner's new-order notice. */
-export async function queueOrderPlacedMails(tx: Executor, settings: OrderMailSettings, order: OrderAddressee): Promise<void> {
-  await queueMails(tx, [
-    { orderId: order.orderId, kind: 'order_placed', recipient: order.customerEmail, language: order.language },
-    ...(await ownersToNotify(tx, settings)).map((owner) => ({ orderId: order.orderId, kind: 'new_order' as const, recipient: owner.email, language: owner.language })),
-  ]);
+/** A message to the one an order's event concerns (its customer, or whoever asked), queued beside the owners' notices of it. */
+interface MailWithOwnerNotices {
+  orderId: string;
+  /** The withdrawal a returns message tells of. */
+  subjectId?: string;
+  mail: { kind: OrderMailKind; recipient: string; language: TextLanguage };
+  ownersKind: OrderMailKind;
+}
+
+/**
+ * The message and the owners' notices as one insert into the queue, not yet run: the checkout runs
+ * it within its own statement, which also wakes the mail workers (mailWorkersWakeUp). A deleted
+ * account's placeholder address gets nothing, as in queueMails.
+ */
+export function mailWithOwnerNotices(settings: OrderMailSettings, event: MailWithOwnerNotices): SQL {
+  const subjectId = sql`${event.subjectId ?? null}::uuid`;
+  const owners = sql`select ${event.orderId}, ${event.ownersKind}, ${subjectId}, recipient, language from (${ownersToNotify(settings)}) owners`;
+  const { kind, recipient, language } = event.mail;
+  const rows = isDeletedEmailPlaceholder(recipient) ? owners : sql`select ${event.orderId}, ${kind}, ${subjectId}, ${recipient}, ${language} union all ${owners}`;
+  return sql`insert into ${mailQueue} (order_id, kind, subject_id, recipient, language) ${rows}`;
+}
+
+/** In the transaction of an order's event: the message and the owners' notices, with the workers' wake-up, in one round trip. */
+export async function queueMailWithOwnerNotices(tx: Executor, settings: OrderMailSettings, event: MailWithOwnerNotices): Promise<void> {
+  await tx.execute(sql`with queued as (${mailWithOwnerNotices(settings, event)}) select ${mailWorkersWakeUp}`);
+}
+
+/** In the transaction that places the order: the customer's confirmation and the owners' new-order notices, as mailWithOwnerNotices's insert. */
+export function orderPlacedMails(settings: OrderMailSettings, order: OrderAddressee): SQL {
+  return mailWithOwnerNotices(settings, { orderId: order.orderId, mail: { kind: 'order_placed', recipient: order.customerEmail, language: order.language }, ownersKind: 'new_order' });
 }
 
 /** In the transaction that records the payment: the customer's receipt. */

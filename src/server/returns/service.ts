@@ -26,7 +26,7 @@ import { HttpError } from '#server/http/errors.js';
 import { issueCreditNote } from '#server/invoices/issue-documents.js';
 import { queueMails } from '#server/mail/mail-queue.js';
 import { announceChange } from '#server/notices/live-hub.js';
-import { ownersToNotify, queueStatusMail, type OrderMailSettings } from '#server/orders/order-mails.js';
+import { queueMailWithOwnerNotices, queueStatusMail, type OrderMailSettings } from '#server/orders/order-mails.js';
 import { giveBackOnCancellation, setOrderStatus } from '#server/orders/status-changes.js';
 import { returnPieces } from '#server/stock/service.js';
 import { ProviderUnavailable, type PaymentProvider } from '#server/payments/payment-provider.js';
@@ -210,10 +210,12 @@ export async function confirmWithdrawal(
       })
       .returning();
     const language = input.language ?? (order.language as TextLanguage);
-    await queueMails(tx, [
-      { orderId: order.id, kind: 'withdrawal_received', subjectId: row!.id, recipient: input.acknowledgementEmail, language },
-      ...(await ownersToNotify(tx, mail)).map((owner) => ({ orderId: order.id, kind: 'withdrawal_notice' as const, subjectId: row!.id, recipient: owner.email, language: owner.language })),
-    ]);
+    await queueMailWithOwnerNotices(tx, mail, {
+      orderId: order.id,
+      subjectId: row!.id,
+      mail: { kind: 'withdrawal_received', recipient: input.acknowledgementEmail, language },
+      ownersKind: 'withdrawal_notice',
+    });
     await announceChange(tx, order.userId, 'orders');
     const after = lines.map((line) => {
       const taken = selected.find((candidate) => candidate.position === line.position)?.quantity ?? 0;
