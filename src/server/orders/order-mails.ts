@@ -64,7 +64,7 @@ interface MailWithOwnerNotices {
  * it within its own statement, which also wakes the mail workers (mailWorkersWakeUp). A deleted
  * account's placeholder address gets nothing, as in queueMails.
  */
-export function mailWithOwnerNotices(settings: OrderMailSettings, event: MailWithOwnerNotices): SQL {
+function mailWithOwnerNotices(settings: OrderMailSettings, event: MailWithOwnerNotices): SQL {
   const subjectId = sql`${event.subjectId ?? null}::uuid`;
   const owners = sql`select ${event.orderId}, ${event.ownersKind}, ${subjectId}, recipient, language from (${ownersToNotify(settings)}) owners`;
   const { kind, recipient, language } = event.mail;
