@@ -12,12 +12,12 @@ import { testProduct } from './test-products.js';
 
 /**
  * The checkout's transaction of one counted and one made-to-order product, from begin to commit:
- * the currency's hold with the cart's lock; the cart with the catalogue's currency and the size chart
- * (a statement after the locks', so that it sees a conversion the hold waited for); the address; the
- * order; its lines, history, mails to the customer and the owners (the admins read by the same
- * insert) and notices; the one counted product's stock and its notice.
+ * the currency's hold, the cart's lock and the address; the cart with the catalogue's currency and
+ * the size chart (a statement after the locks', so that it sees a conversion the hold waited for);
+ * the order with its lines, history, mails to the customer and the owners (the admins read by the
+ * same insert) and notices; the one counted product's stock and its notice.
  */
-const CHECKOUT_STATEMENTS = 8;
+const CHECKOUT_STATEMENTS = 6;
 /**
  * A product with options counting per combination costs one more: the lock of its combination's row,
  * so that an admin cannot remove the combination while it is being sold. Its combination's count

@@ -145,8 +145,14 @@ describeEachDatabase('orders', (context) => {
     expect(responses.map((response) => response.statusCode).sort()).toEqual([200, 200, 201]);
     const retry = await place(testApp, cookie, { idempotencyKey });
     expect(retry.json<{ order: Order }>().order.orderId).toBe(ids[0]);
+    // Repeated after the cart was filled again: still the first order, and the new line stays in the cart.
+    await addToCart(testApp, cookie, [ring]);
+    const afterRefill = await place(testApp, cookie, { idempotencyKey });
+    expect(afterRefill.statusCode).toBe(200);
+    expect(afterRefill.json<{ order: Order }>().order.orderId).toBe(ids[0]);
     const stored = await testApp.database.db.select().from(orders).where(eq(orders.customerEmail, 'double-click@example.com'));
     expect(stored).toHaveLength(1);
+    expect(await cartOf(testApp, cookie)).toHaveLength(1);
   });
 
   it('leaves no order and the cart intact when anything fails inside the transaction', async () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, ne } from 'drizzle-orm';
+import { and, asc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Address, addressInputSchema, Country } from '#shared/addresses.js';
 import type { Database, Executor } from '#server/db/client.js';
@@ -32,6 +32,22 @@ const notFound = () => new HttpError(404, 'not_found', 'Address not found');
 export async function listAddresses(db: Executor, userId: string): Promise<Address[]> {
   const rows = await db.select().from(addresses).where(eq(addresses.userId, userId)).orderBy(asc(addresses.createdAt), asc(addresses.id));
   return rows.map(toAddress);
+}
+
+/** What an order copies of the address it goes to. */
+export type OrderAddress = Omit<Address, 'isDefault' | 'createdAt'>;
+
+/**
+ * The address an order goes to, as a column of another query (the checkout's first statement): the
+ * one chosen, if it is the user's, else her default one, else her oldest; null when there is none.
+ */
+export function orderAddressColumn(userId: string, addressId: string | undefined): SQL<OrderAddress | null> {
+  const chosen = addressId === undefined ? sql`` : sql` and ${addresses.id} = ${addressId}`;
+  return sql<OrderAddress | null>`(select json_build_object('id', ${addresses.id}, 'fullName', ${addresses.fullName}, 'streetAddress', ${addresses.streetAddress},
+      'apartment', coalesce(${addresses.apartment}, ''), 'city', ${addresses.city}, 'state', ${addresses.state}, 'postalCode', ${addresses.postalCode},
+      'country', ${addresses.country}, 'phone', ${addresses.phone})
+    from ${addresses} where ${addresses.userId} = ${userId}${chosen}
+    order by ${addresses.isDefault} desc, ${addresses.createdAt}, ${addresses.id} limit 1)`;
 }
 
 /** The user's address by id; another user's id is treated as unknown. */

@@ -25,11 +25,11 @@ import { GIFT_CARD_CATEGORY } from '#shared/catalog.js';
 import type { Database, Executor } from '#server/db/client.js';
 import { appliedCartOperations, cartItems, productCombinations, products } from '#server/db/schema.js';
 import { PreparedStatement } from '#server/db/prepared.js';
-import { databaseErrorCode, inTransaction, lockSubject, retriedOnce, subjectLock } from '#server/db/transaction.js';
+import { databaseErrorCode, inTransaction, lockSubject, retriedOnce } from '#server/db/transaction.js';
 import { HttpError } from '#server/http/errors.js';
 import { changeNotice } from '#server/notices/live-hub.js';
 import { countedCombination, modelColumns, modelOfRow, type ModelColumnsRow } from './product-model.js';
-import { catalogueCurrencyColumn, catalogueCurrencyHold, checkPricesCurrency } from '#server/catalog/currency.js';
+import { catalogueCurrencyColumn, checkPricesCurrency } from '#server/catalog/currency.js';
 import { parseSizeChart, readSizeChart, sizeChartColumn } from '#server/catalog/size-chart.js';
 
 /** Operation ids older than this may be forgotten: no browser replays a queue that old. */
@@ -365,22 +365,21 @@ export interface CheckoutLine {
 }
 
 /**
- * Takes the cart for checkout inside the caller's transaction: cart operations wait until it ends,
- * and the products stay until then (a deletion, or an admin switching a product between counted
- * and made to order, waits), while other customers' checkouts and price changes go on. Names,
- * prices and counts are the products' current ones, and each line's choices are checked against its
- * product as it is now (and the size chart, read with them).
- *
- * The catalogue's currency is held with the cart's lock, in one statement, and read with the lines
- * in the next: prices no longer in the currency the server charges in are refused (503).
+ * The cart for checkout, in a transaction that holds the cart's lock (subjectLock('cart')) and the
+ * catalogue's currency (catalogueCurrencyHold), taken by a statement before this one so that this
+ * one sees what committed while they waited: cart operations wait until the order is placed. The
+ * products stay until then too (a deletion, or an admin switching a product between counted and
+ * made to order, waits), while other customers' checkouts and price changes go on. Names, prices
+ * and counts are the products' current ones, and each line's choices are checked against its
+ * product as it is now (and the size chart, read with them). Prices no longer in the currency the
+ * server charges in are refused (503).
  *
  * A line of a product counting per combination holds its combination's row too, so that an admin
  * removing that combination waits until the order is placed, or, having removed it first, is seen:
  * the line then has a problem, and no removed combination is sold. That is one more statement, only
  * for carts that hold such products.
  */
-export async function takeCartForCheckout(tx: Executor, userId: string, now: Date, chargedCurrency: Currency): Promise<CheckoutLine[]> {
-  await tx.execute(sql`select ${catalogueCurrencyHold}, ${subjectLock('cart', userId)}`);
+export async function readCartForCheckout(tx: Executor, userId: string, now: Date, chargedCurrency: Currency): Promise<CheckoutLine[]> {
   const rows = await tx
     .select({
       catalogueCurrency: catalogueCurrencyColumn,

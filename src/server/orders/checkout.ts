@@ -9,13 +9,14 @@ import type { InvoiceBuyer } from '#shared/invoice-buyer.js';
 import { placedOrderStatus, type Order, type PaymentMethod } from '#shared/orders.js';
 import { mockPaymentPath, paymentPath } from '#shared/routes.js';
 import { latestDate } from '#shared/working-days.js';
-import { findAddress, listAddresses } from '#server/addresses/service.js';
-import { orderedLinesRemoval, takeCartForCheckout } from '#server/cart/service.js';
+import { orderAddressColumn, type OrderAddress } from '#server/addresses/service.js';
+import { orderedLinesRemoval, readCartForCheckout } from '#server/cart/service.js';
+import { catalogueCurrencyHold } from '#server/catalog/currency.js';
 import { quotedFee } from '#server/couriers/delivery-quotes.js';
 import { officeForMethod } from '#server/couriers/offices.js';
 import type { Database, Executor } from '#server/db/client.js';
 import { orderItems, orders, users } from '#server/db/schema.js';
-import { databaseErrorCode, databaseErrorConstraint, inTransaction, UNIQUE_VIOLATION } from '#server/db/transaction.js';
+import { databaseErrorCode, databaseErrorConstraint, inTransaction, selectRows, subjectLock, UNIQUE_VIOLATION } from '#server/db/transaction.js';
 import { HttpError } from '#server/http/errors.js';
 import { changeNotices } from '#server/notices/live-hub.js';
 import type { ShopMetrics } from '#server/metrics/shop-metrics.js';
@@ -48,6 +49,22 @@ async function withUntakenOrderId<T>(place: () => Promise<T>): Promise<T> {
     } catch (error) {
       if (draw >= ORDER_ID_DRAWS || databaseErrorCode(error) !== UNIQUE_VIOLATION || databaseErrorConstraint(error) !== 'orders_pkey') throw error;
     }
+  }
+}
+
+/**
+ * A request repeated with the key of an order placed meanwhile, with a cart filled again since, fails
+ * on the order's unique key, and nothing is written: it gets the order placed first. (A repeat that
+ * finds the cart empty gets it in the transaction, repeatOrRefuse.)
+ */
+async function placedOnce(db: Database, userId: string, key: string, place: () => Promise<{ order: Order; created: boolean }>): Promise<{ order: Order; created: boolean }> {
+  try {
+    return await place();
+  } catch (error) {
+    if (databaseErrorCode(error) !== UNIQUE_VIOLATION || databaseErrorConstraint(error) !== 'orders_user_idempotency_key_idx') throw error;
+    const earlier = await findByIdempotencyKey(db, userId, key);
+    if (earlier) return { order: earlier, created: false };
+    throw new HttpError(409, 'conflict', 'An order with this idempotency key was placed at the same moment; try again.');
   }
 }
 
@@ -141,9 +158,15 @@ export async function placeOrder(
   }
   // Read before the transaction: it reads the terms' files, which no lock needs to wait for.
   const termsVersion = settings.termsVersion();
-  const placed = await withUntakenOrderId(() => inTransaction(db, async (tx) => {
-    // A twin request waits for the cart here, then finds the first one's order (repeatOrRefuse).
-    const lines = await takeCartForCheckout(tx, user.id, new Date(), settings.pricing.currency);
+  const placed = await placedOnce(db, user.id, input.idempotencyKey, () => withUntakenOrderId(() => inTransaction(db, async (tx) => {
+    // The catalogue's currency held and the cart locked (a twin request waits here, then finds the
+    // first one's order: repeatOrRefuse), with the address the order goes to, in one round trip. The
+    // address needs no lock: the order keeps a copy of it as it is.
+    const [held] = await selectRows<{ address: OrderAddress | null }>(
+      tx,
+      sql`select ${catalogueCurrencyHold}, ${subjectLock('cart', user.id)}, ${orderAddressColumn(user.id, input.addressId)} as address`,
+    );
+    const lines = await readCartForCheckout(tx, user.id, new Date(), settings.pricing.currency);
     /** A request repeated with the key of an order placed earlier gets that order; any other is refused with the error. */
     const repeatOrRefuse = async (refusal: HttpError) => {
       const earlier = await findByIdempotencyKey(tx, user.id, input.idempotencyKey);
@@ -152,9 +175,7 @@ export async function placeOrder(
     };
     if (lines.length === 0) return repeatOrRefuse(new HttpError(400, 'cart_empty', 'User email and cart items are required'));
 
-    const address = input.addressId
-      ? await findAddress(tx, user.id, input.addressId)
-      : await listAddresses(tx, user.id).then((all) => all.find((candidate) => candidate.isDefault) ?? all[0] ?? null);
+    const address = held!.address;
     if (!address) return repeatOrRefuse(new HttpError(400, 'address_required', 'Shipping address is required'));
 
     const office = needsOffice(input.deliveryMethod) ? await deliveryOfficeFor(tx, input.deliveryMethod, input.officeId!, input.paymentMethod) : null;
@@ -192,60 +213,64 @@ export async function placeOrder(
     const paidByGiftCard = giftCard !== null && giftCard.paidMinor === pricing.total;
     const orderId = newOrderId();
     const status = paidByGiftCard ? 'paid' : placedOrderStatus(input.paymentMethod);
-    const [row] = await tx
-      .insert(orders)
-      .values({
-        id: orderId,
-        userId: user.id,
-        customerEmail: user.email,
-        status,
-        idempotencyKey: input.idempotencyKey,
-        subtotalMinor: pricing.subtotal,
-        taxMinor: pricing.tax,
-        shippingMinor: pricing.shipping,
-        totalMinor: pricing.total,
-        feeMinor: pricing.fee,
-        currency: settings.pricing.currency,
-        taxIncluded: pricing.taxIncluded,
-        taxRateBasisPoints: pricing.taxRateBasisPoints,
-        itemCount: pieceCount(lines),
-        itemDescription: describeLines(lines),
-        paymentMethod: input.paymentMethod,
-        // A mixed order ships when its last line is ready.
-        // Gift cards are sent by e-mail once paid; an order of cards alone has no day to ship by.
-        dispatchBy: latestDate(lines.filter((line) => !line.giftCard).map((line) => line.dispatchBy)),
-        checkoutUrl: paymentLink(orderId, input.paymentMethod, paidByGiftCard, settings),
-        paymentReference: `ref_${randomBytes(8).toString('hex')}`,
-        shippingFullName: address.fullName,
-        shippingStreetAddress: address.streetAddress,
-        shippingApartment: address.apartment || null,
-        shippingCity: address.city,
-        shippingState: address.state,
-        shippingPostalCode: address.postalCode,
-        shippingCountry: address.country,
-        shippingPhone: address.phone,
-        language: input.language,
-        termsVersion,
-        termsAcceptedAt: sql`now()`,
-        invoiceBuyer: input.invoiceBuyer ?? null,
-        discountCodeId: discount?.codeId ?? null,
-        discountCode: discount?.code ?? null,
-        discountMinor: pricing.discount,
-        giftCardId: giftCard?.giftCardId ?? null,
-        giftCardEnding: giftCard?.ending ?? null,
-        giftCardMinor: giftCard?.paidMinor ?? 0,
-        deliveryMethod: input.deliveryMethod,
-        deliveryOffice: office,
-        // now() is the transaction's start, the same moment as created_at's default.
-        [STATUS_TIME_COLUMNS[status]]: sql`now()`,
-      })
-      // The key checked in the same statement as the insert, rather than by a query before it. The
-      // cart lock makes twins take turns, so the earlier one has committed by now.
-      .onConflictDoNothing({ target: [orders.userId, orders.idempotencyKey] })
-      .returning();
-    if (!row) return repeatOrRefuse(new HttpError(409, 'conflict', 'An order with this idempotency key was placed at the same moment; try again.'));
-
-    const items: OrderItemRow[] = lines.map((line, position) => ({
+    // The order, its lines and its first status written, the ordered lines taken out of the cart, the
+    // customer's and the owners' mails queued, and the customer's open pages and the mail workers told,
+    // in one round trip. Every part runs whatever the final select reads
+    // (https://www.postgresql.org/docs/current/queries-with.html#QUERIES-WITH-MODIFYING), and the
+    // lines' and the mails' references to the order are checked at the statement's end, when it exists.
+    // A twin request with the same key fails on the order's unique key instead, and nothing is written
+    // (placedOnce answers it with the order placed first).
+    const placedOrder = tx.$with('placed_order').as(
+      tx
+        .insert(orders)
+        .values({
+          id: orderId,
+          userId: user.id,
+          customerEmail: user.email,
+          status,
+          idempotencyKey: input.idempotencyKey,
+          subtotalMinor: pricing.subtotal,
+          taxMinor: pricing.tax,
+          shippingMinor: pricing.shipping,
+          totalMinor: pricing.total,
+          feeMinor: pricing.fee,
+          currency: settings.pricing.currency,
+          taxIncluded: pricing.taxIncluded,
+          taxRateBasisPoints: pricing.taxRateBasisPoints,
+          itemCount: pieceCount(lines),
+          itemDescription: describeLines(lines),
+          paymentMethod: input.paymentMethod,
+          // A mixed order ships when its last line is ready.
+          // Gift cards are sent by e-mail once paid; an order of cards alone has no day to ship by.
+          dispatchBy: latestDate(lines.filter((line) => !line.giftCard).map((line) => line.dispatchBy)),
+          checkoutUrl: paymentLink(orderId, input.paymentMethod, paidByGiftCard, settings),
+          paymentReference: `ref_${randomBytes(8).toString('hex')}`,
+          shippingFullName: address.fullName,
+          shippingStreetAddress: address.streetAddress,
+          shippingApartment: address.apartment || null,
+          shippingCity: address.city,
+          shippingState: address.state,
+          shippingPostalCode: address.postalCode,
+          shippingCountry: address.country,
+          shippingPhone: address.phone,
+          language: input.language,
+          termsVersion,
+          termsAcceptedAt: sql`now()`,
+          invoiceBuyer: input.invoiceBuyer ?? null,
+          discountCodeId: discount?.codeId ?? null,
+          discountCode: discount?.code ?? null,
+          discountMinor: pricing.discount,
+          giftCardId: giftCard?.giftCardId ?? null,
+          giftCardEnding: giftCard?.ending ?? null,
+          giftCardMinor: giftCard?.paidMinor ?? 0,
+          deliveryMethod: input.deliveryMethod,
+          deliveryOffice: office,
+          // now() is the transaction's start, the same moment as created_at's default.
+          [STATUS_TIME_COLUMNS[status]]: sql`now()`,
+        })
+        .returning(),
+    );
+    const itemValues = lines.map((line, position) => ({
       id: randomUUID(),
       orderId,
       position,
@@ -261,29 +286,29 @@ export async function placeOrder(
       returnRule: line.returnRule,
       giftCard: line.giftCard,
       discountMinor: discount?.lineShares[position] ?? 0,
-      // The order's own created_at: both are the transaction's now().
-      orderedAt: row.createdAt,
       // As the insert's trigger sets it from the order's status: every status an order is placed in is on the work list.
       onWorkList: true,
     }));
-    // The order's lines and its first status written, the ordered lines taken out of the cart, the
-    // customer's and the owners' mails queued, and the customer's open pages and the mail workers told,
-    // in one round trip. Every part runs whatever the final select reads
-    // (https://www.postgresql.org/docs/current/queries-with.html#QUERIES-WITH-MODIFYING).
-    // (getSQL: a query builder put in a template is wrapped in parentheses, which a WITH's insert may not have.)
-    await tx.execute(sql`
-      with items as (${tx.insert(orderItems).values(items).getSQL()}),
-        history as (${firstStatusChange(tx, orderId, status).getSQL()}),
-        removed as (${orderedLinesRemoval(tx, user.id, lines).getSQL()}),
-        mails as (${orderPlacedMails(mailSettings, { orderId, customerEmail: user.email, language: input.language })})
-        ${input.invoiceBuyer ? sql`, buyer as (${invoiceBuyerKept(tx, user.id, input.invoiceBuyer).getSQL()})` : sql``}
-      select ${changeNotices(user.id, ['cart', 'orders'])}, ${mailWorkersWakeUp}`);
+    const writes = [
+      tx.$with('items').as(tx.insert(orderItems).values(itemValues)),
+      tx.$with('history').as(firstStatusChange(tx, orderId, status)),
+      tx.$with('removed').as(orderedLinesRemoval(tx, user.id, lines)),
+      tx.$with('mails', {}).as(orderPlacedMails(mailSettings, { orderId, customerEmail: user.email, language: input.language })),
+      ...(input.invoiceBuyer ? [tx.$with('buyer').as(invoiceBuyerKept(tx, user.id, input.invoiceBuyer))] : []),
+    ];
+    const [{ told: _told, ...row }] = (await tx
+      .with(placedOrder, ...writes)
+      // The notices as one column (a row of them), so that the order's columns keep their places.
+      .select({ ...placedOrder._.selectedFields, told: sql`(${changeNotices(user.id, ['cart', 'orders'])}, ${mailWorkersWakeUp})` })
+      .from(placedOrder)) as [typeof orders.$inferSelect & { told: unknown }];
+    // The lines' ordered_at is the order's own created_at: both default to the transaction's now().
+    const items: OrderItemRow[] = itemValues.map((item) => ({ ...item, orderedAt: row.createdAt }));
     // Last but a gift card's payment, so that other orders of the same products wait on their rows for
     // as short a time as possible; a shortage throws and the transaction writes nothing.
     await takeStock(tx, orderId, lines, 'sold');
     const payment = paidByGiftCard ? await recordGiftCardPayment(tx, row, settings.documents) : undefined;
     return { order: toOrder(row, items, payment, [{ orderId, position: 0, status, changedAt: row.createdAt }]), created: true };
-  }));
+  })));
   if (placed.created) metrics.countOrderPlaced(input.paymentMethod);
   return placed;
 }

@@ -8,7 +8,7 @@ import { selectRows } from '#server/db/transaction.js';
 import { HttpError } from '#server/http/errors.js';
 import { announceStock, stockNotice } from '#server/notices/live-hub.js';
 
-/** A line that takes pieces; its count was read with the product (and its combination) held (takeCartForCheckout, readStockForOrder), so it cannot switch between counted and made to order meanwhile. */
+/** A line that takes pieces; its count was read with the product (and its combination) held (readCartForCheckout, readStockForOrder), so it cannot switch between counted and made to order meanwhile. */
 export interface StockLine {
   productId: string;
   name: LocalizedText;
