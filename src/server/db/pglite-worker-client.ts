@@ -4,7 +4,9 @@ import { Worker } from 'node:worker_threads';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
 import type { SerialisedError, WorkerNotification, WorkerReply, WorkerRequest, WorkerStarted } from './pglite-worker.js';
 
-type Request = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+/** Omit applied to each member of a union, so that each request keeps its own fields. */
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+type Request = DistributiveOmit<WorkerRequest, 'id'>;
 
 /** What the shop asks of the embedded database, here or in a transaction of it. */
 export interface PgliteExecutor {

@@ -75,8 +75,7 @@ async function perform(request: WorkerRequest): Promise<unknown> {
     case 'begin':
       return begin(request.id);
     case 'end': {
-      const open = transactions.get(request.tx);
-      if (!open) throw new Error(`No open transaction ${request.tx}`);
+      const open = openTransaction(request.tx);
       open.finish(request.commit);
       await open.ended;
       return undefined;
@@ -103,10 +102,13 @@ async function perform(request: WorkerRequest): Promise<unknown> {
 }
 
 function executor(tx: number | undefined): PGlite | Transaction {
-  if (tx === undefined) return client;
+  return tx === undefined ? client : openTransaction(tx).tx;
+}
+
+function openTransaction(tx: number) {
   const open = transactions.get(tx);
   if (!open) throw new Error(`No open transaction ${tx}`);
-  return open.tx;
+  return open;
 }
 
 /** Answers once PGlite has begun the transaction; it stays open until its `end` request. */
