@@ -42,6 +42,24 @@ describe('The embedded database in its own thread', () => {
     expect((await client.query('select count(*)::int as n from notes')).rows).toEqual([{ n: 2 }]);
   });
 
+  it("runs each transaction's statements in it when they are sent before its begin is answered, many transactions at once", async () => {
+    await client.exec('create table tallies (owner int primary key, count int not null)');
+    // Each transaction reads, then writes what it read plus one: in a transaction of its own each time,
+    // and one after another, the tallies end exact.
+    const bump = (owner: number) =>
+      client.transaction(async (tx) => {
+        const [row] = (await tx.query<{ count: number }>('select count from tallies where owner = $1', [owner])).rows;
+        if (row) await tx.query('update tallies set count = $2 where owner = $1', [owner, row.count + 1]);
+        else await tx.query('insert into tallies values ($1, 1)', [owner]);
+      });
+    await Promise.all(Array.from({ length: 40 }, (_, index) => bump(index % 4)));
+    expect((await client.query('select owner, count from tallies order by owner')).rows).toEqual([0, 1, 2, 3].map((owner) => ({ owner, count: 10 })));
+    // A transaction that writes nothing and one rolled back leave nothing open behind them.
+    await client.transaction(async () => {});
+    await expect(client.transaction(async () => Promise.reject(new Error('nothing')))).rejects.toThrow('nothing');
+    expect((await client.query<{ n: number }>('select count(*)::int as n from tallies')).rows).toEqual([{ n: 4 }]);
+  });
+
   it('commits a transaction whose work resolves, and rolls back one whose work throws, with its own error', async () => {
     const result = await client.transaction(async (tx) => {
       await tx.query('insert into notes values (3, $1)', ['three']);

@@ -79,7 +79,10 @@ export class PgliteWorkerClient implements PgliteExecutor {
 
   /** Runs the work in a transaction, committed when it resolves and rolled back when it throws. */
   async transaction<T>(work: (tx: PgliteExecutor) => Promise<T>): Promise<T> {
-    const tx = (await this.call({ op: 'begin' })) as number;
+    // Not waited for: the thread opens the transaction before it runs the statements sent after it
+    // (a round trip less while PGlite's one session is held), and they fail as the begin did.
+    const tx = this.nextId++;
+    this.call({ op: 'begin' }, tx).catch(() => {});
     let result: T;
     try {
       result = await work({

@@ -13,7 +13,10 @@ import { SHOP_PGLITE_OPTIONS } from './pglite-options.js';
 export type WorkerRequest = { id: number } & (
   | { op: 'query'; sql: string; params?: unknown[]; rowMode?: 'array' | 'object'; tx?: number }
   | { op: 'exec'; sql: string; tx?: number }
-  /** Opens a transaction and answers once it is open; its id is the request's. */
+  /**
+   * Opens a transaction, whose id is the request's, and answers once it is open. The statements and
+   * the end sent after it with that id wait for it to open, so the caller need not wait for the answer.
+   */
   | { op: 'begin' }
   | { op: 'end'; tx: number; commit: boolean }
   /** Starts forwarding a channel's notifications, as WorkerNotification with the request's id. */
@@ -42,7 +45,8 @@ const ROLLBACK = Symbol('rollback');
 const port = parentPort!;
 const { dataDir } = workerData as { dataDir: string };
 const client = new PGlite(dataDir, SHOP_PGLITE_OPTIONS);
-const transactions = new Map<number, OpenTransaction>();
+/** Each transaction from its begin's arrival to its end's: it resolves once PGlite has opened it. */
+const transactions = new Map<number, Promise<OpenTransaction>>();
 const listeners = new Map<number, () => Promise<void>>();
 
 client.waitReady.then(
@@ -69,15 +73,20 @@ function reply(message: WorkerReply): void {
 async function perform(request: WorkerRequest): Promise<unknown> {
   switch (request.op) {
     case 'query':
-      return executor(request.tx).query(request.sql, request.params, request.rowMode ? { rowMode: request.rowMode } : undefined);
+      return (await executor(request.tx)).query(request.sql, request.params, request.rowMode ? { rowMode: request.rowMode } : undefined);
     case 'exec':
-      return executor(request.tx).exec(request.sql);
+      return (await executor(request.tx)).exec(request.sql);
     case 'begin':
       return begin(request.id);
     case 'end': {
-      const open = openTransaction(request.tx);
-      open.finish(request.commit);
-      await open.ended;
+      try {
+        const open = await openTransaction(request.tx);
+        open.finish(request.commit);
+        await open.ended;
+      } finally {
+        // Kept until here when it failed to open, so that its statements fail with the reason.
+        transactions.delete(request.tx);
+      }
       return undefined;
     }
     case 'listen': {
@@ -101,33 +110,34 @@ async function perform(request: WorkerRequest): Promise<unknown> {
   }
 }
 
-function executor(tx: number | undefined): PGlite | Transaction {
-  return tx === undefined ? client : openTransaction(tx).tx;
+async function executor(tx: number | undefined): Promise<PGlite | Transaction> {
+  return tx === undefined ? client : (await openTransaction(tx)).tx;
 }
 
-function openTransaction(tx: number) {
-  const open = transactions.get(tx);
-  if (!open) throw new Error(`No open transaction ${tx}`);
-  return open;
+/** The transaction once open; it fails as its begin did. */
+function openTransaction(tx: number): Promise<OpenTransaction> {
+  return transactions.get(tx) ?? Promise.reject(new Error(`No open transaction ${tx}`));
 }
 
 /** Answers once PGlite has begun the transaction; it stays open until its `end` request. */
 function begin(id: number): Promise<number> {
-  return new Promise((opened, failedToOpen) => {
-    let finish!: (commit: boolean) => void;
-    const decided = new Promise<void>((commit, rollBack) => (finish = (commit_) => (commit_ ? commit() : rollBack(ROLLBACK))));
+  let finish!: (commit: boolean) => void;
+  const decided = new Promise<void>((commit, rollBack) => (finish = (commit_) => (commit_ ? commit() : rollBack(ROLLBACK))));
+  let opened = false;
+  const open = new Promise<OpenTransaction>((resolve, failedToOpen) => {
     const ended = client
       .transaction(async (tx) => {
-        transactions.set(id, { tx, finish, ended });
-        opened(id);
+        opened = true;
+        resolve({ tx, finish, ended });
         await decided;
       })
       .catch((error: unknown) => {
-        if (!transactions.has(id)) failedToOpen(error);
+        if (!opened) failedToOpen(error);
         else if (error !== ROLLBACK) throw error;
-      })
-      .finally(() => transactions.delete(id));
+      });
   });
+  transactions.set(id, open);
+  return open.then(() => id);
 }
 
 function serialised(error: unknown): SerialisedError {
