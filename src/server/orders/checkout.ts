@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import { describeLines, pieceCount } from '#shared/cart.js';
 import type { TextLanguage } from '#shared/catalog.js';
 import { needsOffice, withQuotedFee, type CourierOffice, type DeliveryMethod } from '#shared/delivery.js';
@@ -40,6 +40,9 @@ export function newOrderId(): string {
 
 /** Draws of an order id before checkout gives up: one taken already is a chance of about 1 in a million per order at a million orders. */
 const ORDER_ID_DRAWS = 3;
+
+/** The order's columns, which the checkout's insert returns. */
+const ORDER_COLUMNS = getTableColumns(orders);
 
 /** Places the order again, with an id drawn anew, when the one drawn was taken already (the insert rolled back, nothing written). */
 async function withUntakenOrderId<T>(place: () => Promise<T>): Promise<T> {
@@ -213,63 +216,6 @@ export async function placeOrder(
     const paidByGiftCard = giftCard !== null && giftCard.paidMinor === pricing.total;
     const orderId = newOrderId();
     const status = paidByGiftCard ? 'paid' : placedOrderStatus(input.paymentMethod);
-    // The order, its lines and its first status written, the ordered lines taken out of the cart, the
-    // customer's and the owners' mails queued, and the customer's open pages and the mail workers told,
-    // in one round trip. Every part runs whatever the final select reads
-    // (https://www.postgresql.org/docs/current/queries-with.html#QUERIES-WITH-MODIFYING), and the
-    // lines' and the mails' references to the order are checked at the statement's end, when it exists.
-    // A twin request with the same key fails on the order's unique key instead, and nothing is written
-    // (placedOnce answers it with the order placed first).
-    const placedOrder = tx.$with('placed_order').as(
-      tx
-        .insert(orders)
-        .values({
-          id: orderId,
-          userId: user.id,
-          customerEmail: user.email,
-          status,
-          idempotencyKey: input.idempotencyKey,
-          subtotalMinor: pricing.subtotal,
-          taxMinor: pricing.tax,
-          shippingMinor: pricing.shipping,
-          totalMinor: pricing.total,
-          feeMinor: pricing.fee,
-          currency: settings.pricing.currency,
-          taxIncluded: pricing.taxIncluded,
-          taxRateBasisPoints: pricing.taxRateBasisPoints,
-          itemCount: pieceCount(lines),
-          itemDescription: describeLines(lines),
-          paymentMethod: input.paymentMethod,
-          // A mixed order ships when its last line is ready.
-          // Gift cards are sent by e-mail once paid; an order of cards alone has no day to ship by.
-          dispatchBy: latestDate(lines.filter((line) => !line.giftCard).map((line) => line.dispatchBy)),
-          checkoutUrl: paymentLink(orderId, input.paymentMethod, paidByGiftCard, settings),
-          paymentReference: `ref_${randomBytes(8).toString('hex')}`,
-          shippingFullName: address.fullName,
-          shippingStreetAddress: address.streetAddress,
-          shippingApartment: address.apartment || null,
-          shippingCity: address.city,
-          shippingState: address.state,
-          shippingPostalCode: address.postalCode,
-          shippingCountry: address.country,
-          shippingPhone: address.phone,
-          language: input.language,
-          termsVersion,
-          termsAcceptedAt: sql`now()`,
-          invoiceBuyer: input.invoiceBuyer ?? null,
-          discountCodeId: discount?.codeId ?? null,
-          discountCode: discount?.code ?? null,
-          discountMinor: pricing.discount,
-          giftCardId: giftCard?.giftCardId ?? null,
-          giftCardEnding: giftCard?.ending ?? null,
-          giftCardMinor: giftCard?.paidMinor ?? 0,
-          deliveryMethod: input.deliveryMethod,
-          deliveryOffice: office,
-          // now() is the transaction's start, the same moment as created_at's default.
-          [STATUS_TIME_COLUMNS[status]]: sql`now()`,
-        })
-        .returning(),
-    );
     const itemValues = lines.map((line, position) => ({
       id: randomUUID(),
       orderId,
@@ -289,6 +235,13 @@ export async function placeOrder(
       // As the insert's trigger sets it from the order's status: every status an order is placed in is on the work list.
       onWorkList: true,
     }));
+    // The order, its lines and its first status written, the ordered lines taken out of the cart, the
+    // customer's and the owners' mails queued, and the customer's open pages and the mail workers told,
+    // in one round trip: the order's insert, with the rest as the parts of its WITH, each of which runs
+    // (https://www.postgresql.org/docs/current/queries-with.html#QUERIES-WITH-MODIFYING). The lines'
+    // and the mails' references to the order are checked at the statement's end, when it exists. A twin
+    // request with the same key fails on the order's unique key instead, and nothing is written
+    // (placedOnce answers it with the order placed first).
     const writes = [
       tx.$with('items').as(tx.insert(orderItems).values(itemValues)),
       tx.$with('history').as(firstStatusChange(tx, orderId, status)),
@@ -296,11 +249,57 @@ export async function placeOrder(
       tx.$with('mails', {}).as(orderPlacedMails(mailSettings, { orderId, customerEmail: user.email, language: input.language })),
       ...(input.invoiceBuyer ? [tx.$with('buyer').as(invoiceBuyerKept(tx, user.id, input.invoiceBuyer))] : []),
     ];
-    const [{ told: _told, ...row }] = (await tx
-      .with(placedOrder, ...writes)
-      // The notices as one column (a row of them), so that the order's columns keep their places.
-      .select({ ...placedOrder._.selectedFields, told: sql`(${changeNotices(user.id, ['cart', 'orders'])}, ${mailWorkersWakeUp})` })
-      .from(placedOrder)) as [typeof orders.$inferSelect & { told: unknown }];
+    const [inserted] = await tx
+      .with(...writes)
+      .insert(orders)
+      .values({
+        id: orderId,
+        userId: user.id,
+        customerEmail: user.email,
+        status,
+        idempotencyKey: input.idempotencyKey,
+        subtotalMinor: pricing.subtotal,
+        taxMinor: pricing.tax,
+        shippingMinor: pricing.shipping,
+        totalMinor: pricing.total,
+        feeMinor: pricing.fee,
+        currency: settings.pricing.currency,
+        taxIncluded: pricing.taxIncluded,
+        taxRateBasisPoints: pricing.taxRateBasisPoints,
+        itemCount: pieceCount(lines),
+        itemDescription: describeLines(lines),
+        paymentMethod: input.paymentMethod,
+        // A mixed order ships when its last line is ready.
+        // Gift cards are sent by e-mail once paid; an order of cards alone has no day to ship by.
+        dispatchBy: latestDate(lines.filter((line) => !line.giftCard).map((line) => line.dispatchBy)),
+        checkoutUrl: paymentLink(orderId, input.paymentMethod, paidByGiftCard, settings),
+        paymentReference: `ref_${randomBytes(8).toString('hex')}`,
+        shippingFullName: address.fullName,
+        shippingStreetAddress: address.streetAddress,
+        shippingApartment: address.apartment || null,
+        shippingCity: address.city,
+        shippingState: address.state,
+        shippingPostalCode: address.postalCode,
+        shippingCountry: address.country,
+        shippingPhone: address.phone,
+        language: input.language,
+        termsVersion,
+        termsAcceptedAt: sql`now()`,
+        invoiceBuyer: input.invoiceBuyer ?? null,
+        discountCodeId: discount?.codeId ?? null,
+        discountCode: discount?.code ?? null,
+        discountMinor: pricing.discount,
+        giftCardId: giftCard?.giftCardId ?? null,
+        giftCardEnding: giftCard?.ending ?? null,
+        giftCardMinor: giftCard?.paidMinor ?? 0,
+        deliveryMethod: input.deliveryMethod,
+        deliveryOffice: office,
+        // now() is the transaction's start, the same moment as created_at's default.
+        [STATUS_TIME_COLUMNS[status]]: sql`now()`,
+      })
+      // The notices as one column (a row of them), returned with the order's columns.
+      .returning({ ...ORDER_COLUMNS, told: sql`(${changeNotices(user.id, ['cart', 'orders'])}, ${mailWorkersWakeUp})` });
+    const { told: _told, ...row } = inserted!;
     // The lines' ordered_at is the order's own created_at: both default to the transaction's now().
     const items: OrderItemRow[] = itemValues.map((item) => ({ ...item, orderedAt: row.createdAt }));
     // Last but a gift card's payment, so that other orders of the same products wait on their rows for
