@@ -1,14 +1,15 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Database, Executor } from '#server/db/client.js';
 import { productCombinations, products, shopState } from '#server/db/schema.js';
+import { readShopState, shopStateColumn } from '#server/db/shop-state.js';
 import { announceCatalogueChange } from '#server/notices/live-hub.js';
 
 const CATALOGUE_VERSION = 'catalogue_version';
 
 /** The catalogue's version: how many changes it has had (0 before the first). */
 export async function catalogueVersion(db: Executor): Promise<number> {
-  const [row] = await db.select({ value: shopState.value }).from(shopState).where(eq(shopState.key, CATALOGUE_VERSION));
-  return row ? Number(row.value) : 0;
+  const value = await readShopState(db, CATALOGUE_VERSION);
+  return value === undefined ? 0 : Number(value);
 }
 
 /**
@@ -41,7 +42,7 @@ const stateText = (row: { version: string; counts: string }) => `${row.version}:
 const catalogueStateQuery = (db: Executor) =>
   db
     .select({
-      version: sql<string>`coalesce((select ${shopState.value} from ${shopState} where ${shopState.key} = ${CATALOGUE_VERSION}), '0')`,
+      version: sql<string>`coalesce(${shopStateColumn(CATALOGUE_VERSION)}, '0')`,
       counts: sql<string>`coalesce(md5(string_agg(${products.id}::text || '=' || coalesce(${products.stock}::text, '-'), ',' order by ${products.id})), '')
         || coalesce((select md5(string_agg(${productCombinations.productId}::text || '/' || ${productCombinations.key} || '=' || coalesce(${productCombinations.stock}::text, '-'), ',' order by ${productCombinations.productId}, ${productCombinations.key})) from ${productCombinations}), '')`,
     })

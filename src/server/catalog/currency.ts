@@ -3,7 +3,8 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { bgnToEurMinor, type Currency } from '#shared/money.js';
 import { convertCartPricesToEuro } from '#server/cart/currency.js';
 import type { Database, DatabaseHandle, Executor } from '#server/db/client.js';
-import { products, shopState } from '#server/db/schema.js';
+import { products } from '#server/db/schema.js';
+import { readShopState, shopStateColumn, writeShopState } from '#server/db/shop-state.js';
 import { HttpError } from '#server/http/errors.js';
 import { convertDiscountCodesToEuro } from '#server/promotions/discount-codes.js';
 import { convertGiftCardsToEuro } from '#server/promotions/gift-cards.js';
@@ -19,15 +20,11 @@ const CURRENCY_LOCK = 7_260_003;
 export class CurrencyMismatchError extends Error {}
 
 async function recordedCurrency(db: Executor): Promise<Currency | undefined> {
-  const [row] = await db.select({ value: shopState.value }).from(shopState).where(eq(shopState.key, CATALOGUE_CURRENCY));
-  return row?.value as Currency | undefined;
+  return (await readShopState(db, CATALOGUE_CURRENCY)) as Currency | undefined;
 }
 
 async function recordCurrency(db: Executor, currency: Currency): Promise<void> {
-  await db
-    .insert(shopState)
-    .values({ key: CATALOGUE_CURRENCY, value: currency })
-    .onConflictDoUpdate({ target: shopState.key, set: { value: currency, updatedAt: sql`now()` } });
+  await writeShopState(db, CATALOGUE_CURRENCY, currency);
 }
 
 /**
@@ -75,7 +72,7 @@ export const catalogueCurrencyHold = sql`pg_advisory_xact_lock_shared(${sql.raw(
  * after catalogueCurrencyHold's, it sees a conversion the hold waited for (each statement reads what
  * had committed when it began), so no order is ever priced in one currency and recorded in another.
  */
-export const catalogueCurrencyColumn = sql<string | null>`(select ${shopState.value} from ${shopState} where ${shopState.key} = ${CATALOGUE_CURRENCY})`;
+export const catalogueCurrencyColumn = shopStateColumn(CATALOGUE_CURRENCY);
 
 /** Refuses an order whose prices were read in another currency than the one the server charges in. */
 export function checkPricesCurrency(recorded: string | null | undefined, currency: Currency): void {

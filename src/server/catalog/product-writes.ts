@@ -6,7 +6,8 @@ import { productSearchColumns } from '#shared/search.js';
 import { slugify } from '#shared/slug.js';
 import { returnMarksOf } from '#shared/withdrawals.js';
 import type { Database, Executor } from '#server/db/client.js';
-import { productCombinations, productPhotos, productSlugs, products, searchWords, shopState, stockChanges } from '#server/db/schema.js';
+import { productCombinations, productPhotos, productSlugs, products, searchWords, stockChanges } from '#server/db/schema.js';
+import { readShopState, writeShopState } from '#server/db/shop-state.js';
 import { inTransaction } from '#server/db/transaction.js';
 import { HttpError } from '#server/http/errors.js';
 import type { ProductImages } from '#server/images/product-images.js';
@@ -274,8 +275,7 @@ const SEARCH_TEXT_KEY = 'search_text_version';
 export async function refreshSearchTexts(db: Database): Promise<number> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK})`);
-    const [done] = await tx.select().from(shopState).where(eq(shopState.key, SEARCH_TEXT_KEY));
-    if (done?.value === SEARCH_TEXT_VERSION) return 0;
+    if ((await readShopState(tx, SEARCH_TEXT_KEY)) === SEARCH_TEXT_VERSION) return 0;
     // Taken first, as product writes take it: none adds a word while old ones are cleared out, and answers kept by every process are dropped.
     await catalogueChanged(tx);
     const rows = await tx.select().from(products);
@@ -285,10 +285,7 @@ export async function refreshSearchTexts(db: Database): Promise<number> {
     }
     // The products' new words were added as they were written (triggers of migration 0031); the old rules' words go.
     await tx.delete(searchWords).where(sql`not exists (select 1 from ${products} where ${products.searchWords} @> array[${searchWords.word}])`);
-    await tx
-      .insert(shopState)
-      .values({ key: SEARCH_TEXT_KEY, value: SEARCH_TEXT_VERSION })
-      .onConflictDoUpdate({ target: shopState.key, set: { value: SEARCH_TEXT_VERSION, updatedAt: sql`now()` } });
+    await writeShopState(tx, SEARCH_TEXT_KEY, SEARCH_TEXT_VERSION);
     return rows.length;
   });
 }

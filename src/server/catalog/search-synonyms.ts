@@ -1,7 +1,6 @@
-import { eq, sql } from 'drizzle-orm';
 import { searchSynonymsSchema, type SearchSynonyms } from '#shared/catalog-schemas.js';
 import type { Executor } from '#server/db/client.js';
-import { shopState } from '#server/db/schema.js';
+import { readShopState, writeShopState } from '#server/db/shop-state.js';
 import { parseInput } from '#server/http/validation.js';
 import { catalogueChanged } from './catalogue-state.js';
 
@@ -9,11 +8,11 @@ import { catalogueChanged } from './catalogue-state.js';
 const SYNONYMS_KEY = 'search_synonyms';
 
 export async function readSearchSynonyms(db: Executor): Promise<SearchSynonyms> {
-  const [row] = await db.select({ value: shopState.value }).from(shopState).where(eq(shopState.key, SYNONYMS_KEY));
-  if (!row) return { groups: [] };
+  const value = await readShopState(db, SYNONYMS_KEY);
+  if (value === undefined) return { groups: [] };
   // Saved through saveSearchSynonyms only; a value that no longer parses (edited by hand) is left out rather than break every search.
   try {
-    const parsed = searchSynonymsSchema.safeParse(JSON.parse(row.value));
+    const parsed = searchSynonymsSchema.safeParse(JSON.parse(value));
     return parsed.success ? parsed.data : { groups: [] };
   } catch {
     return { groups: [] };
@@ -29,10 +28,7 @@ export async function saveSearchSynonyms(db: Executor, input: unknown): Promise<
   const value = JSON.stringify(synonyms);
   await db.transaction(async (tx) => {
     await catalogueChanged(tx);
-    await tx
-      .insert(shopState)
-      .values({ key: SYNONYMS_KEY, value })
-      .onConflictDoUpdate({ target: shopState.key, set: { value, updatedAt: sql`now()` } });
+    await writeShopState(tx, SYNONYMS_KEY, value);
   });
   return synonyms;
 }

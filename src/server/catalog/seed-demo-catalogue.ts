@@ -1,7 +1,8 @@
-import { count, eq, sql } from 'drizzle-orm';
+import { count, sql } from 'drizzle-orm';
 import { bgnToEurMinor, type Currency } from '#shared/money.js';
 import type { Database, Executor } from '#server/db/client.js';
 import { productCombinations, productPhotos, products, shopState } from '#server/db/schema.js';
+import { readShopState } from '#server/db/shop-state.js';
 import type { ProductImages } from '#server/images/product-images.js';
 import { catalogueChanged } from './catalogue-state.js';
 import { freeSlug, modelColumns, productColumns, repriced, SEED_LOCK, type ProductFields } from './product-writes.js';
@@ -18,8 +19,7 @@ const DEMO_SEEDED = 'demo_catalogue_seeded_at';
 export async function seedDemoCatalogue(db: Database, images: ProductImages, currency: Currency = 'BGN'): Promise<number> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK})`);
-    const [seeded] = await tx.select().from(shopState).where(eq(shopState.key, DEMO_SEEDED));
-    if (seeded) return 0;
+    if ((await readShopState(tx, DEMO_SEEDED)) !== undefined) return 0;
     const [existing] = await tx.select({ total: count() }).from(products);
     if ((existing?.total ?? 0) > 0) {
       await markSeeded(tx);

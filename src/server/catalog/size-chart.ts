@@ -1,20 +1,18 @@
-import { eq, sql } from 'drizzle-orm';
 import { nailSizeChartSchema } from '#shared/catalog-schemas.js';
 import { DEFAULT_NAIL_SIZE_CHART, type NailSizeChart } from '#shared/nail-sizes.js';
 import type { Executor } from '#server/db/client.js';
-import { shopState } from '#server/db/schema.js';
+import { readShopState, shopStateColumn, writeShopState } from '#server/db/shop-state.js';
 import { parseInput } from '#server/http/validation.js';
 
 /** The shop's one size chart, as JSON in shop_state; a shop that never saved one uses the default. */
 export const SIZE_CHART_KEY = 'nail_size_chart';
 
 export async function readSizeChart(db: Executor): Promise<NailSizeChart> {
-  const [row] = await db.select({ value: shopState.value }).from(shopState).where(eq(shopState.key, SIZE_CHART_KEY));
-  return parseSizeChart(row?.value);
+  return parseSizeChart(await readShopState(db, SIZE_CHART_KEY));
 }
 
 /** The saved chart as a column of another query (the checkout's cart), which parseSizeChart reads. */
-export const sizeChartColumn = sql<string | null>`(select ${shopState.value} from ${shopState} where ${shopState.key} = ${SIZE_CHART_KEY})`;
+export const sizeChartColumn = shopStateColumn(SIZE_CHART_KEY);
 
 export function parseSizeChart(value: string | null | undefined): NailSizeChart {
   if (!value) return DEFAULT_NAIL_SIZE_CHART;
@@ -33,9 +31,6 @@ export function parseSizeChart(value: string | null | undefined): NailSizeChart 
 export async function saveSizeChart(db: Executor, input: unknown): Promise<NailSizeChart> {
   const chart = parseInput(nailSizeChartSchema, input);
   const value = JSON.stringify(chart);
-  await db
-    .insert(shopState)
-    .values({ key: SIZE_CHART_KEY, value })
-    .onConflictDoUpdate({ target: shopState.key, set: { value, updatedAt: sql`now()` } });
+  await writeShopState(db, SIZE_CHART_KEY, value);
   return chart;
 }
