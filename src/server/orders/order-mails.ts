@@ -44,10 +44,11 @@ function ownersToNotify(settings: OrderMailSettings): SQL {
   if (notifyEmails.length === 0) {
     return sql`select coalesce(${admins.email}, ${admins.id}) as recipient, ${languageOf(sql`${admins.language}`)} as language from ${admins}`;
   }
-  // An admin is found by the id or the email field, both kept trimmed and in lower case.
+  // An admin is found by the id or the email field; the setting's addresses are trimmed and in lower
+  // case (config.ts), as both fields are.
   return sql`select listed.email as recipient, ${languageOf(sql`admin.language`)} as language
     from unnest(array[${sql.join(notifyEmails.map((email) => sql`${email}`), sql`, `)}]::text[]) as listed(email)
-    left join lateral (select ${admins.language} from ${admins} where ${admins.id} = lower(trim(listed.email)) or ${admins.email} = lower(trim(listed.email)) limit 1) admin on true`;
+    left join lateral (select ${admins.language} from ${admins} where ${admins.id} = listed.email or ${admins.email} = listed.email limit 1) admin on true`;
 }
 
 /** A message to the one an order's event concerns (its customer, or whoever asked), queued beside the owners' notices of it. */
