@@ -259,6 +259,9 @@ for (const target of databaseTargets) {
 
     const useDashboardIn = (cookie: string, language: unknown) =>
       testApp.app.inject({ method: 'PUT', url: '/api/admin/language', headers: { cookie }, payload: { language } });
+    /** A second app of the same shop and mail server, with settings of its own. */
+    const sameShop = (settings: Record<string, string>) =>
+      createTestApp(target, { SMTP_URL: inbox.url, ...settings }, target === 'postgres' ? { databaseUrl: testApp.databaseUrl } : { database: testApp.database });
 
     it('tells each admin of a new order in the language they last used the dashboard in, English for one who never opened it', async () => {
       expect((await useDashboardIn(owner, 'bg')).statusCode).toBe(204);
@@ -282,8 +285,7 @@ for (const target of databaseTargets) {
 
     it('lets ORDER_NOTIFY_LANGUAGE decide for every admin', async () => {
       await useDashboardIn(owner, 'bg');
-      // A second app of the same shop whose setting names the language.
-      const english = await createTestApp(target, { SMTP_URL: inbox.url, ORDER_NOTIFY_LANGUAGE: 'en' }, target === 'postgres' ? { databaseUrl: testApp.databaseUrl } : { database: testApp.database });
+      const english = await sameShop({ ORDER_NOTIFY_LANGUAGE: 'en' });
       try {
         const customer = await signInThroughInbox(english, inbox, 'override@example.com');
         await fillCart(english, customer, [foil]);
@@ -301,11 +303,7 @@ for (const target of databaseTargets) {
 
     it('tells the addresses ORDER_NOTIFY_EMAILS lists, an admin among them in the language of her dashboard and any other in English', async () => {
       await useDashboardIn(owner, 'bg');
-      const listed = await createTestApp(
-        target,
-        { SMTP_URL: inbox.url, ORDER_NOTIFY_EMAILS: 'owner@shop.test, packing@shop.test' },
-        target === 'postgres' ? { databaseUrl: testApp.databaseUrl } : { database: testApp.database },
-      );
+      const listed = await sameShop({ ORDER_NOTIFY_EMAILS: 'owner@shop.test, packing@shop.test' });
       try {
         const customer = await signInThroughInbox(listed, inbox, 'listed@example.com');
         await fillCart(listed, customer, [foil]);
