@@ -231,6 +231,36 @@ test.describe('before the worker is installed', () => {
   });
 });
 
+/** Where Chromium says a response came from: the worker's static route that matched, and what served it. */
+interface RoutedResponse {
+  url: string;
+  serviceWorkerRouterInfo?: { matchedSourceType?: string; actualSourceType?: string };
+}
+
+test('the API goes to the network past the worker, all but the catalogue the worker keeps for offline use', async ({ page, context, allowConsoleErrors }) => {
+  // Two of the addresses asked for below do not exist: their 404s are what the page logs.
+  allowConsoleErrors(/404 \(Not Found\).*\/no-such-/);
+  await page.goto('/');
+  await waitForOfflineReady(page);
+  const browser = await context.newCDPSession(page);
+  await browser.send('Network.enable');
+  const servedBy = new Map<string, string | undefined>();
+  browser.on('Network.responseReceived', ({ response }) => {
+    const { url, serviceWorkerRouterInfo } = response as RoutedResponse;
+    servedBy.set(new URL(url).pathname, serviceWorkerRouterInfo?.actualSourceType);
+  });
+  const addresses = ['/api/auth/me', '/api/health', '/api/events/no-such-stream', '/api/products', '/api/products/by-slug/no-such-product'];
+  await page.evaluate((urls) => Promise.all(urls.map((url) => fetch(url))), addresses);
+  await expect.poll(() => servedBy.size).toBe(addresses.length);
+  expect(Object.fromEntries(servedBy)).toEqual({
+    '/api/auth/me': 'network',
+    '/api/health': 'network',
+    '/api/events/no-such-stream': 'network',
+    '/api/products': 'fetch-event',
+    '/api/products/by-slug/no-such-product': 'fetch-event',
+  });
+});
+
 test('a new deployment installs beside the old one, says so, and takes over when the visitor reloads', async ({ page, context, allowConsoleErrors }) => {
   // The live stream of an open page tries again while the server restarts, and the browser reports the
   // refusal, or the reset of a connection the closing server had accepted; a check of who is signed in
