@@ -300,9 +300,17 @@ test('a new deployment installs beside the old one, says so, and takes over when
     await newTab.close();
     await expect(page.getByText('Deployment 2')).toHaveCount(0);
 
+    // What the bar says from the click to the reload, kept across the reload.
+    await page.evaluate(() =>
+      new MutationObserver(() => {
+        const said = document.querySelector('.update-bar')?.textContent;
+        if (said) sessionStorage.setItem('update-bar-said', `${sessionStorage.getItem('update-bar-said') ?? ''}|${said}`);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true }),
+    );
     await updateBar.getByRole('button', { name: 'Reload' }).click();
-    // The waiting worker takes over, then the page reloads.
+    // The waiting worker takes over, then the page reloads; meanwhile the bar says that it is on its way.
     await expect(page.getByText('Deployment 2')).toBeVisible();
+    expect(await page.evaluate(() => sessionStorage.getItem('update-bar-said'))).toContain('Loading the new version of the shop…');
     await expect(page.getByText('No products available yet. Please check back soon.')).toBeVisible();
     await expect(updateBar).toBeHidden();
     expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())!.waiting)).toBeNull();

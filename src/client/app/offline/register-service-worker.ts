@@ -37,6 +37,7 @@ export async function registerServiceWorker(): Promise<void> {
       kind: 'available',
       reload: () => {
         reloadRequested = true;
+        setAppUpdate({ kind: 'switching' });
         void navigator.serviceWorker.getRegistration().then((registration) => {
           // Another tab may have switched already: then there is nothing left to wait for but this reload.
           if (registration?.waiting) workbox.messageSkipWaiting();
