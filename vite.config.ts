@@ -53,8 +53,8 @@ function bulgarianManifest(): Plugin {
  * the worker keeps for offline use, goes straight to the network without the worker, as it would after
  * the worker had looked at it. Besides sparing each request the worker's start, this keeps the old
  * worker idle while a new version takes over: Chrome stops the old one first, and a request that
- * starts it again in that moment (a live stream reopening) cancels the stop, so the new version waited
- * for the old one's idle timeout (30 s) after the visitor had asked to reload. Browsers without static
+ * starts it again in that moment (a live stream reopening) cancels the stop, and the new version would wait
+ * for the old one's idle timeout (30 s) after the visitor asked to reload. Browsers without static
  * routing ignore it.
  */
 const WORKER_ROUTES_SCRIPT = `self.addEventListener('install', (event) => {
