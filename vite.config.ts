@@ -164,6 +164,9 @@ export default defineConfig({
           {
             // The catalogue, its filtered views, product pages and the favourites' page: always asked of the server first, so
             // they are never staler than the network allows; the views last seen are kept for offline use.
+            // Workbox copies this function into the worker as text, so it names the paths itself: an API path
+            // added here must be let through WORKER_ROUTES_SCRIPT's static routes too, which send the rest of
+            // /api/ past the worker.
             urlPattern: ({ url, sameOrigin }) =>
               sameOrigin && (url.pathname === '/api/products' || url.pathname === '/api/products/by-ids' || url.pathname.startsWith('/api/products/by-slug/')),
             handler: 'NetworkFirst',
