@@ -35,8 +35,8 @@ import v8 from 'node:v8';
 v8.setFlagsFromString('--no-liftoff');
 v8.setFlagsFromString('--heap-growing-percent=20');
 
-const { builtPages } = await import('./pages.js');
 const { projectPath } = await import('./project-path.js');
 const { startServer } = await import('./start-server.js');
 
-await startServer(async () => builtPages(projectPath('dist/client')));
+// The pages' module, which loads much of the server, is imported once startServer has begun (its comments say why).
+await startServer(async () => (await import('./pages.js')).builtPages(projectPath('dist/client')));

@@ -1,15 +1,13 @@
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { buildApp } from './app.js';
 import { localUrl, newBackupKey, removeBackupAccess, writeBackupAccess } from '#server/backup/backup-access.js';
-import { registerBackupRoute } from '#server/backup/backup-routes.js';
-import { CurrencyMismatchError } from '#server/catalog/currency.js';
+import type { CurrencyMismatchError } from '#server/catalog/currency.js';
 import { ConfigError, loadConfig } from './config.js';
-import { DataDirInUseError, openDatabase } from '#server/db/client.js';
-import { productImagesFor } from '#server/images/product-images.js';
-import { keepPrivate } from './private-files.js';
+import { DataDirInUseError } from '#server/db/data-dir-lock.js';
+import { resolveDrizzleFilesDirectly } from './drizzle-resolution.js';
+import { startPglite } from '#server/db/pglite-start.js';
 import type { PageSource } from './pages.js';
-import { prepareShop } from './prepare-shop.js';
+import { keepPrivate } from './private-files.js';
 
 /**
  * How long a shutdown may take before the process exits anyway (with 1). `docker stop` sends SIGKILL
@@ -19,9 +17,26 @@ const SHUTDOWN_DEADLINE_MS = 9_000;
 
 /** Reads the configuration, opens and migrates the database, seeds the demo catalogue and listens. */
 export async function startServer(createPages: () => Promise<PageSource>): Promise<void> {
+  // Loaded with the server's modules: a start that fails before them cannot have thrown it.
+  let currencyMismatch: typeof CurrencyMismatchError | undefined;
   try {
     const config = loadConfig();
-    const database = await openDatabase(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir });
+    // The server's modules are loaded here, not imported by this file (nor the pages' by its callers),
+    // so that two things happen first: Node 22 is told how to load Drizzle's files faster
+    // (drizzle-resolution.ts), and the embedded database's thread starts, so that this thread loads
+    // them beside PGlite's start (most of it compiling PostgreSQL's WebAssembly) instead of before it.
+    resolveDrizzleFilesDirectly();
+    const location = config.databaseUrl ? { databaseUrl: config.databaseUrl } : { starting: await startPglite(config.dataDir) };
+    const [{ buildApp }, { registerBackupRoute }, currency, { openDatabase }, { productImagesFor }, { prepareShop }] = await Promise.all([
+      import('./app.js'),
+      import('#server/backup/backup-routes.js'),
+      import('#server/catalog/currency.js'),
+      import('#server/db/client.js'),
+      import('#server/images/product-images.js'),
+      import('./prepare-shop.js'),
+    ]);
+    currencyMismatch = currency.CurrencyMismatchError;
+    const database = await openDatabase(location);
     // A DATA_DIR restored or copied with loose modes, or written by an earlier version, is made the shop's user's alone.
     const tightened = await keepPrivate(config.dataDir);
     const images = productImagesFor(database, config.dataDir);
@@ -82,7 +97,7 @@ export async function startServer(createPages: () => Promise<PageSource>): Promi
     const where = database.kind === 'pglite' ? `embedded database in ${path.resolve(config.dataDir)}` : 'PostgreSQL';
     app.log.info(`Shop ready at ${config.publicUrl} (${where})`);
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof DataDirInUseError || error instanceof CurrencyMismatchError) {
+    if (error instanceof ConfigError || error instanceof DataDirInUseError || (currencyMismatch && error instanceof currencyMismatch)) {
       console.error(error.message);
     } else {
       console.error('The shop could not start:', error);

@@ -15,8 +15,7 @@ import { serverModule, serverNodeArguments } from '../support/server-code.js';
 
 const SERVER = `
 const { startServer } = await import(process.env.START_MODULE);
-const { builtPages } = await import(process.env.PAGES_MODULE);
-await startServer(async () => builtPages(process.env.TEST_CLIENT_DIR));
+await startServer(async () => (await import(process.env.PAGES_MODULE)).builtPages(process.env.TEST_CLIENT_DIR));
 `;
 
 interface Server {

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emptyDatabaseFolder, openDatabase, saveEmptyDatabase, type DatabaseHandle } from '#server/db/client.js';
+import { openDatabase, saveEmptyDatabase, type DatabaseHandle } from '#server/db/client.js';
+import { emptyDatabaseFolder } from '#server/db/pglite-start.js';
 import { testsEmbeddedDatabase } from './test-app.js';
 
 // The embedded database's memory (src/server/db/client.ts): PostgreSQL's settings inside PGlite, and a

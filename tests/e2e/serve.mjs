@@ -23,8 +23,7 @@ process.env.DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'shop-e2e-'));
 if (process.env.E2E_CLIENT_DIR) {
   // A copy of the built app that a test changes as a new deployment would (offline.spec.ts).
   const { startServer } = await import('../../dist/node/server/start-server.js');
-  const { builtPages } = await import('../../dist/node/server/pages.js');
-  await startServer(async () => builtPages(process.env.E2E_CLIENT_DIR));
+  await startServer(async () => (await import('../../dist/node/server/pages.js')).builtPages(process.env.E2E_CLIENT_DIR));
 } else {
   await import('../../dist/node/server/main.js');
 }

@@ -23,8 +23,7 @@ export async function seedDataDir(dataDir: string, snapshotFolder: string = inje
 // A real server process (compiled or from the sources: server-code.ts), serving the single-page app from TEST_CLIENT_DIR.
 const SERVER = `
 const { startServer } = await import(process.env.START_MODULE);
-const { builtPages } = await import(process.env.PAGES_MODULE);
-await startServer(async () => builtPages(process.env.TEST_CLIENT_DIR));
+await startServer(async () => (await import(process.env.PAGES_MODULE)).builtPages(process.env.TEST_CLIENT_DIR));
 `;
 
 export interface ServerProcess {

@@ -1,7 +1,4 @@
-import { createHash } from 'node:crypto';
-import { cpSync, existsSync, readFileSync } from 'node:fs';
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
-import path from 'node:path';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { PGlite, type Transaction as PgliteTransaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -10,11 +7,9 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { keepPrivate } from '#server/private-files.js';
-import { projectPath } from '#server/project-path.js';
-import { lockDataDir } from './data-dir-lock.js';
 import { SHOP_PGLITE_OPTIONS } from './pglite-options.js';
-import { PgliteWorkerClient } from './pglite-worker-client.js';
+import { emptyDatabaseFolder, migrationsFolder, startPglite, type StartingPglite } from './pglite-start.js';
+import type { PgliteWorkerClient } from './pglite-worker-client.js';
 import * as schema from './schema.js';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -53,16 +48,20 @@ export type DatabaseLocation =
   | { databaseUrl: string }
   | { dataDir: string }
   /** snapshot: a tarball of a data directory (PGlite's loadDataDir) to start from (tests start from a migrated one); the migrations still run. */
-  | { inMemory: true; snapshot?: Blob };
+  | { inMemory: true; snapshot?: Blob }
+  /** A DATA_DIR's database whose thread startPglite has started (pglite-start.ts). */
+  | { starting: StartingPglite };
 
-const migrationsFolder = projectPath('src/server/db/migrations');
 /** An advisory lock key, arbitrary but fixed, that serialises migrations across server processes. */
 const MIGRATION_LOCK = 7_260_001;
 const VACUUM_INTERVAL_MS = 24 * 60 * 60 * 1000;
 
 /** Opens the database and brings its schema up to date. */
 export async function openDatabase(location: DatabaseLocation): Promise<DatabaseHandle> {
-  const handle = 'databaseUrl' in location ? await openPostgres(location.databaseUrl) : await openPglite('dataDir' in location ? location.dataDir : undefined, 'snapshot' in location ? location.snapshot : undefined);
+  const handle =
+    'databaseUrl' in location
+      ? await openPostgres(location.databaseUrl)
+      : await openPglite('dataDir' in location ? await startPglite(location.dataDir) : 'starting' in location ? location.starting : { inMemory: location.snapshot });
   // Closing twice (a shutdown racing a failure, say) closes once.
   let closed: Promise<void> | undefined;
   return { ...handle, close: () => (closed ??= handle.close()) };
@@ -142,16 +141,17 @@ function withoutQueryParsers<Client extends Pick<PGlite, 'query'>>(client: Clien
 }
 
 /**
- * A DATA_DIR's database runs in a thread of its own (pglite-worker-client.ts), so that PostgreSQL's
- * work leaves the server's event loop free; a database in memory (the tests') runs on this thread.
+ * A DATA_DIR's database runs in a thread of its own (pglite-worker-client.ts, started by
+ * pglite-start.ts), so that PostgreSQL's work leaves the server's event loop free; a database in
+ * memory (the tests') runs on this thread.
  */
-async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise<DatabaseHandle> {
-  const releaseLock = dataDir ? lockDataDir(dataDir) : () => {};
+async function openPglite(source: StartingPglite | { inMemory: Blob | undefined }): Promise<DatabaseHandle> {
+  const starting = 'client' in source ? source : undefined;
+  const releaseLock = starting ? starting.releaseLock : () => {};
   let client: PgliteWorkerClient | PGlite | undefined;
   try {
-    const isNew = !dataDir || !existsSync(path.join(dataDir, 'db', 'PG_VERSION'));
-    if (dataDir && isNew) await copyBuiltEmptyDatabase(path.join(dataDir, 'db'));
-    client = dataDir ? await PgliteWorkerClient.open(path.join(dataDir, 'db')) : new PGlite({ ...SHOP_PGLITE_OPTIONS, loadDataDir: snapshot });
+    const isNew = !starting || starting.isNew;
+    client = starting ? await starting.client : new PGlite({ ...SHOP_PGLITE_OPTIONS, loadDataDir: 'inMemory' in source ? source.inMemory : undefined });
     const db = drizzlePglite({ client: (client instanceof PGlite ? withoutQueryParsers(client) : client) as PGlite, schema });
     await migratePglite(db, { migrationsFolder });
     // PGlite has no autovacuum. Without planner statistics a search for a rare e-mail walks the whole
@@ -184,40 +184,6 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
     releaseLock();
     throw error;
   }
-}
-
-/**
- * Creating a PGlite database (initdb) and migrating it takes seconds; the build saves an empty,
- * migrated one (`saveEmptyDatabase`) for a new DATA_DIR to start from. Its name carries a hash of
- * the migrations and PGlite's version, so a build made from other migrations is never used.
- */
-export function emptyDatabaseFolder(): string {
-  const journal = readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'));
-  const pglitePackage = readFileSync(projectPath('node_modules', '@electric-sql', 'pglite', 'package.json'));
-  const hash = createHash('sha256').update(journal).update(pglitePackage).digest('hex').slice(0, 16);
-  return projectPath('dist', `empty-database-${hash}`);
-}
-
-/**
- * Copies the empty database the build saved, when it did, into a new database folder (else PGlite
- * creates one). It is kept as a folder, not as PGlite's tarball: a copy of its 600 files takes
- * a fifth of the time unpacking them did, and loading the tarball through memory (loadDataDir) would
- * hold its 27 MB for as long as the server runs. It is copied beside the folder and renamed, so a
- * start stopped halfway leaves no half database for the next to open.
- */
-async function copyBuiltEmptyDatabase(databaseDir: string): Promise<void> {
-  const source = emptyDatabaseFolder();
-  // A folder that holds anything but a database is not this function's to replace: PGlite decides.
-  if (!existsSync(path.join(source, 'PG_VERSION')) || (await readdir(databaseDir).catch(() => [])).length > 0) return;
-  const copying = `${databaseDir}.copying`;
-  await rm(copying, { recursive: true, force: true });
-  await mkdir(path.dirname(copying), { recursive: true, mode: 0o700 });
-  // Synchronous: the server answers nothing yet, and the asynchronous copy took three times as long.
-  cpSync(source, copying, { recursive: true, preserveTimestamps: true });
-  // The build's files keep the modes its umask gave them; the start would otherwise report each as loosened.
-  await keepPrivate(copying);
-  // rename replaces an empty folder.
-  await rename(copying, databaseDir);
 }
 
 /**

@@ -3,7 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emptyDatabaseFolder, saveEmptyDatabase } from './client.js';
+import { saveEmptyDatabase } from './client.js';
+import { emptyDatabaseFolder } from './pglite-start.js';
 import { optionsForAThread, PgliteWorkerClient } from './pglite-worker-client.js';
 
 describe('The embedded database in its own thread', () => {
