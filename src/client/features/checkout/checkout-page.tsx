@@ -86,7 +86,7 @@ export default function CheckoutPage() {
   const localize = useLocalize();
   /** The lines' names, each once, in the page's language. */
   const namesOf = (lines: readonly { name: LocalizedText }[]) => [...new Set(lines.map((line) => localize(line.name)))];
-  const discount = useDiscountCode(cart.items);
+  const discount = useDiscountCode(cart.items, placing || placed);
   const giftCard = useGiftCard(placing || placed);
   usePageMeta({ page: 'checkout', noIndex: true });
   const selected = (addresses.data ?? []).find((address) => address.id === chosenAddressId) ?? (addresses.data ?? []).find((address) => address.isDefault) ?? addresses.data?.[0];

@@ -1,4 +1,5 @@
-import { useId, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useRef, useState } from 'react';
 
 /** A code box's text and the code applied from it, kept in the tab (sessionStorage) while the buyer goes back to her cart and returns. */
 export interface TypedCode {
@@ -21,6 +22,34 @@ export function useTypedCode(storageKey: string): TypedCode {
     else sessionStorage.removeItem(storageKey);
   };
   return { typed, setTyped, applied, apply };
+}
+
+/**
+ * The server's check of an applied code (a discount code, a gift card), under the cart's query keys so
+ * that it is asked again whenever the cart changes, but not while the buyer's own order is placed, nor
+ * after: the order's change to the cart (which may reach the page before the order's answer) would ask
+ * about a code or card the order has just used up, and be refused. `enabled` reaches the query in an
+ * effect, after the render is painted, which on a slow device came after that notice; `placing` is
+ * therefore also read when the query runs, and the check then answers with what it knew. `recheck`
+ * asks again at once (after the server refused the order for the code).
+ */
+export function useCodeCheck<T>(queryKey: readonly unknown[], ask: () => Promise<T>, { enabled, placing, staleTime }: { enabled: boolean; placing: boolean; staleTime: number }) {
+  const queryClient = useQueryClient();
+  const placingNow = useRef(placing);
+  placingNow.current = placing;
+  const check = useQuery({
+    queryKey,
+    queryFn: () => (placingNow.current ? (queryClient.getQueryData<T>(queryKey) ?? ask()) : ask()),
+    enabled: enabled && !placing,
+    retry: false,
+    staleTime,
+  });
+  // Asked for after the server refused the order for this code: that order is no longer being placed.
+  const recheck = () => {
+    placingNow.current = false;
+    void check.refetch();
+  };
+  return { check, recheck };
 }
 
 export interface CodeFieldProps {

@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import { applyDiscount, discountRefusalKey, type AppliedDiscount, type DiscountTerms } from '#shared/discounts.js';
 import type { CartItem } from '#shared/cart.js';
 import { errorText } from '#client/api/error-text.js';
@@ -6,7 +5,7 @@ import { requestJson } from '#client/api/http.js';
 import { queryKeys } from '#client/api/query-keys.js';
 import { useTranslation } from '#client/i18n/i18n.js';
 import { usePriceText } from '#client/ui/price.js';
-import { CodeField, useTypedCode, type TypedCode } from './code-field.js';
+import { CodeField, useCodeCheck, useTypedCode, type TypedCode } from './code-field.js';
 
 const checkCode = async (code: string) =>
   (await requestJson<{ terms: DiscountTerms }>('/api/discount-codes/check', { method: 'POST', body: JSON.stringify({ code }) })).terms;
@@ -30,21 +29,16 @@ export interface DiscountCodeState {
  * The checkout's discount code: typed and applied, checked by the server against the cart's products
  * (again whenever they change), and applied to the cart by the shared rule (applyDiscount), so the
  * discount shown is the one the order gets. A code that does not apply to the cart as it is now says
- * why and takes nothing off; the order is then placed without it.
+ * why and takes nothing off; the order is then placed without it. Not asked while the buyer's own
+ * order is `placing`, nor after (useCodeCheck).
  */
-export function useDiscountCode(items: readonly CartItem[]): DiscountCodeState {
+export function useDiscountCode(items: readonly CartItem[], placing: boolean): DiscountCodeState {
   const { t } = useTranslation();
   const priceText = usePriceText();
   const typedCode = useTypedCode('checkout.discountCode');
   const code = typedCode.applied;
   const productIds = [...new Set(items.map((item) => item.productId))].sort().join(',');
-  const check = useQuery({
-    queryKey: queryKeys.discountCode(code, productIds),
-    queryFn: () => checkCode(code),
-    enabled: code !== '',
-    retry: false,
-    staleTime: Infinity,
-  });
+  const { check, recheck } = useCodeCheck(queryKeys.discountCode(code, productIds), () => checkCode(code), { enabled: code !== '', placing, staleTime: Infinity });
 
   const result = check.data ? applyDiscount(check.data, items) : null;
   const applied = result && !('refusal' in result) ? result : null;
@@ -59,7 +53,7 @@ export function useDiscountCode(items: readonly CartItem[]): DiscountCodeState {
     applied,
     field: { ...typedCode, problem },
     checking: check.isFetching,
-    recheck: () => void check.refetch(),
+    recheck,
     clear: () => typedCode.apply(''),
   };
 }

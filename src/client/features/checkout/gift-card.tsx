@@ -1,11 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
 import { giftCardEnding, payWithGiftCard, type GiftCardBalance } from '#shared/gift-cards.js';
 import { errorText } from '#client/api/error-text.js';
 import { requestJson } from '#client/api/http.js';
 import { queryKeys } from '#client/api/query-keys.js';
 import { useTranslation } from '#client/i18n/i18n.js';
 import { usePriceText } from '#client/ui/price.js';
-import { CodeField, useTypedCode, type TypedCode } from './code-field.js';
+import { CodeField, useCodeCheck, useTypedCode, type TypedCode } from './code-field.js';
 
 
 const checkCard = async (code: string) =>
@@ -33,29 +32,21 @@ export interface GiftCardPaymentShown {
 
 /**
  * The checkout's gift card: what is left on it is asked of the server when the buyer applies the
- * card, and again whenever an order may have changed it (its query is stale with the cart's).
- * `placing`: while the buyer's own order is placed, and after, it is not asked again; the order's
- * change to the cart (which may reach the page before the order's answer) would otherwise ask
- * about a card that order has just emptied, and be refused.
+ * card, and again whenever an order may have changed it (its query is stale with the cart's), but not
+ * while the buyer's own order is `placing`, nor after (useCodeCheck).
  */
 export function useGiftCard(placing: boolean): GiftCardState {
   const { t } = useTranslation();
   const code = useTypedCode('checkout.giftCard');
   const { applied, apply } = code;
-  const check = useQuery({
-    queryKey: queryKeys.giftCard(applied),
-    queryFn: () => checkCard(applied),
-    enabled: applied !== '' && !placing,
-    retry: false,
-    staleTime: 30_000,
-  });
+  const { check, recheck } = useCodeCheck(queryKeys.giftCard(applied), () => checkCard(applied), { enabled: applied !== '', placing, staleTime: 30_000 });
 
   return {
     ...code,
     card: check.data ?? null,
     checking: check.isFetching,
     problem: check.isError ? errorText(t, check.error) : null,
-    recheck: () => void check.refetch(),
+    recheck,
     clear: () => apply(''),
   };
 }
