@@ -52,7 +52,9 @@ export const test = base.extend<object, { inbox: SmtpInbox; shop: ShopServer; ad
 
 /** A client of the API signed in as the e-mail's owner (through the link mailed to the inbox), as another customer's browser would be. */
 export async function signedInApi(playwright: PlaywrightWorkerArgs['playwright'], baseURL: string, inbox: SmtpInbox, email: string): Promise<APIRequestContext> {
-  const api = await playwright.request.newContext({ baseURL, extraHTTPHeaders: clientAddressHeader() });
+  // A connection per request: a worker's client can sit unused for longer than the shop keeps an idle
+  // connection (72 s), and a request sent on one the shop was closing failed with ECONNRESET.
+  const api = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { ...clientAddressHeader(), connection: 'close' } });
   await signInRequest(api, inbox, email);
   return api;
 }
