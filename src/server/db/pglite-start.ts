@@ -18,7 +18,7 @@ export const migrationsFolder = projectPath('src/server/db/migrations');
 
 /** A DATA_DIR's embedded database whose thread is starting, the folder locked for this process. */
 export interface StartingPglite {
-  /** Whether the folder had no database before this start (it has the build's empty one now). */
+  /** Whether the folder had no database before this start (it now has a copy of the build's empty one, when the build saved one). */
   isNew: boolean;
   /** Resolves once PostgreSQL is ready in its thread; rejects when it cannot start. */
   client: Promise<PgliteWorkerClient>;
