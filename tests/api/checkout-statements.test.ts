@@ -1,6 +1,8 @@
+import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { productCombinations, products } from '#server/db/schema.js';
+import { productCombinations, products, users } from '#server/db/schema.js';
+import { changeNotice } from '#server/notices/live-hub.js';
 import { fillCart, placeOrder } from './shopper.js';
 import { signIn } from './sign-in.js';
 import { createTestApp, type TestApp } from './test-app.js';
@@ -25,14 +27,15 @@ const CHECKOUT_STATEMENTS = 6;
  */
 const CHECKOUT_STATEMENTS_WITH_OPTIONS = CHECKOUT_STATEMENTS + 1;
 
-/** The statements each connection sends while the work runs, in order. */
+/** The statements each connection sends while the work runs, in order; a named (prepared) statement's text after its name in brackets. */
 async function statementsDuring(work: () => Promise<unknown>): Promise<string[][]> {
   const byConnection = new Map<pg.Client, string[]>();
   const send = pg.Client.prototype.query;
   pg.Client.prototype.query = function (this: pg.Client, ...args: Parameters<typeof send>) {
     const [statement] = args as unknown[];
-    const text = typeof statement === 'string' ? statement : ((statement as { text?: string }).text ?? '');
-    byConnection.set(this, [...(byConnection.get(this) ?? []), text.trim().replace(/\s+/g, ' ')]);
+    const { text = '', name } = typeof statement === 'string' ? { text: statement } : (statement as { text?: string; name?: string });
+    const sent = text.trim().replace(/\s+/g, ' ');
+    byConnection.set(this, [...(byConnection.get(this) ?? []), name ? `[${name}] ${sent}` : sent]);
     return send.apply(this, args);
   } as typeof send;
   try {
@@ -96,6 +99,23 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the checkout’s and the cart�
     expect(transaction.length, transaction.join('\n')).toBeLessThanOrEqual(CHECKOUT_STATEMENTS_WITH_OPTIONS);
   });
 
+  it('sends the order’s statement prepared: one name and text for every order of a shape, planned once per connection', async () => {
+    const [product] = await testApp.database.db
+      .insert(products)
+      .values(testProduct({ name: 'Prepared Set', priceMinor: 1100, stock: null }))
+      .returning({ id: products.id });
+    const orderStatements = [];
+    for (const email of ['prepared-1@example.com', 'prepared-2@example.com']) {
+      const cookie = await signIn(testApp, email);
+      await fillCart(testApp, cookie, [product!.id]);
+      const statements = (await statementsDuring(() => placeOrder(testApp, cookie))).flat();
+      orderStatements.push(statements.filter((statement) => statement.includes('insert into "orders"')));
+    }
+    expect(orderStatements.map((statements) => statements.length)).toEqual([1, 1]);
+    expect(orderStatements[0]![0]).toMatch(/^\[place_order_\d+\] with "items"/);
+    expect(orderStatements[1]![0]).toBe(orderStatements[0]![0]);
+  });
+
   it('adds a piece sold as it is in one statement, outside any transaction, and a piece with options in a transaction', async () => {
     const shape = { id: 'shape', name: { en: 'Shape', bg: 'Форма' }, values: [{ id: 'oval', name: { en: 'Oval', bg: 'Овал' }, priceDeltaMinor: 0 }] };
     const [plain, withOptions] = await testApp.database.db
@@ -118,5 +138,43 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the checkout’s and the cart�
     const optionStatements = await cartStatements(() => add('with-options-add', withOptions!.id, { options: { shape: 'oval' }, sizes: null, answers: {} }));
     expect(optionStatements[0]).toMatch(/^begin$/i);
     expect(optionStatements.at(-1)).toMatch(/^commit$/i);
+  });
+});
+
+describe('the order’s statement on PGlite', () => {
+  let testApp: TestApp;
+  beforeAll(async () => {
+    testApp = await createTestApp('pglite');
+  });
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  it('is prepared once (PREPARE) and then executed with each order’s values, telling each buyer’s pages', async () => {
+    const [product] = await testApp.database.db
+      .insert(products)
+      .values(testProduct({ name: 'It’s Prepared', priceMinor: 1250, stock: null }))
+      .returning({ id: products.id });
+    const orders = [];
+    for (const email of ['prepared-pglite-1@example.com', 'prepared-pglite-2@example.com']) {
+      const cookie = await signIn(testApp, email);
+      await fillCart(testApp, cookie, [product!.id, product!.id]);
+      const heard: string[] = [];
+      const stopListening = await testApp.database.listen(changeNotice('', 'cart').channel, (payload) => heard.push(payload));
+      orders.push(await placeOrder(testApp, cookie));
+      await stopListening();
+      // The buyer's pages are told as announceChange tells them, so that a transaction sends each notice once.
+      const [buyer] = await testApp.database.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+      expect(heard).toEqual(expect.arrayContaining([changeNotice(buyer!.id, 'cart').payload, changeNotice(buyer!.id, 'orders').payload]));
+    }
+    // Each order's line as written, its name's apostrophe kept, ordered when its order was placed.
+    const lines = (await testApp.database.db.execute(
+      sql`select items.order_id as "orderId", items.name_en as name, items.quantity, items.price_minor as "priceMinor", items.choices, items.ordered_at = orders.created_at as "orderedWithOrder"
+          from order_items items join orders on orders.id = items.order_id order by orders.created_at`,
+    )) as unknown as { rows: unknown[] };
+    const choices = { options: [], sizes: null, answers: [] };
+    expect(lines.rows).toEqual(orders.map((order) => ({ orderId: order.orderId, name: 'It’s Prepared', quantity: 2, priceMinor: 1250, choices, orderedWithOrder: true })));
+    const prepared = (await testApp.database.db.execute(sql`select name from pg_prepared_statements where name like 'place_order_%'`)) as unknown as { rows: unknown[] };
+    expect(prepared.rows).toHaveLength(1);
   });
 });

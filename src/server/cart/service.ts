@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, or, sql, type Placeholder } from 'drizzle-orm';
 import { MAX_CART_PIECES, pieceCount, type CartItem, type CartOperation, type CartOperationResult, type CartOperationsResponse } from '#shared/cart.js';
 import type { LocalizedText } from '#shared/catalog.js';
 import type { Currency } from '#shared/money.js';
@@ -463,19 +463,15 @@ export async function readCartForCheckout(tx: Executor, userId: string, now: Dat
 
 /**
  * The removal of the lines an order took (a line added since stays), not yet run: the checkout runs
- * it within its own statement, which also announces the cart's change (see placeOrder).
+ * it within its own statement, which also announces the cart's change (see placeOrder). The lines'
+ * ids are an array's text ({id,id}), from linesArray.
  */
-export function orderedLinesRemoval(tx: Executor, userId: string, lines: readonly CheckoutLine[]) {
-  return tx.delete(cartItems).where(
-    and(
-      eq(cartItems.userId, userId),
-      inArray(
-        cartItems.id,
-        lines.map((line) => line.id),
-      ),
-    ),
-  );
+export function orderedLinesRemoval(tx: Executor, userId: Placeholder, lineIds: Placeholder) {
+  return tx.delete(cartItems).where(and(eq(cartItems.userId, userId), sql`${cartItems.id} = any(${lineIds}::uuid[])`));
 }
+
+/** The ids of the lines an order took, as orderedLinesRemoval takes them. */
+export const linesArray = (lines: readonly CheckoutLine[]) => `{${lines.map((line) => line.id).join(',')}}`;
 
 /** Empties the cart of a customer who deletes their account, and forgets its operation ids, in the caller's transaction. */
 export async function deleteCart(tx: Executor, userId: string): Promise<void> {

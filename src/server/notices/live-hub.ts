@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { CATALOGUE_TOPIC, STOCK_TOPIC, type CatalogueChangeEvent, type LiveTopic, type StockCounts, type StockEvent } from '#shared/live.js';
 import type { Database, DatabaseHandle } from '#server/db/client.js';
 
@@ -181,12 +181,13 @@ export async function announceRolesChanged(db: Pick<Database, 'execute'>): Promi
 
 /**
  * The NOTIFY calls announcing changes to the user's data, for a statement that makes the changes and
- * announces them in one round trip (see placeOrder); like announceChange, they reach listeners only
- * if the transaction commits.
+ * announces them in one round trip, prepared once (see placeOrder): the user is the placeholder's
+ * value, each payload the text changeNotice writes. Like announceChange, they reach listeners only if
+ * the transaction commits.
  */
-export function changeNotices(userId: string, topics: readonly LiveTopic[]): SQL {
+export function changeNotices(userId: Placeholder, topics: readonly LiveTopic[]): SQL {
   return sql.join(
-    topics.map((topic) => notice({ userId, topic })),
+    topics.map((topic) => sql`pg_notify(${CHANNEL}, ${'{"userId":'} || to_json(${userId}::text)::text || ${`,"topic":${JSON.stringify(topic)}}`})`),
     sql`, `,
   );
 }

@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { BankAccount } from '#shared/payment-methods.js';
 import { TEXT_LANGUAGES, type TextLanguage } from '#shared/catalog.js';
 import { isDeletedEmailPlaceholder } from '#shared/account.js';
@@ -51,25 +51,29 @@ function ownersToNotify(settings: OrderMailSettings): SQL {
     left join lateral (select ${admins.language} from ${admins} where ${admins.id} = listed.email or ${admins.email} = listed.email limit 1) admin on true`;
 }
 
-/** A message to the one an order's event concerns (its customer, or whoever asked), queued beside the owners' notices of it. */
+/**
+ * A message to the one an order's event concerns (its customer, or whoever asked), queued beside the
+ * owners' notices of it; placeholders for a statement prepared once (the checkout's).
+ */
 interface MailWithOwnerNotices {
-  orderId: string;
+  orderId: string | Placeholder;
   /** The withdrawal a returns message tells of. */
   subjectId?: string;
-  mail: { kind: OrderMailKind; recipient: string; language: TextLanguage };
+  mail: { kind: OrderMailKind; recipient: string | Placeholder; language: TextLanguage | Placeholder };
   ownersKind: OrderMailKind;
 }
 
 /**
  * The message and the owners' notices as one insert into the queue, not yet run: the checkout runs
  * it within its own statement, which also wakes the mail workers (mailWorkersWakeUp). A deleted
- * account's placeholder address gets nothing, as in queueMails.
+ * account's placeholder address gets nothing, as in queueMails (a recipient still to come is the
+ * checkout's buyer, who is signed in).
  */
 function mailWithOwnerNotices(settings: OrderMailSettings, event: MailWithOwnerNotices): SQL {
   const subjectId = sql`${event.subjectId ?? null}::uuid`;
   const owners = sql`select ${event.orderId}, ${event.ownersKind}, ${subjectId}, recipient, language from (${ownersToNotify(settings)}) owners`;
   const { kind, recipient, language } = event.mail;
-  const rows = isDeletedEmailPlaceholder(recipient) ? owners : sql`select ${event.orderId}, ${kind}, ${subjectId}, ${recipient}, ${language} union all ${owners}`;
+  const rows = typeof recipient === 'string' && isDeletedEmailPlaceholder(recipient) ? owners : sql`select ${event.orderId}, ${kind}, ${subjectId}, ${recipient}, ${language} union all ${owners}`;
   return sql`insert into ${mailQueue} (order_id, kind, subject_id, recipient, language) ${rows}`;
 }
 
@@ -78,8 +82,8 @@ export async function queueMailWithOwnerNotices(tx: Executor, settings: OrderMai
   await tx.execute(sql`with queued as (${mailWithOwnerNotices(settings, event)}) select ${mailWorkersWakeUp}`);
 }
 
-/** In the transaction that places the order: the customer's confirmation and the owners' new-order notices, as mailWithOwnerNotices's insert. */
-export function orderPlacedMails(settings: OrderMailSettings, order: OrderAddressee): SQL {
+/** In the statement that places the order: the customer's confirmation and the owners' new-order notices, as mailWithOwnerNotices's insert. */
+export function orderPlacedMails(settings: OrderMailSettings, order: { [Key in keyof OrderAddressee]: Placeholder }): SQL {
   return mailWithOwnerNotices(settings, { orderId: order.orderId, mail: { kind: 'order_placed', recipient: order.customerEmail, language: order.language }, ownersKind: 'new_order' });
 }
 

@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, sql, type Placeholder } from 'drizzle-orm';
 import type { TextLanguage } from '#shared/catalog.js';
 import { normalizeOrderStatus, type OrderStatus } from '#shared/order-status.js';
 import type { Order } from '#shared/orders.js';
@@ -48,7 +48,7 @@ async function recordStatusChange(tx: Executor, orderId: string, status: OrderSt
  * its own statement. now() is the transaction's start, the moment the order's created_at records, and
  * the order has no other entry yet, so its position is 0.
  */
-export function firstStatusChange(tx: Executor, orderId: string, status: OrderStatus) {
+export function firstStatusChange(tx: Executor, orderId: Placeholder, status: OrderStatus) {
   return tx.insert(orderStatusChanges).values({ orderId, status, position: 0, changedAt: sql`now()` });
 }
 
