@@ -99,7 +99,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the checkout’s and the cart�
     expect(transaction.length, transaction.join('\n')).toBeLessThanOrEqual(CHECKOUT_STATEMENTS_WITH_OPTIONS);
   });
 
-  it('sends the order’s statement prepared: one name and text for every order of a shape, planned once per connection', async () => {
+  it('sends the order’s statement prepared: one name and text for every order of a shape, parsed once per connection', async () => {
     const [product] = await testApp.database.db
       .insert(products)
       .values(testProduct({ name: 'Prepared Set', priceMinor: 1100, stock: null }))

@@ -1,10 +1,11 @@
 import { getTableColumns, is, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import { PgJsonb, type PgTable } from 'drizzle-orm/pg-core';
+import { PgJson, PgJsonb, type PgTable } from 'drizzle-orm/pg-core';
 
 // Any number of rows written by a statement of one text, as a PreparedQuery needs: the rows go as one
 // JSON parameter, which jsonb_populate_recordset reads into the table's row type. A JSON key is a
 // column's name in the database and its value what the column would send (a timestamp as ISO text),
-// but for json columns, whose values stay JSON.
+// but for json and jsonb columns, whose values stay JSON. Columns whose values JSON cannot carry as
+// the column sends them (bytea, bigint) are not for this.
 
 /** An insert of the rows given as jsonRows(table, keys, rows) in the placeholder; the columns not named take their defaults. */
 export function insertFromJson<Table extends PgTable>(table: Table, keys: readonly (keyof Table['$inferInsert'] & string)[], rows: Placeholder): SQL {
@@ -23,7 +24,7 @@ export function jsonRows<Table extends PgTable>(table: Table, keys: readonly (ke
       Object.fromEntries(
         columns.map((column, index) => {
           const value: unknown = row[keys[index]!];
-          return [column.name, value === null || value === undefined || is(column, PgJsonb) ? (value ?? null) : column.mapToDriverValue(value)];
+          return [column.name, value === null || value === undefined || is(column, PgJsonb) || is(column, PgJson) ? (value ?? null) : column.mapToDriverValue(value)];
         }),
       ),
     ),

@@ -324,7 +324,7 @@ let orderStatementsMade = 0;
  *
  * Built once for each shape and prepared once per connection: each order's values are its
  * placeholders, named as the order's columns (the lines as JSON, jsonRows). Building it was about a
- * tenth of an order's CPU in the server, and its planning a share of the database's.
+ * tenth of an order's CPU in the server, and its parsing and planning a share of the database's.
  */
 function orderStatement(
   tx: Executor,
