@@ -27,12 +27,39 @@ function canTakeFocus(element: Element | null): element is HTMLElement {
 function returnFocus(opener: Element | null) {
   if (canTakeFocus(opener)) {
     opener.focus();
-    if (document.activeElement === opener) return;
+    if (document.activeElement === opener) {
+      focusMainIfRemoved(opener);
+      return;
+    }
   }
+  focusMain();
+}
+
+function focusMain() {
   const main = document.querySelector('main');
   if (!main) return;
   if (!main.hasAttribute('tabindex')) main.tabIndex = -1;
   main.focus();
+}
+
+/**
+ * The opener can still be removed after it took the focus back: a line's deletion whose answer
+ * rendered the list again just after the dialog that told of it closed (a key press is handled
+ * before a waiting render). The main content then takes the focus from <body>, until the focus
+ * moves anywhere else.
+ */
+function focusMainIfRemoved(opener: HTMLElement) {
+  const stop = () => {
+    removal.disconnect();
+    document.removeEventListener('focusin', stop);
+  };
+  const removal = new MutationObserver(() => {
+    if (opener.isConnected) return;
+    stop();
+    if (document.activeElement === null || document.activeElement === document.body) focusMain();
+  });
+  removal.observe(document.body, { childList: true, subtree: true });
+  document.addEventListener('focusin', stop);
 }
 
 /**
