@@ -103,6 +103,37 @@ test('a confirmation dialog starts on Cancel, gives focus back on Escape, and ne
   await expect(page.getByRole('main')).toBeFocused();
 });
 
+test('a control that took the focus back from a dialog and is removed later hands it to the main content', async ({ page, inbox }) => {
+  await signInRequest(page.request, inbox, uniqueEmail('late-removal'));
+  const address = { fullName: 'Petya Dimitrova', streetAddress: '7 Shipka St', city: 'Sofia', state: 'Sofia City', postalCode: '1504', country: 'BG', phone: '0888 123 456' };
+  expect((await page.request.post('/api/addresses', { data: address })).status()).toBe(201);
+  const listed = await (await page.request.get('/api/addresses')).json();
+  // The deletion happens, but its answer still lists the address, as a list rendered only after the
+  // dialog that tells of it has closed would: the Delete button takes the focus back, and stays.
+  await page.route('**/api/addresses/*', async (route) => {
+    if (route.request().method() !== 'DELETE') return route.fallback();
+    const deleted = await route.fetch();
+    expect(deleted.status()).toBe(200);
+    await route.fulfill({ response: deleted, json: listed });
+  });
+  await page.goto('/profile?tab=addresses');
+  const deleteButton = page.getByRole('button', { name: 'Delete', exact: true });
+  await moveFocusTo(page, deleteButton);
+  await page.keyboard.press('Enter');
+  await page.getByRole('dialog', { name: 'Delete address' }).getByRole('button', { name: 'Delete' }).click();
+  const told = page.getByRole('dialog', { name: 'Success' });
+  await told.getByRole('button', { name: 'OK', exact: true }).press('Enter');
+  await expect(told).toBeHidden();
+  await expect(deleteButton).toBeFocused();
+
+  // The list read again (the connection comes back) no longer has it.
+  await page.context().setOffline(true);
+  await page.context().setOffline(false);
+  await expect(page.getByText('You have no saved addresses yet.')).toBeVisible();
+  await expect(page.getByRole('main')).toBeFocused();
+  expect(await focusIsOnBody(page)).toBe(false);
+});
+
 test('a whole purchase by keyboard: sign in, add two products, check out and pay by card', async ({ page, inbox }, testInfo) => {
   test.skip(testInfo.project.name !== 'desktop', 'The keyboard journey is a desktop one; phones have no Tab key.');
   test.setTimeout(90_000);
