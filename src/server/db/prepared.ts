@@ -82,9 +82,8 @@ export class PreparedStatement<Row extends Record<string, unknown>> {
  * A statement built once with Drizzle's builders, with sql.placeholder(name) wherever each run's
  * values go, and then run as a PreparedStatement: the busiest writes skip the building (about half a
  * millisecond of CPU for the checkout's order) and the database's parsing, and its planning once it
- * keeps a generic plan. Whatever shapes
- * the text (which columns, which parts) must be the same for every run; a statement of another
- * shape is another PreparedQuery, under a name of its own.
+ * keeps a generic plan. Whatever shapes the text (which columns, which parts) must be the same for
+ * every run; a statement of another shape is another PreparedQuery, under a name of its own.
  */
 export class PreparedQuery<Row extends Record<string, unknown>, Values extends Record<string, PreparedValue | object>> {
   private readonly statement: PreparedStatement<Row>;

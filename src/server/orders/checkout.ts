@@ -333,8 +333,8 @@ function orderStatement(
   status: OrderStatus,
   keepsInvoiceBuyer: boolean,
 ): PreparedQuery<OrderStatementRow, OrderStatementValues> {
-  const shapes = orderStatements.get(mail) ?? new Map<string, PreparedQuery<OrderStatementRow, OrderStatementValues>>();
-  orderStatements.set(mail, shapes);
+  let shapes = orderStatements.get(mail);
+  if (!shapes) orderStatements.set(mail, (shapes = new Map()));
   const shape = `${status} ${keepsInvoiceBuyer}`;
   const known = shapes.get(shape);
   if (known) return known;
