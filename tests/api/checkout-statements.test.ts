@@ -99,21 +99,23 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the checkout’s and the cart�
     expect(transaction.length, transaction.join('\n')).toBeLessThanOrEqual(CHECKOUT_STATEMENTS_WITH_OPTIONS);
   });
 
-  it('sends the order’s statement prepared: one name and text for every order of a shape, parsed once per connection', async () => {
+  it('sends the checkout’s statements prepared: one name and text for each, the same for every order, parsed once per connection', async () => {
     const [product] = await testApp.database.db
       .insert(products)
       .values(testProduct({ name: 'Prepared Set', priceMinor: 1100, stock: null }))
       .returning({ id: products.id });
-    const orderStatements = [];
+    const transactions: string[][] = [];
     for (const email of ['prepared-1@example.com', 'prepared-2@example.com']) {
       const cookie = await signIn(testApp, email);
       await fillCart(testApp, cookie, [product!.id]);
-      const statements = (await statementsDuring(() => placeOrder(testApp, cookie))).flat();
-      orderStatements.push(statements.filter((statement) => statement.includes('insert into "orders"')));
+      const checkout = (await statementsDuring(() => placeOrder(testApp, cookie))).find((statements) => statements.some((statement) => /^begin$/i.test(statement)));
+      transactions.push(checkout!.slice(checkout!.findIndex((statement) => /^begin$/i.test(statement))));
     }
-    expect(orderStatements.map((statements) => statements.length)).toEqual([1, 1]);
-    expect(orderStatements[0]![0]).toMatch(/^\[place_order_\d+\] with "items"/);
-    expect(orderStatements[1]![0]).toBe(orderStatements[0]![0]);
+    // Between begin and commit (a made-to-order piece takes no stock): the locks with the address, the cart, the order.
+    const names = transactions[0]!.slice(1, -1).map((statement) => /^\[(\w+)\]/.exec(statement)?.[1] ?? statement);
+    expect(names).toEqual(['checkout_hold_default_address', 'checkout_cart_lines', expect.stringMatching(/^place_order_\d+$/)]);
+    expect(transactions[0]![3]).toMatch(/^\[place_order_\d+\] with "items"/);
+    expect(transactions[1]).toEqual(transactions[0]);
   });
 
   it('adds a piece sold as it is in one statement, outside any transaction, and a piece with options in a transaction', async () => {
@@ -141,7 +143,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the checkout’s and the cart�
   });
 });
 
-describe('the order’s statement on PGlite', () => {
+describe('the checkout’s statements on PGlite', () => {
   let testApp: TestApp;
   beforeAll(async () => {
     testApp = await createTestApp('pglite');
@@ -150,7 +152,7 @@ describe('the order’s statement on PGlite', () => {
     await testApp?.close();
   });
 
-  it('is prepared once (PREPARE) and then executed with each order’s values, telling each buyer’s pages', async () => {
+  it('are prepared once (PREPARE) and then executed with each order’s values, telling each buyer’s pages', async () => {
     const [product] = await testApp.database.db
       .insert(products)
       .values(testProduct({ name: 'It’s Prepared', priceMinor: 1250, stock: null }))
@@ -174,7 +176,9 @@ describe('the order’s statement on PGlite', () => {
     )) as unknown as { rows: unknown[] };
     const choices = { options: [], sizes: null, answers: [] };
     expect(lines.rows).toEqual(orders.map((order) => ({ orderId: order.orderId, name: 'It’s Prepared', quantity: 2, priceMinor: 1250, choices, orderedWithOrder: true })));
-    const prepared = (await testApp.database.db.execute(sql`select name from pg_prepared_statements where name like 'place_order_%'`)) as unknown as { rows: unknown[] };
-    expect(prepared.rows).toHaveLength(1);
+    const prepared = (await testApp.database.db.execute(
+      sql`select name from pg_prepared_statements where name like 'place_order_%' or name like 'checkout_%' order by name`,
+    )) as unknown as { rows: Array<{ name: string }> };
+    expect(prepared.rows.map((row) => row.name)).toEqual(['checkout_cart_lines', 'checkout_hold_default_address', expect.stringMatching(/^place_order_\d+$/)]);
   });
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, ne, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Address, addressInputSchema, Country } from '#shared/addresses.js';
 import type { Database, Executor } from '#server/db/client.js';
@@ -40,8 +40,9 @@ export type OrderAddress = Omit<Address, 'isDefault' | 'createdAt'>;
 /**
  * The address an order goes to, as a column of another query (the checkout's first statement): the
  * one chosen, if it is the user's, else her default one, else her oldest; null when there is none.
+ * Its values are placeholders: the statement is built once (placeOrder).
  */
-export function orderAddressColumn(userId: string, addressId: string | undefined): SQL<OrderAddress | null> {
+export function orderAddressColumn(userId: Placeholder, addressId: Placeholder | undefined): SQL<OrderAddress | null> {
   const chosen = addressId === undefined ? sql`` : sql` and ${addresses.id} = ${addressId}`;
   return sql<OrderAddress | null>`(select json_build_object('id', ${addresses.id}, 'fullName', ${addresses.fullName}, 'streetAddress', ${addresses.streetAddress},
       'apartment', coalesce(${addresses.apartment}, ''), 'city', ${addresses.city}, 'state', ${addresses.state}, 'postalCode', ${addresses.postalCode},

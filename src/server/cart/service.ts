@@ -24,7 +24,7 @@ import { returnRuleOf, type ReturnRule } from '#shared/withdrawals.js';
 import { GIFT_CARD_CATEGORY } from '#shared/catalog.js';
 import type { Database, Executor } from '#server/db/client.js';
 import { appliedCartOperations, cartItems, productCombinations, products } from '#server/db/schema.js';
-import { PreparedStatement } from '#server/db/prepared.js';
+import { PreparedQuery, PreparedStatement } from '#server/db/prepared.js';
 import { databaseErrorCode, inTransaction, lockSubject, retriedOnce } from '#server/db/transaction.js';
 import { HttpError } from '#server/http/errors.js';
 import { changeNotice } from '#server/notices/live-hub.js';
@@ -364,6 +364,53 @@ export interface CheckoutLine {
   giftCard: boolean;
 }
 
+/** The columns the checkout reads of each line and its product, with the catalogue's currency and the size chart beside them. */
+const CHECKOUT_LINE_FIELDS = {
+  catalogueCurrency: catalogueCurrencyColumn,
+  sizeChart: sizeChartColumn,
+  id: cartItems.id,
+  productId: cartItems.productId,
+  addedAt: cartItems.addedAt,
+  nameEn: products.nameEn,
+  nameBg: products.nameBg,
+  quantity: cartItems.quantity,
+  choices: cartItems.choices,
+  choiceKey: cartItems.choiceKey,
+  priceMinor: products.priceMinor,
+  stock: products.stock,
+  optionGroups: products.optionGroups,
+  stockMode: products.stockMode,
+  sized: products.sized,
+  questions: products.questions,
+  leadKind: products.leadKind,
+  leadMinDays: products.leadMinDays,
+  leadMaxDays: products.leadMaxDays,
+  personalised: products.personalised,
+  hygieneSealed: products.hygieneSealed,
+  category: products.category,
+};
+
+const checkoutLinesQuery = (tx: Executor) =>
+  tx
+    .select(CHECKOUT_LINE_FIELDS)
+    .from(cartItems)
+    .innerJoin(products, eq(products.id, cartItems.productId))
+    .where(eq(cartItems.userId, sql.placeholder('userId')))
+    .orderBy(asc(cartItems.addedAt), asc(cartItems.id))
+    .for('key share', { of: products });
+
+let checkoutLinesStatement: PreparedQuery<Awaited<ReturnType<typeof checkoutLinesQuery>>[number], { userId: string }> | undefined;
+
+/**
+ * The checkout's read of the cart, built once and prepared once per connection, as the order's own
+ * statement is (placeOrder): building it was about 0.1 ms of the server's CPU at every order, and
+ * planning it about 0.14 ms of PostgreSQL's.
+ */
+function checkoutLines(tx: Executor) {
+  checkoutLinesStatement ??= new PreparedQuery('checkout_cart_lines', checkoutLinesQuery(tx).toSQL(), CHECKOUT_LINE_FIELDS);
+  return checkoutLinesStatement;
+}
+
 /**
  * The cart for checkout, in a transaction that holds the cart's lock (subjectLock('cart')) and the
  * catalogue's currency (catalogueCurrencyHold), taken by a statement before this one so that this
@@ -379,37 +426,8 @@ export interface CheckoutLine {
  * the line then has a problem, and no removed combination is sold. That is one more statement, only
  * for carts that hold such products.
  */
-export async function readCartForCheckout(tx: Executor, userId: string, now: Date, chargedCurrency: Currency): Promise<CheckoutLine[]> {
-  const rows = await tx
-    .select({
-      catalogueCurrency: catalogueCurrencyColumn,
-      sizeChart: sizeChartColumn,
-      id: cartItems.id,
-      productId: cartItems.productId,
-      addedAt: cartItems.addedAt,
-      nameEn: products.nameEn,
-      nameBg: products.nameBg,
-      quantity: cartItems.quantity,
-      choices: cartItems.choices,
-      choiceKey: cartItems.choiceKey,
-      priceMinor: products.priceMinor,
-      stock: products.stock,
-      optionGroups: products.optionGroups,
-      stockMode: products.stockMode,
-      sized: products.sized,
-      questions: products.questions,
-      leadKind: products.leadKind,
-      leadMinDays: products.leadMinDays,
-      leadMaxDays: products.leadMaxDays,
-      personalised: products.personalised,
-      hygieneSealed: products.hygieneSealed,
-      category: products.category,
-    })
-    .from(cartItems)
-    .innerJoin(products, eq(products.id, cartItems.productId))
-    .where(eq(cartItems.userId, userId))
-    .orderBy(asc(cartItems.addedAt), asc(cartItems.id))
-    .for('key share', { of: products });
+export async function readCartForCheckout(db: Database, tx: Executor, userId: string, now: Date, chargedCurrency: Currency): Promise<CheckoutLine[]> {
+  const rows = await checkoutLines(tx).run(db, tx, { userId });
   checkPricesCurrency(rows[0]?.catalogueCurrency, chargedCurrency);
   const lines = rows.map((row) => {
     const model: ProductModel = {

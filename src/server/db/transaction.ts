@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Database, Executor, Transaction } from './client.js';
 
 /** A field of a database error, whether the driver threw it or Drizzle wrapped the driver's error as its cause. */
@@ -77,8 +77,8 @@ export async function lockSubject(tx: Executor, lockClass: keyof typeof LOCK_CLA
   await tx.execute(sql`select ${subjectLock(lockClass, subject)}`);
 }
 
-/** lockSubject's lock as an expression, for a statement that takes it with another (the checkout's). */
-export function subjectLock(lockClass: keyof typeof LOCK_CLASSES, subject: string): SQL {
+/** lockSubject's lock as an expression, for a statement that takes it with another (the checkout's, whose subject is a placeholder). */
+export function subjectLock(lockClass: keyof typeof LOCK_CLASSES, subject: string | Placeholder): SQL {
   return sql`pg_advisory_xact_lock(${sql.raw(String(LOCK_CLASSES[lockClass]))}, hashtext(${subject}))`;
 }
 

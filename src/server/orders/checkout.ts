@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, getTableColumns, sql, type Placeholder } from 'drizzle-orm';
-import type { PgInsertValue } from 'drizzle-orm/pg-core';
+import { PgDialect, type PgInsertValue } from 'drizzle-orm/pg-core';
 import { describeLines, pieceCount } from '#shared/cart.js';
 import type { TextLanguage } from '#shared/catalog.js';
 import { needsOffice, withQuotedFee, type CourierOffice, type DeliveryMethod } from '#shared/delivery.js';
@@ -20,7 +20,7 @@ import type { Database, Executor } from '#server/db/client.js';
 import { orderItems, orders, users } from '#server/db/schema.js';
 import { insertFromJson, jsonRows } from '#server/db/json-rows.js';
 import { PreparedQuery } from '#server/db/prepared.js';
-import { databaseErrorCode, databaseErrorConstraint, inTransaction, selectRows, subjectLock, UNIQUE_VIOLATION } from '#server/db/transaction.js';
+import { databaseErrorCode, databaseErrorConstraint, inTransaction, subjectLock, UNIQUE_VIOLATION } from '#server/db/transaction.js';
 import { HttpError } from '#server/http/errors.js';
 import { changeNotices } from '#server/notices/live-hub.js';
 import type { ShopMetrics } from '#server/metrics/shop-metrics.js';
@@ -174,11 +174,8 @@ export async function placeOrder(
     // The catalogue's currency held and the cart locked (a twin request waits here, then finds the
     // first one's order: repeatOrRefuse), with the address the order goes to, in one round trip. The
     // address needs no lock: the order keeps a copy of it as it is.
-    const [held] = await selectRows<{ address: OrderAddress | null }>(
-      tx,
-      sql`select ${catalogueCurrencyHold}, ${subjectLock('cart', user.id)}, ${orderAddressColumn(user.id, input.addressId)} as address`,
-    );
-    const lines = await readCartForCheckout(tx, user.id, new Date(), settings.pricing.currency);
+    const [held] = await holdStatement(input.addressId !== undefined).run(db, tx, { userId: user.id, addressId: input.addressId ?? null });
+    const lines = await readCartForCheckout(db, tx, user.id, new Date(), settings.pricing.currency);
     /** A request repeated with the key of an order placed earlier gets that order; any other is refused with the error. */
     const repeatOrRefuse = async (refusal: HttpError) => {
       const earlier = await findByIdempotencyKey(tx, user.id, input.idempotencyKey);
@@ -299,6 +296,21 @@ export async function placeOrder(
   })));
   if (placed.created) metrics.countOrderPlaced(input.paymentMethod);
   return placed;
+}
+
+/** The checkout's first statement of each shape (the address chosen, or the buyer's default one), built once and prepared once per connection. */
+const holdStatements = new Map<boolean, PreparedQuery<{ address: OrderAddress | null }, { userId: string; addressId: string | null }>>();
+
+function holdStatement(addressChosen: boolean): PreparedQuery<{ address: OrderAddress | null }, { userId: string; addressId: string | null }> {
+  let statement = holdStatements.get(addressChosen);
+  if (!statement) {
+    const userId = sql.placeholder('userId');
+    const address = orderAddressColumn(userId, addressChosen ? sql.placeholder('addressId') : undefined);
+    const query = new PgDialect().sqlToQuery(sql`select ${catalogueCurrencyHold}, ${subjectLock('cart', userId)}, ${address} as address`);
+    statement = new PreparedQuery(`checkout_hold_${addressChosen ? 'chosen' : 'default'}_address`, query);
+    holdStatements.set(addressChosen, statement);
+  }
+  return statement;
 }
 
 /** The order's columns that placeOrder writes from values, the times aside (now()). */
