@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { productCombinations, products, users } from '#server/db/schema.js';
+import { productCombinations, products, stockChanges, users } from '#server/db/schema.js';
 import { changeNotice } from '#server/notices/live-hub.js';
 import { fillCart, placeOrder } from './shopper.js';
 import { signIn } from './sign-in.js';
@@ -46,6 +46,9 @@ async function statementsDuring(work: () => Promise<unknown>): Promise<string[][
   return [...byConnection.values()];
 }
 
+/** A prepared statement's name, or the statement's text where it has none. */
+const statementName = (statement: string) => /^\[(\w+)\]/.exec(statement)?.[1] ?? statement;
+
 describe.skipIf(!process.env.TEST_DATABASE_URL)('the checkout’s and the cart’s round trips [postgres]', () => {
   let testApp: TestApp;
   beforeAll(async () => {
@@ -70,6 +73,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the checkout’s and the cart�
     const transaction = checkout!.slice(checkout!.findIndex((statement) => /^begin$/i.test(statement)));
     expect(transaction.at(-1), transaction.join('\n')).toMatch(/^commit$/i);
     expect(transaction.length, transaction.join('\n')).toBeLessThanOrEqual(CHECKOUT_STATEMENTS);
+    // Each of them prepared, under a name of its own.
+    expect(transaction.slice(1, -1).map(statementName)).toEqual(['checkout_hold_default_address', 'checkout_cart_lines', expect.stringMatching(/^place_order_\d+$/), 'take_stock_of_product']);
   });
 
   it(`places an order of a sized product counted per combination and a made-to-order one in ${CHECKOUT_STATEMENTS_WITH_OPTIONS} statements`, async () => {
@@ -97,6 +102,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the checkout’s and the cart�
     const transaction = checkout!.slice(checkout!.findIndex((statement) => /^begin$/i.test(statement)));
     expect(transaction.at(-1), transaction.join('\n')).toMatch(/^commit$/i);
     expect(transaction.length, transaction.join('\n')).toBeLessThanOrEqual(CHECKOUT_STATEMENTS_WITH_OPTIONS);
+    expect(statementName(transaction.at(-2)!)).toBe('take_stock_of_combination');
   });
 
   it('sends the checkout’s statements prepared: one name and text for each, the same for every order, parsed once per connection', async () => {
@@ -112,7 +118,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the checkout’s and the cart�
       transactions.push(checkout!.slice(checkout!.findIndex((statement) => /^begin$/i.test(statement))));
     }
     // Between begin and commit (a made-to-order piece takes no stock): the locks with the address, the cart, the order.
-    const names = transactions[0]!.slice(1, -1).map((statement) => /^\[(\w+)\]/.exec(statement)?.[1] ?? statement);
+    const names = transactions[0]!.slice(1, -1).map(statementName);
     expect(names).toEqual(['checkout_hold_default_address', 'checkout_cart_lines', expect.stringMatching(/^place_order_\d+$/)]);
     expect(transactions[0]![3]).toMatch(/^\[place_order_\d+\] with "items"/);
     expect(transactions[1]).toEqual(transactions[0]);
@@ -155,7 +161,7 @@ describe('the checkout’s statements on PGlite', () => {
   it('are prepared once (PREPARE) and then executed with each order’s values, telling each buyer’s pages', async () => {
     const [product] = await testApp.database.db
       .insert(products)
-      .values(testProduct({ name: 'It’s Prepared', priceMinor: 1250, stock: null }))
+      .values(testProduct({ name: 'It’s Prepared', priceMinor: 1250, stock: 10 }))
       .returning({ id: products.id });
     const orders = [];
     for (const email of ['prepared-pglite-1@example.com', 'prepared-pglite-2@example.com']) {
@@ -177,8 +183,16 @@ describe('the checkout’s statements on PGlite', () => {
     const choices = { options: [], sizes: null, answers: [] };
     expect(lines.rows).toEqual(orders.map((order) => ({ orderId: order.orderId, name: 'It’s Prepared', quantity: 2, priceMinor: 1250, choices, orderedWithOrder: true })));
     const prepared = (await testApp.database.db.execute(
-      sql`select name from pg_prepared_statements where name like 'place_order_%' or name like 'checkout_%' order by name`,
+      sql`select name from pg_prepared_statements where name like 'place_order_%' or name like 'checkout_%' or name like 'take_stock_%' order by name`,
     )) as unknown as { rows: Array<{ name: string }> };
-    expect(prepared.rows.map((row) => row.name)).toEqual(['checkout_cart_lines', 'checkout_hold_default_address', expect.stringMatching(/^place_order_\d+$/)]);
+    expect(prepared.rows.map((row) => row.name)).toEqual(['checkout_cart_lines', 'checkout_hold_default_address', expect.stringMatching(/^place_order_\d+$/), 'take_stock_of_product']);
+    // Each order took its two pieces, and its log entry names it.
+    const [left] = await testApp.database.db.select({ stock: products.stock }).from(products).where(eq(products.id, product!.id));
+    expect(left!.stock).toBe(6);
+    const taken = await testApp.database.db.select({ orderId: stockChanges.orderId, change: stockChanges.change, stockAfter: stockChanges.stockAfter, reason: stockChanges.reason }).from(stockChanges).orderBy(stockChanges.stockAfter);
+    expect(taken).toEqual([
+      { orderId: orders[1]!.orderId, change: -2, stockAfter: 6, reason: 'sold' },
+      { orderId: orders[0]!.orderId, change: -2, stockAfter: 8, reason: 'sold' },
+    ]);
   });
 });

@@ -196,7 +196,7 @@ export function changeNotices(userId: Placeholder, topics: readonly LiveTopic[])
  * The NOTIFY call announcing one product's new count (a StockEvent naming that product alone) from
  * the statement that changes the count, which knows it only as it runs (see takeStock).
  */
-export function stockNotice(productId: string, count: SQL): SQL {
+export function stockNotice(productId: Placeholder, count: SQL): SQL {
   return sql`pg_notify(${CHANNEL}, json_build_object('stock', json_build_object(${productId}::text, ${count}))::text)`;
 }
 

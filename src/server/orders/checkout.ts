@@ -290,7 +290,7 @@ export async function placeOrder(
     const items: OrderItemRow[] = itemValues.map((item) => ({ ...item, orderedAt: row.createdAt }));
     // Last but a gift card's payment, so that other orders of the same products wait on their rows for
     // as short a time as possible; a shortage throws and the transaction writes nothing.
-    await takeStock(tx, orderId, lines, 'sold');
+    await takeStock(db, tx, orderId, lines, 'sold');
     const payment = paidByGiftCard ? await recordGiftCardPayment(tx, row, settings.documents) : undefined;
     return { order: toOrder(row, items, payment, [{ orderId, position: 0, status, changedAt: row.createdAt }]), created: true };
   })));

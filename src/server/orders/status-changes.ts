@@ -91,7 +91,7 @@ export async function changeOrderStatus(db: Database, orderId: string, status: O
     if (status === 'cancelled') {
       await giveBackOnCancellation(tx, orderId);
     } else if (before === 'cancelled') {
-      await retakeStock(tx, orderId);
+      await retakeStock(db, tx, orderId);
       await retakeGiftCardPayment(tx, orderId);
     }
     await setOrderStatus(tx, orderId, status);
@@ -119,7 +119,7 @@ export async function giveBackOnCancellation(tx: Executor, orderId: string): Pro
  * each from the count it was taken from. A line whose product or combination no longer exists takes
  * nothing, as there is nothing left to take it from.
  */
-async function retakeStock(tx: Executor, orderId: string): Promise<void> {
+async function retakeStock(db: Database, tx: Executor, orderId: string): Promise<void> {
   const items = await tx
     .select({ productId: orderItems.productId, nameEn: orderItems.nameEn, nameBg: orderItems.nameBg, quantity: orderItems.quantity, combinationKey: orderItems.combinationKey })
     .from(orderItems)
@@ -140,5 +140,5 @@ async function retakeStock(tx: Executor, orderId: string): Promise<void> {
     }
     return counts.has(item.productId!) ? [{ productId: item.productId!, name, quantity: item.quantity, stock: counts.get(item.productId!)! }] : [];
   });
-  await takeStock(tx, orderId, lines, 'retaken');
+  await takeStock(db, tx, orderId, lines, 'retaken');
 }

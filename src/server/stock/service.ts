@@ -1,10 +1,11 @@
 import { and, asc, desc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { LocalizedText } from '#shared/catalog.js';
 import type { StockCounts } from '#shared/live.js';
 import type { StockChange, StockChangeReason, StockShortage } from '#shared/stock.js';
-import type { Executor } from '#server/db/client.js';
+import type { Database, Executor } from '#server/db/client.js';
+import { PreparedQuery } from '#server/db/prepared.js';
 import { productCombinations, products, stockChanges } from '#server/db/schema.js';
-import { selectRows } from '#server/db/transaction.js';
 import { HttpError } from '#server/http/errors.js';
 import { announceStock, stockNotice } from '#server/notices/live-hub.js';
 
@@ -35,7 +36,7 @@ const byCount = <T extends Pick<StockLine, 'productId' | 'combinationKey'>>(line
  * different products do not wait at all. A combination's count is not announced to open pages,
  * which show the product's.
  */
-export async function takeStock(tx: Executor, orderId: string, lines: readonly StockLine[], reason: Extract<StockChangeReason, 'sold' | 'retaken'>): Promise<StockCounts> {
+export async function takeStock(db: Database, tx: Executor, orderId: string, lines: readonly StockLine[], reason: Extract<StockChangeReason, 'sold' | 'retaken'>): Promise<StockCounts> {
   const counted = byCount(mergeLines(lines).filter((line) => line.stock !== null));
   const shortages: StockShortage[] = [];
   const counts: StockCounts = {};
@@ -43,32 +44,7 @@ export async function takeStock(tx: Executor, orderId: string, lines: readonly S
     const combination = line.combinationKey ?? null;
     // The count, its log entry and its announcement in one round trip: the row stays locked from here
     // until the transaction ends, so every statement after this one makes other orders of it wait longer.
-    const taking =
-      combination === null
-        ? tx
-            .update(products)
-            .set({ stock: sql`${products.stock} - ${line.quantity}` })
-            .where(and(eq(products.id, line.productId), isNotNull(products.stock), sql`${products.stock} >= ${line.quantity}`))
-            .returning({ stock: products.stock })
-        : tx
-            .update(productCombinations)
-            .set({ stock: sql`${productCombinations.stock} - ${line.quantity}` })
-            .where(
-              and(
-                eq(productCombinations.productId, line.productId),
-                eq(productCombinations.key, combination),
-                isNotNull(productCombinations.stock),
-                sql`${productCombinations.stock} >= ${line.quantity}`,
-              ),
-            )
-            .returning({ stock: productCombinations.stock });
-    const [taken] = await selectRows<{ stock: number }>(
-      tx,
-      sql`with taken as (${taking.getSQL()}),
-        logged as (insert into ${stockChanges} (product_id, order_id, combination_key, change, stock_after, reason)
-          select ${line.productId}::uuid, ${orderId}, ${combination}::text, ${-line.quantity}::integer, stock, ${reason} from taken)
-        select stock${combination === null ? sql`, ${stockNotice(line.productId, sql`stock`)}` : sql``} from taken`,
-    );
+    const [taken] = await takeStatement(tx, combination !== null).run(db, tx, { productId: line.productId, combinationKey: combination, quantity: line.quantity, orderId, reason });
     if (taken) {
       if (combination === null) counts[line.productId] = taken.stock;
     } else {
@@ -81,6 +57,51 @@ export async function takeStock(tx: Executor, orderId: string, lines: readonly S
     throw new HttpError(409, 'stock_short', `Not enough in stock: ${text}`, { shortages });
   }
   return counts;
+}
+
+type TakeValues = {
+  productId: string;
+  combinationKey: string | null;
+  quantity: number;
+  orderId: string;
+  reason: StockChangeReason;
+};
+
+/** takeStock's statement for a product's own count and for a combination's, each built once and prepared once per connection: it runs for every counted line of every order. */
+const takeStatements = new Map<boolean, PreparedQuery<{ stock: number }, TakeValues>>();
+
+function takeStatement(tx: Executor, ofCombination: boolean): PreparedQuery<{ stock: number }, TakeValues> {
+  let statement = takeStatements.get(ofCombination);
+  if (statement) return statement;
+  const value = (name: keyof TakeValues) => sql.placeholder(name);
+  const quantity = sql`${value('quantity')}::integer`;
+  const taking = ofCombination
+    ? tx
+        .update(productCombinations)
+        .set({ stock: sql`${productCombinations.stock} - ${quantity}` })
+        .where(
+          and(
+            eq(productCombinations.productId, value('productId')),
+            eq(productCombinations.key, value('combinationKey')),
+            isNotNull(productCombinations.stock),
+            sql`${productCombinations.stock} >= ${quantity}`,
+          ),
+        )
+        .returning({ stock: productCombinations.stock })
+    : tx
+        .update(products)
+        .set({ stock: sql`${products.stock} - ${quantity}` })
+        .where(and(eq(products.id, value('productId')), isNotNull(products.stock), sql`${products.stock} >= ${quantity}`))
+        .returning({ stock: products.stock });
+  const query = new PgDialect().sqlToQuery(
+    sql`with taken as (${taking.getSQL()}),
+      logged as (insert into ${stockChanges} (product_id, order_id, combination_key, change, stock_after, reason)
+        select ${value('productId')}::uuid, ${value('orderId')}::text, ${value('combinationKey')}::text, -${quantity}, stock, ${value('reason')}::text from taken)
+      select stock${ofCombination ? sql`` : sql`, ${stockNotice(value('productId'), sql`stock`)}`} from taken`,
+  );
+  statement = new PreparedQuery(`take_stock_of_${ofCombination ? 'combination' : 'product'}`, query);
+  takeStatements.set(ofCombination, statement);
+  return statement;
 }
 
 const productStock = async (tx: Executor, productId: string) => (await tx.select({ stock: products.stock }).from(products).where(eq(products.id, productId)))[0]?.stock;
