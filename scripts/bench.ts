@@ -44,6 +44,7 @@ import { freePort } from '../tests/support/free-port.js';
 import { openManyEventStreams } from '../tests/support/many-event-streams.js';
 import { startSmtpInbox, type SmtpInbox } from '../tests/support/smtp-inbox.js';
 import type { RecordedReply } from './bench-bare-server.js';
+import { pacedLoad } from './bench-paced.js';
 import { benchSearch, quantile, type Latencies, type SearchLatency } from './bench-search.js';
 
 const SMOKE = process.argv.includes('--smoke') || process.env.BENCH_SMOKE === '1';
@@ -323,26 +324,62 @@ async function measure(target: Target, options: Omit<autocannon.Options, 'url'>)
   const databaseBefore = postgresCpuMs();
   const loadGeneratorBefore = process.cpuUsage();
   const machineBefore = machineTimes();
-  // With a rate, autocannon corrects latencies for coordinated omission with an expected interval of
-  // ceil(1/rate) ms, 1 ms, while its requests are 1000/rate ms apart: the correction would fill the
-  // histogram with made-up short latencies, so the latencies reported are those of the requests sent.
-  const result = await autocannon({ connections: CONNECTIONS, ignoreCoordinatedOmission: options.overallRate !== undefined, ...options, url: target.url });
-  const answered = result['2xx'];
-  if (answered === 0) throw new Error(`${target.url}${options.requests?.[0]?.path ?? ''}: no request succeeded (${result.non2xx} non-2xx, ${result.errors} errors)`);
+  const result = options.overallRate === undefined ? await unpaced(target, options) : await paced(target, options, options.overallRate);
+  const { answered } = result;
+  if (answered === 0) throw new Error(`${target.url}${options.requests?.[0]?.path ?? ''}: no request succeeded (${JSON.stringify(result.failed)})`);
   return {
-    requestsPerSecond: answered / result.duration,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
+    requestsPerSecond: answered / result.seconds,
+    p50: result.p50,
+    p99: result.p99,
     cpuMsPerRequest: (cpuMs(pid) - cpuBefore) / answered,
     databaseCpuMsPerRequest: (postgresCpuMs() - databaseBefore) / answered,
     loadGeneratorCpuMsPerRequest: ((({ user, system }) => user + system)(process.cpuUsage(loadGeneratorBefore)) / 1000) / answered,
     machineBusy: machineTimes().busyShareSince(machineBefore),
     peakRssMb: peakRssMb(pid),
+    failed: result.failed,
+  };
+}
+
+interface LoadResult {
+  answered: number;
+  seconds: number;
+  p50: number;
+  p99: number;
+  failed: Measurement['failed'];
+}
+
+/** As many requests as the shop answers, each connection sending its next as soon as the last is answered (autocannon). */
+async function unpaced(target: Target, options: Omit<autocannon.Options, 'url'>): Promise<LoadResult> {
+  const result = await autocannon({ connections: CONNECTIONS, ...options, url: target.url });
+  return {
+    answered: result['2xx'],
+    seconds: result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
     failed: {
       ...Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).flatMap(([status, stats]) => (status.startsWith('2') || !stats.count ? [] : [[status, stats.count]]))),
       // autocannon counts a request unanswered after 10 s among its errors, and apart as a timeout.
       ...(result.timeouts ? { timeout: result.timeouts } : {}),
       ...(result.errors > result.timeouts ? { error: result.errors - result.timeouts } : {}),
+    },
+  };
+}
+
+/** `rate` requests a second, evenly spaced (scripts/bench-paced.ts says why not autocannon's rate). */
+async function paced(target: Target, options: Omit<autocannon.Options, 'url'>, rate: number): Promise<LoadResult> {
+  const request = options.requests?.[0];
+  if (!request || options.requests!.length > 1 || typeof options.duration !== 'number') throw new Error('A paced run takes one request and a duration in seconds');
+  const result = await pacedLoad(target.url, rate, options.duration, CONNECTIONS, request);
+  const sorted = [...result.latenciesMs].sort((a, b) => a - b);
+  return {
+    answered: result.answered,
+    seconds: result.seconds,
+    p50: quantile(sorted, 0.5),
+    p99: quantile(sorted, 0.99),
+    failed: {
+      ...Object.fromEntries(Object.entries(result.statuses).filter(([status]) => !status.startsWith('2'))),
+      ...(result.timeouts ? { timeout: result.timeouts } : {}),
+      ...(result.errors ? { error: result.errors } : {}),
     },
   };
 }
@@ -524,10 +561,8 @@ async function benchDatabase(label: string, databaseUrl: string | undefined, inb
       rows[reads.length + 3]!.shop.push(max);
       await setCarts(shop.url, customers, madeToOrder.id);
       turn = 0;
-      // A duration rather than an amount: autocannon splits an amount evenly over the connections but
-      // the rate unevenly, which would leave the slower connections finishing alone.
-      // Planned for 60% of the customers: catching up after a stall, autocannon was seen to send 28%
-      // more than rate × duration, and a customer taken twice has an empty cart the second time.
+      // Planned for 60% of the customers, as it was when autocannon sent this run (catching up after a
+      // stall, it was seen to send 28% more than rate × duration); paced, it sends rate × duration.
       const rate = Math.max(1, Math.round(max.requestsPerSecond * 0.7));
       rows[reads.length + 4]!.shop.push(await measure(shop, { duration: Math.max(1, Math.floor((ORDERS_AT_70_PERCENT_SHARE * ORDERS) / rate)), overallRate: rate, requests: [checkout] }));
       progress(`${label}: round ${round} of ${ROUNDS} done`);
@@ -584,7 +619,7 @@ function report(run: DatabaseRun, when: Date, loadBefore: number[], databaseNote
       .join(' / ')} after (the machine is shared: read the ratios, not the absolute numbers).`,
     `- Database: ${databaseNote}. The shop answered /api/health ${fixed(run.startSeconds, 1)} s after it started; ${CUSTOMERS} customers signed in through their e-mailed links in ${fixed(run.signInSeconds, 1)} s.`,
     `- ${ROUNDS} round(s); each read workload ${SECONDS} s per side, shop and bare taking turns; ${CONNECTIONS} connections; load generator autocannon in the benchmark's process. Every figure is the median over the rounds (latencies as autocannon measures them, in whole ms).`,
-    `- Cart add: each request adds one made-to-order piece to the next customer's cart, whose cart is set back to one piece before each run; "fixed rate" sends ${CART_RATE} requests/s (autocannon's overallRate) for ${SECONDS} s, "max" as many as the shop answers in ${SECONDS} s (up to ${Math.floor(CART_MAX_MEASURABLE)}/s before the carts fill), "70% of max" 70% of the same round's max rate for ${SECONDS} s. Order placement: each checkout by another customer, whose cart holds one made-to-order piece; "max" places ${ORDERS} orders as fast as the shop takes them, "70% of max" runs at 70% of the same round's max rate for as long as about ${Math.round(ORDERS * ORDERS_AT_70_PERCENT_SHARE)} orders take.`,
+    `- Cart add: each request adds one made-to-order piece to the next customer's cart, whose cart is set back to one piece before each run; "fixed rate" sends ${CART_RATE} requests/s for ${SECONDS} s, evenly spaced on ${CONNECTIONS} keep-alive connections, each latency counted from when the request was due (scripts/bench-paced.ts), "max" as many as the shop answers in ${SECONDS} s (up to ${Math.floor(CART_MAX_MEASURABLE)}/s before the carts fill), "70% of max" 70% of the same round's max rate for ${SECONDS} s. Order placement: each checkout by another customer, whose cart holds one made-to-order piece; "max" places ${ORDERS} orders as fast as the shop takes them, "70% of max" runs at 70% of the same round's max rate for as long as about ${Math.round(ORDERS * ORDERS_AT_70_PERCENT_SHARE)} orders take.`,
     `- CPU is the server process's user + system time (/proc/<pid>/stat) divided by the successful requests; beside it, that of this machine's PostgreSQL processes (when it runs here), and of the benchmark's own process, which generates the load; "machine busy" is the share of all cores' time busy meanwhile (/proc/stat). Peak RSS is the process's VmHWM during that workload (reset before it through /proc/<pid>/clear_refs).`,
     '',
     '| workload | shop req/s | shop p50 / p99 ms | bare req/s | bare p50 / p99 ms | shop ÷ bare | shop CPU ms/req | bare CPU ms/req | PostgreSQL CPU ms/req | load generator CPU ms/req | machine busy | shop peak RSS MB | not 2xx (all rounds) |',
