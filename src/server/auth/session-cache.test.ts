@@ -9,11 +9,24 @@ const session = (userId: string): CachedSession => ({
 
 describe('SessionCache', () => {
   it('keeps a session for its time limit and not a moment longer', () => {
-    const cache = new SessionCache(1000, 10);
+    const cache = new SessionCache(1000, 10, () => 0);
     cache.set('a', session('u1'), cache.version, 5000);
     expect(cache.get('a', 5999)?.user.id).toBe('u1');
     expect(cache.get('a', 6000)).toBeUndefined();
     expect(cache.size).toBe(0);
+  });
+
+  it('keeps sessions read together for between half and all of the time limit, spread, so that they are not read again together', () => {
+    const cache = new SessionCache(1000, 1000);
+    const hashes = Array.from({ length: 400 }, (_, index) => `s${index}`);
+    for (const hash of hashes) cache.set(hash, session(hash), cache.version, 0);
+    const keptAt = (now: number) => hashes.filter((hash) => cache.get(hash, now) !== undefined).length;
+    expect(keptAt(499)).toBe(400);
+    // By the spread's middle about half have ended (200 expected: outside this range about once in 10⁸ runs).
+    const endedBy750 = 400 - keptAt(750);
+    expect(endedBy750).toBeGreaterThan(140);
+    expect(endedBy750).toBeLessThan(260);
+    expect(keptAt(1000)).toBe(0);
   });
 
   it('drops the least recently used session when full', () => {

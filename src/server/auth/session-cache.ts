@@ -5,6 +5,14 @@ import type { SessionUser } from '#shared/auth.js';
 export const SESSION_CACHE_SECONDS = 30;
 /** The most sessions a process keeps; the least recently used go first. */
 const SESSION_CACHE_ENTRIES = 10_000;
+/**
+ * Each session is trusted for between half of SESSION_CACHE_SECONDS and all of it, drawn at random,
+ * so that sessions read together (many customers at a sale's start, every customer after a restart)
+ * are not all read again at one moment. In the benchmark, 3,000 sessions read within a few seconds
+ * expired together and held cart additions at 70% of the maximum rate to a p99 of 300 ms for about
+ * 3 s while they were read again (30 ms when they never expired).
+ */
+const CACHE_TIME_SPREAD = 0.5;
 
 export interface CachedSession {
   /** The signed-in user (session.ts's CurrentUser, written out here so that the two modules do not import each other). */
@@ -34,6 +42,8 @@ export class SessionCache implements SessionNoticeListener {
   constructor(
     private readonly ttlMs = SESSION_CACHE_SECONDS * 1000,
     private readonly maxEntries = SESSION_CACHE_ENTRIES,
+    /** A number from 0 to 1 for each session kept: the share of CACHE_TIME_SPREAD taken off its time. */
+    private readonly random = Math.random,
   ) {}
 
   /** Taken before reading a session from the database, and given back to `set` with what was read. */
@@ -58,7 +68,7 @@ export class SessionCache implements SessionNoticeListener {
   set(sessionHash: string, session: CachedSession, readAtVersion: number, now: number): void {
     if (readAtVersion !== this.drops) return;
     this.entries.delete(sessionHash);
-    this.entries.set(sessionHash, { ...session, cachedUntil: now + this.ttlMs });
+    this.entries.set(sessionHash, { ...session, cachedUntil: now + this.ttlMs * (1 - CACHE_TIME_SPREAD * this.random()) });
     if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
   }
 
