@@ -1,7 +1,7 @@
 /**
- * The benchmark's load at a fixed rate: requests sent evenly spaced in time, on a pool of keep-alive
- * connections, each request's latency counted from the moment it was due to be sent (so a request
- * that waited for a free connection, because the shop was slow, counts that wait).
+ * The benchmark's load at a fixed rate: requests sent evenly spaced in time, on a pool of at most
+ * so many keep-alive connections, each request's latency counted from the moment it was due to be
+ * sent (so a request that waited for a free connection, because the shop was slow, counts that wait).
  *
  * autocannon's own rate (`overallRate`) is a quota per connection per second: at each second's start
  * every connection sends its share back to back, then waits for the next second. At 50 requests a
@@ -21,7 +21,7 @@ export interface PacedResult {
   latenciesMs: number[];
   /** Answers by status, 2xx included. */
   statuses: Record<string, number>;
-  /** Requests without an answer within 10 s. */
+  /** Requests without an answer within 10 s of their sending. */
   timeouts: number;
   /** Requests whose connection failed. */
   errors: number;
@@ -43,32 +43,40 @@ export async function pacedLoad(url: string, rate: number, seconds: number, conn
     new Promise<void>((resolve) => {
       const built = typeof template.setupRequest === 'function' ? template.setupRequest({ ...template }, {}) : template;
       const body = typeof built.body === 'string' || Buffer.isBuffer(built.body) ? built.body : undefined;
+      let settled = false;
+      /** Counts the request's end once: its answer, no answer within TIMEOUT_MS of sending, or a failed connection. */
+      const settle = (count?: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        count?.();
+        resolve();
+      };
       const request = httpRequest(new URL(built.path ?? '/', url), { agent, method: built.method ?? 'GET', headers: built.headers }, (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => {
-          lastAnswer = performance.now();
-          const status = response.statusCode ?? 0;
-          result.statuses[status] = (result.statuses[status] ?? 0) + 1;
-          if (status >= 200 && status < 300) {
-            result.answered++;
-            result.latenciesMs.push(lastAnswer - dueAt);
-          }
-          if (typeof template.onResponse === 'function') template.onResponse(status, Buffer.concat(chunks).toString('utf8'), {}, response.headers);
-          resolve();
-        });
+        response.on('error', () => settle(() => result.errors++));
+        response.on('end', () =>
+          settle(() => {
+            lastAnswer = performance.now();
+            const status = response.statusCode ?? 0;
+            result.statuses[status] = (result.statuses[status] ?? 0) + 1;
+            if (status >= 200 && status < 300) {
+              result.answered++;
+              result.latenciesMs.push(lastAnswer - dueAt);
+            }
+            if (typeof template.onResponse === 'function') template.onResponse(status, Buffer.concat(chunks).toString('utf8'), {}, response.headers);
+          }),
+        );
       });
-      let timedOut = false;
-      request.setTimeout(TIMEOUT_MS, () => {
-        timedOut = true;
-        result.timeouts++;
+      // From the sending, whether or not a connection was free: a request queued for one is unanswered too.
+      const timer = setTimeout(() => {
+        settle(() => result.timeouts++);
         request.destroy();
-        resolve();
-      });
-      request.on('error', () => {
-        if (!timedOut) result.errors++;
-        resolve();
-      });
+      }, TIMEOUT_MS);
+      request.on('error', () => settle(() => result.errors++));
+      // A connection closed mid-answer ends the request without an error or the answer's end.
+      request.on('close', () => settle(() => result.errors++));
       request.end(body);
     });
 
