@@ -107,6 +107,8 @@ describe('lineText', () => {
     [{ priceMinor: 1550, quantity: 3 }, 'BGN', 'bg', true, '3 × BGN 15,50 = BGN 46,50'],
     [{ priceMinor: 793, quantity: 1 }, 'EUR', 'bg', false, '7,93 €'],
     [{ priceMinor: 1738, quantity: 1 }, 'EUR', 'en', true, '€17.38 / BGN 33.99'],
+    // Each equivalent converts the euro amount it follows, as the changeover law has it: 3 × 25.41 would be 76.23.
+    [{ priceMinor: 1299, quantity: 3 }, 'EUR', 'en', true, '3 × €12.99 / BGN 25.41 = €38.97 / BGN 76.22'],
   ] as const)('%o in %s (%s), equivalent %s: %s', (line, currency, language, show, expected) => {
     expect(lineText(line, currency, language, show)).toBe(expected);
   });
