@@ -1,5 +1,5 @@
-import { is, Param, Placeholder, type Query, type SQL } from 'drizzle-orm';
-import type { PgColumn, SelectedFieldsOrdered } from 'drizzle-orm/pg-core';
+import { is, Param, Placeholder, SQL, type Query } from 'drizzle-orm';
+import { PgDialect, type PgColumn, type SelectedFieldsOrdered } from 'drizzle-orm/pg-core';
 import { PgliteSession } from 'drizzle-orm/pglite';
 import type { Database, Executor } from './client.js';
 
@@ -89,10 +89,12 @@ export class PreparedQuery<Row extends Record<string, unknown>, Values extends R
   private readonly statement: PreparedStatement<Row>;
   private readonly params: readonly unknown[];
 
-  constructor(name: string, query: Query, returning?: Record<string, PgColumn | SQL | SQL.Aliased>) {
-    this.params = query.params;
+  /** `query`: a builder's `toSQL()`, or a statement written with the sql template. */
+  constructor(name: string, query: Query | SQL, returning?: Record<string, PgColumn | SQL | SQL.Aliased>) {
+    const built = is(query, SQL) ? dialect.sqlToQuery(query) : query;
+    this.params = built.params;
     const fields = returning && Object.entries(returning).map(([key, field]) => ({ path: [key], field }));
-    this.statement = new PreparedStatement<Row>(name, query.sql, fields);
+    this.statement = new PreparedStatement<Row>(name, built.sql, fields);
   }
 
   /** Runs the statement with each placeholder's value, on the database or in a transaction of it. */
@@ -100,6 +102,8 @@ export class PreparedQuery<Row extends Record<string, unknown>, Values extends R
     return this.statement.run(database, executor, this.params.map((param) => filled(param, values)));
   }
 }
+
+const dialect = new PgDialect();
 
 /**
  * A parameter of a built query with its value for this run: a placeholder's value, written as its

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, getTableColumns, sql, type Placeholder } from 'drizzle-orm';
-import { PgDialect, type PgInsertValue } from 'drizzle-orm/pg-core';
+import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import { describeLines, pieceCount } from '#shared/cart.js';
 import type { TextLanguage } from '#shared/catalog.js';
 import { needsOffice, withQuotedFee, type CourierOffice, type DeliveryMethod } from '#shared/delivery.js';
@@ -306,7 +306,7 @@ function holdStatement(addressChosen: boolean): PreparedQuery<{ address: OrderAd
   if (!statement) {
     const userId = sql.placeholder('userId');
     const address = orderAddressColumn(userId, addressChosen ? sql.placeholder('addressId') : undefined);
-    const query = new PgDialect().sqlToQuery(sql`select ${catalogueCurrencyHold}, ${subjectLock('cart', userId)}, ${address} as address`);
+    const query = sql`select ${catalogueCurrencyHold}, ${subjectLock('cart', userId)}, ${address} as address`;
     statement = new PreparedQuery(`checkout_hold_${addressChosen ? 'chosen' : 'default'}_address`, query);
     holdStatements.set(addressChosen, statement);
   }

@@ -1,5 +1,4 @@
 import { and, asc, desc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
 import type { LocalizedText } from '#shared/catalog.js';
 import type { StockCounts } from '#shared/live.js';
 import type { StockChange, StockChangeReason, StockShortage } from '#shared/stock.js';
@@ -93,12 +92,10 @@ function takeStatement(tx: Executor, ofCombination: boolean): PreparedQuery<{ st
         .set({ stock: sql`${products.stock} - ${quantity}` })
         .where(and(eq(products.id, value('productId')), isNotNull(products.stock), sql`${products.stock} >= ${quantity}`))
         .returning({ stock: products.stock });
-  const query = new PgDialect().sqlToQuery(
-    sql`with taken as (${taking.getSQL()}),
-      logged as (insert into ${stockChanges} (product_id, order_id, combination_key, change, stock_after, reason)
-        select ${value('productId')}::uuid, ${value('orderId')}::text, ${value('combinationKey')}::text, -${quantity}, stock, ${value('reason')}::text from taken)
-      select stock${ofCombination ? sql`` : sql`, ${stockNotice(value('productId'), sql`stock`)}`} from taken`,
-  );
+  const query = sql`with taken as (${taking.getSQL()}),
+    logged as (insert into ${stockChanges} (product_id, order_id, combination_key, change, stock_after, reason)
+      select ${value('productId')}::uuid, ${value('orderId')}::text, ${value('combinationKey')}::text, -${quantity}, stock, ${value('reason')}::text from taken)
+    select stock${ofCombination ? sql`` : sql`, ${stockNotice(value('productId'), sql`stock`)}`} from taken`;
   statement = new PreparedQuery(`take_stock_of_${ofCombination ? 'combination' : 'product'}`, query);
   takeStatements.set(ofCombination, statement);
   return statement;
