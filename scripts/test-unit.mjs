@@ -19,6 +19,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
 const VITEST = 'node_modules/vitest/vitest.mjs';
+const PLAYWRIGHT = 'node_modules/@playwright/test/cli.js';
 const secondNode = process.env.SECOND_NODE;
 
 /** Runs a command with these extra settings, each output line after `label` when there is one; resolves to whether it passed. */
@@ -51,7 +52,7 @@ if (!secondNode) {
   // Without a PostgreSQL server both passes run on PGlite, which is all there is.
   const hereTargets = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
   // What follows the passes, in the order the passes end; nothing more starts once a pass has failed.
-  const after = thenBrowser ? [() => run('npx', ['playwright', 'test']), () => run('npm', ['run', 'test:bundle-and-bench'], {}, 'bundle and benchmark')] : [];
+  const after = thenBrowser ? [() => run(process.execPath, [PLAYWRIGHT, 'test']), () => run('npm', ['run', 'test:bundle-and-bench'], {}, 'bundle and benchmark')] : [];
   let failed = false;
   const thenNext = async (passed) => {
     failed ||= !passed;
