@@ -14,18 +14,19 @@ const SELLER = {
   SUPPORT_EMAIL: 'hello@atelier.example',
 };
 
-const test = base.extend<object, { shop: ShopServer }>({
-  shop: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object
-    async ({}, use) => {
-      // Without the demo catalogue, whose images take long to make; these tests need the pages only.
-      const shop = await startShopServer({ ...SELLER, SEED_DEMO: 'false' });
-      await use(shop);
-      await shop.stop();
-    },
-    { scope: 'worker' },
-  ],
-  baseURL: async ({ shop }, use) => use(shop.baseURL),
+let shop: ShopServer | undefined;
+const test = base.extend({
+  // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object
+  baseURL: async ({}, use) => {
+    // Started for the file's first test (whose page opens before any beforeAll hook runs). Without the
+    // demo catalogue, whose images take long to make; these tests need the pages only.
+    shop ??= await startShopServer({ ...SELLER, SEED_DEMO: 'false' });
+    await use(shop.baseURL);
+  },
+});
+test.afterAll(async () => {
+  await shop?.stop();
+  shop = undefined;
 });
 
 // One worker runs this file's tests in turn: its own shop then starts once per project, not once per worker.

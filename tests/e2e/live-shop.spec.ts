@@ -1,6 +1,4 @@
-import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
-import { test as base, expect } from './fixtures.js';
-import { clientAddressHeader } from './shop-fixtures.js';
+import { clientAddressHeader, test as base, expect } from './fixtures.js';
 import { startShopServer, type ShopServer } from './shop-server.js';
 import { signIn } from './sign-in-steps.js';
 
@@ -9,27 +7,19 @@ import { signIn } from './sign-in-steps.js';
 
 const OWNER = 'owner@live-shop.example';
 
-const test = base.extend<object, { inbox: SmtpInbox; liveShop: ShopServer }>({
-  inbox: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object
-    async ({}, use) => {
-      const inbox = await startSmtpInbox();
-      await use(inbox);
-      await inbox.close();
-    },
-    { scope: 'worker' },
-  ],
-  liveShop: [
-    async ({ inbox }, use) => {
-      const shop = await startShopServer({ SHOP_MODE: 'live', SMTP_URL: inbox.url, ADMIN_EMAILS: OWNER, TRUST_PROXY: 'true' });
-      await use(shop);
-      await shop.stop();
-    },
-    { scope: 'worker' },
-  ],
-  baseURL: async ({ liveShop }, use) => use(liveShop.baseURL),
+let liveShop: ShopServer | undefined;
+const test = base.extend({
+  baseURL: async ({ inbox }, use) => {
+    // Started for the file's first test, whose page opens before any beforeAll hook runs.
+    liveShop ??= await startShopServer({ SHOP_MODE: 'live', SMTP_URL: inbox.url, ADMIN_EMAILS: OWNER, TRUST_PROXY: 'true' });
+    await use(liveShop.baseURL);
+  },
   // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as a destructured object
   extraHTTPHeaders: async ({}, use) => use(clientAddressHeader()),
+});
+test.afterAll(async () => {
+  await liveShop?.stop();
+  liveShop = undefined;
 });
 
 // One worker runs this file's tests in turn: its own shop then starts once per project, not once per worker.
