@@ -32,9 +32,10 @@ export interface WorkerFixtures {
  * Every test fails on a console error or an uncaught page error it did not expect.
  *
  * Every spec's tests use this one set of worker fixtures (a spec that needs a shop with settings of its
- * own starts it in `beforeAll`): Playwright runs a test only in a worker whose worker fixtures are the
- * same, so a second set would have its workers stopped and others started, each with its browser and
- * its shop, whenever the next test to run came from a spec of the other set.
+ * own starts it itself, in `beforeAll` or with its first test): Playwright runs a test only in a worker
+ * whose worker fixtures are the same, so a second set would have its workers stopped and others
+ * started, each with its browser and its shop, whenever the next test to run came from a spec of the
+ * other set.
  */
 export const test = base.extend<Fixtures, WorkerFixtures>({
   inbox: [
